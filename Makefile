@@ -1,0 +1,90 @@
+# deepflow — build, test, report, bench, install.
+# `make report` and `make test` are the whole set-up on a fresh Debian 12
+# machine: missing Debian packages are installed by scripts/install-deps.sh.
+
+PREFIX   ?= /usr/local
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -pthread
+LDLIBS   := -lxlsxwriter -lz -lcsv -lyaml -lm -pthread
+BUILD    := build
+
+DEPS_STAMP := $(BUILD)/.deps-ok
+LIB_SRC  := $(sort $(filter-out src/main.c,$(wildcard src/*/*.c)))
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(sort $(wildcard tests/test_*.c))
+TEST_BIN := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+BENCH_SRC := $(sort $(wildcard scripts/bench_*.c))
+BENCH_BIN := $(BENCH_SRC:scripts/%.c=$(BUILD)/%)
+BIN      := $(BUILD)/deepflow
+VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+.PHONY: all test report bench install clean lint format validate deps unit cli asan
+
+all: $(BIN)
+
+# Install missing Debian packages once (idempotent, silent when all is there).
+$(DEPS_STAMP): scripts/install-deps.sh
+	@sh scripts/install-deps.sh
+	@mkdir -p $(BUILD) && touch $@
+
+deps: $(DEPS_STAMP)
+
+$(BUILD)/%.o: %.c $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DDF_VERSION=\"$(VERSION)\" -MMD -MP -c $< -o $@
+
+$(BUILD)/libdeepflow.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(BUILD)/src/main.o $(BUILD)/libdeepflow.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@ln -sf $(BUILD)/deepflow deepflow 2>/dev/null || true
+
+$(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libdeepflow.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libdeepflow.a $(LDLIBS) -lcmocka
+
+$(BUILD)/bench_%: scripts/bench_%.c $(BUILD)/libdeepflow.a
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libdeepflow.a $(LDLIBS)
+
+unit: $(TEST_BIN)
+	@fail=0; for t in $(TEST_BIN); do \
+	  (cd tests && ../$$t) || fail=1; \
+	done; test $$fail -eq 0
+
+cli: $(BIN)
+	@sh tests/cli/run.sh $(BIN)
+
+test: unit cli
+	@echo "all tests passed"
+
+report: $(BIN)
+	./$(BIN) run inputs/default.csv -o reports/default
+
+validate: $(BIN)
+	@sh scripts/validate.sh $(BIN)
+
+bench: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do $$b; done
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/deepflow
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/deepflow
+	cp -R templates $(DESTDIR)$(PREFIX)/share/deepflow/
+
+lint: $(DEPS_STAMP)
+	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --inline-suppr --std=c11 -Isrc src
+	clang-tidy --quiet $(LIB_SRC) src/main.c -- $(filter-out -Werror,$(CFLAGS))
+
+format:
+	clang-format -i src/*/*.c src/*/*.h src/main.c tests/*.c tests/*.h
+
+asan:
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDLIBS="$(LDLIBS) -fsanitize=address,undefined" test
+
+clean:
+	rm -rf $(BUILD) build-asan deepflow
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Install the Debian packages deepflow needs, only those missing.
+# Idempotent; silent when everything is already there.  Needs root (or sudo)
+# only when something is missing.
+set -e
+PKGS="libxlsxwriter-dev libcsv-dev libyaml-dev libcmocka-dev gnuplot-nox pkg-config fonts-dejavu-core python3-openpyxl"
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "install-deps: installing$missing" >&2
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >&2
+$SUDO apt-get install -y -qq --no-install-recommends $missing >&2

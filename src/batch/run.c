@@ -1,0 +1,228 @@
+/* batch/run.c — table rows to scenarios (sweeps expanded, names made
+ * unique), evaluation on a pool of threads (each with its own GEMM memo;
+ * rows are handed out by an atomic counter, results land in their own
+ * slot, so the output order is the input order whatever -j is), then the
+ * per-series scaling efficiency. */
+#include "run.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "batch/evaluate.h"
+#include "io/sweep.h"
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    return strndup(path, (size_t)(slash - path) + (slash == path));
+}
+
+static RunRow *push_row(Run *run, int *cap)
+{
+    if (run->n == *cap) {
+        int c = *cap ? *cap * 2 : 64;
+        RunRow *v = realloc(run->row, sizeof *v * (size_t)c);
+        if (!v)
+            return NULL;
+        run->row = v;
+        *cap = c;
+    }
+    RunRow *r = &run->row[run->n++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+static void row_fail(RunRow *rr, const char *name)
+{
+    rr->built = 0;
+    rr->r.status = STATUS_ERROR;
+    snprintf(rr->sc.name, sizeof rr->sc.name, "%s", name);
+    diag_format(&rr->diag, rr->r.error, sizeof rr->r.error);
+}
+
+int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress, void *ctx, Run *run)
+{
+    memset(run, 0, sizeof *run);
+    int cap = 0;
+    char *reldir = dir_of(t->path);
+    if (!reldir)
+        return -1;
+    int c_name = table_col(t, "scenario"), c_series = table_col(t, "series");
+    Setting *set = calloc((size_t)(t->ncol > 0 ? t->ncol : 1), sizeof *set);
+    if (!set) {
+        free(reldir);
+        return -1;
+    }
+    for (int i = 0; i < t->nrow; i++) {
+        const TableRow *tr = &t->row[i];
+        char base[128];
+        if (c_name >= 0 && tr->cell[c_name].text[0])
+            snprintf(base, sizeof base, "%s", tr->cell[c_name].text);
+        else
+            snprintf(base, sizeof base, "row %d", i + 1);
+        SweepRow *sw = NULL;
+        int nsw = 0;
+        Diag d;
+        diag_clear(&d);
+        if (sweep_expand_row(t, tr, &sw, &nsw, &d)) {
+            RunRow *rr = push_row(run, &cap);
+            if (!rr)
+                break;
+            rr->line = tr->line;
+            rr->diag = d;
+            row_fail(rr, base);
+            continue;
+        }
+        for (int e = 0; e < nsw; e++) {
+            RunRow *rr = push_row(run, &cap);
+            if (!rr)
+                break;
+            rr->line = tr->line;
+            for (int c = 0; c < t->ncol; c++) {
+                set[c].name = t->col_name[c];
+                set[c].text = sw[e].val[c];
+                set[c].line = tr->cell[c].line;
+                set[c].col = tr->cell[c].col;
+            }
+            char name[160];
+            if (sw[e].suffix[0])
+                snprintf(name, sizeof name, "%s [%s]", base, sw[e].suffix);
+            else
+                snprintf(name, sizeof name, "%s", base);
+            diag_clear(&rr->diag);
+            if (scenario_build(db, t->path, reldir, set, t->ncol, tr->line, &rr->sc, &rr->src, &rr->diag)) {
+                scenario_source_free(&rr->src);
+                row_fail(rr, name);
+                continue;
+            }
+            snprintf(rr->sc.name, sizeof rr->sc.name, "%s", name);
+            if (c_series < 0 || !sw[e].val[c_series][0])
+                snprintf(rr->sc.series, sizeof rr->sc.series, "%s", rr->sc.system.name);
+            /* names are unique: a repeat is an error of the later row */
+            for (int k = 0; k < run->n - 1; k++)
+                if (!strcmp(run->row[k].sc.name, rr->sc.name)) {
+                    diag_set(&rr->diag, t->path, tr->line, c_name >= 0 ? tr->cell[c_name].col : 0,
+                             "column 'scenario': name '%s' is already used at line %d", rr->sc.name,
+                             run->row[k].line);
+                    scenario_source_free(&rr->src);
+                    row_fail(rr, name);
+                    break;
+                }
+            if (rr->diag.msg[0] == '\0')
+                rr->built = 1;
+        }
+        free(sw);
+    }
+    free(set);
+    free(reldir);
+    run_evaluate(run, threads, progress, ctx);
+    return 0;
+}
+
+typedef struct {
+    Run *run;
+    atomic_int next;
+    atomic_int done;
+} Pool;
+
+static void *worker(void *arg)
+{
+    Pool *p = arg;
+    GemmCache *cache = malloc(sizeof *cache);
+    if (cache)
+        gemm_cache_init(cache);
+    for (;;) {
+        int i = atomic_fetch_add(&p->next, 1);
+        if (i >= p->run->n)
+            break;
+        RunRow *rr = &p->run->row[i];
+        if (rr->built) {
+            if (evaluate_cached(&rr->sc, cache, &rr->r))
+                diag_set(&rr->diag, "", 0, 0, "%s", rr->r.error);
+        }
+        atomic_fetch_add(&p->done, 1);
+    }
+    free(cache);
+    return NULL;
+}
+
+/* Scaling efficiency against the smallest device count of the series:
+ * (T0 N0) / (T N) on time-to-train when known, else per-device throughput. */
+static void scaling_efficiency(Run *run)
+{
+    for (int i = 0; i < run->n; i++) {
+        RunRow *a = &run->row[i];
+        if (!a->built || a->r.status == STATUS_ERROR)
+            continue;
+        const RunRow *ref = NULL;
+        for (int j = 0; j < run->n; j++) {
+            const RunRow *b = &run->row[j];
+            if (!b->built || b->r.status != STATUS_OK || strcmp(a->sc.series, b->sc.series) ||
+                strcmp(a->sc.model.name, b->sc.model.name))
+                continue;
+            if (!ref || b->sc.devices < ref->sc.devices)
+                ref = b;
+        }
+        if (!ref)
+            continue;
+        double na = a->sc.devices, n0 = ref->sc.devices;
+        if (isfinite(a->r.time_to_train_s) && isfinite(ref->r.time_to_train_s))
+            a->r.scaling_efficiency = (ref->r.time_to_train_s * n0) / (a->r.time_to_train_s * na);
+        else
+            a->r.scaling_efficiency = (a->r.samples_per_s / na) / (ref->r.samples_per_s / n0);
+    }
+}
+
+void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx)
+{
+    Pool p = {run, 0, 0};
+    if (threads < 1)
+        threads = 1;
+    if (threads > run->n)
+        threads = run->n > 0 ? run->n : 1;
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    int started = 0;
+    for (int i = 0; tid && i < threads; i++)
+        if (pthread_create(&tid[i], NULL, worker, &p) == 0)
+            started++;
+    if (started == 0) {
+        worker(&p);
+    } else if (progress) {
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        while (atomic_load(&p.done) < run->n) {
+            progress(atomic_load(&p.done), run->n, ctx);
+            nanosleep(&ts, NULL);
+        }
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    free(tid);
+    if (progress)
+        progress(run->n, run->n, ctx);
+    run->n_ok = run->n_oom = run->n_error = 0;
+    for (int i = 0; i < run->n; i++) {
+        RunRow *rr = &run->row[i];
+        if (!rr->built || rr->r.status == STATUS_ERROR)
+            run->n_error++;
+        else if (rr->r.status == STATUS_OOM)
+            run->n_oom++;
+        else
+            run->n_ok++;
+    }
+    scaling_efficiency(run);
+}
+
+void run_free(Run *run)
+{
+    for (int i = 0; i < run->n; i++)
+        scenario_source_free(&run->row[i].src);
+    free(run->row);
+    memset(run, 0, sizeof *run);
+}

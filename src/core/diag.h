@@ -1,0 +1,33 @@
+/* core/diag.h — one diagnostic type for bad input: where (file, line,
+ * column), what (key or column), and a message saying what was expected and
+ * what was found.  Filled where the fault is found, printed in one place as
+ * "file:line:col: message" (Lua/jq style).  Line and column are 1-based;
+ * 0 means "not known". */
+#ifndef DF_DIAG_H
+#define DF_DIAG_H
+
+#include <stddef.h>
+
+#define DIAG_FILE_MAX 512
+#define DIAG_MSG_MAX 512
+
+typedef struct {
+    char file[DIAG_FILE_MAX]; /* path as the user gave it; "" if none */
+    int line;                 /* 1-based, 0 unknown */
+    int col;                  /* 1-based, 0 unknown */
+    char msg[DIAG_MSG_MAX];   /* e.g. "column 'devices': expected a positive integer, got '-8'" */
+} Diag;
+
+/* Fill d (d may be NULL: then nothing happens).  Returns -1 so that callers
+ * can write `return diag_set(...)`. */
+int diag_set(Diag *d, const char *file, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* "file:line:col: msg", "file:line: msg", "file: msg" or "msg" depending on
+ * what is known.  Always NUL-terminates; returns the length it wanted. */
+int diag_format(const Diag *d, char *buf, size_t n);
+
+/* Clear to the empty diagnostic. */
+void diag_clear(Diag *d);
+
+#endif

@@ -1,0 +1,533 @@
+/* core/params.c — the parameter tables of every template kind (device,
+ * network, system, model) and of the scenario row, and the generic
+ * find / set / format / walk over them.  Ranges here are physical sanity
+ * bounds, wide enough for any real or projected part; they turn a typo
+ * ("3.35 GB/s" for HBM) into an error rather than a silent result. */
+#include "param.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "types.h"
+
+#define BIG 1e30
+
+/* Field makers.  T is the struct type of the table. */
+#define PD(T, key, field, unit, lo, hi, def, req, help)                                        \
+    {key, offsetof(T, field), P_DOUBLE, unit, lo, hi, def, req, 0, 0, NULL, NULL, help}
+#define PI(T, key, field, lo, hi, def, req, autok, help)                                       \
+    {key, offsetof(T, field), P_INT, UNIT_INTEGER, lo, hi, def, req, autok, 0, NULL, NULL, help}
+#define PI64(T, key, field, lo, hi, def, req, help)                                            \
+    {key, offsetof(T, field), P_INT64, UNIT_INTEGER, lo, hi, def, req, 0, 0, NULL, NULL, help}
+#define PB(T, key, field, def, help)                                                           \
+    {key, offsetof(T, field), P_BOOL, UNIT_NUMBER, 0, 1, def, 0, 0, 0, NULL, NULL, help}
+#define PE(T, key, field, choices, def, autok, help)                                           \
+    {key, offsetof(T, field), P_ENUM, UNIT_NUMBER, 0, 0, def, 0, autok, 0, choices, NULL, help}
+#define PS(T, key, field, req, help)                                                           \
+    {key, offsetof(T, field), P_STRING, UNIT_NUMBER, 0, 0, 0, req, 0, sizeof(((T *)0)->field),  \
+     NULL, NULL, help}
+#define PSUB(T, key, field, table, req, help)                                                  \
+    {key, offsetof(T, field), P_SUB, UNIT_NUMBER, 0, 0, 0, req, 0, 0, NULL, &table, help}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- device ----------------------------------------------------------- */
+
+static const ParamDef device_defs[] = {
+    PS(Device, "name", name, 1, "device name as printed in reports"),
+    PD(Device, "peak.fp32", matrix_flops[PREC_FP32], UNIT_FLOPS, 0, BIG, 0, 0,
+       "dense fp32 peak of the matrix units (0: none; falls back to vector)"),
+    PD(Device, "peak.tf32", matrix_flops[PREC_TF32], UNIT_FLOPS, 0, BIG, 0, 0,
+       "dense tf32 matrix peak"),
+    PD(Device, "peak.fp16", matrix_flops[PREC_FP16], UNIT_FLOPS, 0, BIG, 0, 0,
+       "dense fp16 matrix peak"),
+    PD(Device, "peak.bf16", matrix_flops[PREC_BF16], UNIT_FLOPS, 0, BIG, 0, 0,
+       "dense bf16 matrix peak"),
+    PD(Device, "peak.fp8", matrix_flops[PREC_FP8], UNIT_FLOPS, 0, BIG, 0, 0,
+       "dense fp8 matrix peak (0: unsupported)"),
+    PD(Device, "vector", vector_flops, UNIT_FLOPS, 1e9, BIG, 0, 1,
+       "fp32 non-tensor (vector) peak"),
+    PI(Device, "sms", sms, 1, 1e6, 0, 1, 0, "streaming multiprocessors (compute bundles)"),
+    PD(Device, "clock", clock_hz, UNIT_FREQUENCY, 1e6, 1e11, 0, 1,
+       "clock at which the peaks are quoted"),
+    PD(Device, "registers.capacity", mem[MEM_REG].capacity_bytes, UNIT_BYTES, 1024, 1e9, 256 * 1024.0,
+       0, "register file per SM"),
+    PD(Device, "registers.energy", mem[MEM_REG].energy_j_per_bit, UNIT_ENERGY_PER_BIT, 0, 1e-9, 0, 0,
+       "register file access energy"),
+    PD(Device, "l1.capacity", mem[MEM_L1].capacity_bytes, UNIT_BYTES, 1024, 1e9, 0, 1,
+       "shared memory / L1 usable per SM"),
+    PD(Device, "l1.bandwidth", mem[MEM_L1].bw_bytes_per_s, UNIT_BANDWIDTH, 1e9, BIG, 0, 1,
+       "shared memory bandwidth, all SMs together"),
+    PD(Device, "l1.energy", mem[MEM_L1].energy_j_per_bit, UNIT_ENERGY_PER_BIT, 0, 1e-9, 0, 0,
+       "shared memory access energy"),
+    PD(Device, "l2.capacity", mem[MEM_L2].capacity_bytes, UNIT_BYTES, 0, 1e12, 0, 1, "L2 cache"),
+    PD(Device, "l2.bandwidth", mem[MEM_L2].bw_bytes_per_s, UNIT_BANDWIDTH, 1e9, BIG, 0, 1,
+       "L2 bandwidth"),
+    PD(Device, "l2.energy", mem[MEM_L2].energy_j_per_bit, UNIT_ENERGY_PER_BIT, 0, 1e-9, 0, 0,
+       "L2 access energy"),
+    PD(Device, "hbm.capacity", mem[MEM_HBM].capacity_bytes, UNIT_BYTES, 1e6, 1e15, 0, 1,
+       "device memory (HBM) capacity"),
+    PD(Device, "hbm.bandwidth", mem[MEM_HBM].bw_bytes_per_s, UNIT_BANDWIDTH, 1e9, 1e15, 0, 1,
+       "device memory (HBM) peak bandwidth"),
+    PD(Device, "hbm.energy", mem[MEM_HBM].energy_j_per_bit, UNIT_ENERGY_PER_BIT, 0, 1e-9, 0, 0,
+       "HBM access energy, including I/O and controller"),
+    PD(Device, "hbm.reserved", hbm_reserved_bytes, UNIT_BYTES, 0, 1e13, 0, 0,
+       "HBM held by the runtime (context, allocator slack)"),
+    PD(Device, "launch_overhead", launch_s, UNIT_TIME, 0, 1e-2, 0, 1,
+       "kernel launch and tail overhead per kernel"),
+    PD(Device, "efficiency.matrix", matrix_eff, UNIT_FRACTION, 0.01, 1, 0, 1,
+       "achievable fraction of matrix peak (fitted, see template)"),
+    PD(Device, "efficiency.vector", vector_eff, UNIT_FRACTION, 0.01, 1, 0.7, 0,
+       "achievable fraction of vector peak (fitted)"),
+    PD(Device, "efficiency.hbm", hbm_eff, UNIT_FRACTION, 0.01, 1, 0, 1,
+       "achievable fraction of HBM bandwidth (fitted, STREAM)"),
+    PD(Device, "efficiency.l2", l2_eff, UNIT_FRACTION, 0.01, 1, 0.8, 0,
+       "achievable fraction of L2 bandwidth (fitted)"),
+    PD(Device, "power.tdp", tdp_w, UNIT_POWER, 1, 1e5, 0, 1, "thermal design power"),
+    PD(Device, "power.idle", idle_w, UNIT_POWER, 0, 1e5, 0, 0, "static (idle) power"),
+    PD(Device, "energy.fp32", energy_j_per_flop[PREC_FP32], UNIT_ENERGY_PER_FLOP, 0, 1e-9, 0, 0,
+       "energy per fp32 FLOP"),
+    PD(Device, "energy.tf32", energy_j_per_flop[PREC_TF32], UNIT_ENERGY_PER_FLOP, 0, 1e-9, 0, 0,
+       "energy per tf32 FLOP"),
+    PD(Device, "energy.fp16", energy_j_per_flop[PREC_FP16], UNIT_ENERGY_PER_FLOP, 0, 1e-9, 0, 0,
+       "energy per fp16 FLOP"),
+    PD(Device, "energy.bf16", energy_j_per_flop[PREC_BF16], UNIT_ENERGY_PER_FLOP, 0, 1e-9, 0, 0,
+       "energy per bf16 FLOP"),
+    PD(Device, "energy.fp8", energy_j_per_flop[PREC_FP8], UNIT_ENERGY_PER_FLOP, 0, 1e-9, 0, 0,
+       "energy per fp8 FLOP"),
+    PD(Device, "voltage.nominal", v_nominal, UNIT_VOLTAGE, 0, 5, 0, 0, "supply voltage at the clock"),
+    PD(Device, "voltage.threshold", v_threshold, UNIT_VOLTAGE, 0, 5, 0, 0, "transistor threshold voltage"),
+    PD(Device, "voltage.min", v_min, UNIT_VOLTAGE, 0, 5, 0, 0, "lowest DVFS voltage"),
+    PD(Device, "voltage.alpha", dvfs_alpha, UNIT_NUMBER, 1, 2, 1.3, 0,
+       "alpha-power-law exponent (Sakurai-Newton)"),
+};
+
+const ParamTable param_device_table = {"devices", device_defs, N(device_defs), sizeof(Device), NULL};
+
+/* ---- network ---------------------------------------------------------- */
+
+static const char *const topology_choices[] = {"switched", "ring", "torus2d", "torus3d", "mesh2d", NULL};
+
+static const ParamDef network_defs[] = {
+    PS(Network, "name", name, 1, "link technology"),
+    PD(Network, "bandwidth", bw_bytes_per_s, UNIT_BANDWIDTH, 1e6, BIG, 0, 1,
+       "bandwidth per device, per direction"),
+    PD(Network, "link_bandwidth", link_bw_bytes_per_s, UNIT_BANDWIDTH, 0, BIG, 0, 0,
+       "one link, one direction"),
+    PD(Network, "latency", latency_s, UNIT_TIME, 0, 1, 0, 1, "per-hop latency (alpha)"),
+    PD(Network, "efficiency", efficiency, UNIT_FRACTION, 0.01, 1, 0, 1,
+       "achievable fraction of bandwidth (fitted)"),
+    PD(Network, "energy", energy_j_per_bit, UNIT_ENERGY_PER_BIT, 0, 1e-9, 0, 0, "energy per bit"),
+    PD(Network, "links_per_mm", links_per_mm, UNIT_NUMBER, 0, 1e6, 0, 0,
+       "links per mm of die edge (on-package kinds)"),
+    PE(Network, "topology", topology, topology_choices, TOPO_SWITCHED, 0, "topology of the tier"),
+};
+
+const ParamTable param_network_table = {"networks", network_defs, N(network_defs), sizeof(Network),
+                                        NULL};
+
+/* ---- system ----------------------------------------------------------- */
+
+static const ParamDef system_defs[] = {
+    PS(System, "name", name, 1, "system name"),
+    PSUB(System, "device", device, param_device_table, 1, "accelerator"),
+    PI(System, "devices_per_node", devices_per_node, 1, 1e6, 8, 0, 0, "accelerators per node"),
+    PSUB(System, "intra", intra, param_network_table, 1, "scale-up network inside a node"),
+    PSUB(System, "inter", inter, param_network_table, 1, "scale-out network between nodes"),
+    PD(System, "dp_overlap", dp_overlap, UNIT_FRACTION, 0, 1, 0, 0,
+       "fraction of DP gradient communication hidden under the backward pass"),
+    PD(System, "node_power", node_overhead_w, UNIT_POWER, 0, 1e6, 0, 0,
+       "per-node power besides the accelerators (host, NICs, fans)"),
+    PD(System, "switch_power", switch_w_per_device, UNIT_POWER, 0, 1e5, 0, 0,
+       "fabric switch power per accelerator"),
+    PD(System, "pue", pue, UNIT_NUMBER, 1, 3, 1, 0, "facility power usage effectiveness"),
+    PD(System, "price.device_hour", price_per_device_hour, UNIT_MONEY, 0, 1e6, 0, 0,
+       "cost per accelerator-hour"),
+};
+
+const ParamTable param_system_table = {"systems", system_defs, N(system_defs), sizeof(System), NULL};
+
+/* ---- model ------------------------------------------------------------ */
+
+static const char *const model_kind_choices[] = {"transformer", "gemm", "lstm", "cnn", NULL};
+static const char *const mlp_choices[] = {"gelu", "swiglu", NULL};
+static const char *const norm_choices[] = {"layernorm", "rmsnorm", NULL};
+static const char *const pos_choices[] = {"learned", "rotary", NULL};
+static const char *const attn_choices[] = {"unfused", "fused", NULL};
+
+static int model_finish(void *obj, Diag *d)
+{
+    Model *m = obj;
+    if (m->kind == MODEL_TRANSFORMER) {
+        const char *miss = !m->layers ? "layers" : !m->hidden ? "hidden" : !m->heads ? "heads"
+                           : !m->seq_len ? "seq_len" : !m->vocab ? "vocab" : NULL;
+        if (miss)
+            return diag_set(d, NULL, 0, 0, "key '%s': required for a transformer model", miss);
+        if (m->ffn == 0)
+            m->ffn = 4 * m->hidden;
+        if (m->kv_heads == 0)
+            m->kv_heads = m->heads;
+        if (m->hidden % m->heads)
+            return diag_set(d, NULL, 0, 0, "key 'hidden': %d is not divisible by heads (%d)",
+                            m->hidden, m->heads);
+        if (m->heads % m->kv_heads)
+            return diag_set(d, NULL, 0, 0, "key 'kv_heads': heads (%d) must be a multiple of kv_heads (%d)",
+                            m->heads, m->kv_heads);
+    } else if (m->kind == MODEL_GEMM) {
+        if (m->m < 1 || m->n < 1 || m->k < 1)
+            return diag_set(d, NULL, 0, 0, "keys 'm', 'n', 'k': required for a gemm model");
+    }
+    return 0;
+}
+
+static const ParamDef model_defs[] = {
+    PS(Model, "name", name, 1, "model name"),
+    PE(Model, "kind", kind, model_kind_choices, MODEL_TRANSFORMER, 0, "graph kind"),
+    PI(Model, "layers", layers, 1, 1e5, 0, 0, 0, "transformer layers"),
+    PI(Model, "hidden", hidden, 1, 1e7, 0, 0, 0, "hidden size"),
+    PI(Model, "heads", heads, 1, 1e5, 0, 0, 0, "attention heads"),
+    PI(Model, "kv_heads", kv_heads, 0, 1e5, 0, 0, 0, "key/value heads (GQA); default = heads"),
+    PI(Model, "seq_len", seq_len, 1, 1e8, 0, 0, 0, "sequence length (tokens per sample)"),
+    PI(Model, "vocab", vocab, 1, 1e8, 0, 0, 0, "vocabulary size"),
+    PI(Model, "ffn", ffn, 0, 1e8, 0, 0, 0, "MLP inner size; default 4 x hidden"),
+    PE(Model, "mlp", mlp, mlp_choices, MLP_GELU, 0, "MLP kind"),
+    PE(Model, "norm", norm, norm_choices, NORM_LAYERNORM, 0, "normalisation"),
+    PE(Model, "position", position, pos_choices, POS_LEARNED, 0, "position embedding"),
+    PE(Model, "attention", attention, attn_choices, ATTN_FUSED, 0,
+       "attention kernel: unfused (s x s scores in HBM) or fused (flash)"),
+    PB(Model, "tied_embeddings", tied_embeddings, 1, "LM head shares the input embedding"),
+    PI64(Model, "m", m, 1, 1e9, 0, 0, "GEMM rows of A and C"),
+    PI64(Model, "n", n, 1, 1e9, 0, 0, "GEMM columns of B and C"),
+    PI64(Model, "k", k, 1, 1e9, 0, 0, "GEMM inner dimension"),
+    PD(Model, "train_tokens", train_tokens, UNIT_NUMBER, 0, 1e18, 0, 0, "tokens to train on"),
+    PD(Model, "train_samples", train_samples, UNIT_NUMBER, 0, 1e18, 0, 0, "samples to train on"),
+    PD(Model, "dataset_samples", dataset_samples, UNIT_NUMBER, 0, 1e18, 0, 0,
+       "samples in one epoch of the dataset"),
+};
+
+const ParamTable param_model_table = {"models", model_defs, N(model_defs), sizeof(Model),
+                                      model_finish};
+
+/* ---- scenario row ----------------------------------------------------- */
+
+static const char *const recompute_choices[] = {"none", "selective", "full", NULL};
+static const char *const precision_choices[] = {"fp32", "tf32", "fp16", "bf16", "fp8", NULL};
+
+static const ParamDef scenario_defs[] = {
+    PS(Scenario, "scenario", name, 0, "name of the row"),
+    PS(Scenario, "series", series, 0, "chart line the row belongs to"),
+    PSUB(Scenario, "system", system, param_system_table, 1, "system template"),
+    PSUB(Scenario, "model", model, param_model_table, 1, "model template"),
+    PI(Scenario, "devices", devices, 1, 1e7, 1, 0, 0, "total accelerators"),
+    PI(Scenario, "tp", tp, 1, 1e5, 1, 0, 1, "tensor-parallel degree"),
+    PI(Scenario, "pp", pp, 1, 1e5, 1, 0, 1, "pipeline-parallel degree"),
+    PI(Scenario, "dp", dp, 1, 1e7, 0, 0, 1, "data-parallel degree; default devices / (tp x pp)"),
+    PI(Scenario, "microbatch", microbatch, 1, 1e6, 1, 0, 1, "samples per microbatch"),
+    PI64(Scenario, "global_batch", global_batch, 1, 1e9, 0, 0,
+         "samples per optimizer step; default microbatch x dp"),
+    PI(Scenario, "interleave", interleave, 1, 1e4, 1, 0, 1, "model chunks per pipeline stage"),
+    PE(Scenario, "recompute", recompute, recompute_choices, RECOMPUTE_NONE, 1,
+       "activation recomputation"),
+    PB(Scenario, "seq_parallel", seq_parallel, 0, "sequence parallelism"),
+    PI(Scenario, "zero", zero, 0, 3, 0, 0, 0, "ZeRO stage"),
+    PE(Scenario, "precision", precision, precision_choices, PREC_BF16, 0, "training precision"),
+    PD(Scenario, "train_tokens", train_tokens, UNIT_NUMBER, 0, 1e18, 0, 0, "tokens to train on"),
+    PD(Scenario, "train_samples", train_samples, UNIT_NUMBER, 0, 1e18, 0, 0, "samples to train on"),
+    PD(Scenario, "epochs", epochs, UNIT_NUMBER, 0, 1e9, 0, 0, "epochs over the dataset"),
+};
+
+const ParamTable param_scenario_table = {"scenarios", scenario_defs, N(scenario_defs),
+                                         sizeof(Scenario), NULL};
+
+/* ---- generic operations ---------------------------------------------- */
+
+const ParamDef *param_find(const ParamTable *t, const char *key, const ParamTable **table_out,
+                           size_t *base_off_out)
+{
+    size_t base = 0;
+    for (;;) {
+        const ParamDef *sub = NULL;
+        size_t sublen = 0;
+        for (size_t i = 0; i < t->count; i++) {
+            const ParamDef *def = &t->defs[i];
+            size_t kl = strlen(def->key);
+            if (!strcasecmp(def->key, key)) {
+                if (table_out)
+                    *table_out = t;
+                if (base_off_out)
+                    *base_off_out = base;
+                return def;
+            }
+            if (def->type == P_SUB && !strncasecmp(def->key, key, kl) && key[kl] == '.' && kl > sublen) {
+                sub = def;
+                sublen = kl;
+            }
+        }
+        if (!sub)
+            return NULL;
+        base += sub->offset;
+        key += sublen + 1;
+        t = sub->sub;
+    }
+}
+
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    int prev[64], cur[64];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int c = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+            int v = prev[j - 1] + c;
+            if (prev[j] + 1 < v)
+                v = prev[j] + 1;
+            if (cur[j - 1] + 1 < v)
+                v = cur[j - 1] + 1;
+            cur[j] = v;
+        }
+        memcpy(prev, cur, sizeof(int) * (lb + 1));
+    }
+    return prev[lb];
+}
+
+typedef struct {
+    const char *key;
+    int best_d;
+    char *buf;
+    size_t n;
+} Suggest;
+
+static void suggest_visit(const char *fullkey, const ParamDef *def, const void *obj, void *ctx)
+{
+    (void)def;
+    (void)obj;
+    Suggest *s = ctx;
+    int dist = edit_distance(s->key, fullkey);
+    if (dist < s->best_d) {
+        s->best_d = dist;
+        snprintf(s->buf, s->n, "%s", fullkey);
+    }
+}
+
+int param_suggest(const ParamTable *t, const char *key, char *buf, size_t n)
+{
+    Suggest s = {key, 99, buf, n};
+    static const char zero[sizeof(Scenario)] = {0}; /* largest struct; walk reads no field */
+    param_walk(t, zero, "", suggest_visit, &s);
+    size_t kl = strlen(key);
+    int limit = kl <= 4 ? 1 : kl <= 8 ? 2 : 3;
+    return s.best_d <= limit;
+}
+
+void param_defaults(const ParamTable *t, void *obj)
+{
+    char *base = obj;
+    for (size_t i = 0; i < t->count; i++) {
+        const ParamDef *def = &t->defs[i];
+        void *f = base + def->offset;
+        switch (def->type) {
+        case P_DOUBLE:
+            *(double *)f = def->def;
+            break;
+        case P_INT:
+        case P_BOOL:
+        case P_ENUM:
+            *(int *)f = (int)def->def;
+            break;
+        case P_INT64:
+            *(int64_t *)f = (int64_t)def->def;
+            break;
+        case P_STRING:
+            *(char *)f = '\0';
+            break;
+        case P_SUB:
+            param_defaults(def->sub, f);
+            break;
+        }
+    }
+}
+
+void param_expect(const ParamDef *def, char *buf, size_t n)
+{
+    switch (def->type) {
+    case P_DOUBLE:
+        if (def->max >= BIG)
+            snprintf(buf, n, "%s >= %g", unit_expect(def->unit), def->min);
+        else
+            snprintf(buf, n, "%s in [%g, %g]", unit_expect(def->unit), def->min, def->max);
+        break;
+    case P_INT:
+    case P_INT64:
+        snprintf(buf, n, "an integer in [%.0f, %.0f]%s", def->min, def->max,
+                 def->auto_ok ? " or 'auto'" : "");
+        break;
+    case P_BOOL:
+        snprintf(buf, n, "yes or no");
+        break;
+    case P_ENUM: {
+        size_t len = 0;
+        buf[0] = '\0';
+        for (int i = 0; def->choices[i]; i++) {
+            int w = snprintf(buf + len, n - len, "%s%s", i ? (def->choices[i + 1] ? ", " : " or ") : "one of ",
+                             def->choices[i]);
+            if (w < 0 || (size_t)w >= n - len)
+                return;
+            len += (size_t)w;
+        }
+        if (def->auto_ok)
+            snprintf(buf + len, n - len, " or auto");
+        break;
+    }
+    case P_STRING:
+        snprintf(buf, n, "a name of at most %zu characters", def->size - 1);
+        break;
+    case P_SUB:
+        snprintf(buf, n, "a template name from templates/%s", def->sub->kind);
+        break;
+    }
+}
+
+static int bad_value(const ParamDef *def, const char *fullkey, const char *text, const char *why,
+                     Diag *d)
+{
+    char exp[256];
+    param_expect(def, exp, sizeof exp);
+    if (why && *why)
+        return diag_set(d, NULL, 0, 0, "%s: expected %s, got '%s' (%s)", fullkey, exp, text, why);
+    return diag_set(d, NULL, 0, 0, "%s: expected %s, got '%s'", fullkey, exp, text);
+}
+
+static int is_word(const char *text, const char *w)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t l = strlen(w);
+    if (strncasecmp(text, w, l))
+        return 0;
+    text += l;
+    while (isspace((unsigned char)*text))
+        text++;
+    return *text == '\0';
+}
+
+int param_set(const ParamDef *def, void *obj, const char *fullkey, const char *text, Diag *d)
+{
+    void *f = (char *)obj + def->offset;
+    char why[128] = "";
+    double v = 0;
+    switch (def->type) {
+    case P_DOUBLE:
+        if (unit_parse(text, def->unit, &v, why, sizeof why))
+            return bad_value(def, fullkey, text, why, d);
+        if (!(v >= def->min && v <= def->max))
+            return bad_value(def, fullkey, text, "out of range", d);
+        *(double *)f = v;
+        return 0;
+    case P_INT:
+    case P_INT64:
+        if (def->auto_ok && is_word(text, "auto")) {
+            if (def->type == P_INT)
+                *(int *)f = AUTO_VALUE;
+            else
+                *(int64_t *)f = AUTO_VALUE;
+            return 0;
+        }
+        if (unit_parse(text, UNIT_INTEGER, &v, why, sizeof why))
+            return bad_value(def, fullkey, text, why, d);
+        if (!(v >= def->min && v <= def->max))
+            return bad_value(def, fullkey, text, "out of range", d);
+        if (def->type == P_INT)
+            *(int *)f = (int)v;
+        else
+            *(int64_t *)f = (int64_t)v;
+        return 0;
+    case P_BOOL:
+        if (is_word(text, "yes") || is_word(text, "true") || is_word(text, "on") || is_word(text, "1"))
+            *(int *)f = 1;
+        else if (is_word(text, "no") || is_word(text, "false") || is_word(text, "off") ||
+                 is_word(text, "0"))
+            *(int *)f = 0;
+        else
+            return bad_value(def, fullkey, text, NULL, d);
+        return 0;
+    case P_ENUM:
+        if (def->auto_ok && is_word(text, "auto")) {
+            *(int *)f = AUTO_VALUE;
+            return 0;
+        }
+        for (int i = 0; def->choices[i]; i++)
+            if (is_word(text, def->choices[i])) {
+                *(int *)f = i;
+                return 0;
+            }
+        return bad_value(def, fullkey, text, NULL, d);
+    case P_STRING: {
+        while (isspace((unsigned char)*text))
+            text++;
+        size_t l = strlen(text);
+        while (l && isspace((unsigned char)text[l - 1]))
+            l--;
+        if (l == 0 || l >= def->size)
+            return bad_value(def, fullkey, text, l ? "too long" : "empty", d);
+        memcpy(f, text, l);
+        ((char *)f)[l] = '\0';
+        return 0;
+    }
+    case P_SUB:
+        return diag_set(d, NULL, 0, 0, "%s: a template reference is resolved by the loader",
+                        fullkey);
+    }
+    return -1;
+}
+
+int param_format(const ParamDef *def, const void *obj, char *buf, size_t n)
+{
+    const void *f = (const char *)obj + def->offset;
+    switch (def->type) {
+    case P_DOUBLE:
+        return unit_format(*(const double *)f, def->unit, buf, n);
+    case P_INT:
+        if (def->auto_ok && *(const int *)f == AUTO_VALUE)
+            return snprintf(buf, n, "auto");
+        return snprintf(buf, n, "%d", *(const int *)f);
+    case P_INT64:
+        return snprintf(buf, n, "%lld", (long long)*(const int64_t *)f);
+    case P_BOOL:
+        return snprintf(buf, n, "%s", *(const int *)f ? "yes" : "no");
+    case P_ENUM: {
+        int v = *(const int *)f;
+        if (v == AUTO_VALUE)
+            return snprintf(buf, n, "auto");
+        return snprintf(buf, n, "%s", v >= 0 ? def->choices[v] : "?");
+    }
+    case P_STRING:
+        return snprintf(buf, n, "%s", (const char *)f);
+    case P_SUB:
+        return snprintf(buf, n, "%s", (const char *)f); /* every sub-struct starts with its name */
+    }
+    return 0;
+}
+
+void param_walk(const ParamTable *t, const void *obj, const char *prefix, ParamVisit fn, void *ctx)
+{
+    char key[256];
+    for (size_t i = 0; i < t->count; i++) {
+        const ParamDef *def = &t->defs[i];
+        snprintf(key, sizeof key, "%s%s%s", prefix ? prefix : "", prefix && *prefix ? "." : "", def->key);
+        if (def->type == P_SUB) {
+            fn(key, def, obj, ctx); /* the reference itself (its name) */
+            param_walk(def->sub, (const char *)obj + def->offset, key, fn, ctx);
+        } else {
+            fn(key, def, obj, ctx);
+        }
+    }
+}

@@ -1,0 +1,184 @@
+/* core/types.h — the structs every engine shares: the device, the links and
+ * the system, the model, the scenario (one row) and the result.  Every
+ * quantity is SI (s, B, B/s, FLOP, FLOP/s, Hz, W, J, J/bit, V); the unit is
+ * in the field name where it is not obvious.  These are plain values: copy
+ * them freely; nothing in here owns heap memory. */
+#ifndef DF_TYPES_H
+#define DF_TYPES_H
+
+#include <stdint.h>
+
+#define NAME_MAX_LEN 64
+
+typedef enum { PREC_FP32, PREC_TF32, PREC_FP16, PREC_BF16, PREC_FP8, PREC_COUNT } Precision;
+
+/* Memory levels, innermost first.  Capacity of REG and L1 is per SM
+ * (bundle); bandwidths are aggregate over the device. */
+typedef enum { MEM_REG, MEM_L1, MEM_L2, MEM_HBM, MEM_LEVELS } MemLevel;
+
+typedef struct {
+    double capacity_bytes;    /* per SM for REG and L1, per device for L2 and HBM */
+    double bw_bytes_per_s;    /* aggregate peak bandwidth */
+    double energy_j_per_bit;  /* access energy per bit moved at this level */
+} MemSpec;
+
+typedef struct {
+    char name[NAME_MAX_LEN];
+    double matrix_flops[PREC_COUNT]; /* FLOP/s, dense peak of the matrix units; 0: unsupported */
+    double vector_flops;             /* FLOP/s, fp32 non-tensor peak */
+    int sms;                         /* streaming multiprocessors (bundles) */
+    double clock_hz;                 /* clock at which matrix_flops is quoted */
+    MemSpec mem[MEM_LEVELS];
+    double hbm_reserved_bytes;       /* HBM the runtime keeps (context, allocator slack) */
+    double launch_s;                 /* kernel launch + tail overhead per kernel */
+    /* Fitted, each with its source in the template: */
+    double matrix_eff;               /* achievable fraction of matrix peak (large GEMM) */
+    double vector_eff;               /* achievable fraction of vector peak */
+    double hbm_eff;                  /* achievable fraction of HBM bandwidth (STREAM) */
+    double l2_eff;                   /* achievable fraction of L2 bandwidth */
+    /* Power (issue: power and energy) */
+    double tdp_w;
+    double idle_w;
+    double energy_j_per_flop[PREC_COUNT];
+    double v_nominal;                /* V at clock_hz */
+    double v_threshold;              /* V */
+    double v_min;                    /* V, floor of DVFS */
+    double dvfs_alpha;               /* alpha-power law exponent */
+} Device;
+
+typedef enum { TOPO_SWITCHED, TOPO_RING, TOPO_TORUS2D, TOPO_TORUS3D, TOPO_MESH2D, TOPO_COUNT } Topology;
+
+/* One link technology and how a tier uses it. */
+typedef struct {
+    char name[NAME_MAX_LEN];
+    double bw_bytes_per_s;       /* per device, per direction, on this tier */
+    double latency_s;            /* per hop (alpha) */
+    double efficiency;           /* achievable fraction of bw (fitted, sourced) */
+    double energy_j_per_bit;     /* per bit on the wire */
+    double links_per_mm;         /* on-package kinds: links per mm of die edge; 0 otherwise */
+    double link_bw_bytes_per_s;  /* one link, one direction */
+    Topology topology;
+} Network;
+
+typedef struct {
+    char name[NAME_MAX_LEN];
+    Device device;
+    int devices_per_node;
+    Network intra;               /* scale-up tier inside a node */
+    Network inter;               /* scale-out tier between nodes */
+    double dp_overlap;           /* fraction of DP gradient communication hidden under backward */
+    double node_overhead_w;      /* host CPUs, NICs, fans per node */
+    double switch_w_per_device;  /* fabric switches, apportioned per device */
+    double pue;                  /* facility power usage effectiveness */
+    double price_per_device_hour; /* $ ; 0 unknown */
+} System;
+
+typedef enum { MODEL_TRANSFORMER, MODEL_GEMM, MODEL_LSTM, MODEL_CNN, MODEL_KIND_COUNT } ModelKind;
+typedef enum { MLP_GELU, MLP_SWIGLU } MlpKind;
+typedef enum { NORM_LAYERNORM, NORM_RMSNORM } NormKind;
+typedef enum { POS_LEARNED, POS_ROTARY } PosKind;
+typedef enum { ATTN_UNFUSED, ATTN_FUSED } AttnKind;
+
+typedef struct {
+    char name[NAME_MAX_LEN];
+    ModelKind kind;
+    /* transformer */
+    int layers;
+    int hidden;
+    int heads;
+    int kv_heads;        /* grouped-query attention; = heads when not set */
+    int seq_len;
+    int vocab;
+    int ffn;             /* MLP inner size; 4*hidden when not set */
+    MlpKind mlp;
+    NormKind norm;
+    PosKind position;
+    AttnKind attention;
+    int tied_embeddings; /* LM head shares the input embedding */
+    /* gemm */
+    int64_t m, n, k;
+    /* amount of training */
+    double train_tokens;   /* 0: not given */
+    double train_samples;  /* 0: not given */
+    double dataset_samples;
+} Model;
+
+typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } Recompute;
+
+#define AUTO_VALUE (-1) /* an integer strategy field set to 'auto' */
+
+typedef struct {
+    char name[128];
+    char series[NAME_MAX_LEN];
+    System system;
+    Model model;
+    int devices;
+    int tp, pp, dp;          /* AUTO_VALUE allowed until the search resolves it */
+    int microbatch;
+    int64_t global_batch;
+    int interleave;
+    Recompute recompute;
+    int seq_parallel;
+    int zero;
+    Precision precision;
+    double train_tokens, train_samples, epochs; /* 0: not given */
+} Scenario;
+
+/* Components of a step, in the order they are reported. */
+typedef enum {
+    COMP_GEMM,          /* matrix multiplies (forward, backward, recompute) */
+    COMP_ATTENTION,     /* attention core: QK^T, softmax, AV */
+    COMP_MEMBOUND,      /* elementwise, norms, dropout, activations */
+    COMP_EMBED_HEAD,    /* embedding lookup, LM head, cross-entropy */
+    COMP_RECOMPUTE,     /* forward work redone in the backward pass */
+    COMP_TP_COMM,       /* tensor-parallel collectives, exposed */
+    COMP_PP_BUBBLE,     /* pipeline fill and drain */
+    COMP_PP_COMM,       /* stage-to-stage transfers, exposed */
+    COMP_DP_COMM,       /* data-parallel gradient collectives, exposed */
+    COMP_DP_HIDDEN,     /* data-parallel communication hidden under backward (not in step time) */
+    COMP_OPTIMIZER,     /* optimizer step */
+    COMP_COUNT
+} Component;
+
+typedef enum { STATUS_OK, STATUS_OOM, STATUS_ERROR } Status;
+
+typedef struct {
+    Status status;
+    char error[256];
+    /* strategy as resolved */
+    int tp, pp, dp, microbatch, interleave;
+    Recompute recompute;
+    /* time */
+    double step_time_s;
+    double samples_per_s;
+    double steps;              /* optimizer steps to train */
+    double time_to_train_s;
+    double params_total;            /* model parameters (whole model) */
+    double model_flops_per_step;    /* model FLOPs (no recompute), whole step, all devices */
+    double hardware_flops_per_step; /* with recompute */
+    double model_tflops_per_device; /* achieved */
+    double mfu, hfu;
+    double scaling_efficiency;      /* filled by the batch runner per series */
+    /* memory per device (the most loaded one) */
+    double mem_weights_bytes, mem_grads_bytes, mem_optimizer_bytes;
+    double mem_activations_bytes, mem_workspace_bytes, mem_total_bytes;
+    double mem_capacity_bytes;
+    int fits_memory;
+    char bottleneck[32];
+    /* power and energy */
+    double device_power_w, system_power_w;
+    double energy_per_step_j, energy_to_train_j;
+    double comp_time_s[COMP_COUNT];
+    double comp_energy_j[COMP_COUNT];
+    /* collective tier names, for the breakdown */
+    char tp_tier[16], pp_tier[16], dp_tier[16];
+} Result;
+
+const char *precision_name(Precision p);
+const char *recompute_name(Recompute r);
+const char *component_name(Component c);
+const char *status_name(Status s);
+const char *model_kind_name(ModelKind k);
+const char *topology_name(Topology t);
+
+#endif

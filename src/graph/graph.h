@@ -1,0 +1,94 @@
+/* graph/graph.h — a model as lists of operations for one microbatch on one
+ * device shard: FLOPs, bytes and GEMM shapes of each op, forward and
+ * backward.  Built by graph_build() from the Model and the parts of the
+ * strategy that change shapes (tp, sequence parallelism, microbatch,
+ * precision, recompute).  Pure: no I/O, no globals; the Graph is a plain
+ * value with fixed-size arrays. */
+#ifndef DF_GRAPH_H
+#define DF_GRAPH_H
+
+#include <stdint.h>
+
+#include "core/diag.h"
+#include "core/types.h"
+
+typedef enum {
+    OP_GEMM,     /* batch x [m x k] . [k x n]; weights or activations */
+    OP_MEMBOUND, /* elementwise / reduction: bytes moved through HBM, flops on vector units */
+    OP_COMM,     /* a collective over the tensor-parallel group */
+} OpKind;
+
+typedef enum { COLL_ALLREDUCE, COLL_REDUCESCATTER, COLL_ALLGATHER, COLL_P2P, COLL_ALLTOALL, COLL_COUNT } Collective;
+
+typedef struct {
+    const char *name;   /* static string: "qkv", "mlp_up.dgrad", "softmax" ... */
+    OpKind kind;
+    Component comp;     /* breakdown component it is charged to */
+    /* OP_GEMM: */
+    int64_t batch, m, n, k;
+    /* every op: */
+    double flops;       /* FLOPs (GEMM: 2*batch*m*n*k) */
+    double bytes;       /* minimum HBM bytes read + written (GEMM: inputs + output once) */
+    /* OP_COMM: */
+    Collective coll;
+    double comm_bytes;  /* message size per device (the full buffer, as NCCL counts it) */
+} Op;
+
+#define GRAPH_MAX_OPS 96
+
+typedef struct {
+    Op op[GRAPH_MAX_OPS];
+    int n;
+} OpList;
+
+typedef struct {
+    /* One transformer layer (or LSTM layer, CNN block), one microbatch,
+     * one tensor-parallel shard. */
+    OpList layer_fwd;
+    OpList layer_bwd;       /* data- and weight-gradient work; no recompute */
+    OpList layer_recompute; /* forward work redone in backward under the scenario's recompute */
+    /* Embedding on the first stage, LM head + loss on the last. */
+    OpList first_fwd, first_bwd;
+    OpList last_fwd, last_bwd;
+    int layers;             /* how many times layer_* repeats over the whole model */
+    /* Parameter counts, whole model (not sharded). */
+    double params_total;
+    double params_per_layer;
+    double params_embedding;  /* input embedding (+ learned positions) */
+    double params_head;       /* LM head when not tied; 0 when tied */
+    /* Model FLOPs of one sample, forward + backward, whole model, without
+     * recompute (for MFU); and with the scenario's recompute (for HFU). */
+    double model_flops_per_sample;
+    double hw_flops_per_sample;
+    /* Activation bytes stored per layer per microbatch per device
+     * (Korthikanti et al. 2022, with tp / sp / recompute applied), and the
+     * extra working set of one layer while it recomputes. */
+    double act_bytes_per_layer;
+    double act_bytes_recompute_working;
+    double act_bytes_first;   /* embedding-stage extras (e.g. embedding output) */
+    double act_bytes_last;    /* LM-head logits and loss buffers */
+    int bytes_per_elem;       /* 2 for 16-bit, 4 for fp32/tf32, 1 for fp8 storage of GEMM inputs */
+} Graph;
+
+typedef struct {
+    int tp;            /* tensor-parallel degree (>= 1) */
+    int seq_parallel;  /* 0/1 */
+    int microbatch;    /* samples */
+    Precision precision;
+    Recompute recompute;
+} GraphParams;
+
+/* Build the graph.  Returns 0, or -1 with d filled when the model cannot be
+ * built with these parameters (e.g. heads not divisible by tp). */
+int graph_build(const Model *m, const GraphParams *p, Graph *g, Diag *d);
+
+/* Megatron-LM's parameter count of a GPT model:
+ * 12 l h^2 (1 + 13/(12h) + (V+s)/(12 l h)) (Narayanan et al. 2021, eq. 2). */
+double graph_megatron_params(int layers, int hidden, int vocab, int seq_len);
+
+/* Megatron-LM's FLOPs per iteration with batch B, no recompute:
+ * 72 B s l h^2 (1 + s/(6h) + V/(12 l h)) (Narayanan et al. 2021, eq. 3 without
+ * the recompute forward). */
+double graph_megatron_flops(double batch, int layers, int hidden, int vocab, int seq_len);
+
+#endif

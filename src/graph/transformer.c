@@ -1,0 +1,567 @@
+/* graph/transformer.c — a GPT/BERT/Llama-style transformer as op lists: one
+ * layer, one microbatch b, one tensor-parallel shard t, split as Megatron-LM
+ * splits it (Shoeybi et al. 2019: QKV and MLP-up column-parallel, output
+ * projection and MLP-down row-parallel; Korthikanti et al. 2022: sequence
+ * parallelism and selective recompute), plus the embedding (first stage) and
+ * the LM head with cross-entropy (last stage).  Also the parameter count,
+ * the model and hardware FLOPs per sample and the stored activation bytes.
+ * Units: FLOP, bytes, element counts; s = seq_len, h = hidden, a = heads,
+ * kv = kv_heads, f = ffn, V = vocab, e = bytes per activation element.
+ *
+ * Choices, each stated once here:
+ *  - Element sizes: activations, membound traffic and TP messages at 2 bytes
+ *    (fp16, bf16, fp8) or 4 (fp32, tf32).  GEMM inputs at the same size,
+ *    except fp8 where they are read at 1 byte; GEMM outputs are written at
+ *    the activation size.  Stored activations for fp8 are counted at 2 bytes
+ *    (Transformer Engine keeps fp8 copies of some; not modelled).
+ *  - GEMM bytes are the minimum traffic: both inputs read once, output
+ *    written once.  Comm ops carry comm_bytes only (bytes = 0).
+ *  - Membound FLOPs are rough per-element operation counts (table below);
+ *    they only matter for the vector-unit roofline check.
+ *  - Dropout is present as in Megatron GPT, for every model (Llama trains
+ *    without it: this slightly overstates its traffic and stored masks).
+ *  - Rotary positions: a membound "rope" op rotates Q and K after the qkv
+ *    GEMM (and "rope.bwd" in backward); learned positions are an add in
+ *    the embedding stage.
+ *  - Unfused attention materialises the b*a/t*s*s scores: softmax + mask +
+ *    dropout moves read scores (e) + write probs (e) + write the dropout mask
+ *    (1) + read probs (e) + write dropped probs (e) = 4e + 1 bytes per score.
+ *    GQA keys and values are expanded per query head there (as Megatron's
+ *    unfused path does), so the batched GEMMs have batch b*a/t.
+ *  - Fused (flash) attention is two OP_GEMMs "attn.qk" and "attn.av" with
+ *    the FLOPs of QK^T and PV but bytes of Q, K, V, O and the fp32 row
+ *    statistics only (no s*s traffic, no softmax op).  Its backward has five
+ *    GEMMs: the flash kernel rematerialises S = QK^T ("attn.qk.remat"), then
+ *    dP, dV, dQ, dK.  The remat is counted in hardware FLOPs.
+ *  - Backward of a weight GEMM [m x k].[k x n]: X.dgrad (m x n).(n x k) and
+ *    X.wgrad (k x m).(m x n); of an attention GEMM: two data gradients.
+ *    Membound backward: about the forward traffic (norms also add the
+ *    residual-stream gradient: 4 tensors; activations read grad and input).
+ *  - Tensor-parallel comm: without sequence parallelism an all-reduce after
+ *    each row-parallel GEMM forward and after each column-parallel dgrad;
+ *    with it all-gather before the column-parallel GEMMs and reduce-scatter
+ *    after the row-parallel ones, mirrored in backward.  Megatron re-gathers
+ *    the sequence-sharded input for the wgrad GEMMs in backward overlapped
+ *    with the dgrad GEMM; that hidden re-gather is not listed.  comm_bytes is
+ *    always the full s*b*h*e buffer.
+ *  - Vocab: shapes use V padded to a multiple of 128*t (Megatron's
+ *    make-vocab-size-divisible-by 128); parameters and model FLOPs use the
+ *    given V.  kv heads are replicated when t > kv (t must then be a
+ *    multiple of kv); parameters and model FLOPs count them once.
+ *  - Parameters: Megatron GPT (mlp gelu) has biases on every linear layer;
+ *    SwiGLU models (Llama) have none; layernorm has 2h, RMSNorm h.  The final
+ *    norm is counted, which Megatron's closed form leaves out (2h).
+ *  - model_flops_per_sample: 3 x forward GEMM FLOPs of the whole unsharded
+ *    model with the given V, attention score/context GEMMs included.
+ *    hw_flops_per_sample: the GEMM FLOPs this shard really executes
+ *    (forward, backward, recompute, flash remat, padded vocab, replicated kv
+ *    heads) x t / b.
+ *  - Activations: Korthikanti et al. 2022 term by term, with e-byte tensors
+ *    and 1-byte dropout masks, generalised to GQA and SwiGLU (the stored
+ *    tensor widths follow the real shapes; for gelu MHA with f = 4h and
+ *    e = 2 it is exactly 34 + 5as/h). */
+#include "graph/graph_internal.h"
+
+/* Rough vector FLOPs per element (see the header comment). */
+static const double FLOPS_LAYERNORM = 8.0;   /* mean, variance, normalise, scale, shift */
+static const double FLOPS_RMSNORM = 5.0;     /* square, sum, rsqrt-scale, weight */
+static const double FLOPS_GELU = 10.0;       /* tanh approximation */
+static const double FLOPS_SWIGLU = 6.0;      /* silu(gate) * up */
+static const double FLOPS_ROPE = 3.0;        /* rotate pairs: 2 mul + 1 add */
+static const double FLOPS_SOFTMAX = 9.0;     /* scale, mask, max, sub, exp, sum, div, dropout x2 */
+static const double FLOPS_DROPOUT_RES = 3.0; /* mask, scale, residual add */
+static const double FLOPS_XENT = 5.0;        /* max, sub, exp, sum, log */
+
+/* Megatron-LM pads the vocabulary to a multiple of this times tp. */
+static const int64_t VOCAB_PAD = 128;
+
+/* Shapes of one layer on one shard. */
+typedef struct {
+    int64_t s, b, h, a, kv, f, v, vp, t, l;
+    int64_t hd;      /* head dimension h/a */
+    int64_t a_l;     /* query heads on this shard: a/t */
+    int64_t kv_l;    /* kv heads on this shard: kv/t, or 1 replicated when t > kv */
+    int64_t n_qkv;   /* qkv output columns on this shard */
+    int64_t f_l;     /* f/t */
+    int64_t n_up;    /* mlp_up output columns: f/t, 2f/t for SwiGLU (gate and up fused) */
+    int64_t rows;    /* tokens in the microbatch: s*b */
+    double rows_seq; /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
+    int sp;          /* sequence parallelism (only when t > 1) */
+    int swiglu, rms, rotary, learned, fused;
+    Recompute recompute;
+    double e;        /* activation bytes per element */
+    double e_in;     /* GEMM input bytes per element */
+} Dims;
+
+/* Fill d and fail (an explicit return, so static analysers need not know
+ * that diag_set returns -1). */
+#define CHECK_FAIL(...)                       \
+    do {                                      \
+        diag_set(d, NULL, 0, 0, __VA_ARGS__); \
+        return -1;                            \
+    } while (0)
+
+static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
+{
+    if (p->tp < 1)
+        CHECK_FAIL("tp must be >= 1, got %d", p->tp);
+    if (p->microbatch < 1)
+        CHECK_FAIL("microbatch must be >= 1, got %d", p->microbatch);
+    if (m->seq_len < 1)
+        CHECK_FAIL("seq_len must be >= 1, got %d", m->seq_len);
+    if (m->layers < 1)
+        CHECK_FAIL("layers must be >= 1, got %d", m->layers);
+    if (m->hidden < 1)
+        CHECK_FAIL("hidden must be >= 1, got %d", m->hidden);
+    if (m->heads < 1)
+        CHECK_FAIL("heads must be >= 1, got %d", m->heads);
+    if (m->vocab < 1)
+        CHECK_FAIL("vocab must be >= 1, got %d", m->vocab);
+    int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    int f = m->ffn > 0 ? m->ffn : 4 * m->hidden;
+    int t = p->tp;
+    if (m->hidden % m->heads != 0)
+        CHECK_FAIL("hidden (%d) must be divisible by heads (%d)", m->hidden, m->heads);
+    if (m->heads % t != 0)
+        CHECK_FAIL("heads (%d) must be divisible by tp (%d)", m->heads, t);
+    if (m->heads % kv != 0)
+        CHECK_FAIL("heads (%d) must be divisible by kv_heads (%d)", m->heads, kv);
+    if (t <= kv && kv % t != 0)
+        CHECK_FAIL("kv_heads (%d) must be divisible by tp (%d)", kv, t);
+    if (t > kv && t % kv != 0)
+        CHECK_FAIL("tp (%d) must be a multiple of kv_heads (%d) when it exceeds them", t, kv);
+    if (f % t != 0)
+        CHECK_FAIL("ffn (%d) must be divisible by tp (%d)", f, t);
+    int sp = p->seq_parallel && t > 1;
+    if (sp && m->seq_len % t != 0)
+        CHECK_FAIL("seq_len (%d) must be divisible by tp (%d) with sequence parallelism",
+                   m->seq_len, t);
+
+    *x = (Dims){0};
+    x->s = m->seq_len;
+    x->b = p->microbatch;
+    x->h = m->hidden;
+    x->a = m->heads;
+    x->kv = kv;
+    x->f = f;
+    x->v = m->vocab;
+    x->t = t;
+    x->l = m->layers;
+    int64_t pad = VOCAB_PAD * x->t;
+    x->vp = (x->v + pad - 1) / pad * pad;
+    x->hd = x->h / x->a;
+    x->a_l = x->a / x->t;
+    x->kv_l = x->t <= x->kv ? x->kv / x->t : 1;
+    x->n_qkv = (x->a_l + 2 * x->kv_l) * x->hd;
+    x->f_l = x->f / x->t;
+    x->swiglu = m->mlp == MLP_SWIGLU;
+    x->n_up = x->swiglu ? 2 * x->f_l : x->f_l;
+    x->rows = x->s * x->b;
+    x->sp = sp;
+    x->rows_seq = (double)x->rows / (sp ? (double)x->t : 1.0);
+    x->rms = m->norm == NORM_RMSNORM;
+    x->rotary = m->position == POS_ROTARY;
+    x->learned = m->position == POS_LEARNED;
+    x->fused = m->attention == ATTN_FUSED;
+    x->recompute = p->recompute;
+    x->e = graph_act_elem_bytes(p->precision);
+    x->e_in = graph_gemm_elem_bytes(p->precision);
+    return 0;
+}
+
+#undef CHECK_FAIL
+
+/* ---- emit helpers -------------------------------------------------------- */
+
+static void gemm(OpSink *k, const Dims *x, const char *name, Component comp, int64_t batch,
+                 int64_t m, int64_t n, int64_t kk)
+{
+    Op op = graph_gemm_op(name, comp, batch, m, n, kk, x->e_in, x->e);
+    graph_emit(k, &op);
+}
+
+static void gemm_bytes(OpSink *k, const char *name, int64_t batch, int64_t m, int64_t n,
+                       int64_t kk, double bytes)
+{
+    Op op = graph_gemm_op_bytes(name, COMP_ATTENTION, batch, m, n, kk, bytes);
+    graph_emit(k, &op);
+}
+
+/* Data- and weight-gradient GEMMs of the forward [m x kk].[kk x n]. */
+static void gemm_grads(OpSink *k, const Dims *x, const char *dname, const char *wname,
+                       Component comp, int64_t m, int64_t n, int64_t kk)
+{
+    gemm(k, x, dname, comp, 1, m, kk, n);
+    gemm(k, x, wname, comp, 1, kk, n, m);
+}
+
+static void membound(OpSink *k, const char *name, Component comp, double bytes, double flops)
+{
+    Op op = graph_membound_op(name, comp, bytes, flops);
+    graph_emit(k, &op);
+}
+
+static void comm(OpSink *k, const char *name, Collective coll, double comm_bytes)
+{
+    Op op = graph_comm_op(name, coll, comm_bytes);
+    graph_emit(k, &op);
+}
+
+static double full_buffer(const Dims *x)
+{
+    return (double)x->rows * (double)x->h * x->e;
+}
+
+static double norm_flops(const Dims *x)
+{
+    return x->rms ? FLOPS_RMSNORM : FLOPS_LAYERNORM;
+}
+
+/* All-gather of the sequence-sharded activations before a column-parallel
+ * GEMM (sequence parallelism only). */
+static void sp_gather(OpSink *k, const Dims *x, const char *name)
+{
+    if (x->sp)
+        comm(k, name, COLL_ALLGATHER, full_buffer(x));
+}
+
+/* After a row-parallel GEMM forward or a column-parallel dgrad: all-reduce,
+ * or reduce-scatter with sequence parallelism; nothing when t = 1. */
+static void tp_reduce(OpSink *k, const Dims *x, const char *ar_name, const char *rs_name)
+{
+    if (x->t == 1)
+        return;
+    if (x->sp)
+        comm(k, rs_name, COLL_REDUCESCATTER, full_buffer(x));
+    else
+        comm(k, ar_name, COLL_ALLREDUCE, full_buffer(x));
+}
+
+/* ---- one layer ----------------------------------------------------------- */
+
+static void attention_forward(OpSink *k, const Dims *x)
+{
+    int64_t batch = x->b * x->a_l;
+    if (x->fused) {
+        double q = (double)(batch * x->s * x->hd);            /* Q or O elements */
+        double kvh = (double)(x->b * x->kv_l * x->s * x->hd); /* K or V elements */
+        double stats = (double)batch * (double)x->s * 4.0;    /* fp32 logsumexp per row */
+        gemm_bytes(k, "attn.qk", batch, x->s, x->s, x->hd, (q + kvh) * x->e_in);
+        gemm_bytes(k, "attn.av", batch, x->s, x->hd, x->s, kvh * x->e_in + q * x->e + stats);
+        return;
+    }
+    double scores = (double)batch * (double)x->s * (double)x->s;
+    gemm(k, x, "attn.scores", COMP_ATTENTION, batch, x->s, x->s, x->hd);
+    membound(k, "attn.softmax", COMP_ATTENTION, scores * (4.0 * x->e + 1.0),
+             scores * FLOPS_SOFTMAX);
+    gemm(k, x, "attn.context", COMP_ATTENTION, batch, x->s, x->hd, x->s);
+}
+
+static void attention_backward(OpSink *k, const Dims *x)
+{
+    int64_t batch = x->b * x->a_l;
+    if (x->fused) {
+        double q = (double)(batch * x->s * x->hd);
+        double kvh = (double)(x->b * x->kv_l * x->s * x->hd);
+        double stats = (double)batch * (double)x->s * 4.0;
+        gemm_bytes(k, "attn.qk.remat", batch, x->s, x->s, x->hd, (q + kvh) * x->e_in + stats);
+        gemm_bytes(k, "attn.av.dgrad_probs", batch, x->s, x->s, x->hd,
+                   q * x->e + kvh * x->e_in + q * x->e); /* dO, V, O (rowsum dO*O) */
+        gemm_bytes(k, "attn.av.dgrad_v", batch, x->s, x->hd, x->s, kvh * x->e);
+        gemm_bytes(k, "attn.qk.dgrad_q", batch, x->s, x->hd, x->s, q * x->e);
+        gemm_bytes(k, "attn.qk.dgrad_k", batch, x->s, x->hd, x->s, kvh * x->e);
+        return;
+    }
+    double scores = (double)batch * (double)x->s * (double)x->s;
+    gemm(k, x, "attn.context.dgrad_probs", COMP_ATTENTION, batch, x->s, x->s, x->hd); /* dO V^T */
+    gemm(k, x, "attn.context.dgrad_v", COMP_ATTENTION, batch, x->s, x->hd, x->s);     /* P^T dO */
+    /* read dropped-probs grad (e), mask (1), probs (e); write scores grad (e) */
+    membound(k, "attn.softmax.bwd", COMP_ATTENTION, scores * (3.0 * x->e + 1.0),
+             scores * FLOPS_SOFTMAX);
+    gemm(k, x, "attn.scores.dgrad_q", COMP_ATTENTION, batch, x->s, x->hd, x->s); /* dS K */
+    gemm(k, x, "attn.scores.dgrad_k", COMP_ATTENTION, batch, x->s, x->hd, x->s); /* dS^T Q */
+}
+
+static double rope_bytes(const Dims *x)
+{
+    return 2.0 * (double)x->rows * (double)((x->a_l + x->kv_l) * x->hd) * x->e;
+}
+
+static double rope_flops(const Dims *x)
+{
+    return (double)x->rows * (double)((x->a_l + x->kv_l) * x->hd) * FLOPS_ROPE;
+}
+
+static double act_fn_flops(const Dims *x)
+{
+    return (double)x->rows * (double)x->f_l * (x->swiglu ? FLOPS_SWIGLU : FLOPS_GELU);
+}
+
+static void layer_forward(OpSink *k, const Dims *x)
+{
+    double seq = x->rows_seq * (double)x->h; /* elements of a sequence-region s*b*h tensor */
+    double e = x->e;
+
+    membound(k, "ln1", COMP_MEMBOUND, 2.0 * seq * e, seq * norm_flops(x));
+    sp_gather(k, x, "ln1.allgather");
+    gemm(k, x, "qkv", COMP_GEMM, 1, x->rows, x->n_qkv, x->h);
+    if (x->rotary)
+        membound(k, "rope", COMP_MEMBOUND, rope_bytes(x), rope_flops(x));
+    attention_forward(k, x);
+    gemm(k, x, "proj", COMP_GEMM, 1, x->rows, x->h, x->a_l * x->hd);
+    tp_reduce(k, x, "proj.allreduce", "proj.reducescatter");
+    /* read branch (e) and residual (e), write mask (1) and sum (e) */
+    membound(k, "dropout_residual1", COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
+    membound(k, "ln2", COMP_MEMBOUND, 2.0 * seq * e, seq * norm_flops(x));
+    sp_gather(k, x, "ln2.allgather");
+    gemm(k, x, "mlp_up", COMP_GEMM, 1, x->rows, x->n_up, x->h);
+    if (x->swiglu) /* read gate and up, write f/t */
+        membound(k, "swiglu", COMP_MEMBOUND, (double)x->rows * (double)x->f_l * 3.0 * e,
+                 act_fn_flops(x));
+    else
+        membound(k, "gelu", COMP_MEMBOUND, (double)x->rows * (double)x->f_l * 2.0 * e,
+                 act_fn_flops(x));
+    gemm(k, x, "mlp_down", COMP_GEMM, 1, x->rows, x->h, x->f_l);
+    tp_reduce(k, x, "mlp_down.allreduce", "mlp_down.reducescatter");
+    membound(k, "dropout_residual2", COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
+}
+
+static void layer_backward(OpSink *k, const Dims *x)
+{
+    double seq = x->rows_seq * (double)x->h;
+    double e = x->e;
+
+    /* read grad (e) and mask (1), write branch grad (e) */
+    membound(k, "dropout_residual2.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
+    sp_gather(k, x, "mlp_down.bwd.allgather");
+    gemm_grads(k, x, "mlp_down.dgrad", "mlp_down.wgrad", COMP_GEMM, x->rows, x->h, x->f_l);
+    if (x->swiglu) /* read grad f/t and gate, up; write grads of gate, up */
+        membound(k, "swiglu.bwd", COMP_MEMBOUND, (double)x->rows * (double)x->f_l * 5.0 * e,
+                 2.0 * act_fn_flops(x));
+    else /* read grad and input, write grad */
+        membound(k, "gelu.bwd", COMP_MEMBOUND, (double)x->rows * (double)x->f_l * 3.0 * e,
+                 2.0 * act_fn_flops(x));
+    gemm_grads(k, x, "mlp_up.dgrad", "mlp_up.wgrad", COMP_GEMM, x->rows, x->n_up, x->h);
+    tp_reduce(k, x, "mlp_up.dgrad.allreduce", "mlp_up.dgrad.reducescatter");
+    /* read grad and saved input, add the residual-stream grad, write */
+    membound(k, "ln2.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
+    membound(k, "dropout_residual1.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
+    sp_gather(k, x, "proj.bwd.allgather");
+    gemm_grads(k, x, "proj.dgrad", "proj.wgrad", COMP_GEMM, x->rows, x->h, x->a_l * x->hd);
+    attention_backward(k, x);
+    if (x->rotary)
+        membound(k, "rope.bwd", COMP_MEMBOUND, rope_bytes(x), rope_flops(x));
+    gemm_grads(k, x, "qkv.dgrad", "qkv.wgrad", COMP_GEMM, x->rows, x->n_qkv, x->h);
+    tp_reduce(k, x, "qkv.dgrad.allreduce", "qkv.dgrad.reducescatter");
+    membound(k, "ln1.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
+}
+
+/* Selective: the attention core (the COMP_ATTENTION ops) again; full: the
+ * whole forward layer again, its TP collectives included.  Compute ops are
+ * charged to COMP_RECOMPUTE, collectives stay COMP_TP_COMM. */
+static void layer_recompute(OpSink *k, const Dims *x, const OpList *fwd)
+{
+    if (x->recompute == RECOMPUTE_NONE)
+        return;
+    for (int i = 0; i < fwd->n; i++) {
+        Op op = fwd->op[i];
+        if (x->recompute == RECOMPUTE_SELECTIVE && op.comp != COMP_ATTENTION)
+            continue;
+        if (op.kind != OP_COMM)
+            op.comp = COMP_RECOMPUTE;
+        graph_emit(k, &op);
+    }
+}
+
+/* ---- embedding and head -------------------------------------------------- */
+
+/* Vocab-parallel embedding (each shard gathers the rows of its vocab range,
+ * about 1/t of the tokens, and writes a full s*b*h with zeros elsewhere),
+ * combined over the TP group: all-reduce, or reduce-scatter into the
+ * sequence-parallel region (with learned positions Megatron all-reduces,
+ * adds the positions and then splits, which needs no comm). */
+static void first_forward(OpSink *k, const Dims *x)
+{
+    double sbh = (double)x->rows * (double)x->h;
+    double seq = x->rows_seq * (double)x->h;
+    double e = x->e;
+    membound(k, "embed", COMP_EMBED_HEAD, sbh * e / (double)x->t + sbh * e, 0.0);
+    if (x->t > 1) {
+        if (x->sp && !x->learned)
+            comm(k, "embed.reducescatter", COLL_REDUCESCATTER, full_buffer(x));
+        else
+            comm(k, "embed.allreduce", COLL_ALLREDUCE, full_buffer(x));
+    }
+    if (x->learned) /* read words and positions, write */
+        membound(k, "embed.pos", COMP_EMBED_HEAD,
+                 2.0 * sbh * e + (double)x->s * (double)x->h * e, sbh);
+    membound(k, "embed.dropout", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
+}
+
+/* Dropout backward, the all-gather mirroring the split/reduce-scatter, and
+ * the embedding gradient as a scatter-add: read the incoming grad, read and
+ * write the touched rows of this shard (the dense zero-fill of a V/t x h
+ * gradient that PyTorch also does is not counted). */
+static void first_backward(OpSink *k, const Dims *x)
+{
+    double sbh = (double)x->rows * (double)x->h;
+    double seq = x->rows_seq * (double)x->h;
+    double e = x->e;
+    membound(k, "embed.dropout.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
+    sp_gather(k, x, "embed.bwd.allgather");
+    if (x->learned) /* sum over the batch into s x h */
+        membound(k, "embed.pos.wgrad", COMP_EMBED_HEAD,
+                 sbh * e + (double)x->s * (double)x->h * e, sbh);
+    membound(k, "embed.wgrad", COMP_EMBED_HEAD, sbh * e + 2.0 * sbh * e / (double)x->t,
+             sbh / (double)x->t);
+}
+
+/* Final norm, vocab-parallel LM head (column-parallel over the padded V),
+ * vocab-parallel cross-entropy in fp32: read the e-byte logits, write the
+ * fp32 softmax, read it again for the normaliser (e + 8 bytes per logit);
+ * three small all-reduces of s*b fp32 values (max, sum of exp, target logit)
+ * combine it over the TP group. */
+static void last_forward(OpSink *k, const Dims *x)
+{
+    double seq = x->rows_seq * (double)x->h;
+    int64_t vl = x->vp / x->t;
+    double logits = (double)x->rows * (double)vl;
+    membound(k, "final_norm", COMP_MEMBOUND, 2.0 * seq * x->e, seq * norm_flops(x));
+    sp_gather(k, x, "head.allgather");
+    gemm(k, x, "head", COMP_EMBED_HEAD, 1, x->rows, vl, x->h);
+    membound(k, "xent", COMP_EMBED_HEAD, logits * (x->e + 8.0), logits * FLOPS_XENT);
+    if (x->t > 1) {
+        double small = (double)x->rows * 4.0;
+        comm(k, "xent.max.allreduce", COLL_ALLREDUCE, small);
+        comm(k, "xent.sumexp.allreduce", COLL_ALLREDUCE, small);
+        comm(k, "xent.target.allreduce", COLL_ALLREDUCE, small);
+    }
+}
+
+/* Logits gradient (read the fp32 softmax, write the e-byte grad), head dgrad
+ * and wgrad, the TP reduction of the head's input gradient, norm backward. */
+static void last_backward(OpSink *k, const Dims *x)
+{
+    double seq = x->rows_seq * (double)x->h;
+    int64_t vl = x->vp / x->t;
+    double logits = (double)x->rows * (double)vl;
+    membound(k, "xent.bwd", COMP_EMBED_HEAD, logits * (4.0 + x->e), logits * 2.0);
+    gemm_grads(k, x, "head.dgrad", "head.wgrad", COMP_EMBED_HEAD, x->rows, vl, x->h);
+    tp_reduce(k, x, "head.dgrad.allreduce", "head.dgrad.reducescatter");
+    membound(k, "final_norm.bwd", COMP_MEMBOUND, 3.0 * seq * x->e, 2.0 * seq * norm_flops(x));
+}
+
+/* ---- counts -------------------------------------------------------------- */
+
+static void count_params(const Dims *x, const Model *m, Graph *g)
+{
+    double h = (double)x->h, f = (double)x->f, v = (double)x->v;
+    double kvw = (double)(x->kv * x->hd); /* width of K (and of V) */
+    double attn = 2.0 * h * h + 2.0 * h * kvw;
+    double mlp = (x->swiglu ? 3.0 : 2.0) * h * f;
+    double norm = x->rms ? h : 2.0 * h;
+    double bias = x->swiglu ? 0.0 : (h + 2.0 * kvw) + h + f + h; /* qkv, proj, mlp_up, mlp_down */
+    g->params_per_layer = attn + mlp + 2.0 * norm + bias;
+    g->params_embedding = v * h + (x->learned ? (double)x->s * h : 0.0);
+    g->params_head = m->tied_embeddings ? 0.0 : v * h;
+    g->params_total = (double)x->l * g->params_per_layer + g->params_embedding + g->params_head
+                      + norm;
+}
+
+static void count_flops(const Dims *x, Graph *g)
+{
+    double s = (double)x->s, h = (double)x->h, f = (double)x->f;
+    double kvw = (double)(x->kv * x->hd);
+    double layer = 2.0 * s * h * (h + 2.0 * kvw)      /* qkv */
+                   + 4.0 * s * s * h                    /* scores + context, all heads */
+                   + 2.0 * s * h * h                    /* proj */
+                   + 2.0 * s * h * f * (x->swiglu ? 2.0 : 1.0) /* mlp_up */
+                   + 2.0 * s * f * h;                   /* mlp_down */
+    double head = 2.0 * s * h * (double)x->v;
+    g->model_flops_per_sample = 3.0 * ((double)x->l * layer + head);
+
+    double per_layer = graph_gemm_flops(&g->layer_fwd) + graph_gemm_flops(&g->layer_bwd)
+                       + graph_gemm_flops(&g->layer_recompute);
+    double ends = graph_gemm_flops(&g->first_fwd) + graph_gemm_flops(&g->first_bwd)
+                  + graph_gemm_flops(&g->last_fwd) + graph_gemm_flops(&g->last_bwd);
+    g->hw_flops_per_sample = ((double)x->l * per_layer + ends) * (double)x->t / (double)x->b;
+}
+
+/* Korthikanti et al. 2022, Sec. 4, per layer, microbatch and device: the
+ * tensors that backward needs.  Sequence-region tensors (divided by t with
+ * SP): the inputs of ln1, qkv, ln2 and mlp_up (4 tensors of e bytes) and two
+ * dropout masks (1 byte): 4e + 2 = 10 for e = 2.  Tensor-parallel tensors:
+ * Q, K, V, the proj input, and the MLP tensors (gelu: its input and output;
+ * SwiGLU: gate, up and output), e bytes each: 24/t for gelu MHA, f = 4h.
+ * Unfused attention: softmax output and dropped probs (e) and the dropout
+ * mask (1): (2e + 1) a s^2 b / t = 5as/h per sbh.  Flash attention keeps
+ * only the fp32 row statistics (4 b a s / t); selective recompute keeps
+ * neither.  Full recompute keeps the layer input (e s b h, /t with SP) and
+ * needs the unrecomputed figure as working set while a layer recomputes. */
+static void count_activations(const Dims *x, Graph *g)
+{
+    double sb = (double)x->rows, h = (double)x->h, e = x->e;
+    double seq_region = x->rows_seq * h * (4.0 * e + 2.0);
+    double widths = (double)(2 * x->a_l * x->hd + 2 * x->kv_l * x->hd)
+                    + (double)x->f_l * (x->swiglu ? 3.0 : 2.0);
+    double tp_region = sb * widths * e;
+    double batch = (double)(x->b * x->a_l);
+    double core = x->fused ? batch * (double)x->s * 4.0
+                           : batch * (double)x->s * (double)x->s * (2.0 * e + 1.0);
+    double all = seq_region + tp_region + core;
+    switch (x->recompute) {
+    case RECOMPUTE_SELECTIVE:
+        g->act_bytes_per_layer = seq_region + tp_region;
+        g->act_bytes_recompute_working = core;
+        break;
+    case RECOMPUTE_FULL:
+        g->act_bytes_per_layer = x->rows_seq * h * e;
+        g->act_bytes_recompute_working = all;
+        break;
+    case RECOMPUTE_NONE:
+    default:
+        g->act_bytes_per_layer = all;
+        g->act_bytes_recompute_working = 0.0;
+        break;
+    }
+    /* Embedding: its dropout mask (the embedding output is layer 1's input,
+     * already counted there).  Head: final-norm input and head input (e
+     * bytes each, /t with SP), the fp32 softmax kept for the logits
+     * gradient and the e-byte logits alive while the loss is computed. */
+    g->act_bytes_first = x->rows_seq * h;
+    double logits = sb * (double)(x->vp / x->t);
+    g->act_bytes_last = 2.0 * x->rows_seq * h * e + logits * 4.0 + logits * e;
+}
+
+int transformer_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
+{
+    Dims x = {0};
+    if (check_dims(m, p, &x, d) != 0)
+        return -1;
+
+    OpSink k[7];
+    graph_sink_init(&k[0], &g->layer_fwd, "layer_fwd", d);
+    graph_sink_init(&k[1], &g->layer_bwd, "layer_bwd", d);
+    graph_sink_init(&k[2], &g->layer_recompute, "layer_recompute", d);
+    graph_sink_init(&k[3], &g->first_fwd, "first_fwd", d);
+    graph_sink_init(&k[4], &g->first_bwd, "first_bwd", d);
+    graph_sink_init(&k[5], &g->last_fwd, "last_fwd", d);
+    graph_sink_init(&k[6], &g->last_bwd, "last_bwd", d);
+    layer_forward(&k[0], &x);
+    layer_backward(&k[1], &x);
+    layer_recompute(&k[2], &x, &g->layer_fwd);
+    first_forward(&k[3], &x);
+    first_backward(&k[4], &x);
+    last_forward(&k[5], &x);
+    last_backward(&k[6], &x);
+    for (int i = 0; i < 7; i++)
+        if (k[i].failed)
+            return -1;
+
+    g->layers = m->layers;
+    g->bytes_per_elem = (int)x.e_in;
+    count_params(&x, m, g);
+    count_flops(&x, g);
+    count_activations(&x, g);
+    return 0;
+}

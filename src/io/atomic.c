@@ -1,0 +1,78 @@
+/* io/atomic.c — write-to-temporary-then-rename (see atomic.h). */
+#include "atomic.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+FILE *atomic_open(AtomicFile *a, const char *path)
+{
+    snprintf(a->path, sizeof a->path, "%s", path);
+    snprintf(a->tmp, sizeof a->tmp, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(a->tmp);
+    if (fd < 0) {
+        a->f = NULL;
+        return NULL;
+    }
+    fchmod(fd, 0644);
+    a->f = fdopen(fd, "w");
+    if (!a->f) {
+        int e = errno;
+        close(fd);
+        unlink(a->tmp);
+        errno = e;
+    }
+    return a->f;
+}
+
+int atomic_commit(AtomicFile *a)
+{
+    if (!a->f)
+        return -1;
+    int bad = ferror(a->f) || fflush(a->f) != 0 || fsync(fileno(a->f)) != 0;
+    int e = errno;
+    if (fclose(a->f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    a->f = NULL;
+    if (!bad && rename(a->tmp, a->path) != 0) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        unlink(a->tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+void atomic_abort(AtomicFile *a)
+{
+    if (a->f) {
+        fclose(a->f);
+        a->f = NULL;
+    }
+    unlink(a->tmp);
+}
+
+int mkdir_p(const char *path)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", path);
+    size_t len = strlen(buf);
+    for (size_t i = 1; i <= len; i++) {
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+                return -1;
+            buf[i] = c;
+        }
+    }
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}

@@ -1,0 +1,143 @@
+/* io/scenario.c — settings (row cells, KEY=VALUE) to a Scenario through the
+ * scenario parameter table, which nests the system and model tables: one
+ * mechanism for columns and dotted overrides alike. */
+#include "scenario.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+static int setting_error(Diag *d, const char *file, const Setting *s)
+{
+    snprintf(d->file, sizeof d->file, "%s", file);
+    d->line = s->line;
+    d->col = s->col;
+    return -1;
+}
+
+static int load_ref(TemplateDB *db, const char *file, const char *reldir, const Setting *s,
+                    const ParamDef *def, void *field, const Template **out, Diag *d)
+{
+    diag_clear(d);
+    const Template *t = tdb_get(db, def->sub, s->text, reldir, d);
+    if (!t) {
+        if (!d->file[0]) {
+            char msg[DIAG_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s", d->msg);
+            diag_set(d, file, s->line, s->col, "column '%s': %s", s->name, msg);
+        }
+        return -1;
+    }
+    memcpy(field, t->obj, def->sub->struct_size);
+    if (out)
+        *out = t;
+    return 0;
+}
+
+int scenario_build(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
+                   int row_line, Scenario *sc, ScenarioSource *src, Diag *d)
+{
+    memset(sc, 0, sizeof *sc);
+    memset(src, 0, sizeof *src);
+    param_defaults(&param_scenario_table, sc);
+    sc->dp = 0; /* derived below unless set */
+
+    /* The two base templates first, so that overrides apply on top. */
+    static const char *const bases[2] = {"system", "model"};
+    for (int b = 0; b < 2; b++) {
+        const Setting *found = NULL;
+        for (int i = 0; i < n; i++)
+            if (!strcasecmp(s[i].name, bases[b]) && s[i].text[0])
+                found = &s[i];
+        if (!found)
+            return diag_set(d, file, row_line, 0, "column '%s': required, names a template in templates/%ss",
+                            bases[b], bases[b]);
+        const ParamDef *def = param_find(&param_scenario_table, bases[b], NULL, NULL);
+        if (load_ref(db, file, reldir, found, def, (char *)sc + def->offset, b ? &src->model : &src->system,
+                     d))
+            return -1;
+    }
+
+    char label[300];
+    for (int i = 0; i < n; i++) {
+        if (!s[i].text[0] || !strcasecmp(s[i].name, "system") || !strcasecmp(s[i].name, "model"))
+            continue;
+        size_t base = 0;
+        const ParamDef *def = param_find(&param_scenario_table, s[i].name, NULL, &base);
+        if (!def) {
+            char sug[256];
+            if (param_suggest(&param_scenario_table, s[i].name, sug, sizeof sug))
+                diag_set(d, file, s[i].line, s[i].col, "unknown column '%s' (did you mean '%s'?)", s[i].name,
+                         sug);
+            else
+                diag_set(d, file, s[i].line, s[i].col,
+                         "unknown column '%s' (a scenario column or a dotted template path such as "
+                         "model.layers)",
+                         s[i].name);
+            return -1;
+        }
+        void *holder = (char *)sc + base;
+        if (def->type == P_SUB) {
+            if (load_ref(db, file, reldir, &s[i], def, (char *)holder + def->offset, NULL, d))
+                return -1;
+        } else {
+            snprintf(label, sizeof label, "column '%s'", s[i].name);
+            if (param_set(def, holder, label, s[i].text, d))
+                return setting_error(d, file, &s[i]);
+        }
+        prov_add(&src->over, s[i].name, file, s[i].line, s[i].col);
+    }
+
+    /* Derived defaults, after every override. */
+    if (param_model_table.finish && param_model_table.finish(&sc->model, d)) {
+        char msg[DIAG_MSG_MAX];
+        snprintf(msg, sizeof msg, "model '%s': %s", sc->model.name, d->msg);
+        return diag_set(d, file, row_line, 0, "%s", msg);
+    }
+    if (sc->train_tokens == 0)
+        sc->train_tokens = sc->model.train_tokens;
+    if (sc->train_samples == 0)
+        sc->train_samples = sc->model.train_samples;
+    if (sc->dp == 0 && sc->tp != AUTO_VALUE && sc->pp != AUTO_VALUE) {
+        int mp = sc->tp * sc->pp;
+        if (sc->devices % mp)
+            return diag_set(d, file, row_line, 0, "devices (%d) must be a multiple of tp x pp (%d x %d = %d)",
+                            sc->devices, sc->tp, sc->pp, mp);
+        sc->dp = sc->devices / mp;
+    }
+    if (sc->global_batch == 0 && sc->microbatch != AUTO_VALUE && sc->dp > 0)
+        sc->global_batch = (int64_t)sc->microbatch * sc->dp;
+    if (scenario_check(sc, d)) {
+        char msg[DIAG_MSG_MAX];
+        snprintf(msg, sizeof msg, "%s", d->msg);
+        return diag_set(d, file, row_line, 0, "%s", msg);
+    }
+    return 0;
+}
+
+int scenario_check(const Scenario *sc, Diag *d)
+{
+    int tp = sc->tp, pp = sc->pp, dp = sc->dp, mb = sc->microbatch, v = sc->interleave;
+    if (tp > 0 && pp > 0 && dp > 0 && (int64_t)tp * pp * dp != sc->devices)
+        return diag_set(d, NULL, 0, 0, "tp x pp x dp (%d x %d x %d = %lld) must equal devices (%d)", tp, pp,
+                        dp, (long long)tp * pp * dp, sc->devices);
+    if (dp > 0 && mb > 0 && sc->global_batch > 0 && sc->global_batch % ((int64_t)dp * mb))
+        return diag_set(d, NULL, 0, 0,
+                        "global_batch (%lld) must be a multiple of dp x microbatch (%d x %d = %lld)",
+                        (long long)sc->global_batch, dp, mb, (long long)dp * mb);
+    if (sc->model.kind == MODEL_TRANSFORMER) {
+        if (pp > 0 && v > 0 && sc->model.layers % (pp * v))
+            return diag_set(d, NULL, 0, 0, "layers (%d) must split evenly over pp x interleave (%d x %d)",
+                            sc->model.layers, pp, v);
+        if (tp > 0 && sc->model.heads % tp)
+            return diag_set(d, NULL, 0, 0, "heads (%d) must be divisible by tp (%d)", sc->model.heads, tp);
+    }
+    if (pp == 1 && v > 1)
+        return diag_set(d, NULL, 0, 0, "interleave (%d) needs pipeline parallelism (pp > 1)", v);
+    return 0;
+}
+
+void scenario_source_free(ScenarioSource *src)
+{
+    prov_free(&src->over);
+}

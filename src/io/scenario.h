@@ -1,0 +1,38 @@
+/* io/scenario.h — one Scenario from named settings: the cells of a table
+ * row, or KEY=VALUE arguments.  `system` and `model` name templates; every
+ * other setting is a scenario column (devices, tp, ...) or a dotted path
+ * that overrides one template value (model.layers, system.device.hbm.bandwidth).
+ * The ScenarioSource says where every value came from; it owns its override
+ * list (scenario_source_free). */
+#ifndef DF_SCENARIO_H
+#define DF_SCENARIO_H
+
+#include "core/types.h"
+#include "io/template.h"
+
+typedef struct {
+    const char *name; /* column name or key, lower case */
+    const char *text; /* value as written; "" = not given */
+    int line, col;    /* where it was written; 0 = unknown */
+} Setting;
+
+typedef struct {
+    const Template *system; /* base templates the row named */
+    const Template *model;
+    ProvList over; /* keys the row set, and where */
+} ScenarioSource;
+
+/* Build sc from settings.  file: the table (or "<command line>") for
+ * messages; reldir: folder for file-relative template names.  Returns 0, or
+ * -1 with d filled (file:line:col of the offending setting). */
+int scenario_build(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
+                   int row_line, Scenario *sc, ScenarioSource *src, Diag *d);
+
+/* Check the strategy's arithmetic: tp*pp*dp = devices, global batch over
+ * dp*microbatch, layers over pp*interleave, heads over tp.  Fields set to
+ * auto are skipped.  Returns 0 or -1 with d->msg (no position). */
+int scenario_check(const Scenario *sc, Diag *d);
+
+void scenario_source_free(ScenarioSource *src);
+
+#endif

@@ -1,0 +1,437 @@
+/* io/template.c — templates: YAML (ytree) applied to structs through the
+ * parameter tables (core/param.h), with strict validation (unknown keys
+ * with a suggestion, wrong units, ranges, required keys) and provenance. */
+#include "template.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "ytree.h"
+
+#define MAX_TEMPLATE_CHAIN 8
+
+int prov_add(ProvList *l, const char *key, const char *file, int line, int col)
+{
+    for (int i = 0; i < l->n; i++)
+        if (!strcasecmp(l->p[i].key, key)) {
+            l->p[i].file = file;
+            l->p[i].line = line;
+            l->p[i].col = col;
+            return 0;
+        }
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 32;
+        Prov *p = realloc(l->p, sizeof *p * (size_t)cap);
+        if (!p)
+            return -1;
+        l->p = p;
+        l->cap = cap;
+    }
+    Prov *p = &l->p[l->n++];
+    snprintf(p->key, sizeof p->key, "%s", key);
+    p->file = file;
+    p->line = line;
+    p->col = col;
+    return 0;
+}
+
+const Prov *prov_find(const ProvList *l, const char *key)
+{
+    for (int i = 0; i < l->n; i++)
+        if (!strcasecmp(l->p[i].key, key))
+            return &l->p[i];
+    return NULL;
+}
+
+void prov_free(ProvList *l)
+{
+    free(l->p);
+    l->p = NULL;
+    l->n = l->cap = 0;
+}
+
+static int is_dir(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int tdb_init(TemplateDB *db, const char *root, Diag *d)
+{
+    memset(db, 0, sizeof *db);
+    const char *cands[4] = {root, NULL, NULL, NULL};
+    int nc = 1;
+    if (!root) {
+        nc = 0;
+        const char *env = getenv("DEEPFLOW_TEMPLATES");
+        if (env && *env)
+            cands[nc++] = env;
+        cands[nc++] = "templates";
+#ifdef DF_TEMPLATE_DIR
+        cands[nc++] = DF_TEMPLATE_DIR;
+#endif
+        cands[nc++] = "/usr/local/share/deepflow/templates";
+    }
+    for (int i = 0; i < nc; i++)
+        if (cands[i] && is_dir(cands[i])) {
+            snprintf(db->root, sizeof db->root, "%s", cands[i]);
+            return 0;
+        }
+    return diag_set(d, root ? root : "templates", 0, 0,
+                    "templates folder not found (set DEEPFLOW_TEMPLATES or run from the project folder)");
+}
+
+static void template_free(Template *t)
+{
+    if (!t)
+        return;
+    free(t->path);
+    free(t->obj);
+    prov_free(&t->prov);
+    free(t);
+}
+
+void tdb_free(TemplateDB *db)
+{
+    for (int i = 0; i < db->n; i++)
+        template_free(db->t[i]);
+    free(db->t);
+    db->t = NULL;
+    db->n = db->cap = 0;
+}
+
+/* ---- applying a YAML mapping to a struct ------------------------------ */
+
+typedef struct {
+    TemplateDB *db;
+    Template *tpl; /* the template being built (provenance goes here) */
+    const char *path;
+    const char *reldir;
+    Diag *d;
+} Ctx;
+
+static int apply_map(Ctx *c, const ParamTable *t, void *obj, const YNode *map, const char *prefix,
+                     const char *provprefix, int root);
+
+/* Does any key of table t start with "prefix."? */
+static int has_prefix_key(const ParamTable *t, const char *prefix)
+{
+    size_t l = strlen(prefix);
+    for (size_t i = 0; i < t->count; i++)
+        if (!strncasecmp(t->defs[i].key, prefix, l) && t->defs[i].key[l] == '.')
+            return 1;
+    return 0;
+}
+
+static int copy_sub_template(Ctx *c, const ParamDef *def, void *field, const YNode *name, const char *provkey)
+{
+    const Template *sub = tdb_get(c->db, def->sub, name->text, c->reldir, c->d);
+    if (!sub) {
+        /* keep the inner diagnostic but say where the reference was */
+        if (!c->d->line && c->d->file[0] == '\0')
+            diag_set(c->d, c->path, name->line, name->col, "%s", c->d->msg);
+        return -1;
+    }
+    memcpy(field, sub->obj, def->sub->struct_size);
+    char key[256];
+    prov_add(&c->tpl->prov, provkey, c->path, name->line, name->col);
+    for (int i = 0; i < sub->prov.n; i++) {
+        snprintf(key, sizeof key, "%s.%s", provkey, sub->prov.p[i].key);
+        prov_add(&c->tpl->prov, key, sub->prov.p[i].file, sub->prov.p[i].line, sub->prov.p[i].col);
+    }
+    return 0;
+}
+
+static int apply_map(Ctx *c, const ParamTable *t, void *obj, const YNode *map, const char *prefix,
+                     const char *provprefix, int root)
+{
+    char full[256], provkey[256], label[300];
+    for (int i = 0; i < map->n; i++) {
+        const YNode *k = map->key[i], *v = map->val[i];
+        if (root && !*prefix &&
+            (!strcmp(k->text, "description") || !strcmp(k->text, "sources") || !strcmp(k->text, "base")))
+            continue;
+        if (!root && !*prefix && !strcmp(k->text, "template"))
+            continue;
+        snprintf(full, sizeof full, "%s%s%s", prefix, *prefix ? "." : "", k->text);
+        snprintf(provkey, sizeof provkey, "%s%s", provprefix, full);
+        const ParamDef *def = NULL;
+        for (size_t j = 0; j < t->count; j++)
+            if (!strcasecmp(t->defs[j].key, full)) {
+                def = &t->defs[j];
+                break;
+            }
+        if (!def) {
+            if (v->kind == YN_MAP && has_prefix_key(t, full)) {
+                if (apply_map(c, t, obj, v, full, provprefix, root))
+                    return -1;
+                continue;
+            }
+            char sug[256];
+            if (param_suggest(t, full, sug, sizeof sug))
+                return diag_set(c->d, c->path, k->line, k->col, "unknown key '%s%s' (did you mean '%s%s'?)",
+                                provprefix, full, provprefix, sug);
+            return diag_set(c->d, c->path, k->line, k->col, "unknown key '%s%s' in a %s template", provprefix,
+                            full, t->kind);
+        }
+        void *field = (char *)obj + def->offset;
+        if (def->type == P_SUB) {
+            if (v->kind == YN_SCALAR) {
+                if (copy_sub_template(c, def, field, v, provkey))
+                    return -1;
+                continue;
+            }
+            if (v->kind != YN_MAP)
+                return diag_set(c->d, c->path, v->line, v->col,
+                                "key '%s': expected a template name or a mapping", provkey);
+            const YNode *base = ytree_get(v, "template");
+            if (base) {
+                if (base->kind != YN_SCALAR)
+                    return diag_set(c->d, c->path, base->line, base->col,
+                                    "key '%s.template': expected a template name", provkey);
+                if (copy_sub_template(c, def, field, base, provkey))
+                    return -1;
+            } else {
+                param_defaults(def->sub, field);
+            }
+            char subprov[260];
+            snprintf(subprov, sizeof subprov, "%s.", provkey);
+            if (apply_map(c, def->sub, field, v, "", subprov, 0))
+                return -1;
+            continue;
+        }
+        if (v->kind != YN_SCALAR) {
+            char exp[256];
+            param_expect(def, exp, sizeof exp);
+            return diag_set(c->d, c->path, v->line, v->col, "key '%s': expected %s, got a %s", provkey, exp,
+                            v->kind == YN_MAP ? "mapping" : "list");
+        }
+        snprintf(label, sizeof label, "key '%s'", provkey);
+        if (param_set(def, obj, label, v->text, c->d)) {
+            c->d->line = v->line;
+            c->d->col = v->col;
+            snprintf(c->d->file, sizeof c->d->file, "%s", c->path);
+            return -1;
+        }
+        prov_add(&c->tpl->prov, provkey, c->path, v->line, v->col);
+    }
+    return 0;
+}
+
+/* Required keys of t (and of nested tables that the object set) present? */
+static int check_required(Ctx *c, const ParamTable *t, const char *provprefix, const YNode *root)
+{
+    char key[256];
+    for (size_t i = 0; i < t->count; i++) {
+        const ParamDef *def = &t->defs[i];
+        if (!def->required)
+            continue;
+        snprintf(key, sizeof key, "%s%s", provprefix, def->key);
+        if (!prov_find(&c->tpl->prov, key))
+            return diag_set(c->d, c->path, root->line, root->col, "missing required key '%s' (%s)", key,
+                            def->help);
+        if (def->type == P_SUB) {
+            char sub[260];
+            snprintf(sub, sizeof sub, "%s.", key);
+            if (check_required(c, def->sub, sub, root))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- finding and caching --------------------------------------------- */
+
+static int valid_name(const char *name)
+{
+    if (!*name)
+        return 0;
+    for (const char *p = name; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.' && *p != '/')
+            return 0;
+    return 1;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t ls = strlen(s), lf = strlen(suf);
+    return ls >= lf && !strcasecmp(s + ls - lf, suf);
+}
+
+static int resolve_path(const TemplateDB *db, const ParamTable *table, const char *name, const char *reldir,
+                        char *out, size_t n, Diag *d)
+{
+    if (ends_with(name, ".yaml") || ends_with(name, ".yml")) {
+        if (name[0] == '/' || strstr(name, "..") || !valid_name(name))
+            return diag_set(d, NULL, 0, 0,
+                            "%s template '%s': a file name must be relative to the table's folder "
+                            "and may not contain '..'",
+                            table->kind, name);
+        snprintf(out, n, "%s/%s", reldir && *reldir ? reldir : ".", name);
+        return 0;
+    }
+    if (strchr(name, '/') || !valid_name(name))
+        return diag_set(d, NULL, 0, 0,
+                        "%s template '%s': expected a template name (letters, digits, '-', '_', '.')",
+                        table->kind, name);
+    char lower[128];
+    size_t i = 0;
+    for (; name[i] && i < sizeof lower - 1; i++)
+        lower[i] = (char)tolower((unsigned char)name[i]);
+    lower[i] = '\0';
+    snprintf(out, n, "%s/%s/%s.yaml", db->root, table->kind, lower);
+    return 0;
+}
+
+static Template *load_template(TemplateDB *db, const ParamTable *table, const char *name, const char *path,
+                               const char *reldir, Diag *d)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        char **names = NULL;
+        int n = 0;
+        char list[512] = "";
+        if (tdb_list(db, table->kind, &names, &n) == 0) {
+            size_t len = 0;
+            for (int i = 0; i < n; i++) {
+                if (len < sizeof list - 1)
+                    len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", names[i]);
+                free(names[i]);
+            }
+            free(names);
+        }
+        return diag_set(d, NULL, 0, 0, "no %s template '%s' (known: %s)", table->kind, name,
+                        *list ? list : "none"),
+               NULL;
+    }
+    YNode *root = ytree_load(path, d);
+    if (!root)
+        return NULL;
+    Template *t = calloc(1, sizeof *t);
+    if (!t || !(t->obj = calloc(1, table->struct_size)) || !(t->path = strdup(path))) {
+        template_free(t);
+        ytree_free(root);
+        diag_set(d, path, 0, 0, "out of memory");
+        return NULL;
+    }
+    t->table = table;
+    snprintf(t->name, sizeof t->name, "%s", name);
+    Ctx c = {db, t, t->path, reldir, d};
+    if (root->kind != YN_MAP) {
+        diag_set(d, path, root->line, root->col, "a template must be a mapping of keys to values");
+        goto fail;
+    }
+    param_defaults(table, t->obj);
+    const YNode *base = ytree_get(root, "base");
+    if (base) {
+        if (base->kind != YN_SCALAR) {
+            diag_set(d, path, base->line, base->col, "key 'base': expected a template name");
+            goto fail;
+        }
+        const Template *b = tdb_get(db, table, base->text, reldir, d);
+        if (!b) {
+            if (!d->file[0])
+                diag_set(d, path, base->line, base->col, "key 'base': %s", d->msg);
+            goto fail;
+        }
+        memcpy(t->obj, b->obj, table->struct_size);
+        for (int i = 0; i < b->prov.n; i++)
+            prov_add(&t->prov, b->prov.p[i].key, b->prov.p[i].file, b->prov.p[i].line, b->prov.p[i].col);
+    }
+    if (apply_map(&c, table, t->obj, root, "", "", 1) || check_required(&c, table, "", root))
+        goto fail;
+    if (table->finish) {
+        /* validate derived values on a copy: the stored object stays raw so
+         * that overrides (hidden=...) can still change derived defaults */
+        void *tmp = malloc(table->struct_size);
+        int bad = !tmp;
+        if (tmp) {
+            memcpy(tmp, t->obj, table->struct_size);
+            bad = table->finish(tmp, d);
+            free(tmp);
+        }
+        if (bad) {
+            snprintf(d->file, sizeof d->file, "%s", path);
+            goto fail;
+        }
+    }
+    ytree_free(root);
+    return t;
+fail:
+    ytree_free(root);
+    template_free(t);
+    return NULL;
+}
+
+const Template *tdb_get(TemplateDB *db, const ParamTable *table, const char *name, const char *reldir,
+                        Diag *d)
+{
+    char path[1024];
+    if (resolve_path(db, table, name, reldir, path, sizeof path, d))
+        return NULL;
+    for (int i = 0; i < db->n; i++)
+        if (db->t[i]->table == table && !strcmp(db->t[i]->path, path))
+            return db->t[i];
+    if (db->loading >= MAX_TEMPLATE_CHAIN) {
+        diag_set(d, path, 0, 0, "templates refer to each other too deeply (a cycle?)");
+        return NULL;
+    }
+    db->loading++;
+    Template *t = load_template(db, table, name, path, reldir, d);
+    db->loading--;
+    if (!t)
+        return NULL;
+    if (db->n == db->cap) {
+        int cap = db->cap ? db->cap * 2 : 16;
+        Template **v = realloc(db->t, sizeof *v * (size_t)cap);
+        if (!v) {
+            template_free(t);
+            diag_set(d, path, 0, 0, "out of memory");
+            return NULL;
+        }
+        db->t = v;
+        db->cap = cap;
+    }
+    db->t[db->n++] = t;
+    return t;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int tdb_list(const TemplateDB *db, const char *kind, char ***names, int *n)
+{
+    char dir[700];
+    snprintf(dir, sizeof dir, "%s/%s", db->root, kind);
+    *names = NULL;
+    *n = 0;
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return -1;
+    int cap = 0;
+    const struct dirent *e;
+    while ((e = readdir(dp))) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || strcmp(e->d_name + l - 5, ".yaml"))
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **v = realloc(*names, sizeof *v * (size_t)cap);
+            if (!v)
+                break;
+            *names = v;
+        }
+        (*names)[(*n)++] = strndup(e->d_name, l - 5);
+    }
+    closedir(dp);
+    if (*n)
+        qsort(*names, (size_t)*n, sizeof **names, cmp_str);
+    return 0;
+}

@@ -1,0 +1,57 @@
+/* io/template.h — loading YAML templates through the parameter tables.
+ * A TemplateDB caches every template read (by kind and name) with where
+ * each of its values came from, for the Inputs sheet and for messages.
+ * The db owns every Template it returns; tdb_free frees them all. */
+#ifndef DF_TEMPLATE_H
+#define DF_TEMPLATE_H
+
+#include "core/diag.h"
+#include "core/param.h"
+
+typedef struct {
+    char key[128];    /* dotted key relative to the object: "device.hbm.bandwidth" */
+    const char *file; /* owned by the db (a Template's path) or by the caller */
+    int line, col;
+} Prov;
+
+typedef struct {
+    Prov *p;
+    int n, cap;
+} ProvList;
+
+typedef struct {
+    const ParamTable *table;
+    char name[64]; /* as referenced: "h100-sxm5-80gb" */
+    char *path;    /* file it was read from */
+    void *obj;     /* table->struct_size bytes; derived defaults not applied */
+    ProvList prov; /* every key the file (or its base) set */
+} Template;
+
+typedef struct {
+    char root[512]; /* templates/ folder */
+    Template **t;
+    int n, cap;
+    int loading; /* recursion guard for base:/template: chains */
+} TemplateDB;
+
+/* root: the templates folder; NULL picks $DEEPFLOW_TEMPLATES, ./templates,
+ * or the installed share/deepflow/templates, the first that exists. */
+int tdb_init(TemplateDB *db, const char *root, Diag *d);
+void tdb_free(TemplateDB *db);
+
+/* The template `name` of the table's kind.  A name ending in .yaml or .yml
+ * is a file relative to `reldir` (the scenario table's folder) and may not
+ * be absolute or contain '..'; any other name is looked up as
+ * <root>/<kind>/<name>.yaml.  Returns NULL with d filled. */
+const Template *tdb_get(TemplateDB *db, const ParamTable *table, const char *name, const char *reldir,
+                        Diag *d);
+
+/* List the names of the templates of one kind (sorted); the caller frees
+ * the array and the strings. */
+int tdb_list(const TemplateDB *db, const char *kind, char ***names, int *n);
+
+int prov_add(ProvList *l, const char *key, const char *file, int line, int col);
+const Prov *prov_find(const ProvList *l, const char *key);
+void prov_free(ProvList *l);
+
+#endif

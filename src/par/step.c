@@ -1,0 +1,284 @@
+/* par/step.c — step time, breakdown and memory of one scenario.
+ *
+ * Schedule (Narayanan et al., SC'21, "Efficient Large-Scale Language Model
+ * Training on GPU Clusters Using Megatron-LM"): m = global_batch / (dp *
+ * microbatch) microbatches; with t_f, t_b the forward and backward time of
+ * one microbatch on the slowest stage (tensor-parallel collectives
+ * included: Megatron blocks on them), 1F1B with v interleaved chunks takes
+ * (m + (pp - 1) / v) * (t_f + t_b), i.e. a bubble fraction (pp - 1) / (v m).
+ * Then the exposed stage-to-stage transfers, the exposed data-parallel
+ * gradient exchange (a fraction dp_overlap of it hidden under the last
+ * microbatch's backward pass) and the optimizer step.
+ *
+ * Memory (Korthikanti et al., MLSys'23, "Reducing Activation Recomputation
+ * in Large Transformer Models"; Rajbhandari et al., SC'20, ZeRO): 16-bit
+ * weights, fp32 gradients, 12 bytes of fp32 master weights and Adam moments
+ * per parameter, sharded over dp by ZeRO stages 1-3; activations of the
+ * microbatches in flight: under 1F1B the first stage holds pp of them, i.e.
+ * about all layers' worth of one microbatch, times 1 + (pp-1)/(pp v) when
+ * interleaved.
+ *
+ * Ranks are placed tensor innermost, then data, then pipeline; a group whose
+ * span of consecutive ranks fits in one node uses the intra-node tier.
+ * Seconds, bytes, FLOP. */
+#include "step.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "graph/graph.h"
+#include "net/net.h"
+
+typedef struct {
+    double t[COMP_COUNT];        /* seconds by component */
+    double bound_t[BOUND_COUNT]; /* GEMM seconds by what limits them */
+} Costs;
+
+static void cost_list(const OpList *l, const Device *dev, Precision prec, const Network *tp_net,
+                      int tp, int recompute, GemmCache *cache, Costs *c)
+{
+    for (int i = 0; i < l->n; i++) {
+        const Op *op = &l->op[i];
+        double t = 0;
+        Component comp = recompute ? COMP_RECOMPUTE : op->comp;
+        if (op->kind == OP_GEMM) {
+            GemmCost g;
+            gemm_cost(dev, prec, op->batch, op->m, op->n, op->k, cache, &g);
+            t = g.time_s;
+            c->bound_t[g.bound] += t;
+        } else if (op->kind == OP_MEMBOUND) {
+            t = membound_time(dev, op->bytes, op->flops);
+        } else {
+            CollCost cc;
+            net_collective(tp_net, op->coll, op->comm_bytes, tp, &cc);
+            t = cc.time_s;
+            comp = COMP_TP_COMM;
+        }
+        c->t[comp] += t;
+    }
+}
+
+static void costs_add(Costs *dst, const Costs *src, double scale)
+{
+    for (int i = 0; i < COMP_COUNT; i++)
+        dst->t[i] += scale * src->t[i];
+    for (int i = 0; i < BOUND_COUNT; i++)
+        dst->bound_t[i] += scale * src->bound_t[i];
+}
+
+static double costs_total(const Costs *c)
+{
+    double s = 0;
+    for (int i = 0; i < COMP_COUNT; i++)
+        if (i != COMP_DP_HIDDEN)
+            s += c->t[i];
+    return s;
+}
+
+/* The tier a group of `span` consecutive ranks crosses. */
+static const Network *tier_for(const System *sys, long span, char *name, size_t n)
+{
+    int intra = span <= sys->devices_per_node;
+    snprintf(name, n, "%s", intra ? "intra" : "inter");
+    return intra ? &sys->intra : &sys->inter;
+}
+
+static int fail(Result *r, const char *msg)
+{
+    r->status = STATUS_ERROR;
+    snprintf(r->error, sizeof r->error, "%s", msg);
+    return -1;
+}
+
+static double weight_bytes(Precision p)
+{
+    return (p == PREC_FP32 || p == PREC_TF32) ? 4.0 : 2.0;
+}
+
+int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r)
+{
+    const System *sys = &sc->system;
+    const Device *dev = &sys->device;
+    const Model *mdl = &sc->model;
+    const int tp = sc->tp, pp = sc->pp, dp = sc->dp, mb = sc->microbatch, v = sc->interleave;
+
+    r->tp = tp;
+    r->pp = pp;
+    r->dp = dp;
+    r->microbatch = mb;
+    r->interleave = v;
+    r->recompute = sc->recompute;
+    if (tp < 1 || pp < 1 || dp < 1 || mb < 1 || v < 1)
+        return fail(r, "the strategy is not resolved (auto needs the search)");
+
+    Graph g;
+    Diag d;
+    diag_clear(&d);
+    GraphParams gp = {tp, sc->seq_parallel, mb, sc->precision, sc->recompute};
+    if (graph_build(mdl, &gp, &g, &d))
+        return fail(r, d.msg);
+
+    const long m_micro = (long)(sc->global_batch / ((int64_t)dp * mb));
+    if (m_micro < 1)
+        return fail(r, "global_batch is smaller than dp x microbatch");
+
+    const Network *tp_net = tier_for(sys, tp, r->tp_tier, sizeof r->tp_tier);
+    const Network *dp_net = tier_for(sys, (long)tp * dp, r->dp_tier, sizeof r->dp_tier);
+    const Network *pp_net = tier_for(sys, (long)tp * dp * pp, r->pp_tier, sizeof r->pp_tier);
+    if (tp == 1)
+        snprintf(r->tp_tier, sizeof r->tp_tier, "none");
+    if (dp == 1)
+        snprintf(r->dp_tier, sizeof r->dp_tier, "none");
+    if (pp == 1)
+        snprintf(r->pp_tier, sizeof r->pp_tier, "none");
+
+    /* One layer, one microbatch. */
+    Costs lf = {0}, lb = {0}, ff = {0}, fb = {0}, tf = {0}, tb = {0};
+    cost_list(&g.layer_fwd, dev, sc->precision, tp_net, tp, 0, cache, &lf);
+    cost_list(&g.layer_bwd, dev, sc->precision, tp_net, tp, 0, cache, &lb);
+    cost_list(&g.layer_recompute, dev, sc->precision, tp_net, tp, 1, cache, &lb);
+    cost_list(&g.first_fwd, dev, sc->precision, tp_net, tp, 0, cache, &ff);
+    cost_list(&g.first_bwd, dev, sc->precision, tp_net, tp, 0, cache, &fb);
+    cost_list(&g.last_fwd, dev, sc->precision, tp_net, tp, 0, cache, &tf);
+    cost_list(&g.last_bwd, dev, sc->precision, tp_net, tp, 0, cache, &tb);
+
+    /* Per stage, one microbatch: the first and the last stage carry the
+     * embedding and the head; the slowest of them bounds the pipeline. */
+    const double lps = (double)g.layers / pp;
+    Costs first = {0}, last = {0};
+    costs_add(&first, &lf, lps);
+    costs_add(&first, &lb, lps);
+    costs_add(&first, &ff, 1);
+    costs_add(&first, &fb, 1);
+    costs_add(&last, &lf, lps);
+    costs_add(&last, &lb, lps);
+    costs_add(&last, &tf, 1);
+    costs_add(&last, &tb, 1);
+    if (pp == 1) {
+        costs_add(&first, &tf, 1);
+        costs_add(&first, &tb, 1);
+    }
+    const Costs *stage = (pp == 1 || costs_total(&first) >= costs_total(&last)) ? &first : &last;
+    const double t_stage = costs_total(stage);              /* t_f + t_b */
+    const double t_b_last = lps * costs_total(&lb) + costs_total(stage == &first ? &fb : &tb);
+
+    Costs step = {0};
+    costs_add(&step, stage, (double)m_micro);
+    step.t[COMP_PP_BUBBLE] = (double)(pp - 1) / v * t_stage;
+
+    /* Stage-to-stage transfers: an activation forward and a gradient
+     * backward per microbatch and chunk, blocking as in Megatron-LM; with
+     * sequence parallelism (or its scatter/gather optimisation) each
+     * tensor-parallel rank sends 1/tp of it. */
+    if (pp > 1 && mdl->kind == MODEL_TRANSFORMER) {
+        double msg = (double)mdl->seq_len * mb * mdl->hidden * g.bytes_per_elem / tp;
+        CollCost p2p;
+        net_collective(pp_net, COLL_P2P, msg, 2, &p2p);
+        step.t[COMP_PP_COMM] = 2.0 * p2p.time_s * ((double)v * m_micro + pp - 1);
+    }
+
+    /* Parameters held by the most loaded device. */
+    const double ppl = g.params_per_layer / tp;
+    double p_first = lps * ppl + g.params_embedding / tp;
+    double p_last = lps * ppl + (g.params_head > 0 ? g.params_head : g.params_embedding) / tp;
+    if (pp == 1)
+        p_first = p_last = lps * ppl + g.params_embedding / tp + g.params_head / tp;
+    const double p_dev = p_first > p_last ? p_first : p_last;
+
+    /* Data-parallel gradient exchange (ZeRO >= 2 reduce-scatters gradients
+     * and all-gathers the updated 16-bit weights; ZeRO-3 also all-gathers
+     * weights in forward and backward). */
+    if (dp > 1 && p_dev > 0) {
+        CollCost c1, c2, c3;
+        double t_dp;
+        const double wb = weight_bytes(sc->precision);
+        if (sc->zero >= 1) {
+            net_collective(dp_net, COLL_REDUCESCATTER, p_dev * STEP_GRAD_BYTES, dp, &c1);
+            net_collective(dp_net, COLL_ALLGATHER, p_dev * wb, dp, &c2);
+            t_dp = c1.time_s + c2.time_s;
+            if (sc->zero == 3) {
+                net_collective(dp_net, COLL_ALLGATHER, p_dev * wb, dp, &c3);
+                t_dp += 2.0 * c3.time_s * m_micro; /* forward and backward, every microbatch */
+            }
+        } else {
+            net_collective(dp_net, COLL_ALLREDUCE, p_dev * STEP_GRAD_BYTES, dp, &c1);
+            t_dp = c1.time_s;
+        }
+        double hidden = sys->dp_overlap * t_dp;
+        if (hidden > t_b_last)
+            hidden = t_b_last;
+        step.t[COMP_DP_COMM] = t_dp - hidden;
+        step.t[COMP_DP_HIDDEN] = hidden;
+    }
+
+    /* Optimizer: Adam over the local (ZeRO-sharded) parameters; reads
+     * master, m, v, gradient and writes master, m, v and the 16-bit copy. */
+    if (p_dev > 0) {
+        const double p_opt = sc->zero >= 1 ? p_dev / dp : p_dev;
+        const double bytes = p_opt * (4 * 3 + STEP_GRAD_BYTES + 4 * 3 + weight_bytes(sc->precision));
+        step.t[COMP_OPTIMIZER] = membound_time(dev, bytes, 12.0 * p_opt);
+    }
+
+    r->step_time_s = costs_total(&step);
+    for (int i = 0; i < COMP_COUNT; i++)
+        r->comp_time_s[i] = step.t[i];
+
+    /* Throughput and utilisation. */
+    const double samples = (double)sc->global_batch;
+    r->samples_per_s = samples / r->step_time_s;
+    r->params_total = g.params_total;
+    r->model_flops_per_step = g.model_flops_per_sample * samples;
+    r->hardware_flops_per_step = g.hw_flops_per_sample * samples;
+    double peak = dev->matrix_flops[sc->precision];
+    for (int p = sc->precision; peak <= 0 && p > 0; p--)
+        peak = dev->matrix_flops[p - 1];
+    if (peak <= 0)
+        peak = dev->vector_flops;
+    r->model_tflops_per_device = r->model_flops_per_step / r->step_time_s / sc->devices / 1e12;
+    r->mfu = r->model_flops_per_step / (r->step_time_s * sc->devices * peak);
+    r->hfu = r->hardware_flops_per_step / (r->step_time_s * sc->devices * peak);
+
+    /* Memory of the most loaded device. */
+    const double wb = weight_bytes(sc->precision);
+    const double optim_b = wb == 4.0 ? 8.0 : STEP_OPTIM_BYTES;
+    r->mem_weights_bytes = p_dev * wb / (sc->zero >= 3 ? dp : 1);
+    r->mem_grads_bytes = p_dev * STEP_GRAD_BYTES / (sc->zero >= 2 ? dp : 1);
+    r->mem_optimizer_bytes = p_dev * optim_b / (sc->zero >= 1 ? dp : 1);
+    const double inflight = (double)(m_micro < pp ? m_micro : pp);
+    const double ileave = v > 1 ? 1.0 + (double)(pp - 1) / ((double)pp * v) : 1.0;
+    double work = sc->recompute == RECOMPUTE_FULL ? g.act_bytes_recompute_working : 0.0;
+    double a_first = g.act_bytes_per_layer * lps * inflight * ileave + g.act_bytes_first * inflight + work;
+    double a_last = g.act_bytes_per_layer * lps + g.act_bytes_last + work;
+    if (pp == 1)
+        a_first = a_last = g.act_bytes_per_layer * lps + g.act_bytes_first + g.act_bytes_last + work;
+    r->mem_activations_bytes = a_first > a_last ? a_first : a_last;
+    r->mem_workspace_bytes = dev->hbm_reserved_bytes;
+    r->mem_total_bytes = r->mem_weights_bytes + r->mem_grads_bytes + r->mem_optimizer_bytes +
+                         r->mem_activations_bytes + r->mem_workspace_bytes;
+    r->mem_capacity_bytes = dev->mem[MEM_HBM].capacity_bytes;
+    r->fits_memory = r->mem_total_bytes <= r->mem_capacity_bytes;
+
+    /* Bottleneck: the largest component; GEMMs say what limits them. */
+    int worst = 0;
+    for (int i = 1; i < COMP_COUNT; i++)
+        if (i != COMP_DP_HIDDEN && step.t[i] > step.t[worst])
+            worst = i;
+    if (!r->fits_memory) {
+        snprintf(r->bottleneck, sizeof r->bottleneck, "memory capacity");
+    } else if (worst == COMP_GEMM || worst == COMP_ATTENTION || worst == COMP_EMBED_HEAD ||
+               worst == COMP_RECOMPUTE) {
+        int b = 0;
+        for (int i = 1; i < BOUND_COUNT; i++)
+            if (step.bound_t[i] > step.bound_t[b])
+                b = i;
+        snprintf(r->bottleneck, sizeof r->bottleneck, "%s (%s)", component_name((Component)worst),
+                 bound_name((Bound)b));
+    } else {
+        snprintf(r->bottleneck, sizeof r->bottleneck, "%s", component_name((Component)worst));
+    }
+    r->status = r->fits_memory ? STATUS_OK : STATUS_OOM;
+    if (!isfinite(r->step_time_s) || r->step_time_s <= 0)
+        return fail(r, "the step time is not finite (a zero bandwidth or rate in a template?)");
+    return 0;
+}

@@ -1,0 +1,20 @@
+/* par/step.h — one training step of a scenario: the graph of one
+ * microbatch costed on the device (perf) and the networks (net), put
+ * through the pipeline schedule, plus data-parallel gradient exchange and
+ * the optimizer; memory per device; MFU/HFU; the bottleneck.  Pure. */
+#ifndef DF_STEP_H
+#define DF_STEP_H
+
+#include "core/types.h"
+#include "perf/perf.h"
+
+/* Tunables of the step model that are conventions, not fits. */
+#define STEP_GRAD_BYTES 4.0      /* fp32 gradient accumulation (Megatron-LM main_grad) */
+#define STEP_OPTIM_BYTES 12.0    /* fp32 master weights + Adam m and v */
+
+/* Evaluate sc's step into r (strategy fields must be resolved: no auto).
+ * cache: this thread's GEMM memo (may be NULL).  Returns 0 (r->status ok or
+ * oom) or -1 with r->status = STATUS_ERROR and r->error saying why. */
+int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r);
+
+#endif

@@ -1,0 +1,56 @@
+/* perf/perf.h — time of one kernel on one device.
+ *   gemm_time:     tiled GEMM model (DeepFlow's hierarchical roofline with
+ *                  wave quantisation), see gemm.c.
+ *   membound_time: bytes / achievable HBM bandwidth + launch.
+ * Seconds, bytes, FLOP.  Pure and thread-safe; the GEMM memo is a
+ * caller-owned cache. */
+#ifndef DF_PERF_H
+#define DF_PERF_H
+
+#include <stdint.h>
+
+#include "core/types.h"
+
+typedef enum { BOUND_COMPUTE, BOUND_L1, BOUND_L2, BOUND_HBM, BOUND_LAUNCH, BOUND_COUNT } Bound;
+
+typedef struct {
+    double time_s;                 /* total, including launch */
+    double compute_s;              /* compute time of the chosen tiling (with wave quantisation) */
+    double level_s[MEM_LEVELS];    /* traffic time per memory level */
+    double level_bytes[MEM_LEVELS];/* bytes moved at each level */
+    Bound bound;                   /* what limits it */
+    int tile_m, tile_n, tile_k;    /* chosen output tile and k step (L1 level) */
+    double waves;                  /* number of waves over the SMs */
+} GemmCost;
+
+/* Memo of GEMM costs by shape for one device; owned by the caller (one
+ * per thread).  The cache keeps a copy of the device it was filled for and
+ * empties itself when called with a device that differs in any field, so a
+ * device changed in place (DVFS, a search) never gets stale costs. */
+#define GEMM_CACHE_SLOTS 1024
+typedef struct {
+    struct {
+        int64_t batch, m, n, k;
+        int prec;
+        GemmCost cost;
+        int used;
+    } slot[GEMM_CACHE_SLOTS];
+    Device dev;
+    int have_dev;
+    long hits, misses;
+} GemmCache;
+
+void gemm_cache_init(GemmCache *c);
+
+/* Cost of batch x [m x k].[k x n] in precision p on dev.  cache may be NULL.
+ * m, n, k, batch >= 1. */
+void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t n, int64_t k,
+               GemmCache *cache, GemmCost *out);
+
+/* A memory-bound kernel: bytes through HBM at achievable bandwidth, flops on
+ * the vector units at achievable rate; the larger of the two + launch. */
+double membound_time(const Device *dev, double bytes, double flops);
+
+const char *bound_name(Bound b);
+
+#endif

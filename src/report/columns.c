@@ -1,0 +1,155 @@
+/* report/columns.c — the summary's columns and how each is read off a
+ * RunRow (see columns.h). */
+#include "columns.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+const ReportCol report_cols[] = {
+    {"scenario", "", RC_TEXT, RF_PLAIN, "name of the row (with the swept values)"},
+    {"series", "", RC_TEXT, RF_PLAIN, "chart line the row belongs to"},
+    {"status", "", RC_TEXT, RF_PLAIN, "ok, oom (does not fit in memory) or error"},
+    {"error", "", RC_TEXT, RF_PLAIN, "why the row could not be evaluated"},
+    {"system", "", RC_TEXT, RF_PLAIN, "system template"},
+    {"model", "", RC_TEXT, RF_PLAIN, "model template"},
+    {"devices", "", RC_INT, RF_PLAIN, "accelerators"},
+    {"tp", "", RC_INT, RF_PLAIN, "tensor-parallel degree"},
+    {"pp", "", RC_INT, RF_PLAIN, "pipeline-parallel degree"},
+    {"dp", "", RC_INT, RF_PLAIN, "data-parallel degree"},
+    {"microbatch", "samples", RC_INT, RF_PLAIN, "samples per microbatch"},
+    {"global_batch", "samples", RC_INT, RF_PLAIN, "samples per optimizer step"},
+    {"interleave", "", RC_INT, RF_PLAIN, "model chunks per pipeline stage"},
+    {"recompute", "", RC_TEXT, RF_PLAIN, "activation recomputation"},
+    {"precision", "", RC_TEXT, RF_PLAIN, "training precision"},
+    {"step_time_s", "s", RC_NUM, RF_SECONDS, "time of one optimizer step"},
+    {"samples_per_s", "samples/s", RC_NUM, RF_RATE, "training throughput"},
+    {"steps", "", RC_NUM, RF_PLAIN, "optimizer steps to train"},
+    {"time_to_train_s", "s", RC_NUM, RF_SECONDS, "steps x step time"},
+    {"time_to_train_days", "days", RC_NUM, RF_DAYS, "time to train in days"},
+    {"model_tflops_per_device", "TFLOP/s", RC_NUM, RF_RATE,
+     "model FLOPs (no recompute) per second per device"},
+    {"mfu", "", RC_NUM, RF_PERCENT, "model FLOPs utilisation of the precision's dense peak"},
+    {"hfu", "", RC_NUM, RF_PERCENT, "hardware FLOPs utilisation (recompute counted)"},
+    {"scaling_efficiency", "", RC_NUM, RF_PERCENT,
+     "against the smallest device count of the same series and model"},
+    {"memory_per_device_gib", "GiB", RC_NUM, RF_GIB, "memory of the most loaded device"},
+    {"memory_capacity_gib", "GiB", RC_NUM, RF_GIB, "device memory capacity"},
+    {"fits_memory", "", RC_TEXT, RF_PLAIN, "yes when the strategy fits"},
+    {"bottleneck", "", RC_TEXT, RF_PLAIN, "largest component of the step (and what limits it)"},
+    {"weights_gib", "GiB", RC_NUM, RF_GIB, "16-bit weights per device"},
+    {"gradients_gib", "GiB", RC_NUM, RF_GIB, "fp32 gradients per device"},
+    {"optimizer_gib", "GiB", RC_NUM, RF_GIB, "fp32 master weights and Adam moments per device"},
+    {"activations_gib", "GiB", RC_NUM, RF_GIB, "stored activations per device"},
+    {"tp_tier", "", RC_TEXT, RF_PLAIN, "network tier of tensor-parallel collectives"},
+    {"pp_tier", "", RC_TEXT, RF_PLAIN, "network tier of pipeline transfers"},
+    {"dp_tier", "", RC_TEXT, RF_PLAIN, "network tier of data-parallel collectives"},
+    {"device_power_w", "W", RC_NUM, RF_WATTS, "average power of one device over the step"},
+    {"system_power_w", "W", RC_NUM, RF_WATTS, "whole system at the wall (nodes, switches, PUE)"},
+    {"energy_per_step_j", "J", RC_NUM, RF_PLAIN, "system energy of one step"},
+    {"energy_to_train_kwh", "kWh", RC_NUM, RF_KWH, "system energy to train"},
+};
+const int report_ncols = (int)(sizeof report_cols / sizeof report_cols[0]);
+
+static int text(char *buf, size_t n, const char *s)
+{
+    snprintf(buf, n, "%s", s);
+    return 0;
+}
+
+int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
+{
+    const Scenario *sc = &rr->sc;
+    const Result *r = &rr->r;
+    const int ok = rr->built && r->status != STATUS_ERROR;
+    const char *name = report_cols[i].name;
+    *num = NAN;
+    t[0] = '\0';
+    if (!strcmp(name, "scenario"))
+        return text(t, n, sc->name);
+    if (!strcmp(name, "status"))
+        return text(t, n, rr->built ? status_name(r->status) : "error");
+    if (!strcmp(name, "error"))
+        return text(t, n, rr->built && r->status != STATUS_ERROR ? "" : r->error);
+    if (!rr->built)
+        return report_cols[i].type == RC_TEXT ? 0 : 1;
+    if (!strcmp(name, "series"))
+        return text(t, n, sc->series);
+    if (!strcmp(name, "system"))
+        return text(t, n, sc->system.name);
+    if (!strcmp(name, "model"))
+        return text(t, n, sc->model.name);
+    if (!strcmp(name, "recompute"))
+        return text(t, n, recompute_name(sc->recompute));
+    if (!strcmp(name, "precision"))
+        return text(t, n, precision_name(sc->precision));
+    if (!strcmp(name, "devices"))
+        return *num = sc->devices, 1;
+    if (!strcmp(name, "global_batch"))
+        return *num = (double)sc->global_batch, 1;
+    if (!strcmp(name, "tp"))
+        return *num = ok ? r->tp : sc->tp, 1;
+    if (!strcmp(name, "pp"))
+        return *num = ok ? r->pp : sc->pp, 1;
+    if (!strcmp(name, "dp"))
+        return *num = ok ? r->dp : sc->dp, 1;
+    if (!strcmp(name, "microbatch"))
+        return *num = ok ? r->microbatch : sc->microbatch, 1;
+    if (!strcmp(name, "interleave"))
+        return *num = ok ? r->interleave : sc->interleave, 1;
+    if (!ok)
+        return report_cols[i].type == RC_TEXT ? 0 : 1;
+    if (!strcmp(name, "fits_memory"))
+        return text(t, n, r->fits_memory ? "yes" : "no");
+    if (!strcmp(name, "bottleneck"))
+        return text(t, n, r->bottleneck);
+    if (!strcmp(name, "tp_tier"))
+        return text(t, n, r->tp_tier);
+    if (!strcmp(name, "pp_tier"))
+        return text(t, n, r->pp_tier);
+    if (!strcmp(name, "dp_tier"))
+        return text(t, n, r->dp_tier);
+    double v = NAN;
+    if (!strcmp(name, "step_time_s"))
+        v = r->step_time_s;
+    else if (!strcmp(name, "samples_per_s"))
+        v = r->samples_per_s;
+    else if (!strcmp(name, "steps"))
+        v = r->steps;
+    else if (!strcmp(name, "time_to_train_s"))
+        v = r->time_to_train_s;
+    else if (!strcmp(name, "time_to_train_days"))
+        v = r->time_to_train_s / 86400.0;
+    else if (!strcmp(name, "model_tflops_per_device"))
+        v = r->model_tflops_per_device;
+    else if (!strcmp(name, "mfu"))
+        v = r->mfu;
+    else if (!strcmp(name, "hfu"))
+        v = r->hfu;
+    else if (!strcmp(name, "scaling_efficiency"))
+        v = r->scaling_efficiency;
+    else if (!strcmp(name, "memory_per_device_gib"))
+        v = r->mem_total_bytes / GIB;
+    else if (!strcmp(name, "memory_capacity_gib"))
+        v = r->mem_capacity_bytes / GIB;
+    else if (!strcmp(name, "weights_gib"))
+        v = r->mem_weights_bytes / GIB;
+    else if (!strcmp(name, "gradients_gib"))
+        v = r->mem_grads_bytes / GIB;
+    else if (!strcmp(name, "optimizer_gib"))
+        v = r->mem_optimizer_bytes / GIB;
+    else if (!strcmp(name, "activations_gib"))
+        v = r->mem_activations_bytes / GIB;
+    else if (!strcmp(name, "device_power_w"))
+        v = r->device_power_w;
+    else if (!strcmp(name, "system_power_w"))
+        v = r->system_power_w;
+    else if (!strcmp(name, "energy_per_step_j"))
+        v = r->energy_per_step_j;
+    else if (!strcmp(name, "energy_to_train_kwh"))
+        v = r->energy_to_train_j / 3.6e6;
+    *num = v;
+    return 1;
+}

@@ -1,0 +1,31 @@
+/* report/columns.h — the columns of the summary, in order, with their units
+ * and meanings: one table read by summary.csv, the workbook's Scenarios
+ * sheet and its glossary.  Names are the output contract of DESIGN.md §5. */
+#ifndef DF_COLUMNS_H
+#define DF_COLUMNS_H
+
+#include <stddef.h>
+
+#include "batch/run.h"
+
+typedef enum { RC_TEXT, RC_NUM, RC_INT } RcType;
+
+/* How a number reads: the workbook picks its number format from this. */
+typedef enum { RF_PLAIN, RF_SECONDS, RF_DAYS, RF_PERCENT, RF_WATTS, RF_KWH, RF_GIB, RF_RATE } RcFormat;
+
+typedef struct {
+    const char *name;   /* summary.csv header */
+    const char *unit;   /* for headers in the workbook; "" if none */
+    RcType type;
+    RcFormat format;
+    const char *help;   /* glossary */
+} ReportCol;
+
+extern const ReportCol report_cols[];
+extern const int report_ncols;
+
+/* Value of column i for a row: for RC_TEXT writes text and returns 0; for
+ * numbers sets *num (NaN when not computable) and returns 1. */
+int report_value(int i, const RunRow *rr, double *num, char *text, size_t n);
+
+#endif

@@ -1,0 +1,103 @@
+/* report/csv.c — summary.csv (one row per scenario, the columns of
+ * columns.c) and breakdown.csv (tidy: scenario, component, time_s,
+ * energy_j).  RFC 4180 quoting; numbers %.6g with '.' (the program never
+ * calls setlocale); non-finite numbers are empty cells. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "io/atomic.h"
+#include "report.h"
+#include "report/columns.h"
+
+void rpt_number(char *buf, size_t n, double v)
+{
+    if (!isfinite(v))
+        buf[0] = '\0';
+    else
+        snprintf(buf, n, "%.6g", v);
+}
+
+static void put_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && (!*s || s[strlen(s) - 1] != ' ')) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+void rpt_summary_row(FILE *f, const RunRow *rr)
+{
+    char buf[512];
+    for (int i = 0; i < report_ncols; i++) {
+        if (i)
+            fputc(',', f);
+        if (!rr) {
+            fputs(report_cols[i].name, f);
+            continue;
+        }
+        double v;
+        if (report_value(i, rr, &v, buf, sizeof buf))
+            rpt_number(buf, sizeof buf, v);
+        put_field(f, buf);
+    }
+    fputc('\n', f);
+}
+
+static int fail(AtomicFile *a, const char *path, char *err, size_t n)
+{
+    int e = errno;
+    atomic_abort(a);
+    snprintf(err, n, "%s: %s", path, strerror(e));
+    errno = e;
+    return -1;
+}
+
+int rpt_summary_csv(const Run *run, const char *path, char *err, size_t n)
+{
+    AtomicFile a;
+    FILE *f = atomic_open(&a, path);
+    if (!f)
+        return fail(&a, path, err, n);
+    rpt_summary_row(f, NULL);
+    for (int i = 0; i < run->n; i++)
+        rpt_summary_row(f, &run->row[i]);
+    if (atomic_commit(&a)) {
+        snprintf(err, n, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
+{
+    AtomicFile a;
+    FILE *f = atomic_open(&a, path);
+    if (!f)
+        return fail(&a, path, err, n);
+    fputs("scenario,component,time_s,energy_j\n", f);
+    char t[64], e[64];
+    for (int i = 0; i < run->n; i++) {
+        const RunRow *rr = &run->row[i];
+        if (!rr->built || rr->r.status == STATUS_ERROR)
+            continue;
+        for (int c = 0; c < COMP_COUNT; c++) {
+            put_field(f, rr->sc.name);
+            rpt_number(t, sizeof t, rr->r.comp_time_s[c]);
+            rpt_number(e, sizeof e, rr->r.comp_energy_j[c]);
+            fprintf(f, ",%s,%s,%s\n", component_name((Component)c), t, e);
+        }
+    }
+    if (atomic_commit(&a)) {
+        snprintf(err, n, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,695 @@
+/* tests/test_graph.c — the graph engine against closed forms: Megatron-LM's
+ * parameter and FLOP counts (Narayanan et al. 2021, eqs. 2 and 3), published
+ * Llama-2 parameter counts, Korthikanti et al. 2022 activation memory, the
+ * invariants of the tensor-parallel split (shard x t = whole), and the exact
+ * error messages for shapes that cannot be split. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/graph.h"
+#include "graph/graph_internal.h"
+#include "testutil.h"
+
+static Model gpt3_175b(void)
+{
+    Model m = {.name = "gpt3-175b"};
+    m.kind = MODEL_TRANSFORMER;
+    m.layers = 96;
+    m.hidden = 12288;
+    m.heads = 96;
+    m.kv_heads = 96;
+    m.seq_len = 2048;
+    m.vocab = 51200;
+    m.ffn = 4 * 12288;
+    m.mlp = MLP_GELU;
+    m.norm = NORM_LAYERNORM;
+    m.position = POS_LEARNED;
+    m.attention = ATTN_UNFUSED;
+    m.tied_embeddings = 1;
+    return m;
+}
+
+static Model llama2(int layers, int hidden, int heads, int kv, int ffn)
+{
+    Model m = {.name = "llama2"};
+    m.kind = MODEL_TRANSFORMER;
+    m.layers = layers;
+    m.hidden = hidden;
+    m.heads = heads;
+    m.kv_heads = kv;
+    m.seq_len = 4096;
+    m.vocab = 32000;
+    m.ffn = ffn;
+    m.mlp = MLP_SWIGLU;
+    m.norm = NORM_RMSNORM;
+    m.position = POS_ROTARY;
+    m.attention = ATTN_UNFUSED;
+    m.tied_embeddings = 0;
+    return m;
+}
+
+static GraphParams params(int tp, int sp, int b, Recompute r)
+{
+    GraphParams p = {0};
+    p.tp = tp;
+    p.seq_parallel = sp;
+    p.microbatch = b;
+    p.precision = PREC_BF16;
+    p.recompute = r;
+    return p;
+}
+
+/* Graph is large (fixed arrays): keep it off the stack. */
+static Graph *build_ok(const Model *m, const GraphParams *p)
+{
+    Graph *g = malloc(sizeof *g);
+    assert_non_null(g);
+    Diag d;
+    diag_clear(&d);
+    int rc = graph_build(m, p, g, &d);
+    if (rc != 0)
+        print_error("graph_build: %s\n", d.msg);
+    assert_int_equal(rc, 0);
+    return g;
+}
+
+static void expect_error(const Model *m, const GraphParams *p, const char *msg)
+{
+    Graph *g = malloc(sizeof *g);
+    assert_non_null(g);
+    Diag d;
+    diag_clear(&d);
+    assert_int_equal(graph_build(m, p, g, &d), -1);
+    assert_string_equal(d.msg, msg);
+    free(g);
+}
+
+static int count_coll(const OpList *l, Collective c)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++)
+        if (l->op[i].kind == OP_COMM && l->op[i].coll == c)
+            n++;
+    return n;
+}
+
+static int count_kind(const OpList *l, OpKind k)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++)
+        n += l->op[i].kind == k;
+    return n;
+}
+
+static const Op *find_op(const OpList *l, const char *name)
+{
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->op[i].name, name) == 0)
+            return &l->op[i];
+    print_error("op '%s' not found\n", name);
+    fail();
+    return NULL;
+}
+
+/* ---- parameters ---------------------------------------------------------- */
+
+static void test_gpt3_params(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    Graph *g = build_ok(&m, &p);
+    double h = m.hidden;
+    double megatron = graph_megatron_params(m.layers, m.hidden, m.vocab, m.seq_len);
+    print_message("gpt3-175b: params %.0f (%.1f B), Megatron eq. 2: %.0f\n", g->params_total,
+                  g->params_total / 1e9, megatron);
+    /* eq. 2 expanded: 12 l h^2 + 13 l h + (V + s) h */
+    assert_rel(megatron, 12.0 * 96 * h * h + 13.0 * 96 * h + (51200.0 + 2048.0) * h, 1e-15);
+    /* the graph also counts the final layernorm (2h), which eq. 2 leaves out */
+    assert_rel(g->params_total, megatron + 2.0 * h, 1e-12);
+    assert_rel(g->params_total, megatron, 2e-7);
+    assert_rel(g->params_total, 174.6e9, 5e-4);
+    assert_rel(g->params_per_layer, 12.0 * h * h + 13.0 * h, 1e-15);
+    assert_rel(g->params_embedding, (51200.0 + 2048.0) * h, 1e-15);
+    assert_true(g->params_head == 0.0);
+    assert_int_equal(g->layers, 96);
+    free(g);
+
+    /* parameters are whole-model: the same under any split */
+    p = params(8, 1, 4, RECOMPUTE_FULL);
+    g = build_ok(&m, &p);
+    assert_rel(g->params_total, megatron + 2.0 * h, 1e-12);
+    free(g);
+}
+
+static void test_llama_params(void **state)
+{
+    (void)state;
+    Model m7 = llama2(32, 4096, 32, 32, 11008);
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    Graph *g = build_ok(&m7, &p);
+    print_message("llama-2-7b: params %.0f\n", g->params_total);
+    assert_rel(g->params_total, 6738415616.0, 1e-12); /* Hugging Face's count */
+    assert_rel(g->params_total, 6.738e9, 1e-3);
+    assert_rel(g->params_head, 32000.0 * 4096, 1e-15);
+    free(g);
+
+    Model m70 = llama2(80, 8192, 64, 8, 28672);
+    g = build_ok(&m70, &p);
+    print_message("llama-2-70b: params %.0f\n", g->params_total);
+    assert_rel(g->params_total, 68976648192.0, 1e-12);
+    assert_rel(g->params_total, 68.98e9, 2e-3);
+    free(g);
+}
+
+/* ---- FLOPs ---------------------------------------------------------------- */
+
+static void test_gpt3_flops(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    int bs[] = {1, 8};
+    for (int i = 0; i < 2; i++) {
+        GraphParams p = params(1, 0, bs[i], RECOMPUTE_NONE);
+        Graph *g = build_ok(&m, &p);
+        double want = graph_megatron_flops(bs[i], m.layers, m.hidden, m.vocab, m.seq_len);
+        print_message("gpt3-175b b=%d: model FLOPs/sample %.6g, x b = %.6g, Megatron %.6g\n", bs[i],
+                      g->model_flops_per_sample, g->model_flops_per_sample * bs[i], want);
+        assert_rel(g->model_flops_per_sample * bs[i], want, 1e-9);
+        /* no recompute, unfused, no vocab padding: hardware = model */
+        assert_rel(g->hw_flops_per_sample, g->model_flops_per_sample, 1e-12);
+        free(g);
+    }
+}
+
+static void test_tp_shard_times_t(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    GraphParams p1 = params(1, 0, 2, RECOMPUTE_NONE);
+    Graph *g1 = build_ok(&m, &p1);
+    for (int sp = 0; sp <= 1; sp++) {
+        GraphParams p8 = params(8, sp, 2, RECOMPUTE_NONE);
+        Graph *g8 = build_ok(&m, &p8);
+        assert_rel(graph_gemm_flops(&g8->layer_fwd) * 8, graph_gemm_flops(&g1->layer_fwd), 1e-9);
+        assert_rel(graph_gemm_flops(&g8->layer_bwd) * 8, graph_gemm_flops(&g1->layer_bwd), 1e-9);
+        assert_rel(graph_gemm_flops(&g8->last_fwd) * 8, graph_gemm_flops(&g1->last_fwd), 1e-9);
+        assert_rel(graph_gemm_flops(&g8->last_bwd) * 8, graph_gemm_flops(&g1->last_bwd), 1e-9);
+        assert_rel(g8->model_flops_per_sample, g1->model_flops_per_sample, 1e-9);
+        assert_rel(g8->hw_flops_per_sample, g1->hw_flops_per_sample, 1e-9);
+        free(g8);
+    }
+    free(g1);
+}
+
+static void test_backward_twice_forward(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    for (int fused = 0; fused <= 1; fused++) {
+        m.attention = fused ? ATTN_FUSED : ATTN_UNFUSED;
+        GraphParams p = params(4, 0, 1, RECOMPUTE_NONE);
+        Graph *g = build_ok(&m, &p);
+        double fwd = graph_gemm_flops(&g->layer_fwd), bwd = graph_gemm_flops(&g->layer_bwd);
+        double s = m.seq_len, h = m.hidden;
+        /* flash backward also rematerialises QK^T: b a/t s^2 (h/a) * 2 */
+        double remat = fused ? 2.0 * s * s * h / 4 : 0.0;
+        assert_rel(bwd, 2.0 * fwd + remat, 1e-12);
+        assert_rel(graph_gemm_flops(&g->last_bwd), 2.0 * graph_gemm_flops(&g->last_fwd), 1e-12);
+        assert_int_equal(count_kind(&g->first_fwd, OP_GEMM), 0);
+        free(g);
+    }
+}
+
+static void test_recompute_flops(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    double B = 4, s = m.seq_len, l = m.layers, h = m.hidden, V = m.vocab;
+
+    GraphParams p = params(8, 1, 4, RECOMPUTE_FULL);
+    Graph *g = build_ok(&m, &p);
+    /* Narayanan et al. 2021, eq. 3: 96 B s l h^2 (1 + s/(6h) + V/(16 l h)) */
+    double eq3 = 96.0 * B * s * l * h * h * (1.0 + s / (6.0 * h) + V / (16.0 * l * h));
+    print_message("gpt3-175b full recompute: hw FLOPs/sample %.6g, model %.6g, ratio %.6f\n",
+                  g->hw_flops_per_sample, g->model_flops_per_sample,
+                  g->hw_flops_per_sample / g->model_flops_per_sample);
+    assert_rel(g->hw_flops_per_sample * B, eq3, 1e-9);
+    assert_rel(graph_gemm_flops(&g->layer_recompute), graph_gemm_flops(&g->layer_fwd), 1e-15);
+    assert_int_equal(g->layer_recompute.n, g->layer_fwd.n);
+    for (int i = 0; i < g->layer_recompute.n; i++) {
+        const Op *op = &g->layer_recompute.op[i];
+        assert_int_equal(op->comp, op->kind == OP_COMM ? COMP_TP_COMM : COMP_RECOMPUTE);
+    }
+    assert_int_equal(count_coll(&g->layer_recompute, COLL_ALLGATHER), 2);
+    assert_int_equal(count_coll(&g->layer_recompute, COLL_REDUCESCATTER), 2);
+    free(g);
+
+    p = params(8, 1, 4, RECOMPUTE_SELECTIVE);
+    g = build_ok(&m, &p);
+    /* the attention core again: QK^T and AV, 4 s^2 h per layer and sample */
+    assert_rel(g->hw_flops_per_sample, g->model_flops_per_sample + l * 4.0 * s * s * h, 1e-12);
+    assert_int_equal(g->layer_recompute.n, 3);
+    assert_string_equal(g->layer_recompute.op[0].name, "attn.scores");
+    assert_string_equal(g->layer_recompute.op[1].name, "attn.softmax");
+    assert_string_equal(g->layer_recompute.op[2].name, "attn.context");
+    free(g);
+
+    p = params(8, 1, 4, RECOMPUTE_NONE);
+    g = build_ok(&m, &p);
+    assert_int_equal(g->layer_recompute.n, 0);
+    free(g);
+}
+
+/* ---- ops and shapes ------------------------------------------------------- */
+
+static void test_forward_order_and_shapes(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    GraphParams p = params(8, 0, 2, RECOMPUTE_NONE);
+    Graph *g = build_ok(&m, &p);
+    static const char *const names[] = {
+        "ln1", "qkv", "attn.scores", "attn.softmax", "attn.context", "proj", "proj.allreduce",
+        "dropout_residual1", "ln2", "mlp_up", "gelu", "mlp_down", "mlp_down.allreduce",
+        "dropout_residual2",
+    };
+    int n = (int)(sizeof names / sizeof names[0]);
+    assert_int_equal(g->layer_fwd.n, n);
+    for (int i = 0; i < n; i++)
+        assert_string_equal(g->layer_fwd.op[i].name, names[i]);
+
+    int64_t s = 2048, b = 2, h = 12288;
+    const Op *qkv = find_op(&g->layer_fwd, "qkv");
+    assert_int_equal(qkv->m, s * b);
+    assert_int_equal(qkv->k, h);
+    assert_int_equal(qkv->n, 3 * h / 8);
+    assert_rel(qkv->flops, 2.0 * s * b * h * 3.0 * h / 8, 1e-15);
+    assert_rel(qkv->bytes, 2.0 * (s * b * h + h * 3 * h / 8 + s * b * 3 * h / 8), 1e-15);
+    const Op *sc = find_op(&g->layer_fwd, "attn.scores");
+    assert_int_equal(sc->batch, b * 96 / 8);
+    assert_int_equal(sc->m, s);
+    assert_int_equal(sc->n, s);
+    assert_int_equal(sc->k, h / 96);
+    const Op *sm = find_op(&g->layer_fwd, "attn.softmax");
+    assert_int_equal(sm->kind, OP_MEMBOUND);
+    assert_int_equal(sm->comp, COMP_ATTENTION);
+    assert_rel(sm->bytes, (double)b * 12 * s * s * (4 * 2 + 1), 1e-15);
+    const Op *proj = find_op(&g->layer_fwd, "proj");
+    assert_int_equal(proj->k, h / 8);
+    assert_int_equal(proj->n, h);
+    const Op *ar = find_op(&g->layer_fwd, "proj.allreduce");
+    assert_int_equal(ar->kind, OP_COMM);
+    assert_int_equal(ar->comp, COMP_TP_COMM);
+    assert_int_equal(ar->coll, COLL_ALLREDUCE);
+    assert_rel(ar->comm_bytes, 2.0 * s * b * h, 1e-15);
+    assert_int_equal(find_op(&g->layer_fwd, "mlp_up")->n, 4 * h / 8);
+    assert_int_equal(find_op(&g->layer_fwd, "mlp_down")->k, 4 * h / 8);
+
+    /* dgrad and wgrad shapes of qkv */
+    const Op *dg = find_op(&g->layer_bwd, "qkv.dgrad");
+    assert_int_equal(dg->m, s * b);
+    assert_int_equal(dg->k, 3 * h / 8);
+    assert_int_equal(dg->n, h);
+    const Op *wg = find_op(&g->layer_bwd, "qkv.wgrad");
+    assert_int_equal(wg->m, h);
+    assert_int_equal(wg->n, 3 * h / 8);
+    assert_int_equal(wg->k, s * b);
+
+    /* embedding and head */
+    assert_string_equal(g->first_fwd.op[0].name, "embed");
+    assert_int_equal(count_coll(&g->first_fwd, COLL_ALLREDUCE), 1);
+    find_op(&g->first_fwd, "embed.pos");
+    const Op *head = find_op(&g->last_fwd, "head");
+    assert_int_equal(head->comp, COMP_EMBED_HEAD);
+    assert_int_equal(head->n, 51200 / 8);
+    assert_int_equal(head->k, h);
+    find_op(&g->last_bwd, "head.dgrad");
+    find_op(&g->last_bwd, "head.wgrad");
+    free(g);
+}
+
+static void test_tp_collectives(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+
+    GraphParams p = params(1, 1, 1, RECOMPUTE_FULL); /* sp means nothing at t = 1 */
+    Graph *g = build_ok(&m, &p);
+    const OpList *lists[] = {&g->layer_fwd, &g->layer_bwd, &g->layer_recompute,
+                             &g->first_fwd, &g->first_bwd, &g->last_fwd, &g->last_bwd};
+    for (int i = 0; i < 7; i++)
+        assert_int_equal(count_kind(lists[i], OP_COMM), 0);
+    free(g);
+
+    p = params(8, 0, 1, RECOMPUTE_NONE);
+    g = build_ok(&m, &p);
+    assert_int_equal(count_coll(&g->layer_fwd, COLL_ALLREDUCE), 2);
+    assert_int_equal(count_kind(&g->layer_fwd, OP_COMM), 2);
+    assert_int_equal(count_coll(&g->layer_bwd, COLL_ALLREDUCE), 2);
+    assert_int_equal(count_kind(&g->layer_bwd, OP_COMM), 2);
+    find_op(&g->layer_bwd, "qkv.dgrad.allreduce");
+    find_op(&g->layer_bwd, "mlp_up.dgrad.allreduce");
+    assert_int_equal(count_coll(&g->last_fwd, COLL_ALLREDUCE), 3); /* vocab-parallel loss */
+    assert_int_equal(count_coll(&g->last_bwd, COLL_ALLREDUCE), 1);
+    free(g);
+
+    p = params(8, 1, 1, RECOMPUTE_NONE);
+    g = build_ok(&m, &p);
+    assert_int_equal(count_coll(&g->layer_fwd, COLL_ALLGATHER), 2);
+    assert_int_equal(count_coll(&g->layer_fwd, COLL_REDUCESCATTER), 2);
+    assert_int_equal(count_coll(&g->layer_fwd, COLL_ALLREDUCE), 0);
+    assert_int_equal(count_coll(&g->layer_bwd, COLL_ALLGATHER), 2);
+    assert_int_equal(count_coll(&g->layer_bwd, COLL_REDUCESCATTER), 2);
+    assert_int_equal(count_coll(&g->layer_bwd, COLL_ALLREDUCE), 0);
+    assert_string_equal(g->layer_fwd.op[1].name, "ln1.allgather");
+    assert_rel(g->layer_fwd.op[1].comm_bytes, 2.0 * 2048 * 12288, 1e-15);
+    /* the sequence-parallel norm works on s*b/t rows */
+    assert_rel(g->layer_fwd.op[0].bytes, 2.0 * 2.0 * 2048 * 12288 / 8, 1e-15);
+    assert_int_equal(count_coll(&g->first_bwd, COLL_ALLGATHER), 1);
+    free(g);
+}
+
+static void test_llama_shapes(void **state)
+{
+    (void)state;
+    Model m = llama2(80, 8192, 64, 8, 28672);
+    GraphParams p = params(8, 1, 1, RECOMPUTE_NONE);
+    Graph *g = build_ok(&m, &p);
+    /* (h + 2 kv h/a)/t */
+    assert_int_equal(find_op(&g->layer_fwd, "qkv")->n, (8192 + 2 * 8 * 128) / 8);
+    assert_int_equal(find_op(&g->layer_fwd, "mlp_up")->n, 2 * 28672 / 8);
+    assert_int_equal(find_op(&g->layer_fwd, "mlp_down")->k, 28672 / 8);
+    find_op(&g->layer_fwd, "swiglu");
+    find_op(&g->layer_fwd, "rope");
+    Graph *g8 = g;
+
+    /* tp = 16 > kv = 8: each shard holds one replicated kv head */
+    p = params(16, 1, 1, RECOMPUTE_NONE);
+    g = build_ok(&m, &p);
+    assert_int_equal(find_op(&g->layer_fwd, "qkv")->n, (64 / 16 + 2) * 128);
+    assert_rel(g->model_flops_per_sample, g8->model_flops_per_sample, 1e-12);
+    /* hardware: the vocab padded to 32768 (a multiple of 128*8 and of
+     * 128*16), and at t = 16 the K and V columns computed twice: 2048 extra
+     * qkv columns over the group, forward + backward = 6 s h per column */
+    double s = 4096, h = 8192;
+    assert_rel(g8->hw_flops_per_sample - g8->model_flops_per_sample,
+               6.0 * s * h * (32768.0 - 32000.0), 1e-9);
+    assert_rel(g->hw_flops_per_sample - g8->hw_flops_per_sample, 80 * 6.0 * s * h * 2048, 1e-9);
+    free(g);
+    free(g8);
+}
+
+static void test_vocab_padding(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    m.vocab = 50257;
+    GraphParams p = params(8, 0, 1, RECOMPUTE_NONE);
+    Graph *g = build_ok(&m, &p);
+    assert_int_equal(find_op(&g->last_fwd, "head")->n, 51200 / 8); /* multiple of 128*8 */
+    assert_rel(g->params_embedding, (50257.0 + 2048.0) * 12288, 1e-15);
+    /* model FLOPs on the given vocab, hardware FLOPs on the padded one */
+    assert_rel(g->model_flops_per_sample * 1,
+               graph_megatron_flops(1, m.layers, m.hidden, m.vocab, m.seq_len), 1e-9);
+    assert_rel(g->hw_flops_per_sample - g->model_flops_per_sample,
+               6.0 * 2048 * 12288 * (51200.0 - 50257.0), 1e-9);
+    free(g);
+
+    p = params(1, 0, 1, RECOMPUTE_NONE);
+    g = build_ok(&m, &p);
+    assert_int_equal(find_op(&g->last_fwd, "head")->n, 50304); /* multiple of 128 */
+    free(g);
+}
+
+/* ---- activation memory ----------------------------------------------------- */
+
+static void test_activations_korthikanti(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    double s = m.seq_len, h = m.hidden, a = m.heads, b = 2, t = 8;
+    double sbh = s * b * h;
+
+    GraphParams p = params(1, 0, 2, RECOMPUTE_NONE);
+    Graph *g = build_ok(&m, &p);
+    double no_par = sbh * (34.0 + 5.0 * a * s / h);
+    print_message("gpt3-175b b=2 act/layer: t=1 %.6g B\n", g->act_bytes_per_layer);
+    assert_rel(g->act_bytes_per_layer, no_par, 1e-12);
+    assert_true(g->act_bytes_recompute_working == 0.0);
+    free(g);
+
+    p = params(8, 0, 2, RECOMPUTE_NONE);
+    g = build_ok(&m, &p);
+    assert_rel(g->act_bytes_per_layer, sbh * (10.0 + 24.0 / t + 5.0 * a * s / (h * t)), 1e-12);
+    free(g);
+
+    p = params(8, 1, 2, RECOMPUTE_NONE);
+    g = build_ok(&m, &p);
+    double tp_sp = sbh * (34.0 + 5.0 * a * s / h) / t;
+    assert_rel(g->act_bytes_per_layer, tp_sp, 1e-12);
+    free(g);
+
+    p = params(8, 1, 2, RECOMPUTE_SELECTIVE);
+    g = build_ok(&m, &p);
+    assert_rel(g->act_bytes_per_layer, sbh * 34.0 / t, 1e-12);
+    assert_rel(g->act_bytes_recompute_working, sbh * 5.0 * a * s / (h * t), 1e-12);
+    free(g);
+
+    p = params(8, 0, 2, RECOMPUTE_SELECTIVE);
+    g = build_ok(&m, &p);
+    assert_rel(g->act_bytes_per_layer, sbh * (10.0 + 24.0 / t), 1e-12);
+    free(g);
+
+    p = params(8, 1, 2, RECOMPUTE_FULL);
+    g = build_ok(&m, &p);
+    assert_rel(g->act_bytes_per_layer, 2.0 * sbh / t, 1e-12);
+    assert_rel(g->act_bytes_recompute_working, tp_sp, 1e-12);
+    free(g);
+
+    p = params(8, 0, 2, RECOMPUTE_FULL);
+    g = build_ok(&m, &p);
+    assert_rel(g->act_bytes_per_layer, 2.0 * sbh, 1e-12);
+    free(g);
+
+    /* embedding dropout mask; head: norm + head inputs, fp32 + bf16 logits */
+    p = params(8, 1, 2, RECOMPUTE_NONE);
+    g = build_ok(&m, &p);
+    assert_rel(g->act_bytes_first, sbh / t, 1e-12);
+    assert_rel(g->act_bytes_last, 4.0 * sbh / t + s * b * (51200 / t) * 6.0, 1e-12);
+    free(g);
+}
+
+static void test_fused_attention(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    m.attention = ATTN_FUSED;
+    double s = m.seq_len, h = m.hidden, a = m.heads, b = 2, t = 8, l = m.layers;
+    double sbh = s * b * h;
+    GraphParams p = params(8, 1, 2, RECOMPUTE_NONE);
+    Graph *g = build_ok(&m, &p);
+    /* no s*s term: only the fp32 row statistics, 4 b a/t s bytes */
+    assert_rel(g->act_bytes_per_layer, sbh * 34.0 / t + 4.0 * b * a / t * s, 1e-12);
+    const Op *qk = find_op(&g->layer_fwd, "attn.qk");
+    const Op *av = find_op(&g->layer_fwd, "attn.av");
+    assert_rel(qk->flops + av->flops, 4.0 * b * a / t * s * s * (h / a), 1e-15);
+    assert_true(qk->bytes + av->bytes < b * a / t * s * s); /* no score traffic */
+    for (int i = 0; i < g->layer_fwd.n; i++)
+        assert_false(g->layer_fwd.op[i].comp == COMP_ATTENTION
+                     && g->layer_fwd.op[i].kind == OP_MEMBOUND);
+    /* model FLOPs unchanged; hardware adds flash's QK^T remat in backward */
+    assert_rel(g->model_flops_per_sample, graph_megatron_flops(1, 96, 12288, 51200, 2048), 1e-9);
+    assert_rel(g->hw_flops_per_sample, g->model_flops_per_sample + l * 2.0 * s * s * h, 1e-12);
+    free(g);
+
+    p = params(8, 1, 2, RECOMPUTE_SELECTIVE);
+    g = build_ok(&m, &p);
+    assert_rel(g->act_bytes_per_layer, sbh * 34.0 / t, 1e-12);
+    assert_int_equal(g->layer_recompute.n, 2);
+    free(g);
+}
+
+static void test_activations_general(void **state)
+{
+    (void)state;
+    /* fp32: 16 tensors of 4 bytes + 2 masks; s^2: 2 x 4 + 1 */
+    Model m = gpt3_175b();
+    double s = m.seq_len, h = m.hidden, a = m.heads;
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    p.precision = PREC_FP32;
+    Graph *g = build_ok(&m, &p);
+    assert_rel(g->act_bytes_per_layer, s * h * (66.0 + 9.0 * a * s / h), 1e-12);
+    assert_int_equal(g->bytes_per_elem, 4);
+    free(g);
+
+    /* fp8: 1-byte GEMM inputs, activations still 16-bit */
+    p.precision = PREC_FP8;
+    g = build_ok(&m, &p);
+    assert_int_equal(g->bytes_per_elem, 1);
+    assert_rel(g->act_bytes_per_layer, s * h * (34.0 + 5.0 * a * s / h), 1e-12);
+    const Op *qkv = find_op(&g->layer_fwd, "qkv");
+    assert_rel(qkv->bytes, (s * h + h * 3 * h) * 1.0 + s * 3 * h * 2.0, 1e-15);
+    free(g);
+
+    /* SwiGLU + GQA (Llama-2-70B, t = 8, SP): tensor widths follow the shapes:
+     * Q and proj input h/t each, K and V kv h/a / t each, gate + up + out 3f/t */
+    Model ml = llama2(80, 8192, 64, 8, 28672);
+    double ls = 4096, lh = 8192, lf = 28672, la = 64;
+    p = params(8, 1, 1, RECOMPUTE_NONE);
+    g = build_ok(&ml, &p);
+    double widths = 2.0 * lh / 8 + 2.0 * 1024 / 8 + 3.0 * lf / 8;
+    double want = ls * lh * 10.0 / 8 + ls * widths * 2.0 + 5.0 * la / 8 * ls * ls;
+    print_message("llama-2-70b t=8 sp act/layer %.6g B (gpt formula would give %.6g)\n",
+                  g->act_bytes_per_layer, ls * lh * (34.0 + 5.0 * la * ls / lh) / 8);
+    assert_rel(g->act_bytes_per_layer, want, 1e-12);
+    free(g);
+}
+
+/* ---- errors ---------------------------------------------------------------- */
+
+static void test_errors(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    GraphParams p = params(5, 0, 1, RECOMPUTE_NONE);
+    expect_error(&m, &p, "heads (96) must be divisible by tp (5)");
+
+    p = params(8, 0, 0, RECOMPUTE_NONE);
+    expect_error(&m, &p, "microbatch must be >= 1, got 0");
+
+    p = params(0, 0, 1, RECOMPUTE_NONE);
+    expect_error(&m, &p, "tp must be >= 1, got 0");
+
+    p = params(8, 0, 1, RECOMPUTE_NONE);
+    Model bad = m;
+    bad.seq_len = 0;
+    expect_error(&bad, &p, "seq_len must be >= 1, got 0");
+
+    bad = m;
+    bad.ffn = 49150;
+    expect_error(&bad, &p, "ffn (49150) must be divisible by tp (8)");
+
+    bad = m;
+    bad.hidden = 100;
+    bad.heads = 3;
+    expect_error(&bad, &p, "hidden (100) must be divisible by heads (3)");
+
+    bad = m;
+    bad.heads = 48;
+    bad.kv_heads = 12;
+    expect_error(&bad, &p, "kv_heads (12) must be divisible by tp (8)");
+
+    bad.kv_heads = 16;
+    GraphParams p24 = params(24, 0, 1, RECOMPUTE_NONE);
+    expect_error(&bad, &p24, "tp (24) must be a multiple of kv_heads (16) when it exceeds them");
+
+    bad.kv_heads = 36;
+    expect_error(&bad, &p, "heads (48) must be divisible by kv_heads (36)");
+
+    bad = m;
+    bad.seq_len = 2050;
+    GraphParams psp = params(8, 1, 1, RECOMPUTE_NONE);
+    expect_error(&bad, &psp,
+                 "seq_len (2050) must be divisible by tp (8) with sequence parallelism");
+
+    bad = m;
+    bad.kind = MODEL_LSTM;
+    expect_error(&bad, &p, "model kind 'lstm' is not supported yet");
+    bad.kind = MODEL_CNN;
+    expect_error(&bad, &p, "model kind 'cnn' is not supported yet");
+}
+
+static void test_kv_heads_default(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    m.kv_heads = 0; /* not set: = heads */
+    m.ffn = 0;      /* not set: 4h */
+    GraphParams p = params(8, 0, 1, RECOMPUTE_NONE);
+    Graph *g = build_ok(&m, &p);
+    assert_int_equal(find_op(&g->layer_fwd, "qkv")->n, 3 * 12288 / 8);
+    assert_int_equal(find_op(&g->layer_fwd, "mlp_up")->n, 4 * 12288 / 8);
+    assert_rel(g->params_total, graph_megatron_params(96, 12288, 51200, 2048) + 2 * 12288, 1e-12);
+    free(g);
+}
+
+static void test_overflow(void **state)
+{
+    (void)state;
+    OpList *l = calloc(1, sizeof *l);
+    assert_non_null(l);
+    Diag d;
+    diag_clear(&d);
+    OpSink k;
+    graph_sink_init(&k, l, "layer_fwd", &d);
+    Op op = graph_membound_op("x", COMP_MEMBOUND, 1.0, 1.0);
+    for (int i = 0; i < GRAPH_MAX_OPS; i++)
+        graph_emit(&k, &op);
+    assert_int_equal(k.failed, 0);
+    assert_int_equal(l->n, GRAPH_MAX_OPS);
+    graph_emit(&k, &op);
+    graph_emit(&k, &op);
+    assert_int_equal(k.failed, -1);
+    assert_int_equal(l->n, GRAPH_MAX_OPS);
+    assert_string_equal(d.msg, "too many operations in list 'layer_fwd' (at most 96)");
+    free(l);
+}
+
+/* ---- the GEMM model kind --------------------------------------------------- */
+
+static void test_gemm_model(void **state)
+{
+    (void)state;
+    Model m = {.kind = MODEL_GEMM};
+    m.m = 524288;
+    m.n = 8;
+    m.k = 128;
+    GraphParams p = params(1, 0, 16, RECOMPUTE_FULL); /* microbatch, recompute ignored */
+    Graph *g = build_ok(&m, &p);
+    assert_int_equal(g->layers, 1);
+    assert_int_equal(g->layer_fwd.n, 1);
+    assert_int_equal(g->layer_bwd.n + g->layer_recompute.n + g->first_fwd.n + g->last_fwd.n, 0);
+    const Op *op = &g->layer_fwd.op[0];
+    assert_int_equal(op->kind, OP_GEMM);
+    assert_int_equal(op->comp, COMP_GEMM);
+    assert_int_equal(op->batch, 1);
+    assert_int_equal(op->m, 524288);
+    assert_int_equal(op->n, 8);
+    assert_int_equal(op->k, 128);
+    double mnk = 524288.0 * 8 * 128;
+    assert_rel(op->flops, 2.0 * mnk, 1e-15);
+    assert_rel(op->bytes, (524288.0 * 128 + 128.0 * 8 + 524288.0 * 8) * 2, 1e-15);
+    assert_rel(g->model_flops_per_sample, 2.0 * mnk, 1e-15);
+    assert_rel(g->hw_flops_per_sample, 2.0 * mnk, 1e-15);
+    assert_true(g->params_total == 0.0);
+    assert_rel(g->act_bytes_per_layer, op->bytes, 1e-15); /* A, B and C are held in HBM */
+    free(g);
+
+    m.k = 0;
+    expect_error(&m, &p, "gemm m, n and k must be >= 1, got m=524288 n=8 k=0");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpt3_params),
+        cmocka_unit_test(test_llama_params),
+        cmocka_unit_test(test_gpt3_flops),
+        cmocka_unit_test(test_tp_shard_times_t),
+        cmocka_unit_test(test_backward_twice_forward),
+        cmocka_unit_test(test_recompute_flops),
+        cmocka_unit_test(test_forward_order_and_shapes),
+        cmocka_unit_test(test_tp_collectives),
+        cmocka_unit_test(test_llama_shapes),
+        cmocka_unit_test(test_vocab_padding),
+        cmocka_unit_test(test_activations_korthikanti),
+        cmocka_unit_test(test_fused_attention),
+        cmocka_unit_test(test_activations_general),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_kv_heads_default),
+        cmocka_unit_test(test_overflow),
+        cmocka_unit_test(test_gemm_model),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

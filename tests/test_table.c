@@ -1,0 +1,411 @@
+/* tests/test_table.c — the scenario table reader (io/table.c): encodings,
+ * line ends, comments, quoting, faults with their exact text and place, and
+ * the line and column of cells. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/table.h"
+
+/* Parse a string that must give a table. */
+static void parse_ok(const char *csv, Table *t)
+{
+    Diag d;
+    diag_clear(&d);
+    int rc = table_parse("t.csv", csv, strlen(csv), t, &d);
+    if (rc != 0)
+        print_error("unexpected error: %s:%d:%d: %s\n", d.file, d.line, d.col, d.msg);
+    assert_int_equal(rc, 0);
+}
+
+/* Parse a string that must fail; return the formatted diagnostic. */
+static void parse_fail(const char *csv, size_t len, char *buf, size_t n)
+{
+    Table t;
+    Diag d;
+    diag_clear(&d);
+    assert_int_equal(table_parse("t.csv", csv, len, &t, &d), -1);
+    assert_null(t.row);
+    assert_null(t.path);
+    diag_format(&d, buf, n);
+}
+
+/* Copy the characters of s (not its NUL) to dst; return how many. */
+static size_t put(char *dst, const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++)
+        dst[i] = s[i];
+    return n;
+}
+
+static void row_error(const TableRow *r, char *buf, size_t n)
+{
+    assert_non_null(r->error);
+    diag_format(r->error, buf, n);
+}
+
+static void test_basic(void **state)
+{
+    (void)state;
+    Table t;
+    parse_ok("Scenario, Devices ,TP\na,64,8\nb, 128 ,\t4\n", &t);
+    assert_int_equal(t.ncol, 3);
+    assert_string_equal(t.col_name[0], "scenario");
+    assert_string_equal(t.col_name[1], "devices");
+    assert_string_equal(t.col_name[2], "tp");
+    assert_int_equal(t.header_line, 1);
+    assert_int_equal(t.col_col[1], 11);
+    assert_int_equal(t.nrow, 2);
+    assert_string_equal(t.row[1].cell[1].text, "128");
+    assert_string_equal(t.row[1].cell[2].text, "4");
+    assert_null(t.row[0].error);
+    assert_int_equal(table_col(&t, "DEVICES"), 1);
+    assert_int_equal(table_col(&t, "pp"), -1);
+    assert_string_equal(t.path, "t.csv");
+    assert_string_equal(t.title, "");
+    table_free(&t);
+    table_free(&t); /* twice is fine */
+}
+
+static void test_bom_crlf(void **state)
+{
+    (void)state;
+    Table t;
+    parse_ok("\xEF\xBB\xBFname,devices\r\n\r\nx,8\r\ny,16\r\n", &t);
+    assert_string_equal(t.col_name[0], "name");
+    assert_int_equal(t.col_col[0], 1);
+    assert_int_equal(t.nrow, 2);
+    assert_string_equal(t.row[0].cell[1].text, "8");
+    assert_int_equal(t.row[0].line, 3);
+    assert_int_equal(t.row[1].line, 4);
+    assert_string_equal(t.row[1].cell[1].text, "16");
+    table_free(&t);
+
+    /* old Mac line ends, and a last line without one */
+    parse_ok("a,b\r1,2\r3,4", &t);
+    assert_int_equal(t.nrow, 2);
+    assert_int_equal(t.row[1].line, 3);
+    assert_string_equal(t.row[1].cell[1].text, "4");
+    table_free(&t);
+}
+
+static void test_comments_title(void **state)
+{
+    (void)state;
+    Table t;
+    parse_ok("# a study\n#  Title :  GPT-3 on H100  \n# title: second\nscenario,devices\n\n"
+             "# note\n   \nx,8\n #x,9\n",
+             &t);
+    assert_string_equal(t.title, "GPT-3 on H100");
+    assert_int_equal(t.header_line, 4);
+    assert_int_equal(t.nrow, 2);
+    assert_int_equal(t.row[0].line, 8);
+    /* '#' not in the first column is data */
+    assert_string_equal(t.row[1].cell[0].text, "#x");
+    assert_int_equal(t.row[1].line, 9);
+    table_free(&t);
+}
+
+static void test_quoted_comma_newline(void **state)
+{
+    (void)state;
+    Table t;
+    parse_ok("scenario,series,devices\n"
+             "a,\"DP, only\",8\n"
+             "b,\"two\nlines\",16\n"
+             "c,\"say \"\"hi\"\"\",32\n"
+             "d,x,64\n",
+             &t);
+    assert_int_equal(t.nrow, 4);
+    assert_string_equal(t.row[0].cell[1].text, "DP, only");
+    assert_string_equal(t.row[1].cell[1].text, "two\nlines");
+    assert_int_equal(t.row[1].line, 3);
+    assert_int_equal(t.row[1].cell[1].line, 3);
+    assert_int_equal(t.row[1].cell[1].col, 3);
+    assert_int_equal(t.row[1].cell[2].line, 4);
+    assert_int_equal(t.row[1].cell[2].col, 8);
+    assert_string_equal(t.row[2].cell[1].text, "say \"hi\"");
+    assert_int_equal(t.row[2].line, 5);
+    assert_int_equal(t.row[3].line, 6);
+    assert_int_equal(t.row[3].cell[2].line, 6);
+    assert_int_equal(t.row[3].cell[2].col, 5);
+    table_free(&t);
+}
+
+static void test_too_many_fields(void **state)
+{
+    (void)state;
+    Table t;
+    char buf[600];
+    parse_ok("a,b,c\n1,2,3\n1,2,3,4,5\n7,8,9\n", &t);
+    assert_int_equal(t.nrow, 3);
+    assert_null(t.row[0].error);
+    row_error(&t.row[1], buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:3:7: row has 5 fields, the header has 3");
+    assert_int_equal(t.row[1].ncell, 5);
+    assert_string_equal(t.row[1].cell[4].text, "5");
+    assert_null(t.row[2].error);
+    table_free(&t);
+}
+
+static void test_fewer_fields_and_empty_rows(void **state)
+{
+    (void)state;
+    Table t;
+    parse_ok("a,b,c\n1\n,,\n  ,\t\n2,x\n", &t);
+    assert_int_equal(t.nrow, 2);
+    assert_null(t.row[0].error);
+    assert_int_equal(t.row[0].ncell, 3);
+    assert_string_equal(t.row[0].cell[0].text, "1");
+    assert_string_equal(t.row[0].cell[1].text, "");
+    assert_string_equal(t.row[0].cell[2].text, "");
+    assert_int_equal(t.row[0].cell[2].line, 2);
+    assert_int_equal(t.row[1].line, 5);
+    assert_string_equal(t.row[1].cell[1].text, "x");
+    table_free(&t);
+}
+
+static void test_bad_quotes(void **state)
+{
+    (void)state;
+    Table t;
+    char buf[600];
+    parse_ok("a,b,c\n1,2,3\nx,\"b\"c,d\n4,5,6\ny,b\"c,d\n\"7\",8,9\n", &t);
+    assert_int_equal(t.nrow, 5);
+    row_error(&t.row[1], buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:3:6: malformed quotes in field (a quoted field must end with '\"' "
+                             "followed by ',' or end of line)");
+    assert_int_equal(t.row[1].line, 3);
+    assert_string_equal(t.row[1].cell[0].text, "x");
+    assert_null(t.row[2].error);
+    assert_int_equal(t.row[2].line, 4);
+    assert_string_equal(t.row[2].cell[2].text, "6");
+    row_error(&t.row[3], buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:5:4: malformed quotes in field (a '\"' inside an unquoted field: "
+                             "quote the whole field and double the inner '\"')");
+    assert_null(t.row[4].error);
+    assert_string_equal(t.row[4].cell[0].text, "7");
+    assert_int_equal(t.row[4].line, 6);
+    table_free(&t);
+
+    /* a quote error in the second line of a multi-line record */
+    parse_ok("a,b\n1,\"x\ny\"z\n2,3\n", &t);
+    assert_int_equal(t.nrow, 2);
+    row_error(&t.row[0], buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:3:3: malformed quotes in field (a quoted field must end with '\"' "
+                             "followed by ',' or end of line)");
+    assert_int_equal(t.row[1].line, 4);
+    assert_string_equal(t.row[1].cell[1].text, "3");
+    table_free(&t);
+}
+
+static void test_unterminated_quote(void **state)
+{
+    (void)state;
+    Table t;
+    char buf[600];
+    parse_ok("a,b\n1,\"oops\n2,3\n4,5\n", &t);
+    assert_int_equal(t.nrow, 3);
+    row_error(&t.row[0], buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:2:3: unterminated quoted field (this '\"' is never closed)");
+    assert_int_equal(t.row[1].line, 3);
+    assert_string_equal(t.row[1].cell[0].text, "2");
+    assert_int_equal(t.row[2].line, 4);
+    assert_null(t.row[2].error);
+    table_free(&t);
+}
+
+static void test_header_faults(void **state)
+{
+    (void)state;
+    char buf[600];
+    const char *dup = "# x\nscenario,Devices,tp,devices\n";
+    parse_fail(dup, strlen(dup), buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:2:21: duplicate column name 'devices' (header columns 2 and 4)");
+    const char *empty = "a,,b\n1,2,3\n";
+    parse_fail(empty, strlen(empty), buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:1:3: empty column name (header column 2)");
+    const char *quote = "a,\"b\"x\n";
+    parse_fail(quote, strlen(quote), buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:1:6: malformed quotes in field (a quoted field must end with '\"' "
+                             "followed by ',' or end of line)");
+    const char *utf = "a,b\xff\n";
+    parse_fail(utf, strlen(utf), buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:1:3: header column 2: invalid UTF-8 in the name");
+}
+
+static void test_empty_file(void **state)
+{
+    (void)state;
+    char buf[600];
+    const char *msg = "t.csv: no header row (the file is empty or holds only comments and blank lines)";
+    parse_fail("", 0, buf, sizeof buf);
+    assert_string_equal(buf, msg);
+    parse_fail("\xEF\xBB\xBF", 3, buf, sizeof buf);
+    assert_string_equal(buf, msg);
+    const char *only = "# title: nothing\n\n  \n,,\n";
+    parse_fail(only, strlen(only), buf, sizeof buf);
+    assert_string_equal(buf, msg);
+}
+
+static void test_header_only(void **state)
+{
+    (void)state;
+    Table t;
+    parse_ok("scenario,devices\n\n", &t);
+    assert_int_equal(t.ncol, 2);
+    assert_int_equal(t.nrow, 0);
+    table_free(&t);
+    parse_ok("scenario,devices", &t);
+    assert_int_equal(t.ncol, 2);
+    assert_int_equal(t.nrow, 0);
+    table_free(&t);
+}
+
+static void test_invalid_utf8(void **state)
+{
+    (void)state;
+    Table t;
+    char buf[600];
+    /* é is fine; \xc3\x28 and an overlong '/' are not */
+    parse_ok("name,series\nr\xc3\xa9sum\xc3\xa9,ok\nx,bad\xc3\x28\ny,\xc0\xaf\nz,ok\n", &t);
+    assert_int_equal(t.nrow, 4);
+    assert_null(t.row[0].error);
+    assert_string_equal(t.row[0].cell[0].text, "r\xc3\xa9sum\xc3\xa9");
+    row_error(&t.row[1], buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:3:3: invalid UTF-8 in column 'series'");
+    row_error(&t.row[2], buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:4:3: invalid UTF-8 in column 'series'");
+    assert_null(t.row[3].error);
+    table_free(&t);
+
+    /* a NUL byte */
+    static const char nul[] = "a,b\n1,x\0y\n";
+    Diag d;
+    assert_int_equal(table_parse("t.csv", nul, sizeof nul - 1, &t, &d), 0);
+    row_error(&t.row[0], buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:2:3: NUL byte in column 'b'");
+    table_free(&t);
+}
+
+static void test_cell_positions(void **state)
+{
+    (void)state;
+    Table t;
+    /* columns count characters: "é" is one */
+    parse_ok("a,b,c\n\n\xc3\xa9\xc3\xa9,  \"q\" , x\n, ,z\n", &t);
+    assert_int_equal(t.nrow, 2);
+    TableRow *r = &t.row[0];
+    assert_int_equal(r->line, 3);
+    assert_int_equal(r->cell[0].line, 3);
+    assert_int_equal(r->cell[0].col, 1);
+    assert_int_equal(r->cell[1].col, 6); /* the opening quote */
+    assert_string_equal(r->cell[1].text, "q");
+    assert_int_equal(r->cell[2].col, 12);
+    assert_string_equal(r->cell[2].text, "x");
+    r = &t.row[1];
+    assert_int_equal(r->cell[0].col, 1); /* empty fields: where they begin */
+    assert_int_equal(r->cell[1].col, 2);
+    assert_int_equal(r->cell[2].col, 4);
+    table_free(&t);
+}
+
+static void test_limits(void **state)
+{
+    (void)state;
+    char buf[600];
+    /* 4097 header columns */
+    size_t n = 4097 * 6 + 2;
+    char *csv = malloc(n);
+    assert_non_null(csv);
+    size_t len = 0;
+    for (int i = 0; i < 4097; i++)
+        len += (size_t)snprintf(csv + len, n - len, "%sc%d", i ? "," : "", i);
+    csv[len++] = '\n';
+    parse_fail(csv, len, buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:1: too many columns in the header (4097, the limit is 4096)");
+    free(csv);
+
+    /* a cell longer than 64 KiB */
+    n = 70000 + 16;
+    csv = malloc(n);
+    assert_non_null(csv);
+    len = put(csv, "a,b\n1,");
+    memset(csv + len, 'x', 70000);
+    len += 70000;
+    len += put(csv + len, "\n2,3\n");
+    Table t;
+    Diag d;
+    assert_int_equal(table_parse("t.csv", csv, len, &t, &d), 0);
+    assert_int_equal(t.nrow, 2);
+    row_error(&t.row[0], buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:2:3: cell in column 'b' is longer than 65536 bytes");
+    assert_string_equal(t.row[0].cell[1].text, "");
+    assert_null(t.row[1].error);
+    table_free(&t);
+    free(csv);
+}
+
+static void test_too_many_rows(void **state)
+{
+    (void)state;
+    char buf[600];
+    size_t n = 2 + 2 * ((size_t)TABLE_MAX_ROWS + 1);
+    char *csv = malloc(n);
+    assert_non_null(csv);
+    put(csv, "a\n");
+    for (size_t i = 2; i < n; i += 2) {
+        csv[i] = '1';
+        csv[i + 1] = '\n';
+    }
+    parse_fail(csv, n, buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:1000002: too many rows (the limit is 1000000)");
+    Table t;
+    Diag d;
+    assert_int_equal(table_parse("t.csv", csv, n - 2, &t, &d), 0);
+    assert_int_equal(t.nrow, TABLE_MAX_ROWS);
+    table_free(&t);
+    free(csv);
+}
+
+static void test_read_file(void **state)
+{
+    (void)state;
+    Table t;
+    Diag d;
+    char buf[600];
+    assert_int_equal(table_read("/nonexistent/x.csv", &t, &d), -1);
+    diag_format(&d, buf, sizeof buf);
+    assert_string_equal(buf, "/nonexistent/x.csv: cannot open: No such file or directory");
+
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/df_test_table_%ld.csv", (long)getpid());
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("# title: From a file\nscenario,devices\nx,8\n", f);
+    fclose(f);
+    assert_int_equal(table_read(path, &t, &d), 0);
+    assert_string_equal(t.title, "From a file");
+    assert_int_equal(t.nrow, 1);
+    assert_string_equal(t.path, path);
+    table_free(&t);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_basic),           cmocka_unit_test(test_bom_crlf),
+        cmocka_unit_test(test_comments_title),  cmocka_unit_test(test_quoted_comma_newline),
+        cmocka_unit_test(test_too_many_fields), cmocka_unit_test(test_fewer_fields_and_empty_rows),
+        cmocka_unit_test(test_bad_quotes),      cmocka_unit_test(test_unterminated_quote),
+        cmocka_unit_test(test_header_faults),   cmocka_unit_test(test_empty_file),
+        cmocka_unit_test(test_header_only),     cmocka_unit_test(test_invalid_utf8),
+        cmocka_unit_test(test_cell_positions),  cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_too_many_rows),   cmocka_unit_test(test_read_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
