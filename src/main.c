@@ -333,7 +333,7 @@ static int cmd_eval(int argc, char **argv)
         RunRow *rr = run.row;
         if (rr && scenario_build(&db, "<command line>", ".", set, n, 0, &rr->sc, &rr->src, &rr->diag)) {
             char msg[1200];
-            if (rr->diag.line > 0)
+            if (rr->diag.line > 0 && rr->diag.line < argc && !strcmp(rr->diag.file, "<command line>"))
                 fprintf(stderr, "deepflow eval: argument %d (%s): %s\n", rr->diag.line, argv[rr->diag.line],
                         rr->diag.msg);
             else {

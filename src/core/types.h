@@ -67,6 +67,7 @@ typedef struct {
     Network intra;               /* scale-up tier inside a node */
     Network inter;               /* scale-out tier between nodes */
     double dp_overlap;           /* fraction of DP gradient communication hidden under backward */
+    double host_op_s;            /* framework dispatch time per operation (eager mode), fitted */
     double node_overhead_w;      /* host CPUs, NICs, fans per node */
     double switch_w_per_device;  /* fabric switches, apportioned per device */
     double pue;                  /* facility power usage effectiveness */
@@ -137,6 +138,7 @@ typedef enum {
     COMP_DP_COMM,       /* data-parallel gradient collectives, exposed */
     COMP_DP_HIDDEN,     /* data-parallel communication hidden under backward (not in step time) */
     COMP_OPTIMIZER,     /* optimizer step */
+    COMP_HOST,          /* host (framework) dispatch time not hidden behind device work */
     COMP_COUNT
 } Component;
 
@@ -171,7 +173,7 @@ typedef struct {
     double comp_time_s[COMP_COUNT];
     double comp_energy_j[COMP_COUNT];
     /* collective tier names, for the breakdown */
-    char tp_tier[16], pp_tier[16], dp_tier[16];
+    char tp_tier[32], pp_tier[32], dp_tier[32];
 } Result;
 
 const char *precision_name(Precision p);

@@ -1,38 +1,179 @@
-/* net/collective.c — ring collectives with the alpha-beta model.
- *   all-reduce (ring):      2(p-1) steps, 2(p-1)/p * S on the wire
- *   reduce-scatter/gather:  (p-1) steps,   (p-1)/p * S
- *   all-to-all:             (p-1) steps,   (p-1)/p * S
- *   point-to-point:         1 step,        S
- * (Thakur et al., "Optimization of Collective Communication Operations in
- * MPICH", IJHPCA 2005; Patarasuk & Yuan, JPDC 2009.)  Bandwidth is per
- * device per direction times the tier's achievable efficiency. */
+/* net/collective.c — collectives with the alpha-beta model on the
+ * topologies of templates/networks.
+ *
+ * Ring (Patarasuk & Yuan, JPDC 2009; Thakur et al., IJHPCA 2005):
+ *   all-reduce 2(p-1) steps and 2(p-1)/p * S on the wire per rank;
+ *   reduce-scatter, all-gather (p-1) steps, (p-1)/p * S.
+ * Tree (double binary tree, Sanders et al. 2009, as NCCL uses it): the
+ *   same bytes per rank at full bandwidth for large S, 2 log2(p) latency
+ *   steps for all-reduce, so it wins for small messages.
+ * All-to-all: (p-1)/p * S through the bisection; on a switched fabric that
+ *   is the device's own bandwidth, on a ring p/4 * S over 2 links per node,
+ *   on a k-ary d-torus (Dally & Towles, "Principles and Practices of
+ *   Interconnection Networks", ch. 3) the bisection has 2 p / k links.
+ * Point-to-point: 1 step (a torus/mesh: the average hop count), S.
+ * Torus and mesh tiers run all-reduce as concurrent bidirectional rings in
+ * every dimension, so they use all their links (a mesh, without wrap-around
+ * links, half of them per direction).
+ * Across nodes a group's ring crosses each node boundary through the
+ * node's scale-out ports; g ranks of the group in one node can drive g
+ * ports at once, while `sharing` groups split the node's ports: the
+ * scale-out bandwidth of a group is g * (per-device port bandwidth), the
+ * measured behaviour of NCCL on DGX nodes (8 x 25 GB/s HDR per node give a
+ * 192 GB/s all-reduce bus bandwidth, NVIDIA/nccl#812). */
 #include "net.h"
 
-void net_collective(const Network *net, Collective c, double bytes, int p, CollCost *out)
+#include <math.h>
+
+const char *algorithm_name(Algorithm a)
 {
-    out->time_s = 0;
-    out->wire_bytes = 0;
-    out->steps = 0;
+    static const char *const n[ALGO_COUNT] = {"none", "ring", "tree", "hierarchical", "direct"};
+    return (unsigned)a < ALGO_COUNT ? n[a] : "?";
+}
+
+void net_group(const System *sys, int p, long stride, Group *g)
+{
+    const int d = sys->devices_per_node > 0 ? sys->devices_per_node : 1;
+    g->p = p;
+    if (stride < 1)
+        stride = 1;
+    if (stride >= d)
+        g->per_node = 1;
+    else {
+        long fit = d / stride;
+        g->per_node = (int)(p < fit ? p : fit);
+    }
+    if (g->per_node < 1)
+        g->per_node = 1;
+    g->nodes = (p + g->per_node - 1) / g->per_node;
+    /* groups of this kind active in one node: the node's devices / ours */
+    g->sharing = d / g->per_node;
+    if (g->sharing < 1)
+        g->sharing = 1;
+}
+
+/* Side of a d-dimensional torus of p nodes, and the dimension count. */
+static int topo_dims(Topology t)
+{
+    switch (t) {
+    case TOPO_TORUS2D:
+    case TOPO_MESH2D:
+        return 2;
+    case TOPO_TORUS3D:
+        return 3;
+    default:
+        return 1;
+    }
+}
+
+double net_tier_time(const Network *net, Collective c, double bytes, int p, Algorithm algo,
+                     double bw_scale)
+{
     if (bytes <= 0 || (p <= 1 && c != COLL_P2P))
-        return;
-    double frac;
+        return 0;
+    const double bw = net->bw_bytes_per_s * net->efficiency * bw_scale;
+    const double a = net->latency_s;
+    const int dims = topo_dims(net->topology);
+    const double side = pow((double)p, 1.0 / dims);
+    double ring_bw = bw;
+    if (net->topology == TOPO_MESH2D)
+        ring_bw = 0.5 * bw; /* no wrap-around: each ring folds back on itself */
+    double steps, wire, eff_bw = ring_bw;
     switch (c) {
     case COLL_ALLREDUCE:
-        out->steps = 2 * (p - 1);
-        frac = 2.0 * (p - 1) / p;
-        break;
-    case COLL_P2P:
-        out->steps = 1;
-        frac = 1.0;
+        wire = 2.0 * (p - 1) / p * bytes;
+        steps = algo == ALGO_TREE ? 2.0 * ceil(log2((double)p)) : 2.0 * (p - 1);
         break;
     case COLL_REDUCESCATTER:
     case COLL_ALLGATHER:
+        wire = (double)(p - 1) / p * bytes;
+        steps = algo == ALGO_TREE ? ceil(log2((double)p)) : (double)(p - 1);
+        break;
     case COLL_ALLTOALL:
+        wire = (double)(p - 1) / p * bytes;
+        steps = (double)(p - 1);
+        if (net->topology == TOPO_RING)
+            eff_bw = bw * 8.0 / p < bw ? bw * 8.0 / p : bw; /* bisection of 2 bidirectional links */
+        else if (net->topology != TOPO_SWITCHED)
+            eff_bw = bw * 4.0 / side < bw ? bw * 4.0 / side : bw; /* 2p/k bisection links */
+        break;
+    case COLL_P2P:
     default:
-        out->steps = p - 1;
-        frac = (double)(p - 1) / p;
+        wire = bytes;
+        steps = net->topology == TOPO_SWITCHED || net->topology == TOPO_RING ? 1.0 : dims * side / 4.0;
+        if (steps < 1)
+            steps = 1;
+        /* one link, not the device's aggregate, on direct topologies */
+        if (net->topology != TOPO_SWITCHED && net->link_bw_bytes_per_s > 0)
+            eff_bw = net->link_bw_bytes_per_s * net->efficiency * bw_scale;
         break;
     }
-    out->wire_bytes = frac * bytes;
-    out->time_s = out->steps * net->latency_s + out->wire_bytes / (net->bw_bytes_per_s * net->efficiency);
+    return steps * a + wire / eff_bw;
+}
+
+void net_collective(const System *sys, const Group *g, Collective c, double bytes, CollCost *out)
+{
+    out->time_s = 0;
+    out->intra_bytes = out->inter_bytes = 0;
+    out->algo = ALGO_NONE;
+    out->tier = "none";
+    const int p = g->p;
+    if (bytes <= 0 || p <= 1)
+        return;
+    double frac = c == COLL_ALLREDUCE ? 2.0 * (p - 1) / p : c == COLL_P2P ? 1.0 : (double)(p - 1) / p;
+    if (g->nodes <= 1) {
+        /* Inside a node NCCL runs rings (its trees span nodes). */
+        out->algo = c == COLL_P2P ? ALGO_DIRECT : ALGO_RING;
+        out->time_s = net_tier_time(&sys->intra, c, bytes, p, ALGO_RING, 1.0);
+        out->intra_bytes = frac * bytes;
+        out->tier = "intra";
+        return;
+    }
+    /* Across nodes.  The group's share of the node's scale-out ports. */
+    const double share = (double)g->per_node;
+    out->tier = "inter";
+    if (c == COLL_P2P) {
+        out->algo = ALGO_DIRECT;
+        out->time_s = net_tier_time(&sys->inter, c, bytes, 2, ALGO_RING, 1.0);
+        out->inter_bytes = bytes;
+        return;
+    }
+    /* Flat ring / tree over all p ranks: every step is paced by the
+     * slowest hop: the scale-out crossing (g ports) or an intra hop. */
+    double inter_bw = sys->inter.bw_bytes_per_s * sys->inter.efficiency * share;
+    double intra_bw = g->per_node > 1 ? sys->intra.bw_bytes_per_s * sys->intra.efficiency : INFINITY;
+    double bw = fmin(inter_bw, intra_bw);
+    double wire = frac * bytes;
+    double alpha = fmax(sys->inter.latency_s, g->per_node > 1 ? sys->intra.latency_s : 0);
+    double steps_ring = c == COLL_ALLREDUCE ? 2.0 * (p - 1) : (double)(p - 1);
+    double ring = steps_ring * alpha + wire / bw;
+    double tree = INFINITY;
+    if (c != COLL_ALLTOALL) {
+        double st = (c == COLL_ALLREDUCE ? 2.0 : 1.0) * ceil(log2((double)p));
+        tree = st * alpha + wire / bw;
+    } else if (sys->inter.topology != TOPO_SWITCHED) {
+        ring = net_tier_time(&sys->inter, c, bytes, p, ALGO_RING, share);
+    }
+    /* Hierarchical (Jia et al. 2018; NCCL's NVLS/tree-of-rings): reduce-
+     * scatter inside the node, the collective across nodes on 1/g of the
+     * data by each of the g ranks on its own port, all-gather inside. */
+    double hier = INFINITY;
+    if (g->per_node > 1 && c != COLL_ALLTOALL) {
+        const int n = g->nodes, k = g->per_node;
+        double in = 0;
+        if (c == COLL_ALLREDUCE)
+            in = net_tier_time(&sys->intra, COLL_REDUCESCATTER, bytes, k, ALGO_RING, 1.0) +
+                 net_tier_time(&sys->intra, COLL_ALLGATHER, bytes, k, ALGO_RING, 1.0);
+        else
+            in = net_tier_time(&sys->intra, c, bytes, k, ALGO_RING, 1.0);
+        double across = net_tier_time(&sys->inter, c, bytes / k, n, ALGO_RING, 1.0);
+        double across_tree = net_tier_time(&sys->inter, c, bytes / k, n, ALGO_TREE, 1.0);
+        hier = in + fmin(across, across_tree);
+    }
+    out->time_s = fmin(ring, fmin(tree, hier));
+    out->algo = out->time_s == hier ? ALGO_HIER : out->time_s == tree ? ALGO_TREE : ALGO_RING;
+    /* Bytes on each tier per rank: the crossing carries 1/g of the ring's
+     * traffic per rank, the rest stays inside the node. */
+    out->inter_bytes = wire / share;
+    out->intra_bytes = g->per_node > 1 ? wire - out->inter_bytes : 0;
 }

@@ -1,21 +1,47 @@
-/* net/net.h — time and bits on the wire of one collective on one network
- * tier, with the alpha-beta cost t = steps * latency + wire_bytes /
- * (bandwidth * efficiency) (Thakur, Rabenseifner, Gropp 2005; Patarasuk &
- * Yuan 2009 for the ring's 2(p-1)/p).  Seconds, bytes.  Pure. */
+/* net/net.h — collectives over the networks of a system.  A group of p
+ * ranks is placed on nodes of D devices (net_group); its collectives run on
+ * the intra-node tier when it fits in a node, else on both tiers, sharing
+ * the node's scale-out ports with the other groups that communicate at the
+ * same time (contention).  Each collective is costed with the alpha-beta
+ * model t = steps * latency + bytes_on_wire / (bandwidth * efficiency)
+ * for ring, tree and hierarchical algorithms, and the cheapest is taken,
+ * as NCCL's tuner does for the message size.  Seconds, bytes.  Pure. */
 #ifndef DF_NET_H
 #define DF_NET_H
 
 #include "core/types.h"
 #include "graph/graph.h"
 
+typedef enum { ALGO_NONE, ALGO_RING, ALGO_TREE, ALGO_HIER, ALGO_DIRECT, ALGO_COUNT } Algorithm;
+
+typedef struct {
+    int p;        /* ranks in the group */
+    int per_node; /* of them in one node */
+    int nodes;    /* nodes the group spans */
+    int sharing;  /* groups of this kind communicating at once in one node */
+} Group;
+
 typedef struct {
     double time_s;
-    double wire_bytes;  /* bytes each device sends */
-    int steps;          /* latency terms */
+    double intra_bytes;  /* bytes each device sends on the intra-node tier */
+    double inter_bytes;  /* bytes each device sends on the scale-out tier */
+    Algorithm algo;
+    const char *tier;    /* "none", "intra", "inter" */
 } CollCost;
 
-/* Collective `c` over p devices on tier `net`; bytes is the full buffer
- * per device (as NCCL's "size").  p = 1 costs nothing. */
-void net_collective(const Network *net, Collective c, double bytes, int p, CollCost *out);
+/* Place a group of p ranks whose members are `stride` ranks apart (tensor
+ * groups stride 1, data stride tp, pipeline stride tp*dp) on nodes of
+ * sys->devices_per_node consecutive ranks. */
+void net_group(const System *sys, int p, long stride, Group *g);
+
+/* Collective c over group g, bytes = the full buffer per rank (NCCL's
+ * "size"; for point-to-point the message).  p = 1 costs nothing. */
+void net_collective(const System *sys, const Group *g, Collective c, double bytes, CollCost *out);
+
+/* Collective on one tier alone (no placement): the building block. */
+double net_tier_time(const Network *net, Collective c, double bytes, int p, Algorithm algo,
+                     double bw_scale);
+
+const char *algorithm_name(Algorithm a);
 
 #endif

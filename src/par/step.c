@@ -18,8 +18,8 @@
  * about all layers' worth of one microbatch, times 1 + (pp-1)/(pp v) when
  * interleaved.
  *
- * Ranks are placed tensor innermost, then data, then pipeline; a group whose
- * span of consecutive ranks fits in one node uses the intra-node tier.
+ * Ranks are placed tensor innermost, then data, then pipeline; net_group
+ * says how each group lands on nodes and so which tier it uses.
  * Seconds, bytes, FLOP. */
 #include "step.h"
 
@@ -33,30 +33,48 @@
 typedef struct {
     double t[COMP_COUNT];        /* seconds by component */
     double bound_t[BOUND_COUNT]; /* GEMM seconds by what limits them */
+    double inter_bytes, intra_bytes; /* per device, on each network tier */
 } Costs;
 
-static void cost_list(const OpList *l, const Device *dev, Precision prec, const Network *tp_net,
-                      int tp, int recompute, GemmCache *cache, Costs *c)
+typedef struct {
+    const System *sys;
+    const Device *dev;
+    Precision prec;
+    Group tp_group;
+    GemmCache *cache;
+} Ctx;
+
+/* Cost one op list.  Ops run in order on one stream; the host dispatches
+ * them ahead of the device, so the list takes max(device time, ops x host
+ * dispatch time): the excess is charged to COMP_HOST. */
+static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
 {
+    double device = 0;
     for (int i = 0; i < l->n; i++) {
         const Op *op = &l->op[i];
         double t = 0;
         Component comp = recompute ? COMP_RECOMPUTE : op->comp;
         if (op->kind == OP_GEMM) {
             GemmCost g;
-            gemm_cost(dev, prec, op->batch, op->m, op->n, op->k, cache, &g);
+            gemm_cost(x->dev, x->prec, op->batch, op->m, op->n, op->k, x->cache, &g);
             t = g.time_s;
             c->bound_t[g.bound] += t;
         } else if (op->kind == OP_MEMBOUND) {
-            t = membound_time(dev, op->bytes, op->flops);
+            t = membound_time(x->dev, op->bytes, op->flops);
         } else {
             CollCost cc;
-            net_collective(tp_net, op->coll, op->comm_bytes, tp, &cc);
+            net_collective(x->sys, &x->tp_group, op->coll, op->comm_bytes, &cc);
             t = cc.time_s;
+            c->inter_bytes += cc.inter_bytes;
+            c->intra_bytes += cc.intra_bytes;
             comp = COMP_TP_COMM;
         }
         c->t[comp] += t;
+        device += t;
     }
+    double host = l->n * x->sys->host_op_s;
+    if (host > device)
+        c->t[COMP_HOST] += host - device;
 }
 
 static void costs_add(Costs *dst, const Costs *src, double scale)
@@ -65,6 +83,8 @@ static void costs_add(Costs *dst, const Costs *src, double scale)
         dst->t[i] += scale * src->t[i];
     for (int i = 0; i < BOUND_COUNT; i++)
         dst->bound_t[i] += scale * src->bound_t[i];
+    dst->inter_bytes += scale * src->inter_bytes;
+    dst->intra_bytes += scale * src->intra_bytes;
 }
 
 static double costs_total(const Costs *c)
@@ -76,12 +96,12 @@ static double costs_total(const Costs *c)
     return s;
 }
 
-/* The tier a group of `span` consecutive ranks crosses. */
-static const Network *tier_for(const System *sys, long span, char *name, size_t n)
+static void tier_name(char *buf, size_t n, const Group *g, const CollCost *c)
 {
-    int intra = span <= sys->devices_per_node;
-    snprintf(name, n, "%s", intra ? "intra" : "inter");
-    return intra ? &sys->intra : &sys->inter;
+    if (g->p <= 1)
+        snprintf(buf, n, "none");
+    else
+        snprintf(buf, n, "%s (%s)", g->nodes > 1 ? "inter" : "intra", algorithm_name(c->algo));
 }
 
 static int fail(Result *r, const char *msg)
@@ -123,25 +143,31 @@ int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r)
     if (m_micro < 1)
         return fail(r, "global_batch is smaller than dp x microbatch");
 
-    const Network *tp_net = tier_for(sys, tp, r->tp_tier, sizeof r->tp_tier);
-    const Network *dp_net = tier_for(sys, (long)tp * dp, r->dp_tier, sizeof r->dp_tier);
-    const Network *pp_net = tier_for(sys, (long)tp * dp * pp, r->pp_tier, sizeof r->pp_tier);
-    if (tp == 1)
-        snprintf(r->tp_tier, sizeof r->tp_tier, "none");
-    if (dp == 1)
-        snprintf(r->dp_tier, sizeof r->dp_tier, "none");
-    if (pp == 1)
-        snprintf(r->pp_tier, sizeof r->pp_tier, "none");
+    snprintf(r->tp_tier, sizeof r->tp_tier, "none");
+    snprintf(r->dp_tier, sizeof r->dp_tier, "none");
+    snprintf(r->pp_tier, sizeof r->pp_tier, "none");
+
+    /* Ranks: tensor innermost, then data, then pipeline. */
+    Ctx x = {sys, dev, sc->precision, {0}, cache};
+    Group dp_group, pp_group;
+    net_group(sys, tp, 1, &x.tp_group);
+    net_group(sys, dp, tp, &dp_group);
+    net_group(sys, pp, (long)tp * dp, &pp_group);
 
     /* One layer, one microbatch. */
     Costs lf = {0}, lb = {0}, ff = {0}, fb = {0}, tf = {0}, tb = {0};
-    cost_list(&g.layer_fwd, dev, sc->precision, tp_net, tp, 0, cache, &lf);
-    cost_list(&g.layer_bwd, dev, sc->precision, tp_net, tp, 0, cache, &lb);
-    cost_list(&g.layer_recompute, dev, sc->precision, tp_net, tp, 1, cache, &lb);
-    cost_list(&g.first_fwd, dev, sc->precision, tp_net, tp, 0, cache, &ff);
-    cost_list(&g.first_bwd, dev, sc->precision, tp_net, tp, 0, cache, &fb);
-    cost_list(&g.last_fwd, dev, sc->precision, tp_net, tp, 0, cache, &tf);
-    cost_list(&g.last_bwd, dev, sc->precision, tp_net, tp, 0, cache, &tb);
+    cost_list(&x, &g.layer_fwd, 0, &lf);
+    cost_list(&x, &g.layer_bwd, 0, &lb);
+    cost_list(&x, &g.layer_recompute, 1, &lb);
+    cost_list(&x, &g.first_fwd, 0, &ff);
+    cost_list(&x, &g.first_bwd, 0, &fb);
+    cost_list(&x, &g.last_fwd, 0, &tf);
+    cost_list(&x, &g.last_bwd, 0, &tb);
+    {
+        CollCost probe;
+        net_collective(sys, &x.tp_group, COLL_ALLREDUCE, 1e6, &probe);
+        tier_name(r->tp_tier, sizeof r->tp_tier, &x.tp_group, &probe);
+    }
 
     /* Per stage, one microbatch: the first and the last stage carry the
      * embedding and the head; the slowest of them bounds the pipeline. */
@@ -174,8 +200,12 @@ int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r)
     if (pp > 1 && mdl->kind == MODEL_TRANSFORMER) {
         double msg = (double)mdl->seq_len * mb * mdl->hidden * g.bytes_per_elem / tp;
         CollCost p2p;
-        net_collective(pp_net, COLL_P2P, msg, 2, &p2p);
-        step.t[COMP_PP_COMM] = 2.0 * p2p.time_s * ((double)v * m_micro + pp - 1);
+        net_collective(sys, &pp_group, COLL_P2P, msg, &p2p);
+        const double sends = 2.0 * ((double)v * m_micro + pp - 1);
+        step.t[COMP_PP_COMM] = p2p.time_s * sends;
+        step.inter_bytes += p2p.inter_bytes * sends;
+        step.intra_bytes += p2p.intra_bytes * sends;
+        tier_name(r->pp_tier, sizeof r->pp_tier, &pp_group, &p2p);
     }
 
     /* Parameters held by the most loaded device. */
@@ -190,21 +220,25 @@ int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r)
      * and all-gathers the updated 16-bit weights; ZeRO-3 also all-gathers
      * weights in forward and backward). */
     if (dp > 1 && p_dev > 0) {
-        CollCost c1, c2, c3;
-        double t_dp;
+        CollCost c1, c2 = {0}, c3 = {0};
+        double t_dp, n3 = 0;
         const double wb = weight_bytes(sc->precision);
         if (sc->zero >= 1) {
-            net_collective(dp_net, COLL_REDUCESCATTER, p_dev * STEP_GRAD_BYTES, dp, &c1);
-            net_collective(dp_net, COLL_ALLGATHER, p_dev * wb, dp, &c2);
+            net_collective(sys, &dp_group, COLL_REDUCESCATTER, p_dev * STEP_GRAD_BYTES, &c1);
+            net_collective(sys, &dp_group, COLL_ALLGATHER, p_dev * wb, &c2);
             t_dp = c1.time_s + c2.time_s;
             if (sc->zero == 3) {
-                net_collective(dp_net, COLL_ALLGATHER, p_dev * wb, dp, &c3);
-                t_dp += 2.0 * c3.time_s * m_micro; /* forward and backward, every microbatch */
+                net_collective(sys, &dp_group, COLL_ALLGATHER, p_dev * wb, &c3);
+                n3 = 2.0 * m_micro; /* forward and backward, every microbatch */
+                t_dp += n3 * c3.time_s;
             }
         } else {
-            net_collective(dp_net, COLL_ALLREDUCE, p_dev * STEP_GRAD_BYTES, dp, &c1);
+            net_collective(sys, &dp_group, COLL_ALLREDUCE, p_dev * STEP_GRAD_BYTES, &c1);
             t_dp = c1.time_s;
         }
+        step.inter_bytes += c1.inter_bytes + c2.inter_bytes + n3 * c3.inter_bytes;
+        step.intra_bytes += c1.intra_bytes + c2.intra_bytes + n3 * c3.intra_bytes;
+        tier_name(r->dp_tier, sizeof r->dp_tier, &dp_group, &c1);
         double hidden = sys->dp_overlap * t_dp;
         if (hidden > t_b_last)
             hidden = t_b_last;
