@@ -272,6 +272,14 @@ static void print_eval(const RunRow *rr)
                100 * r->comp_time_s[c] / r->step_time_s, c == COMP_DP_HIDDEN ? " (hidden, not in step)" : "");
     }
     printf("collectives  tensor: %s, pipeline: %s, data: %s\n", r->tp_tier, r->pp_tier, r->dp_tier);
+    printf("power        device %.0f W (cap %.0f W, clock %.0f %% of nominal), system %.4g kW at the wall\n",
+           r->device_power_w, r->power_cap_w, 100 * r->clock_scale, r->system_power_w / 1e3);
+    printf("energy       %.4g kJ per step (system)", r->energy_per_step_j / 1e3);
+    if (isfinite(r->energy_to_train_j))
+        printf(", %.4g MWh to train", r->energy_to_train_j / 3.6e9);
+    if (isfinite(r->cost_usd))
+        printf(", $%.4g at list price", r->cost_usd);
+    printf("\n");
     printf("memory per device (most loaded)\n");
     print_size("weights", r->mem_weights_bytes);
     print_size("gradients", r->mem_grads_bytes);

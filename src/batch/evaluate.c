@@ -1,14 +1,20 @@
-/* batch/evaluate.c — evaluate(): step model, then time-to-train.  Numbers
- * the model cannot compute stay NaN (written as empty cells), never 0. */
+/* batch/evaluate.c — evaluate(): the step model at the nominal clock; when
+ * the device would draw more than its cap (the scenario's power_cap, else
+ * its TDP), the clock is lowered by DVFS (power.h) to the fastest one that
+ * meets the cap and the step is re-timed, so a cap costs time; then system
+ * power, energy and time to train.  Numbers the model cannot compute stay
+ * NaN (written as empty cells), never 0. */
 #include "evaluate.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "par/step.h"
+#include "power/power.h"
 #include "scale/scale.h"
 
-int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
+static void reset(Result *r)
 {
     memset(r, 0, sizeof *r);
     r->time_to_train_s = NAN;
@@ -18,15 +24,79 @@ int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
     r->system_power_w = NAN;
     r->energy_per_step_j = NAN;
     r->energy_to_train_j = NAN;
+    r->cost_usd = NAN;
     for (int i = 0; i < COMP_COUNT; i++)
         r->comp_energy_j[i] = NAN;
-    if (step_evaluate(sc, cache, r))
+}
+
+static double device_power(const Result *r)
+{
+    return r->device_energy_j / r->step_time_s;
+}
+
+int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
+{
+    reset(r);
+    if (step_evaluate(sc, 1.0, cache, r))
         return -1;
+    const Device *dev = &sc->system.device;
+    const double cap = sc->power_cap_w > 0 ? sc->power_cap_w : dev->tdp_w;
+    if (cap > 0 && device_power(r) > cap) {
+        /* Power falls monotonically with the clock (V^2 f dynamic, V
+         * leakage): bisect for the fastest clock within the cap. */
+        double lo = pwr_min_clock(dev), hi = 1.0;
+        Result t;
+        reset(&t);
+        if (lo >= 1.0 || step_evaluate(sc, lo, cache, &t) || device_power(&t) > cap) {
+            double need = lo < 1.0 && t.step_time_s > 0 ? device_power(&t) : device_power(r);
+            r->status = STATUS_ERROR;
+            snprintf(r->error, sizeof r->error,
+                     "the device cannot meet its %.0f W power cap: it draws %.0f W even at its lowest "
+                     "clock (voltage.min) or has no DVFS range",
+                     cap, need);
+            return -1;
+        }
+        Result best = t;
+        for (int i = 0; i < 40 && hi - lo > 1e-4; i++) {
+            double mid = 0.5 * (lo + hi);
+            reset(&t);
+            if (step_evaluate(sc, mid, cache, &t))
+                break;
+            if (device_power(&t) <= cap) {
+                lo = mid;
+                best = t;
+            } else {
+                hi = mid;
+            }
+        }
+        *r = best;
+    }
+    r->power_cap_w = cap;
+    r->device_power_w = device_power(r);
+    r->system_power_w = pwr_system_power(&sc->system, sc->devices, r->device_power_w) +
+                        sc->devices * r->inter_link_energy_j / r->step_time_s *
+                            (sc->system.pue > 0 ? sc->system.pue : 1.0);
+    r->energy_per_step_j = r->system_power_w * r->step_time_s;
+    /* Per-component energies are the whole system's: every device's
+     * share, and the rest (nodes, switches, NICs, PUE) as system_overhead. */
+    double devices_e = 0;
+    for (int i = 0; i < COMP_COUNT; i++) {
+        if (i == COMP_SYSTEM)
+            continue;
+        r->comp_energy_j[i] *= sc->devices;
+        devices_e += r->comp_energy_j[i];
+    }
+    r->comp_energy_j[COMP_SYSTEM] = r->energy_per_step_j - devices_e;
+    r->comp_time_s[COMP_SYSTEM] = 0;
+
     char why[128];
     double steps;
     if (scale_steps(sc, &steps, why, sizeof why) == 0) {
         r->steps = steps;
         r->time_to_train_s = steps * r->step_time_s;
+        r->energy_to_train_j = r->system_power_w * r->time_to_train_s;
+        if (sc->system.price_per_device_hour > 0)
+            r->cost_usd = sc->system.price_per_device_hour * sc->devices * r->time_to_train_s / 3600.0;
     }
     return 0;
 }

@@ -218,6 +218,8 @@ const ParamTable param_model_table = {"models", model_defs, N(model_defs), sizeo
 
 static const char *const recompute_choices[] = {"none", "selective", "full", NULL};
 static const char *const precision_choices[] = {"fp32", "tf32", "fp16", "bf16", "fp8", NULL};
+static const char *const placement_choices[] = {"tp-dp-pp", "tp-pp-dp", "dp-tp-pp", "dp-pp-tp",
+                                                "pp-tp-dp", "pp-dp-tp", NULL};
 
 static const ParamDef scenario_defs[] = {
     PS(Scenario, "scenario", name, 0, "name of the row"),
@@ -237,6 +239,10 @@ static const ParamDef scenario_defs[] = {
     PB(Scenario, "seq_parallel", seq_parallel, 0, "sequence parallelism"),
     PI(Scenario, "zero", zero, 0, 3, 0, 0, 0, "ZeRO stage"),
     PE(Scenario, "precision", precision, precision_choices, PREC_BF16, 0, "training precision"),
+    PD(Scenario, "power_cap", power_cap_w, UNIT_POWER, 0, 1e5, 0, 0,
+       "per-device power cap (DVFS lowers the clock to meet it); default the TDP"),
+    PE(Scenario, "placement", placement, placement_choices, PLACE_TP_DP_PP, 0,
+       "rank order over devices, innermost first"),
     PD(Scenario, "train_tokens", train_tokens, UNIT_NUMBER, 0, 1e18, 0, 0, "tokens to train on"),
     PD(Scenario, "train_samples", train_samples, UNIT_NUMBER, 0, 1e18, 0, 0, "samples to train on"),
     PD(Scenario, "epochs", epochs, UNIT_NUMBER, 0, 1e9, 0, 0, "epochs over the dataset"),

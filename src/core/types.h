@@ -106,6 +106,18 @@ typedef struct {
 
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } Recompute;
 
+/* Order in which ranks are laid out over devices, innermost first: the
+ * default puts tensor-parallel ranks on neighbouring devices of a node. */
+typedef enum {
+    PLACE_TP_DP_PP,
+    PLACE_TP_PP_DP,
+    PLACE_DP_TP_PP,
+    PLACE_DP_PP_TP,
+    PLACE_PP_TP_DP,
+    PLACE_PP_DP_TP,
+    PLACE_COUNT
+} Placement;
+
 #define AUTO_VALUE (-1) /* an integer strategy field set to 'auto' */
 
 typedef struct {
@@ -122,6 +134,8 @@ typedef struct {
     int seq_parallel;
     int zero;
     Precision precision;
+    Placement placement;
+    double power_cap_w;      /* per-device cap; 0: the device's TDP */
     double train_tokens, train_samples, epochs; /* 0: not given */
 } Scenario;
 
@@ -139,6 +153,7 @@ typedef enum {
     COMP_DP_HIDDEN,     /* data-parallel communication hidden under backward (not in step time) */
     COMP_OPTIMIZER,     /* optimizer step */
     COMP_HOST,          /* host (framework) dispatch time not hidden behind device work */
+    COMP_SYSTEM,        /* energy only: nodes, switches, scale-out links and facility (PUE) */
     COMP_COUNT
 } Component;
 
@@ -169,7 +184,13 @@ typedef struct {
     char bottleneck[32];
     /* power and energy */
     double device_power_w, system_power_w;
-    double energy_per_step_j, energy_to_train_j;
+    double energy_per_step_j, energy_to_train_j;  /* whole system at the wall */
+    double device_energy_j;         /* one device, one step: dynamic + leakage */
+    double inter_link_energy_j;     /* one device's scale-out traffic, one step */
+    double intra_bytes, inter_bytes;/* one device's network traffic per step */
+    double clock_scale;             /* DVFS clock / nominal clock (1: not throttled) */
+    double power_cap_w;             /* the cap the device was held to */
+    double cost_usd;                /* price x devices x time to train; NaN unknown */
     double comp_time_s[COMP_COUNT];
     double comp_energy_j[COMP_COUNT];
     /* collective tier names, for the breakdown */

@@ -126,9 +126,11 @@ int scenario_check(const Scenario *sc, Diag *d)
                         "global_batch (%lld) must be a multiple of dp x microbatch (%d x %d = %lld)",
                         (long long)sc->global_batch, dp, mb, (long long)dp * mb);
     if (sc->model.kind == MODEL_TRANSFORMER) {
-        if (pp > 0 && v > 0 && sc->model.layers % (pp * v))
-            return diag_set(d, NULL, 0, 0, "layers (%d) must split evenly over pp x interleave (%d x %d)",
-                            sc->model.layers, pp, v);
+        if (pp > 0 && v > 0 && sc->model.layers < pp * v)
+            return diag_set(d, NULL, 0, 0,
+                            "layers (%d) must split over pp x interleave (%d x %d = %d): at least one "
+                            "layer per model chunk",
+                            sc->model.layers, pp, v, pp * v);
         if (tp > 0 && sc->model.heads % tp)
             return diag_set(d, NULL, 0, 0, "heads (%d) must be divisible by tp (%d)", sc->model.heads, tp);
     }

@@ -18,8 +18,9 @@
  * about all layers' worth of one microbatch, times 1 + (pp-1)/(pp v) when
  * interleaved.
  *
- * Ranks are placed tensor innermost, then data, then pipeline; net_group
- * says how each group lands on nodes and so which tier it uses.
+ * Ranks are placed tensor innermost, then data, then pipeline unless the
+ * scenario's placement says otherwise; net_group says how each group lands
+ * on nodes and so which tier it uses.
  * Seconds, bytes, FLOP. */
 #include "step.h"
 
@@ -29,11 +30,14 @@
 
 #include "graph/graph.h"
 #include "net/net.h"
+#include "power/power.h"
 
 typedef struct {
     double t[COMP_COUNT];        /* seconds by component */
     double bound_t[BOUND_COUNT]; /* GEMM seconds by what limits them */
     double inter_bytes, intra_bytes; /* per device, on each network tier */
+    double e[COMP_COUNT];        /* dynamic energy by component, joules, one device */
+    double e_inter;              /* scale-out link energy (NICs, optics), one device */
 } Costs;
 
 typedef struct {
@@ -54,22 +58,28 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         const Op *op = &l->op[i];
         double t = 0;
         Component comp = recompute ? COMP_RECOMPUTE : op->comp;
+        double e = 0;
         if (op->kind == OP_GEMM) {
             GemmCost g;
             gemm_cost(x->dev, x->prec, op->batch, op->m, op->n, op->k, x->cache, &g);
             t = g.time_s;
+            e = pwr_gemm_energy(x->dev, x->prec, op->flops, &g);
             c->bound_t[g.bound] += t;
         } else if (op->kind == OP_MEMBOUND) {
             t = membound_time(x->dev, op->bytes, op->flops);
+            e = pwr_membound_energy(x->dev, op->bytes, op->flops);
         } else {
             CollCost cc;
             net_collective(x->sys, &x->tp_group, op->coll, op->comm_bytes, &cc);
             t = cc.time_s;
             c->inter_bytes += cc.inter_bytes;
             c->intra_bytes += cc.intra_bytes;
+            e = pwr_link_energy(&x->sys->intra, cc.intra_bytes);
+            c->e_inter += pwr_link_energy(&x->sys->inter, cc.inter_bytes);
             comp = COMP_TP_COMM;
         }
         c->t[comp] += t;
+        c->e[comp] += e;
         device += t;
     }
     double host = l->n * x->sys->host_op_s;
@@ -79,8 +89,11 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
 
 static void costs_add(Costs *dst, const Costs *src, double scale)
 {
-    for (int i = 0; i < COMP_COUNT; i++)
+    for (int i = 0; i < COMP_COUNT; i++) {
         dst->t[i] += scale * src->t[i];
+        dst->e[i] += scale * src->e[i];
+    }
+    dst->e_inter += scale * src->e_inter;
     for (int i = 0; i < BOUND_COUNT; i++)
         dst->bound_t[i] += scale * src->bound_t[i];
     dst->inter_bytes += scale * src->inter_bytes;
@@ -104,6 +117,20 @@ static void tier_name(char *buf, size_t n, const Group *g, const CollCost *c)
         snprintf(buf, n, "%s (%s)", g->nodes > 1 ? "inter" : "intra", algorithm_name(c->algo));
 }
 
+/* Rank strides of the tp, dp and pp groups for a placement order
+ * (innermost first): the innermost kind has stride 1, the next the size of
+ * the innermost, the outermost the product of the two. */
+static void placement_strides(Placement pl, int tp, int dp, int pp, long stride[3])
+{
+    static const int order[PLACE_COUNT][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                              {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    const int size[3] = {tp, dp, pp};
+    const int *o = order[(unsigned)pl < PLACE_COUNT ? pl : 0];
+    stride[o[0]] = 1;
+    stride[o[1]] = size[o[0]];
+    stride[o[2]] = (long)size[o[0]] * size[o[1]];
+}
+
 static int fail(Result *r, const char *msg)
 {
     r->status = STATUS_ERROR;
@@ -116,10 +143,12 @@ static double weight_bytes(Precision p)
     return (p == PREC_FP32 || p == PREC_TF32) ? 4.0 : 2.0;
 }
 
-int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r)
+int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
 {
     const System *sys = &sc->system;
-    const Device *dev = &sys->device;
+    Device scaled;
+    pwr_scale_device(&sys->device, phi, &scaled);
+    const Device *dev = &scaled;
     const Model *mdl = &sc->model;
     const int tp = sc->tp, pp = sc->pp, dp = sc->dp, mb = sc->microbatch, v = sc->interleave;
 
@@ -150,9 +179,11 @@ int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r)
     /* Ranks: tensor innermost, then data, then pipeline. */
     Ctx x = {sys, dev, sc->precision, {0}, cache};
     Group dp_group, pp_group;
-    net_group(sys, tp, 1, &x.tp_group);
-    net_group(sys, dp, tp, &dp_group);
-    net_group(sys, pp, (long)tp * dp, &pp_group);
+    long stride[3]; /* tp, dp, pp */
+    placement_strides(sc->placement, tp, dp, pp, stride);
+    net_group(sys, tp, stride[0], &x.tp_group);
+    net_group(sys, dp, stride[1], &dp_group);
+    net_group(sys, pp, stride[2], &pp_group);
 
     /* One layer, one microbatch. */
     Costs lf = {0}, lb = {0}, ff = {0}, fb = {0}, tf = {0}, tb = {0};
@@ -171,7 +202,9 @@ int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r)
 
     /* Per stage, one microbatch: the first and the last stage carry the
      * embedding and the head; the slowest of them bounds the pipeline. */
-    const double lps = (double)g.layers / pp;
+    /* Layers of the most loaded stage: chunks of ceil(L / (pp v)) layers
+     * when they do not split evenly (the rest of the stages carry fewer). */
+    const double lps = (double)((g.layers + pp * v - 1) / (pp * v)) * v;
     Costs first = {0}, last = {0};
     costs_add(&first, &lf, lps);
     costs_add(&first, &lb, lps);
@@ -203,6 +236,8 @@ int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r)
         net_collective(sys, &pp_group, COLL_P2P, msg, &p2p);
         const double sends = 2.0 * ((double)v * m_micro + pp - 1);
         step.t[COMP_PP_COMM] = p2p.time_s * sends;
+        step.e[COMP_PP_COMM] = pwr_link_energy(&sys->intra, p2p.intra_bytes * sends);
+        step.e_inter += pwr_link_energy(&sys->inter, p2p.inter_bytes * sends);
         step.inter_bytes += p2p.inter_bytes * sends;
         step.intra_bytes += p2p.intra_bytes * sends;
         tier_name(r->pp_tier, sizeof r->pp_tier, &pp_group, &p2p);
@@ -243,6 +278,12 @@ int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r)
         if (hidden > t_b_last)
             hidden = t_b_last;
         step.t[COMP_DP_COMM] = t_dp - hidden;
+        const double dp_intra = c1.intra_bytes + c2.intra_bytes + n3 * c3.intra_bytes;
+        const double dp_inter = c1.inter_bytes + c2.inter_bytes + n3 * c3.inter_bytes;
+        const double f_exposed = t_dp > 0 ? (t_dp - hidden) / t_dp : 1.0;
+        step.e[COMP_DP_COMM] = f_exposed * pwr_link_energy(&sys->intra, dp_intra);
+        step.e[COMP_DP_HIDDEN] = (1 - f_exposed) * pwr_link_energy(&sys->intra, dp_intra);
+        step.e_inter += pwr_link_energy(&sys->inter, dp_inter);
         step.t[COMP_DP_HIDDEN] = hidden;
     }
 
@@ -252,11 +293,25 @@ int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r)
         const double p_opt = sc->zero >= 1 ? p_dev / dp : p_dev;
         const double bytes = p_opt * (4 * 3 + STEP_GRAD_BYTES + 4 * 3 + weight_bytes(sc->precision));
         step.t[COMP_OPTIMIZER] = membound_time(dev, bytes, 12.0 * p_opt);
+        step.e[COMP_OPTIMIZER] = pwr_membound_energy(dev, bytes, 12.0 * p_opt);
     }
 
     r->step_time_s = costs_total(&step);
     for (int i = 0; i < COMP_COUNT; i++)
         r->comp_time_s[i] = step.t[i];
+    /* Device energy of the step: dynamic energy of each component plus
+     * leakage over its time (hidden DP communication overlaps other
+     * components, whose time already carries the leakage). */
+    r->device_energy_j = 0;
+    for (int i = 0; i < COMP_COUNT; i++) {
+        double e = step.e[i] + (i == COMP_DP_HIDDEN ? 0.0 : dev->idle_w * step.t[i]);
+        r->comp_energy_j[i] = e;
+        r->device_energy_j += e;
+    }
+    r->inter_link_energy_j = step.e_inter;
+    r->intra_bytes = step.intra_bytes;
+    r->inter_bytes = step.inter_bytes;
+    r->clock_scale = phi;
 
     /* Throughput and utilisation. */
     const double samples = (double)sc->global_batch;
@@ -264,11 +319,13 @@ int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r)
     r->params_total = g.params_total;
     r->model_flops_per_step = g.model_flops_per_sample * samples;
     r->hardware_flops_per_step = g.hw_flops_per_sample * samples;
-    double peak = dev->matrix_flops[sc->precision];
+    /* utilisation of the nominal peak, whatever clock DVFS chose */
+    const Device *nominal = &sys->device;
+    double peak = nominal->matrix_flops[sc->precision];
     for (int p = sc->precision; peak <= 0 && p > 0; p--)
-        peak = dev->matrix_flops[p - 1];
+        peak = nominal->matrix_flops[p - 1];
     if (peak <= 0)
-        peak = dev->vector_flops;
+        peak = nominal->vector_flops;
     r->model_tflops_per_device = r->model_flops_per_step / r->step_time_s / sc->devices / 1e12;
     r->mfu = r->model_flops_per_step / (r->step_time_s * sc->devices * peak);
     r->hfu = r->hardware_flops_per_step / (r->step_time_s * sc->devices * peak);

@@ -12,9 +12,12 @@
 #define STEP_GRAD_BYTES 4.0      /* fp32 gradient accumulation (Megatron-LM main_grad) */
 #define STEP_OPTIM_BYTES 12.0    /* fp32 master weights + Adam m and v */
 
-/* Evaluate sc's step into r (strategy fields must be resolved: no auto).
- * cache: this thread's GEMM memo (may be NULL).  Returns 0 (r->status ok or
- * oom) or -1 with r->status = STATUS_ERROR and r->error saying why. */
-int step_evaluate(const Scenario *sc, GemmCache *cache, Result *r);
+/* Evaluate sc's step into r (strategy fields must be resolved: no auto)
+ * with the device clocked at phi x nominal (1: nominal; see power.h).
+ * Fills times, per-component device energy (dynamic + leakage), link
+ * energy, memory.  cache: this thread's GEMM memo (may be NULL).  Returns 0
+ * (r->status ok or oom) or -1 with r->status = STATUS_ERROR and r->error
+ * saying why. */
+int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r);
 
 #endif

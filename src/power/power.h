@@ -1,0 +1,44 @@
+/* power/power.h — energy and power (DESIGN.md §6.6).
+ *   energy of an op  = FLOPs x energy/FLOP (its precision)
+ *                    + bytes x 8 x energy/bit at every memory level it moves them through
+ *   energy of a collective = bits on each tier x that link's energy/bit
+ *   static energy    = idle (leakage) power x time
+ * DVFS by the alpha-power law (Sakurai & Newton, JSSC 1990; as DeepFlow):
+ *   f ∝ (V - Vt)^alpha / V,  dynamic energy per operation ∝ V^2,
+ *   leakage power ∝ V (first order).
+ * Pure.  Joules, watts, volts. */
+#ifndef DF_POWER_H
+#define DF_POWER_H
+
+#include "core/types.h"
+#include "perf/perf.h"
+
+/* Dynamic energy of one GEMM whose cost model moved g->level_bytes. */
+double pwr_gemm_energy(const Device *dev, Precision p, double flops, const GemmCost *g);
+
+/* Dynamic energy of a memory-bound op: its bytes cross HBM, L2 and L1
+ * once each; its FLOPs run on the fp32 vector units. */
+double pwr_membound_energy(const Device *dev, double bytes, double flops);
+
+/* Energy of bytes sent over a link (per sending device). */
+double pwr_link_energy(const Network *net, double bytes);
+
+/* The supply voltage at which the device runs at phi x its nominal clock
+ * (alpha-power law, solved by bisection between v_min and v_nominal).
+ * Returns -1 when phi cannot be reached within [v_min, v_nominal]. */
+int pwr_voltage(const Device *dev, double phi, double *v);
+
+/* The lowest clock fraction the device can run at (its v_min). */
+double pwr_min_clock(const Device *dev);
+
+/* A copy of dev running at phi x its nominal clock: compute rates and the
+ * on-chip memories (registers, L1, L2) scale with the clock, HBM does not;
+ * per-FLOP and on-chip per-bit energies scale with (V/V0)^2, idle power
+ * with V/V0. */
+void pwr_scale_device(const Device *dev, double phi, Device *out);
+
+/* Whole-system power at the wall for `devices` accelerators drawing
+ * device_w each: + per-node overhead, + fabric switches, x PUE. */
+double pwr_system_power(const System *sys, int devices, double device_w);
+
+#endif

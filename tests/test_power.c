@@ -1,0 +1,179 @@
+/* tests/test_power.c — the power and energy model: energy equals the sum
+ * of power x time, the device never draws more than its cap, a tighter cap
+ * never makes a step faster, DVFS follows the alpha-power law, and the
+ * system adds nodes, switches and PUE on top of the devices. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "batch/evaluate.h"
+#include "io/scenario.h"
+#include "io/template.h"
+#include "power/power.h"
+
+static TemplateDB db;
+
+static int setup(void **state)
+{
+    (void)state;
+    Diag d;
+    return tdb_init(&db, "../templates", &d);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tdb_free(&db);
+    return 0;
+}
+
+/* Build a scenario from "key=value" strings. */
+static void build(Scenario *sc, const char *const *kv, int n)
+{
+    Setting set[32];
+    char keys[32][64];
+    for (int i = 0; i < n; i++) {
+        const char *eq = strchr(kv[i], '=');
+        snprintf(keys[i], sizeof keys[i], "%.*s", (int)(eq - kv[i]), kv[i]);
+        set[i] = (Setting){keys[i], eq + 1, 1, i + 1};
+    }
+    ScenarioSource src;
+    Diag d;
+    diag_clear(&d);
+    int rc = scenario_build(&db, "test", ".", set, n, 1, sc, &src, &d);
+    if (rc)
+        print_error("%s\n", d.msg);
+    assert_int_equal(rc, 0);
+    scenario_source_free(&src);
+}
+
+static const char *const gpt_1024[] = {"system=dgx-a100-80g", "model=gpt3-175b", "devices=1024", "tp=8",
+                                       "pp=16",  "microbatch=1", "global_batch=1536", "recompute=full"};
+
+static void test_energy_is_power_times_time(void **state)
+{
+    (void)state;
+    Scenario sc;
+    Result r;
+    build(&sc, gpt_1024, 8);
+    assert_int_equal(evaluate(&sc, &r), 0);
+    double sum = 0;
+    for (int c = 0; c < COMP_COUNT; c++)
+        sum += r.comp_energy_j[c];
+    assert_rel(sum, r.energy_per_step_j, 1e-12);
+    assert_rel(r.energy_per_step_j, r.system_power_w * r.step_time_s, 1e-12);
+    assert_rel(r.device_power_w * r.step_time_s, r.device_energy_j, 1e-12);
+    assert_rel(r.energy_to_train_j, r.system_power_w * r.time_to_train_s, 1e-12);
+    assert_true(r.device_power_w <= r.power_cap_w * (1 + 1e-9));
+    assert_true(r.comp_energy_j[COMP_SYSTEM] > 0);
+    print_message("GPT-3 on 1024 A100: %.0f W per device, %.1f kW system, %.1f MWh to train\n",
+                  r.device_power_w, r.system_power_w / 1e3, r.energy_to_train_j / 3.6e9);
+}
+
+static void test_cap_costs_time(void **state)
+{
+    (void)state;
+    const char *kv[10];
+    memcpy(kv, gpt_1024, sizeof gpt_1024);
+    double prev_t = 0, prev_p = 1e9;
+    static const char *const caps[] = {"power_cap=400 W", "power_cap=330 W", "power_cap=280 W",
+                                       "power_cap=240 W"};
+    for (int i = 0; i < 4; i++) {
+        Scenario sc;
+        Result r;
+        kv[8] = caps[i];
+        build(&sc, kv, 9);
+        assert_int_equal(evaluate(&sc, &r), 0);
+        assert_true(r.device_power_w <= sc.power_cap_w * (1 + 1e-9));
+        assert_true(r.step_time_s >= prev_t * (1 - 1e-12)); /* a tighter cap is never faster */
+        assert_true(r.device_power_w <= prev_p * (1 + 1e-12));
+        prev_t = r.step_time_s;
+        prev_p = r.device_power_w;
+    }
+}
+
+static void test_cap_out_of_reach_is_an_error(void **state)
+{
+    (void)state;
+    const char *kv[10];
+    memcpy(kv, gpt_1024, sizeof gpt_1024);
+    kv[8] = "power_cap=20 W";
+    Scenario sc;
+    Result r;
+    build(&sc, kv, 9);
+    assert_int_equal(evaluate(&sc, &r), -1);
+    assert_int_equal(r.status, STATUS_ERROR);
+    assert_non_null(strstr(r.error, "cannot meet its 20 W power cap"));
+}
+
+static void test_alpha_power_law(void **state)
+{
+    (void)state;
+    Device d = {0};
+    d.v_nominal = 0.9;
+    d.v_threshold = 0.3;
+    d.v_min = 0.65;
+    d.dvfs_alpha = 1.3;
+    double v;
+    assert_int_equal(pwr_voltage(&d, 1.0, &v), 0);
+    assert_rel(v, 0.9, 1e-9);
+    double phi_min = pwr_min_clock(&d);
+    /* f ∝ (V - Vt)^a / V */
+    double expect = (pow(0.65 - 0.3, 1.3) / 0.65) / (pow(0.9 - 0.3, 1.3) / 0.9);
+    assert_rel(phi_min, expect, 1e-12);
+    assert_int_equal(pwr_voltage(&d, 0.8, &v), 0);
+    assert_rel((pow(v - 0.3, 1.3) / v) / (pow(0.6, 1.3) / 0.9), 0.8, 1e-9);
+    assert_int_equal(pwr_voltage(&d, phi_min * 0.9, &v), -1);
+    /* a scaled device: compute and on-chip memories scale, HBM does not */
+    d.matrix_flops[PREC_BF16] = 100e12;
+    d.mem[MEM_HBM].bw_bytes_per_s = 2e12;
+    d.mem[MEM_L2].bw_bytes_per_s = 5e12;
+    d.energy_j_per_flop[PREC_BF16] = 1e-12;
+    Device s;
+    pwr_scale_device(&d, 0.8, &s);
+    assert_rel(s.matrix_flops[PREC_BF16], 80e12, 1e-12);
+    assert_rel(s.mem[MEM_L2].bw_bytes_per_s, 4e12, 1e-12);
+    assert_rel(s.mem[MEM_HBM].bw_bytes_per_s, 2e12, 1e-12);
+    assert_int_equal(pwr_voltage(&d, 0.8, &v), 0);
+    assert_rel(s.energy_j_per_flop[PREC_BF16], 1e-12 * (v / 0.9) * (v / 0.9), 1e-12);
+}
+
+static void test_system_power(void **state)
+{
+    (void)state;
+    System sys = {0};
+    sys.devices_per_node = 8;
+    sys.node_overhead_w = 3300;
+    sys.switch_w_per_device = 48;
+    sys.pue = 1.2;
+    /* 12 devices = 2 nodes */
+    assert_rel(pwr_system_power(&sys, 12, 400), 1.2 * (12 * (400 + 48) + 2 * 3300), 1e-12);
+}
+
+static void test_energy_counts(void **state)
+{
+    (void)state;
+    Device d = {0};
+    d.energy_j_per_flop[PREC_FP32] = 4e-12;
+    d.mem[MEM_HBM].energy_j_per_bit = 10e-12;
+    d.mem[MEM_L2].energy_j_per_bit = 5e-12;
+    d.mem[MEM_L1].energy_j_per_bit = 1e-12;
+    /* 1 GB through the hierarchy, 1 GFLOP on vector units */
+    assert_rel(pwr_membound_energy(&d, 1e9, 1e9), 1e9 * 8 * 16e-12 + 1e9 * 4e-12, 1e-12);
+    Network n = {0};
+    n.energy_j_per_bit = 1.3e-12;
+    assert_rel(pwr_link_energy(&n, 1e9), 8e9 * 1.3e-12, 1e-12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_energy_is_power_times_time),
+        cmocka_unit_test(test_cap_costs_time),
+        cmocka_unit_test(test_cap_out_of_reach_is_an_error),
+        cmocka_unit_test(test_alpha_power_law),
+        cmocka_unit_test(test_system_power),
+        cmocka_unit_test(test_energy_counts),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
