@@ -68,6 +68,17 @@ typedef struct {
     double act_bytes_first;   /* embedding-stage extras (e.g. embedding output) */
     double act_bytes_last;    /* LM-head logits and loss buffers */
     int bytes_per_elem;       /* 2 for 16-bit, 4 for fp32/tf32, 1 for fp8 storage of GEMM inputs */
+    /* Pipelining.  A graph whose layers are identical (transformer, LSTM)
+     * lists one layer and sets `layers`; the step model gives each stage
+     * ceil(layers / (pp v)) v of them.  A graph of unlike layers (CNN)
+     * lists the ops of its heaviest pipeline stage for GraphParams.pp and
+     * sets layers = pp.  wavefront: units one microbatch is pipelined in
+     * (1; an LSTM pipelines its timesteps across layer stages, Pal et al.
+     * 2019, so a stage starts after one timestep, not one microbatch). */
+    int wavefront;
+    /* Bytes of the activation a stage sends to the next, per microbatch
+     * (0: none or not pipelined). */
+    double stage_boundary_bytes;
 } Graph;
 
 typedef struct {
@@ -76,6 +87,7 @@ typedef struct {
     int microbatch;    /* samples */
     Precision precision;
     Recompute recompute;
+    int pp;            /* pipeline stages (>= 1): graphs of unlike layers partition on it */
 } GraphParams;
 
 /* Build the graph.  Returns 0, or -1 with d filled when the model cannot be

@@ -164,7 +164,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     Graph g;
     Diag d;
     diag_clear(&d);
-    GraphParams gp = {tp, sc->seq_parallel, mb, sc->precision, sc->recompute};
+    GraphParams gp = {tp, sc->seq_parallel, mb, sc->precision, sc->recompute, pp};
     if (graph_build(mdl, &gp, &g, &d))
         return fail(r, d.msg);
 
@@ -224,14 +224,19 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
 
     Costs step = {0};
     costs_add(&step, stage, (double)m_micro);
-    step.t[COMP_PP_BUBBLE] = (double)(pp - 1) / v * t_stage;
+    /* Fill and drain: (pp - 1) / v stage-times, divided by the units a
+     * microbatch is pipelined in (an LSTM's timesteps). */
+    const int wave = g.wavefront > 1 ? g.wavefront : 1;
+    step.t[COMP_PP_BUBBLE] = (double)(pp - 1) / v * t_stage / wave;
 
     /* Stage-to-stage transfers: an activation forward and a gradient
      * backward per microbatch and chunk, blocking as in Megatron-LM; with
      * sequence parallelism (or its scatter/gather optimisation) each
      * tensor-parallel rank sends 1/tp of it. */
-    if (pp > 1 && mdl->kind == MODEL_TRANSFORMER) {
-        double msg = (double)mdl->seq_len * mb * mdl->hidden * g.bytes_per_elem / tp;
+    if (pp > 1 && (mdl->kind == MODEL_TRANSFORMER || g.stage_boundary_bytes > 0)) {
+        double msg = g.stage_boundary_bytes > 0
+                         ? g.stage_boundary_bytes
+                         : (double)mdl->seq_len * mb * mdl->hidden * g.bytes_per_elem / tp;
         CollCost p2p;
         net_collective(sys, &pp_group, COLL_P2P, msg, &p2p);
         const double sends = 2.0 * ((double)v * m_micro + pp - 1);
