@@ -26,7 +26,7 @@
 enum { EXIT_OK = 0, EXIT_ROWS_FAILED = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_OUTPUT = 4 };
 
 static const char usage_text[] =
-    "usage: deepflow run SCENARIOS.csv [-o DIR] [-j THREADS] [--quiet]\n"
+    "usage: deepflow run SCENARIOS.csv [-o DIR] [-j THREADS] [--formats xlsx,csv,png,svg] [--quiet]\n"
     "       deepflow eval KEY=VALUE ... [--format text|csv]\n"
     "       deepflow templates [KIND]\n"
     "       deepflow --help | --version\n";
@@ -35,8 +35,12 @@ static const char help_text[] =
     "deepflow — full-stack pathfinding for distributed deep-learning training.\n"
     "\n"
     "  run SCENARIOS.csv   evaluate every row of a scenario table and write the\n"
-    "                      report to reports/NAME/ (summary.csv, breakdown.csv)\n"
+    "                      report to reports/NAME/ (NAME.xlsx, summary.csv,\n"
+    "                      breakdown.csv, charts/*.dat,*.gp,*.png,*.svg)\n"
     "      -o, --output DIR    write the report to DIR instead\n"
+    "      -f, --formats LIST  what to write, of xlsx,csv,png,svg (default all);\n"
+    "                          the workbook date is $SOURCE_DATE_EPOCH or the table's\n"
+    "                          modification time, so a rerun gives the same bytes\n"
     "      -j, --jobs N        threads (default: all cores)\n"
     "      -q, --quiet         no progress line\n"
     "      -t, --templates DIR templates folder (default ./templates or $DEEPFLOW_TEMPLATES)\n"
@@ -114,6 +118,126 @@ static void base_name(const char *path, char *out, size_t n)
         *dot = '\0';
 }
 
+/* The command line as run, each argument quoted for a POSIX shell when it
+ * needs it (for the workbook's About sheet). */
+static void join_command(int argc, char **argv, char *out, size_t n)
+{
+    size_t len = (size_t)snprintf(out, n, "deepflow");
+    for (int i = 0; i < argc && len + 1 < n; i++) {
+        const char *a = argv[i];
+        int plain = *a != '\0';
+        for (const char *p = a; *p; p++)
+            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=,:+@%", *p))
+                plain = 0;
+        out[len++] = ' ';
+        if (plain) {
+            len += (size_t)snprintf(out + len, n - len, "%s", a);
+        } else {
+            out[len++] = '\'';
+            for (const char *p = a; *p && len + 5 < n; p++) {
+                if (*p == '\'') {
+                    memcpy(out + len, "'\\''", 4);
+                    len += 4;
+                } else {
+                    out[len++] = *p;
+                }
+            }
+            if (len + 1 < n)
+                out[len++] = '\'';
+        }
+        if (len >= n)
+            len = n - 1;
+        out[len] = '\0';
+    }
+}
+
+/* Write every format asked for into dir; print what failed to stderr and
+ * the closing paragraph to stdout.  Returns 0, or -1 when some output could
+ * not be written (every other output is still attempted). */
+static int write_report(const ReportInput *in, const char *dir, unsigned formats, int quiet)
+{
+    const Run *run = in->run;
+    char path[1400], err[1600], written[2048] = "";
+    size_t wl = 0;
+    int failed = 0;
+    (void)quiet;
+    if (mkdir_p(dir)) {
+        fprintf(stderr, "deepflow: cannot create %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    if (formats & RPT_XLSX) {
+        snprintf(path, sizeof path, "%s/%s.xlsx", dir, in->name);
+        if (rpt_xlsx_write(in, path, err, sizeof err)) {
+            fprintf(stderr, "deepflow: cannot write %s\n", err);
+            failed = 1;
+        } else {
+            wl += (size_t)snprintf(written + wl, sizeof written - wl, "%s%s.xlsx", wl ? ", " : "", in->name);
+        }
+    }
+    if (formats & RPT_CSV) {
+        static const char *const csvs[2] = {"summary.csv", "breakdown.csv"};
+        for (int i = 0; i < 2; i++) {
+            snprintf(path, sizeof path, "%s/%s", dir, csvs[i]);
+            int r = i ? rpt_breakdown_csv(run, path, err, sizeof err) : rpt_summary_csv(run, path, err, sizeof err);
+            if (r) {
+                fprintf(stderr, "deepflow: cannot write %s\n", err);
+                failed = 1;
+            } else {
+                wl += (size_t)snprintf(written + wl, sizeof written - wl, "%s%s", wl ? ", " : "", csvs[i]);
+            }
+        }
+    }
+    if (formats & (RPT_PNG | RPT_SVG)) {
+        RptChartsDone cd;
+        snprintf(path, sizeof path, "%s/charts", dir);
+        if (rpt_charts_write(in, path, formats, &cd, err, sizeof err)) {
+            fprintf(stderr, "deepflow: cannot write %s\n", err);
+            failed = 1;
+        }
+        if (cd.no_gnuplot)
+            fprintf(stderr, "deepflow: note: gnuplot was not found, so the charts are written as .dat and .gp "
+                            "files in %s but not rendered (install gnuplot and run gnuplot on each .gp there)\n",
+                    path);
+        if (cd.charts)
+            wl += (size_t)snprintf(written + wl, sizeof written - wl, "%scharts/ (%d chart%s as .dat and .gp%s%s)",
+                                   wl ? ", " : "", cd.charts, cd.charts == 1 ? "" : "s",
+                                   cd.rendered ? ", rendered to " : "",
+                                   !cd.rendered ? ""
+                                   : (formats & RPT_PNG) && (formats & RPT_SVG) ? "PNG and SVG"
+                                   : (formats & RPT_PNG)                        ? "PNG"
+                                                                                : "SVG");
+    }
+    if (wl >= sizeof written)
+        wl = sizeof written - 1;
+
+    /* the closing paragraph */
+    int best = -1;
+    for (int i = 0; i < run->n; i++) {
+        const RunRow *rr = &run->row[i];
+        if (rr->built && rr->r.status == STATUS_OK && (best < 0 || rpt_better(rr, i, &run->row[best], best)))
+            best = i;
+    }
+    printf("%s: %d scenario%s: %d ok, %d out of memory, %d failed.", in->table->path, run->n,
+           run->n == 1 ? "" : "s", run->n_ok, run->n_oom, run->n_error);
+    if (best >= 0) {
+        const RunRow *b = &run->row[best];
+        if (isfinite(b->r.time_to_train_s))
+            printf(" Fastest: '%s' (series %s) trains in %.1f days on %d devices.", b->sc.name, b->sc.series,
+                   b->r.time_to_train_s / 86400.0, b->sc.devices);
+        else
+            printf(" Fastest: '%s' (series %s) runs %.4g samples/s on %d devices.", b->sc.name, b->sc.series,
+                   b->r.samples_per_s, b->sc.devices);
+    }
+    if (wl)
+        printf(" Report in %s/: %s.", dir, written);
+    if (failed)
+        printf(" Some of the report could not be written (see the messages above).");
+    if (run->n_error)
+        printf(" The failed rows are listed above%s.", (formats & RPT_XLSX) ? " and in the workbook's Errors sheet" : "");
+    printf("\n");
+    return failed ? -1 : 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -123,6 +247,9 @@ static int cmd_run(int argc, char **argv)
     };
     const char *out = NULL, *tdir = NULL;
     int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), quiet = 0, c;
+    unsigned formats = RPT_ALL;
+    char command[4096]; /* before getopt_long permutes argv */
+    join_command(argc, argv, command, sizeof command);
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:j:qt:f:", opts, NULL)) != -1) {
         switch (c) {
@@ -143,8 +270,12 @@ static int cmd_run(int argc, char **argv)
         case 't':
             tdir = optarg;
             break;
-        case 'f':
-            break; /* csv is always written; the other formats land with the report engine */
+        case 'f': {
+            char ferr[200];
+            if (rpt_parse_formats(optarg, &formats, ferr, sizeof ferr))
+                return usage_error("%s", ferr);
+            break;
+        }
         default:
             fputs(usage_text, stderr);
             return EXIT_USAGE;
@@ -168,8 +299,15 @@ static int cmd_run(int argc, char **argv)
         table_free(&t);
         return EXIT_INPUT;
     }
-    char dir[1024], name[256];
+    char dir[1024], name[256], terr[300];
     base_name(input, name, sizeof name);
+    time_t created;
+    if (rpt_document_time(input, &created, terr, sizeof terr)) {
+        fprintf(stderr, "deepflow: %s\n", terr);
+        tdb_free(&db);
+        table_free(&t);
+        return EXIT_USAGE;
+    }
     if (out)
         snprintf(dir, sizeof dir, "%s", out);
     else
@@ -193,26 +331,9 @@ static int cmd_run(int argc, char **argv)
     }
 
     int rc = run.n_error ? EXIT_ROWS_FAILED : EXIT_OK;
-    char path[1300], err[1400];
-    if (mkdir_p(dir)) {
-        fprintf(stderr, "deepflow: cannot create %s: %s\n", dir, strerror(errno));
+    ReportInput rin = {&run, &t, &db, name, command, created};
+    if (write_report(&rin, dir, formats, quiet) != 0)
         rc = EXIT_OUTPUT;
-    } else {
-        snprintf(path, sizeof path, "%s/summary.csv", dir);
-        if (rpt_summary_csv(&run, path, err, sizeof err) == 0) {
-            snprintf(path, sizeof path, "%s/breakdown.csv", dir);
-            if (rpt_breakdown_csv(&run, path, err, sizeof err) == 0)
-                err[0] = '\0';
-        }
-        if (err[0]) {
-            fprintf(stderr, "deepflow: cannot write %s\n", err);
-            rc = EXIT_OUTPUT;
-        }
-    }
-    if (rc != EXIT_OUTPUT)
-        printf("%s: %d scenario%s: %d ok, %d out of memory, %d failed. Report in %s/ "
-               "(summary.csv, breakdown.csv).\n",
-               input, run.n, run.n == 1 ? "" : "s", run.n_ok, run.n_oom, run.n_error, dir);
     run_free(&run);
     tdb_free(&db);
     table_free(&t);
@@ -259,6 +380,8 @@ static void print_eval(const RunRow *rr)
     printf("throughput   %.4g TFLOP/s per device; MFU %.1f %%, HFU %.1f %%\n", r->model_tflops_per_device,
            100 * r->mfu, 100 * r->hfu);
     printf("bottleneck   %s\n", r->bottleneck);
+    if (r->searched)
+        printf("search       best of %d strategies (fastest to train, then least energy)\n", r->searched);
     if (sc->model.kind == MODEL_GEMM)
         printf("bound        %s\n", strstr(r->bottleneck, "(compute)") ? "compute-bound" : "memory-bound");
     if (isfinite(r->time_to_train_s))
@@ -344,6 +467,8 @@ static int cmd_eval(int argc, char **argv)
             if (rr->diag.line > 0 && rr->diag.line < argc && !strcmp(rr->diag.file, "<command line>"))
                 fprintf(stderr, "deepflow eval: argument %d (%s): %s\n", rr->diag.line, argv[rr->diag.line],
                         rr->diag.msg);
+            else if (!strcmp(rr->diag.file, "<command line>"))
+                fprintf(stderr, "deepflow eval: %s\n", rr->diag.msg); /* the arguments as a whole */
             else {
                 diag_format(&rr->diag, msg, sizeof msg);
                 fprintf(stderr, "deepflow eval: %s\n", msg);

@@ -13,6 +13,7 @@
 #include "par/step.h"
 #include "power/power.h"
 #include "scale/scale.h"
+#include "search/search.h"
 
 static void reset(Result *r)
 {
@@ -25,6 +26,7 @@ static void reset(Result *r)
     r->energy_per_step_j = NAN;
     r->energy_to_train_j = NAN;
     r->cost_usd = NAN;
+    r->epochs = NAN;
     for (int i = 0; i < COMP_COUNT; i++)
         r->comp_energy_j[i] = NAN;
 }
@@ -34,7 +36,7 @@ static double device_power(const Result *r)
     return r->device_energy_j / r->step_time_s;
 }
 
-int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
+static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
 {
     reset(r);
     if (step_evaluate(sc, 1.0, cache, r))
@@ -91,12 +93,21 @@ int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
 
     char why[128];
     double steps;
-    if (scale_steps(sc, &steps, why, sizeof why) == 0) {
+    double epochs;
+    if (scale_steps(sc, &steps, &epochs, why, sizeof why) == 0) {
         r->steps = steps;
+        r->epochs = epochs;
         r->time_to_train_s = steps * r->step_time_s;
         r->energy_to_train_j = r->system_power_w * r->time_to_train_s;
         if (sc->system.price_per_device_hour > 0)
             r->cost_usd = sc->system.price_per_device_hour * sc->devices * r->time_to_train_s / 3600.0;
     }
     return 0;
+}
+
+int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
+{
+    if (search_needed(sc))
+        return search_strategy(sc, evaluate_fixed, cache, r);
+    return evaluate_fixed(sc, cache, r);
 }

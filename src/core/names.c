@@ -11,6 +11,8 @@ const char *precision_name(Precision p)
 const char *recompute_name(Recompute r)
 {
     static const char *const n[] = {"none", "selective", "full"};
+    if ((int)r == AUTO_VALUE)
+        return "auto";
     return (unsigned)r < 3 ? n[r] : "?";
 }
 

@@ -19,6 +19,8 @@ typedef enum {
     P_ENUM,   /* int, one of the names in `choices` (index) */
     P_STRING, /* char[NAME_MAX_LEN] */
     P_SUB,    /* nested object described by `sub`; a scalar value names a template of `sub->kind` */
+    P_POINTS, /* (x, y) pairs into `int n; double x[], y[]` at offset (Convergence layout):
+                 YAML [[x, y], ...] or text "x:y;x:y" */
 } ParamType;
 
 struct ParamTable;
@@ -54,6 +56,12 @@ extern const ParamTable param_network_table;
 extern const ParamTable param_system_table;
 extern const ParamTable param_model_table;
 extern const ParamTable param_scenario_table;
+/* The micro-architecture generator's inputs (tech/tech.h): a technology
+ * template (templates/technology), and a device template's `derive:`
+ * block (DeriveSpec: a technology reference plus budgets and splits). */
+extern const ParamTable param_technology_table;
+extern const ParamTable param_derive_table;
+extern const ParamTable param_convergence_table;
 
 /* Find a key in a table (exact, case-insensitive).  For a dotted key that
  * descends into a P_SUB entry ("device.hbm.bandwidth"), *table_out and

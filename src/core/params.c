@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tech/tech.h"
 #include "types.h"
 
 #define BIG 1e30
@@ -153,6 +154,48 @@ static const ParamDef system_defs[] = {
 
 const ParamTable param_system_table = {"systems", system_defs, N(system_defs), sizeof(System), NULL};
 
+/* ---- convergence ------------------------------------------------------ */
+
+static const char *const conv_kind_choices[] = {"critical_batch", "table", NULL};
+static const char *const batch_unit_choices[] = {"samples", "tokens", NULL};
+
+static int conv_finish(void *obj, Diag *d)
+{
+    Convergence *c = obj;
+    if (c->kind == CONV_CRITICAL) {
+        int steps_form = c->s_min > 0 && c->b_noise > 0, epochs_form = c->epochs_min > 0 && c->b_crit > 0;
+        if (!steps_form && !epochs_form)
+            return diag_set(d, NULL, 0, 0,
+                            "a critical_batch convergence needs s_min and b_noise, or epochs_min and b_crit");
+    } else {
+        if (c->n < 2)
+            return diag_set(d, NULL, 0, 0, "key 'points': a table convergence needs at least 2 points");
+        for (int i = 0; i < c->n; i++) {
+            if (!(c->batch[i] > 0 && c->epochs[i] > 0))
+                return diag_set(d, NULL, 0, 0, "key 'points': point %d: batch and epochs must be > 0", i + 1);
+            if (i && !(c->batch[i] > c->batch[i - 1]))
+                return diag_set(d, NULL, 0, 0, "key 'points': batches must increase (point %d)", i + 1);
+        }
+    }
+    return 0;
+}
+
+static const ParamDef convergence_defs[] = {
+    PS(Convergence, "name", name, 1, "convergence curve"),
+    PE(Convergence, "kind", kind, conv_kind_choices, CONV_CRITICAL, 0,
+       "critical_batch (McCandlish et al. 2018) or table (measured points)"),
+    PE(Convergence, "unit", unit, batch_unit_choices, BATCH_SAMPLES, 0, "what the global batch counts"),
+    PD(Convergence, "s_min", s_min, UNIT_NUMBER, 0, 1e12, 0, 0, "steps at an infinite batch"),
+    PD(Convergence, "b_noise", b_noise, UNIT_NUMBER, 0, 1e15, 0, 0, "gradient noise scale (batch)"),
+    PD(Convergence, "epochs_min", epochs_min, UNIT_NUMBER, 0, 1e9, 0, 0, "epochs at a batch of 1"),
+    PD(Convergence, "b_crit", b_crit, UNIT_NUMBER, 0, 1e15, 0, 0, "critical batch"),
+    {"points", offsetof(Convergence, n), P_POINTS, UNIT_NUMBER, 0, CONV_MAX_POINTS, 0, 0, 0, 0, NULL,
+     NULL, "measured (global batch, epochs to target) points"},
+};
+
+const ParamTable param_convergence_table = {"convergence", convergence_defs, N(convergence_defs),
+                                            sizeof(Convergence), conv_finish};
+
 /* ---- model ------------------------------------------------------------ */
 
 static const char *const model_kind_choices[] = {"transformer", "gemm", "lstm", "cnn", NULL};
@@ -209,6 +252,8 @@ static const ParamDef model_defs[] = {
     PD(Model, "train_samples", train_samples, UNIT_NUMBER, 0, 1e18, 0, 0, "samples to train on"),
     PD(Model, "dataset_samples", dataset_samples, UNIT_NUMBER, 0, 1e18, 0, 0,
        "samples in one epoch of the dataset"),
+    PSUB(Model, "convergence", convergence, param_convergence_table, 0,
+         "steps to train as a function of the global batch"),
 };
 
 const ParamTable param_model_table = {"models", model_defs, N(model_defs), sizeof(Model),
@@ -241,6 +286,8 @@ static const ParamDef scenario_defs[] = {
     PE(Scenario, "precision", precision, precision_choices, PREC_BF16, 0, "training precision"),
     PD(Scenario, "power_cap", power_cap_w, UNIT_POWER, 0, 1e5, 0, 0,
        "per-device power cap (DVFS lowers the clock to meet it); default the TDP"),
+    PI(Scenario, "min_mp", min_mp, 1, 1e5, 1, 0, 0, "search: smallest tp x pp"),
+    PI(Scenario, "max_mp", max_mp, 1, 1e5, 1e5, 0, 0, "search: largest tp x pp"),
     PE(Scenario, "placement", placement, placement_choices, PLACE_TP_DP_PP, 0,
        "rank order over devices, innermost first"),
     PD(Scenario, "train_tokens", train_tokens, UNIT_NUMBER, 0, 1e18, 0, 0, "tokens to train on"),
@@ -360,6 +407,9 @@ void param_defaults(const ParamTable *t, void *obj)
         case P_SUB:
             param_defaults(def->sub, f);
             break;
+        case P_POINTS:
+            *(int *)f = 0;
+            break;
         }
     }
 }
@@ -401,6 +451,9 @@ void param_expect(const ParamDef *def, char *buf, size_t n)
     case P_SUB:
         snprintf(buf, n, "a template name from templates/%s", def->sub->kind);
         break;
+    case P_POINTS:
+        snprintf(buf, n, "at most %.0f points [x, y] (or 'x:y;x:y')", def->max);
+        break;
     }
 }
 
@@ -425,6 +478,35 @@ static int is_word(const char *text, const char *w)
     while (isspace((unsigned char)*text))
         text++;
     return *text == '\0';
+}
+
+/* "x:y;x:y;..." into the (n, x[], y[]) layout of Convergence. */
+static int set_points(const ParamDef *def, void *f, const char *label, const char *text, Diag *d)
+{
+    Convergence *c = (Convergence *)((char *)f - offsetof(Convergence, n));
+    const int max = (int)def->max;
+    int n = 0;
+    char item[128], why[128];
+    const char *p = text;
+    while (*p) {
+        const char *end = strchr(p, ';');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len >= sizeof item || n >= max)
+            return bad_value(def, label, text, n >= max ? "too many points" : "point too long", d);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        char *colon = strchr(item, ':');
+        if (!colon)
+            return bad_value(def, label, text, "a point is written x:y", d);
+        *colon = '\0';
+        if (unit_parse(item, UNIT_NUMBER, &c->batch[n], why, sizeof why) ||
+            unit_parse(colon + 1, UNIT_NUMBER, &c->epochs[n], why, sizeof why))
+            return bad_value(def, label, text, why, d);
+        n++;
+        p += len + (end ? 1 : 0);
+    }
+    c->n = n;
+    return 0;
 }
 
 int param_set(const ParamDef *def, void *obj, const char *fullkey, const char *text, Diag *d)
@@ -493,6 +575,8 @@ int param_set(const ParamDef *def, void *obj, const char *fullkey, const char *t
     case P_SUB:
         return diag_set(d, NULL, 0, 0, "%s: a template reference is resolved by the loader",
                         fullkey);
+    case P_POINTS:
+        return set_points(def, f, fullkey, text, d);
     }
     return -1;
 }
@@ -521,6 +605,14 @@ int param_format(const ParamDef *def, const void *obj, char *buf, size_t n)
         return snprintf(buf, n, "%s", (const char *)f);
     case P_SUB:
         return snprintf(buf, n, "%s", (const char *)f); /* every sub-struct starts with its name */
+    case P_POINTS: {
+        const Convergence *c = (const Convergence *)((const char *)f - offsetof(Convergence, n));
+        size_t len = 0;
+        buf[0] = '\0';
+        for (int i = 0; i < c->n && len < n; i++)
+            len += (size_t)snprintf(buf + len, n - len, "%s%g:%g", i ? ";" : "", c->batch[i], c->epochs[i]);
+        return (int)len;
+    }
     }
     return 0;
 }
@@ -539,3 +631,150 @@ void param_walk(const ParamTable *t, const void *obj, const char *prefix, ParamV
         }
     }
 }
+
+/* ---- technology (templates/technology) -------------------------------- */
+/* The generator's inputs: tech/tech.h says what each field models and
+ * tech/tech.c how it is used.  tech_check() validates the combination. */
+
+#define SRAM_DEFS(lvl, pre, what)                                                                 \
+    PD(Technology, pre ".bit_area", sram[lvl].bit_area_mm2, UNIT_AREA_MM2, 1e-9, 1e-3, 0, 1,      \
+       what " bit cell area"),                                                                    \
+    PD(Technology, pre ".overhead", sram[lvl].overhead, UNIT_FRACTION, 0, 0.99, 0, 1,             \
+       what " periphery share of the cell-plus-periphery area"),                                  \
+    PD(Technology, pre ".bank", sram[lvl].bank_bytes, UNIT_BYTES, 64, 1e9, 0, 1,                  \
+       what " bank capacity"),                                                                    \
+    PD(Technology, pre ".port_area", sram[lvl].port_area_mm2, UNIT_AREA_MM2, 0, 10, 0, 0,         \
+       what " crossbar port area per bank per bundle (0: none)"),                                 \
+    PD(Technology, pre ".port_bytes_per_clock", sram[lvl].port_bytes_per_clock, UNIT_NUMBER, 0,   \
+       1e6, 0, 0, what " bytes per core clock one bank delivers (0: power-limited only)"),        \
+    PD(Technology, pre ".energy", sram[lvl].energy_j_per_bit, UNIT_ENERGY_PER_BIT, 1e-18, 1e-9,   \
+       0, 1, what " access energy per bit"),                                                      \
+    PD(Technology, pre ".leakage_per_bit", sram[lvl].leakage_w_per_bit, UNIT_POWER, 0, 1e-6, 0,   \
+       0, what " static power per bit stored")
+
+#define CURVE_DEFS(T, pre, field, what)                                                           \
+    PD(T, pre ".voltage.nominal", field.v_nominal, UNIT_VOLTAGE, 0.05, 5, 0, 1,                   \
+       what " supply at the nominal rate"),                                                       \
+    PD(T, pre ".voltage.threshold", field.v_threshold, UNIT_VOLTAGE, 0, 5, 0, 1,                  \
+       what " threshold voltage"),                                                                \
+    PD(T, pre ".voltage.min", field.v_min, UNIT_VOLTAGE, 0.05, 5, 0, 1,                           \
+       what " lowest supply (DVFS floor; below it only the clock slows)"),                        \
+    PD(T, pre ".voltage.max", field.v_max, UNIT_VOLTAGE, 0.05, 5, 0, 1,                           \
+       what " highest supply (= nominal: no overdrive)"),                                         \
+    PD(T, pre ".alpha", field.alpha, UNIT_NUMBER, 1, 3, 0, 1,                                     \
+       what " alpha-power-law exponent (Sakurai-Newton)")
+
+static const ParamDef technology_defs[] = {
+    PS(Technology, "name", name, 1, "technology name as printed in reports"),
+    PS(Technology, "process", process, 0, "foundry process the values describe"),
+    PD(Technology, "mcu.area", mcu_area_mm2, UNIT_AREA_MM2, 1e-6, 1e3, 0, 1,
+       "area of one matrix unit (tensor core)"),
+    PD(Technology, "mcu.flops_per_clock", mcu_flops_per_clock, UNIT_NUMBER, 1, 1e7, 0, 1,
+       "dense fp16 FLOP per clock of one matrix unit"),
+    PD(Technology, "rate.fp32", rate[PREC_FP32], UNIT_NUMBER, 0, 64, 0, 0,
+       "fp32 matrix rate relative to fp16 (0: vector units only)"),
+    PD(Technology, "rate.tf32", rate[PREC_TF32], UNIT_NUMBER, 0, 64, 0, 0,
+       "tf32 matrix rate relative to fp16 (0: unsupported)"),
+    PD(Technology, "rate.fp16", rate[PREC_FP16], UNIT_NUMBER, 1, 1, 1, 0,
+       "fp16 matrix rate: the reference, 1"),
+    PD(Technology, "rate.bf16", rate[PREC_BF16], UNIT_NUMBER, 0, 64, 0, 0,
+       "bf16 matrix rate relative to fp16 (0: unsupported)"),
+    PD(Technology, "rate.fp8", rate[PREC_FP8], UNIT_NUMBER, 0, 64, 0, 0,
+       "fp8 matrix rate relative to fp16 (0: unsupported)"),
+    PD(Technology, "energy.fp32", energy_j_per_flop[PREC_FP32], UNIT_ENERGY_PER_FLOP, 1e-18, 1e-9, 0, 1,
+       "energy per fp32 FLOP at the nominal voltage"),
+    PD(Technology, "energy.tf32", energy_j_per_flop[PREC_TF32], UNIT_ENERGY_PER_FLOP, 0, 1e-9, 0, 0,
+       "energy per tf32 FLOP at the nominal voltage"),
+    PD(Technology, "energy.fp16", energy_j_per_flop[PREC_FP16], UNIT_ENERGY_PER_FLOP, 1e-18, 1e-9, 0, 1,
+       "energy per fp16 FLOP at the nominal voltage and clock (calibrates the switched capacitance)"),
+    PD(Technology, "energy.bf16", energy_j_per_flop[PREC_BF16], UNIT_ENERGY_PER_FLOP, 0, 1e-9, 0, 0,
+       "energy per bf16 FLOP at the nominal voltage"),
+    PD(Technology, "energy.fp8", energy_j_per_flop[PREC_FP8], UNIT_ENERGY_PER_FLOP, 0, 1e-9, 0, 0,
+       "energy per fp8 FLOP at the nominal voltage"),
+    PD(Technology, "logic.frequency", f_nominal_hz, UNIT_FREQUENCY, 1e6, 1e11, 0, 1,
+       "logic clock at the nominal voltage"),
+    CURVE_DEFS(Technology, "logic", logic, "logic"),
+    PD(Technology, "logic.leakage_w_per_mm2", leakage_w_per_mm2, UNIT_NUMBER, 0, 10, 0, 0,
+       "logic static power per mm^2 of core area at the nominal voltage (W/mm^2)"),
+    SRAM_DEFS(TP_REG, "registers", "register file"),
+    SRAM_DEFS(TP_L1, "l1", "L1 / shared memory"),
+    SRAM_DEFS(TP_L2, "l2", "L2"),
+    PD(Technology, "dram.stack_capacity", dram.stack_capacity_bytes, UNIT_BYTES, 1e6, 1e13, 0, 1,
+       "capacity of one HBM stack"),
+    PD(Technology, "dram.pins", dram.pins, UNIT_NUMBER, 1, 1e5, 0, 1, "data pins per stack"),
+    PD(Technology, "dram.pin_rate", dram.pin_rate_bytes_per_s, UNIT_BANDWIDTH, 1e6, 1e12, 0, 1,
+       "one data pin at the nominal I/O voltage"),
+    PD(Technology, "dram.energy", dram.energy_j_per_bit, UNIT_ENERGY_PER_BIT, 1e-15, 1e-9, 0, 1,
+       "energy per bit moved at the nominal I/O voltage"),
+    PD(Technology, "dram.leakage_per_bit", dram.leakage_w_per_bit, UNIT_POWER, 0, 1e-6, 0, 0,
+       "static (refresh) power per bit stored"),
+    PD(Technology, "dram.footprint", dram.footprint_mm2, UNIT_AREA_MM2, 1, 1e4, 0, 1,
+       "package area one stack takes beside the die"),
+    PD(Technology, "dram.controller_area", dram.controller_area_mm2, UNIT_AREA_MM2, 1e-3, 1e3, 0, 1,
+       "die area of one stack's controller and PHY"),
+    PD(Technology, "dram.pins_per_mm", dram.pins_per_mm, UNIT_NUMBER, 1e-3, 1e6, 0, 1,
+       "data pins per mm of die edge"),
+    CURVE_DEFS(Technology, "dram", dram.io, "DRAM I/O"),
+    PSUB(Technology, "intra", intra, param_network_table, 1,
+         "scale-up link technology (links_per_mm, link_bandwidth, energy)"),
+    PSUB(Technology, "inter", inter, param_network_table, 1,
+         "scale-out link technology (links_per_mm, link_bandwidth, energy)"),
+    PD(Technology, "intra_link_area", intra_link_area_mm2, UNIT_AREA_MM2, 0, 100, 0, 0,
+       "die area per scale-up link (0: area does not limit)"),
+    PD(Technology, "inter_link_area", inter_link_area_mm2, UNIT_AREA_MM2, 0, 100, 0, 0,
+       "die area per scale-out link (0: area does not limit)"),
+    PD(Technology, "efficiency.matrix", matrix_eff, UNIT_FRACTION, 0.01, 1, 0, 1,
+       "achievable fraction of matrix peak given to derived devices (assumption)"),
+    PD(Technology, "efficiency.vector", vector_eff, UNIT_FRACTION, 0.01, 1, 0.7, 0,
+       "achievable fraction of vector peak given to derived devices"),
+    PD(Technology, "efficiency.hbm", hbm_eff, UNIT_FRACTION, 0.01, 1, 0, 1,
+       "achievable fraction of HBM bandwidth given to derived devices (assumption)"),
+    PD(Technology, "efficiency.l2", l2_eff, UNIT_FRACTION, 0.01, 1, 0.8, 0,
+       "achievable fraction of L2 bandwidth given to derived devices"),
+};
+
+const ParamTable param_technology_table = {"technology", technology_defs, N(technology_defs),
+                                           sizeof(Technology), NULL};
+
+/* ---- derive: technology + budgets (a device template's `derive:`) ------ */
+
+#define SPLIT_DEFS(what, arr, req, noun)                                                          \
+    PD(DeriveSpec, what ".core", budget.arr[TP_CORE], UNIT_FRACTION, 0, 1, 0, req,                \
+       noun " share of the matrix units"),                                                        \
+    PD(DeriveSpec, what ".registers", budget.arr[TP_REG], UNIT_FRACTION, 0, 1, 0, req,            \
+       noun " share of the register files"),                                                      \
+    PD(DeriveSpec, what ".l1", budget.arr[TP_L1], UNIT_FRACTION, 0, 1, 0, req,                    \
+       noun " share of L1 / shared memory"),                                                      \
+    PD(DeriveSpec, what ".l2", budget.arr[TP_L2], UNIT_FRACTION, 0, 1, 0, req,                    \
+       noun " share of the L2"),                                                                  \
+    PD(DeriveSpec, what ".dram", budget.arr[TP_DRAM], UNIT_FRACTION, 0, 1, 0, req,                \
+       noun " share of HBM (controllers, PHYs, stacks)"),                                         \
+    PD(DeriveSpec, what ".intra", budget.arr[TP_INTRA], UNIT_FRACTION, 0, 1, 0, 0,                \
+       noun " share of the scale-up links"),                                                      \
+    PD(DeriveSpec, what ".inter", budget.arr[TP_INTER], UNIT_FRACTION, 0, 1, 0, 0,                \
+       noun " share of the scale-out links")
+
+static const ParamDef derive_defs[] = {
+    PSUB(DeriveSpec, "technology", technology, param_technology_table, 1,
+         "technology template the device is derived from"),
+    PD(DeriveSpec, "area.die", budget.die_area_mm2, UNIT_AREA_MM2, 1, 1e6, 0, 1, "compute die area"),
+    PD(DeriveSpec, "area.package", budget.package_area_mm2, UNIT_AREA_MM2, 1, 1e7, 0, 1,
+       "package area: the die plus room for HBM stacks"),
+    SPLIT_DEFS("area", area, 1, "die area"),
+    PD(DeriveSpec, "power.tdp", budget.tdp_w, UNIT_POWER, 1, 1e5, 0, 1, "thermal design power"),
+    SPLIT_DEFS("power", power, 1, "TDP"),
+    PD(DeriveSpec, "perimeter.edge", budget.edge_m, UNIT_LENGTH, 0, 10, 0, 0,
+       "die edge (0: 4 sqrt(die area), a square die)"),
+    PD(DeriveSpec, "perimeter.dram", budget.perimeter[TP_DRAM], UNIT_FRACTION, 0, 1, 0, 1,
+       "die edge share of the HBM PHYs"),
+    PD(DeriveSpec, "perimeter.intra", budget.perimeter[TP_INTRA], UNIT_FRACTION, 0, 1, 0, 0,
+       "die edge share of the scale-up links"),
+    PD(DeriveSpec, "perimeter.inter", budget.perimeter[TP_INTER], UNIT_FRACTION, 0, 1, 0, 0,
+       "die edge share of the scale-out links"),
+    PI(DeriveSpec, "bundle.mcus", budget.mcus_per_bundle, 1, 4096, 4, 0, 0,
+       "matrix units per bundle (SM)"),
+    PD(DeriveSpec, "bundle.vector_flops_per_clock", budget.vector_flops_per_clock, UNIT_NUMBER, 1, 1e6,
+       128, 0, "fp32 vector FLOP per clock per bundle"),
+};
+
+const ParamTable param_derive_table = {"derive", derive_defs, N(derive_defs), sizeof(DeriveSpec), NULL};

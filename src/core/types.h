@@ -74,6 +74,25 @@ typedef struct {
     double price_per_device_hour; /* $ ; 0 unknown */
 } System;
 
+/* How many steps training takes as a function of the global batch B
+ * (DESIGN.md §6.8): the critical-batch law of McCandlish et al. 2018,
+ * steps(B) = s_min (1 + b_noise / B), equivalently epochs(B) =
+ * epochs_min (1 + B / b_crit); or measured (B, epochs) points interpolated
+ * in log-log space. */
+typedef enum { CONV_CRITICAL, CONV_TABLE } ConvKind;
+typedef enum { BATCH_SAMPLES, BATCH_TOKENS } BatchUnit;
+#define CONV_MAX_POINTS 32
+
+typedef struct {
+    char name[NAME_MAX_LEN];
+    ConvKind kind;
+    BatchUnit unit;          /* what B counts */
+    double s_min, b_noise;   /* steps form */
+    double epochs_min, b_crit; /* epochs form */
+    int n;                   /* table form: points, B increasing */
+    double batch[CONV_MAX_POINTS], epochs[CONV_MAX_POINTS];
+} Convergence;
+
 typedef enum { MODEL_TRANSFORMER, MODEL_GEMM, MODEL_LSTM, MODEL_CNN, MODEL_KIND_COUNT } ModelKind;
 typedef enum { MLP_GELU, MLP_SWIGLU } MlpKind;
 typedef enum { NORM_LAYERNORM, NORM_RMSNORM } NormKind;
@@ -102,6 +121,7 @@ typedef struct {
     double train_tokens;   /* 0: not given */
     double train_samples;  /* 0: not given */
     double dataset_samples;
+    Convergence convergence; /* name "" when the model has none */
 } Model;
 
 typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } Recompute;
@@ -136,6 +156,7 @@ typedef struct {
     Precision precision;
     Placement placement;
     double power_cap_w;      /* per-device cap; 0: the device's TDP */
+    int min_mp, max_mp;      /* search bounds on tp x pp (model-parallel degree) */
     double train_tokens, train_samples, epochs; /* 0: not given */
 } Scenario;
 
@@ -164,6 +185,7 @@ typedef struct {
     char error[256];
     /* strategy as resolved */
     int tp, pp, dp, microbatch, interleave;
+    int64_t global_batch;
     Recompute recompute;
     /* time */
     double step_time_s;
@@ -191,6 +213,8 @@ typedef struct {
     double clock_scale;             /* DVFS clock / nominal clock (1: not throttled) */
     double power_cap_w;             /* the cap the device was held to */
     double cost_usd;                /* price x devices x time to train; NaN unknown */
+    double epochs;                  /* epochs to train (NaN when the amount is not in epochs) */
+    int searched;                   /* strategies the search evaluated (0: none) */
     double comp_time_s[COMP_COUNT];
     double comp_energy_j[COMP_COUNT];
     /* collective tier names, for the breakdown */

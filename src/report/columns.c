@@ -82,13 +82,13 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
     if (!strcmp(name, "model"))
         return text(t, n, sc->model.name);
     if (!strcmp(name, "recompute"))
-        return text(t, n, recompute_name(sc->recompute));
+        return text(t, n, recompute_name(ok ? r->recompute : sc->recompute));
     if (!strcmp(name, "precision"))
         return text(t, n, precision_name(sc->precision));
     if (!strcmp(name, "devices"))
         return *num = sc->devices, 1;
     if (!strcmp(name, "global_batch"))
-        return *num = (double)sc->global_batch, 1;
+        return *num = (double)(ok ? r->global_batch : sc->global_batch), 1;
     if (!strcmp(name, "tp"))
         return *num = ok ? r->tp : sc->tp, 1;
     if (!strcmp(name, "pp"))

@@ -1,31 +1,89 @@
-/* scale/scale.c — steps to train.  tokens / (global_batch * seq_len), or
- * samples / global_batch, or epochs * dataset / global_batch, rounded up
- * to whole steps. */
+/* scale/scale.c — steps to train (DESIGN.md §6.8).
+ *
+ * An explicit amount wins: train_tokens / (global_batch * seq_len),
+ * train_samples / global_batch, or epochs * dataset / global_batch.  Else
+ * the model's convergence curve says how many epochs (or steps) the target
+ * takes at this global batch B, so that a larger batch costs more epochs
+ * (Pal et al., IEEE Micro 2019; McCandlish et al. 2018):
+ *   critical_batch, steps form:   steps(B)  = s_min (1 + b_noise / B)
+ *   critical_batch, epochs form:  epochs(B) = epochs_min (1 + B / b_crit)
+ *   table: measured (B, epochs) points, interpolated linearly in
+ *          log B - log epochs, extrapolated along the end segments.
+ * B is counted in samples, or in tokens (B x seq_len) when the curve says
+ * so.  Steps are rounded up to whole steps. */
 #include "scale.h"
 
 #include <math.h>
 #include <stdio.h>
 
-int scale_steps(const Scenario *sc, double *steps, char *why, size_t n)
+double scale_epochs_at(const Convergence *c, double b)
+{
+    if (c->kind == CONV_CRITICAL) {
+        if (c->epochs_min > 0 && c->b_crit > 0)
+            return c->epochs_min * (1.0 + b / c->b_crit);
+        return NAN; /* steps form: epochs depend on the dataset; see scale_steps */
+    }
+    if (c->n < 2)
+        return NAN;
+    int i = 0;
+    while (i < c->n - 2 && b > c->batch[i + 1])
+        i++;
+    const double x0 = log(c->batch[i]), x1 = log(c->batch[i + 1]);
+    const double y0 = log(c->epochs[i]), y1 = log(c->epochs[i + 1]);
+    const double t = (log(b) - x0) / (x1 - x0);
+    return exp(y0 + t * (y1 - y0));
+}
+
+int scale_steps(const Scenario *sc, double *steps, double *epochs, char *why, size_t n)
 {
     const double gb = (double)sc->global_batch;
+    const Model *m = &sc->model;
     double samples = 0;
+    *epochs = NAN;
+    if (gb <= 0) {
+        snprintf(why, n, "no global batch");
+        return -1;
+    }
     if (sc->train_tokens > 0) {
-        if (sc->model.kind != MODEL_TRANSFORMER || sc->model.seq_len < 1) {
+        if (m->kind != MODEL_TRANSFORMER || m->seq_len < 1) {
             snprintf(why, n, "train_tokens needs a model with a sequence length");
             return -1;
         }
-        samples = sc->train_tokens / sc->model.seq_len;
+        samples = sc->train_tokens / m->seq_len;
     } else if (sc->train_samples > 0) {
         samples = sc->train_samples;
     } else if (sc->epochs > 0) {
-        if (sc->model.dataset_samples <= 0) {
+        if (m->dataset_samples <= 0) {
             snprintf(why, n, "epochs needs the model's dataset_samples");
             return -1;
         }
-        samples = sc->epochs * sc->model.dataset_samples;
+        samples = sc->epochs * m->dataset_samples;
+        *epochs = sc->epochs;
+    } else if (m->convergence.name[0]) {
+        const Convergence *c = &m->convergence;
+        double b = gb;
+        if (c->unit == BATCH_TOKENS) {
+            if (m->seq_len < 1) {
+                snprintf(why, n, "convergence '%s' counts tokens but the model has no sequence length",
+                         c->name);
+                return -1;
+            }
+            b *= m->seq_len;
+        }
+        if (c->kind == CONV_CRITICAL && c->s_min > 0 && c->b_noise > 0) {
+            *steps = ceil(c->s_min * (1.0 + c->b_noise / b));
+            if (m->dataset_samples > 0)
+                *epochs = *steps * gb / m->dataset_samples;
+            return 0;
+        }
+        if (m->dataset_samples <= 0) {
+            snprintf(why, n, "convergence '%s' gives epochs but the model has no dataset_samples", c->name);
+            return -1;
+        }
+        *epochs = scale_epochs_at(c, b);
+        samples = *epochs * m->dataset_samples;
     } else {
-        snprintf(why, n, "no amount of training given (train_tokens, train_samples or epochs)");
+        snprintf(why, n, "no amount of training (train_tokens, train_samples, epochs) and no convergence curve");
         return -1;
     }
     *steps = ceil(samples / gb);

@@ -1,6 +1,7 @@
 /* scale/scale.h — how many optimizer steps the training takes, and so the
  * time to train: from a token budget, a sample budget or an epoch count
- * (the scenario's, else the model's).  Pure. */
+ * (the scenario's, else the model's), or from the model's convergence
+ * curve at the global batch.  Pure. */
 #ifndef DF_SCALE_H
 #define DF_SCALE_H
 
@@ -8,8 +9,11 @@
 
 #include "core/types.h"
 
-/* Steps to train sc at its global batch.  Returns 0 and sets *steps, or -1
- * with why[] saying what is missing. */
-int scale_steps(const Scenario *sc, double *steps, char *why, size_t n);
+/* Steps to train sc at its global batch (and the epochs they make, NaN
+ * when unknown).  Returns 0, or -1 with why[] saying what is missing. */
+int scale_steps(const Scenario *sc, double *steps, double *epochs, char *why, size_t n);
+
+/* Epochs to the target at global batch b (in the curve's unit). */
+double scale_epochs_at(const Convergence *c, double b);
 
 #endif

@@ -1,0 +1,152 @@
+/* search/search.c — exhaustive search over the strategies a scenario leaves
+ * open.  The space is small for one scenario (divisors of the device count
+ * for tp and pp, powers of two for the microbatch, three recompute modes,
+ * a few interleave factors): at microseconds per evaluation, a few hundred
+ * candidates cost about a millisecond, so no pruning heuristic is needed
+ * and the answer is the true optimum of the model. */
+#include "search.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "io/scenario.h"
+
+int search_needed(const Scenario *sc)
+{
+    return sc->tp == AUTO_VALUE || sc->pp == AUTO_VALUE || sc->dp == AUTO_VALUE || sc->dp == 0 ||
+           sc->microbatch == AUTO_VALUE || sc->interleave == AUTO_VALUE ||
+           (int)sc->recompute == AUTO_VALUE;
+}
+
+#define MAX_CHOICES 64
+
+static int divisors(int n, int limit, int *out)
+{
+    int k = 0;
+    for (int d = 1; d <= n && d <= limit && k < MAX_CHOICES; d++)
+        if (n % d == 0)
+            out[k++] = d;
+    return k;
+}
+
+static int layer_units(const Model *m)
+{
+    return m->kind == MODEL_TRANSFORMER || m->kind == MODEL_LSTM ? m->layers : 1 << 20;
+}
+
+/* Better: faster to train (or per sample), then less energy. */
+static int better(const Result *a, const Result *b)
+{
+    double ta = isfinite(a->time_to_train_s) ? a->time_to_train_s : a->step_time_s / a->samples_per_s;
+    double tb = isfinite(b->time_to_train_s) ? b->time_to_train_s : b->step_time_s / b->samples_per_s;
+    if (isfinite(a->time_to_train_s) != isfinite(b->time_to_train_s))
+        return isfinite(a->time_to_train_s);
+    if (ta != tb)
+        return ta < tb;
+    double ea = isfinite(a->energy_to_train_j) ? a->energy_to_train_j : a->energy_per_step_j;
+    double eb = isfinite(b->energy_to_train_j) ? b->energy_to_train_j : b->energy_per_step_j;
+    return ea < eb;
+}
+
+int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Result *r)
+{
+    int tps[MAX_CHOICES], pps[MAX_CHOICES], mbs[MAX_CHOICES], vs[8], rcs[3];
+    int ntp, npp, nmb = 0, nv = 0, nrc = 0;
+    const int n = sc->devices;
+    ntp = sc->tp == AUTO_VALUE ? divisors(n, 64, tps) : (tps[0] = sc->tp, 1);
+    if (sc->recompute == (Recompute)AUTO_VALUE) {
+        rcs[nrc++] = RECOMPUTE_NONE;
+        rcs[nrc++] = RECOMPUTE_SELECTIVE;
+        rcs[nrc++] = RECOMPUTE_FULL;
+    } else {
+        rcs[nrc++] = sc->recompute;
+    }
+    if (sc->interleave == AUTO_VALUE) {
+        static const int cand[] = {1, 2, 3, 4, 6, 8};
+        for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++)
+            vs[nv++] = cand[i];
+    } else {
+        vs[nv++] = sc->interleave;
+    }
+    if (sc->microbatch == AUTO_VALUE) {
+        for (int b = 1; b <= 1024 && nmb < MAX_CHOICES; b *= 2)
+            mbs[nmb++] = b;
+    } else {
+        mbs[nmb++] = sc->microbatch;
+    }
+
+    int have = 0, have_oom = 0, count = 0;
+    Result best, best_oom, t;
+    char last_err[256] = "";
+    for (int i = 0; i < ntp; i++) {
+        const int tp = tps[i];
+        if (n % tp)
+            continue;
+        npp = sc->pp == AUTO_VALUE ? divisors(n / tp, layer_units(&sc->model), pps) : (pps[0] = sc->pp, 1);
+        for (int j = 0; j < npp; j++) {
+            const int pp = pps[j];
+            const int mp = tp * pp;
+            if (n % mp || mp < sc->min_mp || mp > sc->max_mp)
+                continue;
+            const int dp = (sc->dp > 0) ? sc->dp : n / mp;
+            if ((long)tp * pp * dp != n)
+                continue;
+            for (int k = 0; k < nmb; k++) {
+                const int mb = mbs[k];
+                int64_t gb = sc->global_batch > 0 ? sc->global_batch : (int64_t)mb * dp;
+                if (gb % ((int64_t)mb * dp))
+                    continue;
+                for (int a = 0; a < nv; a++) {
+                    if (vs[a] > 1 && pp == 1)
+                        continue;
+                    for (int c = 0; c < nrc; c++) {
+                        Scenario cand = *sc;
+                        cand.tp = tp;
+                        cand.pp = pp;
+                        cand.dp = dp;
+                        cand.microbatch = mb;
+                        cand.global_batch = gb;
+                        cand.interleave = vs[a];
+                        cand.recompute = (Recompute)rcs[c];
+                        Diag d;
+                        diag_clear(&d);
+                        if (scenario_check(&cand, &d)) {
+                            snprintf(last_err, sizeof last_err, "%s", d.msg);
+                            continue;
+                        }
+                        count++;
+                        if (eval(&cand, cache, &t)) {
+                            snprintf(last_err, sizeof last_err, "%s", t.error);
+                            continue;
+                        }
+                        if (t.status == STATUS_OK) {
+                            if (!have || better(&t, &best))
+                                best = t;
+                            have = 1;
+                        } else if (!have_oom || t.mem_total_bytes < best_oom.mem_total_bytes) {
+                            best_oom = t;
+                            have_oom = 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (have) {
+        *r = best;
+    } else if (have_oom) {
+        *r = best_oom;
+        snprintf(r->error, sizeof r->error, "no strategy fits in memory; the smallest needs %.1f GiB",
+                 best_oom.mem_total_bytes / 1073741824.0);
+    } else {
+        memset(r, 0, sizeof *r);
+        r->status = STATUS_ERROR;
+        snprintf(r->error, sizeof r->error, "the search found no strategy that satisfies the constraints%s%s",
+                 last_err[0] ? ": " : "", last_err);
+        r->searched = count;
+        return -1;
+    }
+    r->searched = count;
+    return 0;
+}
