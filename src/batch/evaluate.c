@@ -58,17 +58,35 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
                      cap, need);
             return -1;
         }
+        /* Illinois (regula falsi) on P(phi) - cap over [lo, hi]: P is
+         * smooth and monotone, so a handful of evaluations find the
+         * fastest feasible clock to 1e-4; the feasible end is kept. */
         Result best = t;
+        double f_lo = device_power(&t) - cap, f_hi = device_power(r) - cap;
+        int side = 0;
         for (int i = 0; i < 40 && hi - lo > 1e-4; i++) {
-            double mid = 0.5 * (lo + hi);
+            double mid = lo - f_lo * (hi - lo) / (f_hi - f_lo);
+            if (!(mid > lo && mid < hi))
+                mid = 0.5 * (lo + hi);
             reset(&t);
             if (step_evaluate(sc, mid, cache, &t))
                 break;
-            if (device_power(&t) <= cap) {
+            double f = device_power(&t) - cap;
+            if (f <= 0) {
                 lo = mid;
+                f_lo = f;
                 best = t;
+                if (side == -1)
+                    f_hi *= 0.5;
+                side = -1;
+                if (f > -1e-6 * cap)
+                    break;
             } else {
                 hi = mid;
+                f_hi = f;
+                if (side == 1)
+                    f_lo *= 0.5;
+                side = 1;
             }
         }
         *r = best;

@@ -42,7 +42,9 @@ typedef struct {
 
 typedef struct {
     const System *sys;
-    const Device *dev;
+    const Device *dev;     /* at the DVFS clock: rates and energies */
+    const Device *nominal; /* at the nominal clock: GEMM tiling (memoised) */
+    double phi;            /* clock / nominal */
     Precision prec;
     Group tp_group;
     GemmCache *cache;
@@ -61,7 +63,26 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         double e = 0;
         if (op->kind == OP_GEMM) {
             GemmCost g;
-            gemm_cost(x->dev, x->prec, op->batch, op->m, op->n, op->k, x->cache, &g);
+            /* The tiling is chosen at the nominal clock (and memoised);
+             * at phi x the clock, compute and the on-chip levels take
+             * 1/phi as long, HBM the same. */
+            gemm_cost(x->nominal, x->prec, op->batch, op->m, op->n, op->k, x->cache, &g);
+            if (x->phi != 1.0) {
+                const double launch = x->nominal->launch_s;
+                double worst = g.compute_s / x->phi;
+                Bound b = BOUND_COMPUTE;
+                for (int l = MEM_L1; l <= MEM_L2; l++)
+                    if (g.level_s[l] / x->phi > worst) {
+                        worst = g.level_s[l] / x->phi;
+                        b = l == MEM_L1 ? BOUND_L1 : BOUND_L2;
+                    }
+                if (g.level_s[MEM_HBM] > worst) {
+                    worst = g.level_s[MEM_HBM];
+                    b = BOUND_HBM;
+                }
+                g.bound = launch > worst ? BOUND_LAUNCH : b;
+                g.time_s = worst + launch;
+            }
             t = g.time_s;
             e = pwr_gemm_energy(x->dev, x->prec, op->flops, &g);
             c->bound_t[g.bound] += t;
@@ -178,7 +199,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     snprintf(r->pp_tier, sizeof r->pp_tier, "none");
 
     /* Ranks: tensor innermost, then data, then pipeline. */
-    Ctx x = {sys, dev, sc->precision, {0}, cache};
+    Ctx x = {sys, dev, &sys->device, phi, sc->precision, {0}, cache};
     Group dp_group, pp_group;
     long stride[3]; /* tp, dp, pp */
     placement_strides(sc->placement, tp, dp, pp, stride);
