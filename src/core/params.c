@@ -203,6 +203,7 @@ static const char *const mlp_choices[] = {"gelu", "swiglu", NULL};
 static const char *const norm_choices[] = {"layernorm", "rmsnorm", NULL};
 static const char *const pos_choices[] = {"learned", "rotary", NULL};
 static const char *const attn_choices[] = {"unfused", "fused", NULL};
+static const char *const lstm_split_choices[] = {"auto", "rc", "cr", NULL};
 
 static int model_finish(void *obj, Diag *d)
 {
@@ -248,6 +249,20 @@ static const ParamDef model_defs[] = {
     PI64(Model, "m", m, 1, 1e9, 0, 0, "GEMM rows of A and C"),
     PI64(Model, "n", n, 1, 1e9, 0, 0, "GEMM columns of B and C"),
     PI64(Model, "k", k, 1, 1e9, 0, 0, "GEMM inner dimension"),
+    PI(Model, "proj", proj, 0, 1e7, 0, 0, 0, "LSTM projection size (LSTMP); 0: none"),
+    PI(Model, "samples", samples, 0, 1e8, 0, 0, 0,
+       "LSTM sampled-softmax classes per batch; 0: full softmax over the vocabulary"),
+    PI(Model, "enc_layers", enc_layers, 0, 1e5, 0, 0, 0,
+       "seq2seq LSTM: encoder layers (the first bidirectional); 0: language model"),
+    PI(Model, "dec_layers", dec_layers, 0, 1e5, 0, 0, 0, "seq2seq LSTM: decoder layers"),
+    PI(Model, "tgt_len", tgt_len, 0, 1e8, 0, 0, 0, "seq2seq LSTM: target timesteps; default seq_len"),
+    PI(Model, "lstm_biases", lstm_biases, 1, 2, 1, 0, 0,
+       "LSTM bias vectors per gate block: 1 (TensorFlow), 2 (PyTorch/cuDNN)"),
+    PE(Model, "lstm_split", lstm_split, lstm_split_choices, LSTM_SPLIT_AUTO, 0,
+       "LSTM gate-GEMM split over tp: rc (columns), cr (reduction), auto (less traffic)"),
+    PI(Model, "image_size", image_size, 1, 1e5, 0, 0, 0, "cnn input height and width (pixels)"),
+    PI(Model, "channels", channels, 1, 1e5, 0, 0, 0, "cnn input channels"),
+    PI(Model, "classes", classes, 0, 1e8, 0, 0, 0, "cnn output classes (the softmax width; 0: not checked)"),
     PD(Model, "train_tokens", train_tokens, UNIT_NUMBER, 0, 1e18, 0, 0, "tokens to train on"),
     PD(Model, "train_samples", train_samples, UNIT_NUMBER, 0, 1e18, 0, 0, "samples to train on"),
     PD(Model, "dataset_samples", dataset_samples, UNIT_NUMBER, 0, 1e18, 0, 0,
@@ -434,8 +449,10 @@ void param_expect(const ParamDef *def, char *buf, size_t n)
     case P_ENUM: {
         size_t len = 0;
         buf[0] = '\0';
+        /* "one of none, selective, full or auto": auto is the last choice */
         for (int i = 0; def->choices[i]; i++) {
-            int w = snprintf(buf + len, n - len, "%s%s", i ? (def->choices[i + 1] ? ", " : " or ") : "one of ",
+            int last = !def->choices[i + 1] && !def->auto_ok;
+            int w = snprintf(buf + len, n - len, "%s%s", i ? (last ? " or " : ", ") : "one of ",
                              def->choices[i]);
             if (w < 0 || (size_t)w >= n - len)
                 return;

@@ -58,41 +58,53 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
             return -1;
     }
 
+    /* Template swaps (system.device=...) before the values, so that an
+     * override of the swapped template lands whatever the column order. */
     char label[300];
-    for (int i = 0; i < n; i++) {
-        if (!s[i].text[0] || !strcasecmp(s[i].name, "system") || !strcasecmp(s[i].name, "model"))
-            continue;
-        size_t base = 0;
-        const ParamDef *def = param_find(&param_scenario_table, s[i].name, NULL, &base);
-        if (!def) {
-            char sug[256];
-            if (param_suggest(&param_scenario_table, s[i].name, sug, sizeof sug))
-                diag_set(d, file, s[i].line, s[i].col, "unknown column '%s' (did you mean '%s'?)", s[i].name,
-                         sug);
-            else
-                diag_set(d, file, s[i].line, s[i].col,
-                         "unknown column '%s' (a scenario column or a dotted template path such as "
-                         "model.layers)",
-                         s[i].name);
-            return -1;
-        }
-        void *holder = (char *)sc + base;
-        if (def->type == P_SUB) {
-            if (load_ref(db, file, reldir, &s[i], def, (char *)holder + def->offset, NULL, d))
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < n; i++) {
+            if (!s[i].text[0] || !strcasecmp(s[i].name, "system") || !strcasecmp(s[i].name, "model"))
+                continue;
+            size_t base = 0;
+            const ParamDef *def = param_find(&param_scenario_table, s[i].name, NULL, &base);
+            if ((def && def->type == P_SUB) != (pass == 0))
+                continue;
+            if (!def) {
+                char sug[256];
+                if (param_suggest(&param_scenario_table, s[i].name, sug, sizeof sug))
+                    diag_set(d, file, s[i].line, s[i].col, "unknown column '%s' (did you mean '%s'?)",
+                             s[i].name, sug);
+                else
+                    diag_set(d, file, s[i].line, s[i].col,
+                             "unknown column '%s' (a scenario column or a dotted template path such as "
+                             "model.layers)",
+                             s[i].name);
                 return -1;
-        } else {
-            snprintf(label, sizeof label, "column '%s'", s[i].name);
-            if (param_set(def, holder, label, s[i].text, d))
-                return setting_error(d, file, &s[i]);
+            }
+            void *holder = (char *)sc + base;
+            if (def->type == P_SUB) {
+                if (load_ref(db, file, reldir, &s[i], def, (char *)holder + def->offset, NULL, d))
+                    return -1;
+            } else {
+                snprintf(label, sizeof label, "column '%s'", s[i].name);
+                if (param_set(def, holder, label, s[i].text, d))
+                    return setting_error(d, file, &s[i]);
+            }
+            prov_add(&src->over, s[i].name, file, s[i].line, s[i].col);
         }
-        prov_add(&src->over, s[i].name, file, s[i].line, s[i].col);
     }
 
     /* Derived defaults, after every override. */
     if (param_model_table.finish && param_model_table.finish(&sc->model, d)) {
-        char msg[DIAG_MSG_MAX];
+        /* at the override that made the model inconsistent, if one did */
+        char msg[DIAG_MSG_MAX], key[140];
+        const Prov *p = NULL;
+        if (sscanf(d->msg, "key '%127[^']'", key + 6) == 1) {
+            memcpy(key, "model.", 6);
+            p = prov_find(&src->over, key);
+        }
         snprintf(msg, sizeof msg, "model '%s': %s", sc->model.name, d->msg);
-        return diag_set(d, file, row_line, 0, "%s", msg);
+        return diag_set(d, file, p ? p->line : row_line, p ? p->col : 0, "%s", msg);
     }
     if (sc->train_tokens == 0)
         sc->train_tokens = sc->model.train_tokens;

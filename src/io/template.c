@@ -13,8 +13,6 @@
 
 #include "ytree.h"
 
-#define MAX_TEMPLATE_CHAIN 8
-
 int prov_add(ProvList *l, const char *key, const char *file, int line, int col)
 {
     for (int i = 0; i < l->n; i++)
@@ -133,8 +131,11 @@ static int copy_sub_template(Ctx *c, const ParamDef *def, void *field, const YNo
     const Template *sub = tdb_get(c->db, def->sub, name->text, c->reldir, c->d);
     if (!sub) {
         /* keep the inner diagnostic but say where the reference was */
-        if (!c->d->line && c->d->file[0] == '\0')
-            diag_set(c->d, c->path, name->line, name->col, "%s", c->d->msg);
+        if (!c->d->line && c->d->file[0] == '\0') {
+            char msg[DIAG_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s", c->d->msg);
+            diag_set(c->d, c->path, name->line, name->col, "%s", msg);
+        }
         return -1;
     }
     memcpy(field, sub->obj, def->sub->struct_size);
@@ -147,79 +148,164 @@ static int copy_sub_template(Ctx *c, const ParamDef *def, void *field, const YNo
     return 0;
 }
 
+/* The P_SUB entry of t that a dotted key descends into ("device" for
+ * "device.hbm.bandwidth"), or NULL. */
+static const ParamDef *sub_prefix(const ParamTable *t, const char *full)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        size_t kl = strlen(t->defs[i].key);
+        if (t->defs[i].type == P_SUB && !strncasecmp(t->defs[i].key, full, kl) && full[kl] == '.')
+            return &t->defs[i];
+    }
+    return NULL;
+}
+
+/* "sub.key: value" in a mapping of t: set one key of the object that the
+ * P_SUB entry `sub` holds, which must be set already (by this file, whose
+ * template references are applied first, or by its base). */
+static int apply_dotted_sub(Ctx *c, const ParamDef *sub, void *obj, const YNode *k, const YNode *v,
+                            const char *full, const char *provprefix)
+{
+    char subprov[260], subdot[264], provkey[256];
+    snprintf(subprov, sizeof subprov, "%s%s", provprefix, sub->key);
+    snprintf(provkey, sizeof provkey, "%s%s", provprefix, full);
+    const char *rest = full + strlen(sub->key) + 1;
+    if (!strcasecmp(rest, "template"))
+        return diag_set(c->d, c->path, k->line, k->col,
+                        "key '%s': write '%s: NAME' or '%s: {template: NAME, ...}' to pick the template",
+                        provkey, sub->key, sub->key);
+    if (!prov_find(&c->tpl->prov, subprov))
+        return diag_set(c->d, c->path, k->line, k->col,
+                        "key '%s': '%s' is not set (name a %s template first)", provkey, subprov,
+                        sub->sub->kind);
+    /* the key, less its "sub." prefix, as a one-entry mapping of the sub-table */
+    YNode key = *k, *kp = &key, *vp = (YNode *)v, one = {0};
+    key.text = (char *)rest;
+    one.kind = YN_MAP;
+    one.key = &kp;
+    one.val = &vp;
+    one.n = 1;
+    snprintf(subdot, sizeof subdot, "%s.", subprov);
+    return apply_map(c, sub->sub, (char *)obj + sub->offset, &one, "", subdot, 0);
+}
+
 static int apply_map(Ctx *c, const ParamTable *t, void *obj, const YNode *map, const char *prefix,
                      const char *provprefix, int root)
 {
     char full[256], provkey[256], label[300];
-    for (int i = 0; i < map->n; i++) {
-        const YNode *k = map->key[i], *v = map->val[i];
-        if (root && !*prefix &&
-            (!strcmp(k->text, "description") || !strcmp(k->text, "sources") || !strcmp(k->text, "base")))
-            continue;
-        if (!root && !*prefix && !strcmp(k->text, "template"))
-            continue;
-        snprintf(full, sizeof full, "%s%s%s", prefix, *prefix ? "." : "", k->text);
-        snprintf(provkey, sizeof provkey, "%s%s", provprefix, full);
-        const ParamDef *def = NULL;
-        for (size_t j = 0; j < t->count; j++)
-            if (!strcasecmp(t->defs[j].key, full)) {
-                def = &t->defs[j];
-                break;
+    /* template references first, so that dotted keys into them
+     * ("device.hbm.bandwidth") apply on top wherever they are written */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < map->n; i++) {
+            const YNode *k = map->key[i], *v = map->val[i];
+            snprintf(full, sizeof full, "%s%s%s", prefix, *prefix ? "." : "", k->text);
+            snprintf(provkey, sizeof provkey, "%s%s", provprefix, full);
+            const ParamDef *def = NULL;
+            for (size_t j = 0; j < t->count; j++)
+                if (!strcasecmp(t->defs[j].key, full)) {
+                    def = &t->defs[j];
+                    break;
+                }
+            if ((def && def->type == P_SUB) != (pass == 0))
+                continue;
+            if (root && !*prefix &&
+                (!strcmp(k->text, "description") || !strcmp(k->text, "sources") || !strcmp(k->text, "base")))
+                continue;
+            if (!root && !*prefix && !strcmp(k->text, "template"))
+                continue;
+            if (!def) {
+                if (v->kind == YN_MAP && has_prefix_key(t, full)) {
+                    if (apply_map(c, t, obj, v, full, provprefix, root))
+                        return -1;
+                    continue;
+                }
+                const ParamDef *sub = sub_prefix(t, full);
+                if (sub) {
+                    if (apply_dotted_sub(c, sub, obj, k, v, full, provprefix))
+                        return -1;
+                    continue;
+                }
+                char sug[256];
+                if (param_suggest(t, full, sug, sizeof sug))
+                    return diag_set(c->d, c->path, k->line, k->col,
+                                    "unknown key '%s%s' (did you mean '%s%s'?)", provprefix, full, provprefix,
+                                    sug);
+                return diag_set(c->d, c->path, k->line, k->col, "unknown key '%s%s' in a %s template",
+                                provprefix, full, t->kind);
             }
-        if (!def) {
-            if (v->kind == YN_MAP && has_prefix_key(t, full)) {
-                if (apply_map(c, t, obj, v, full, provprefix, root))
+            void *field = (char *)obj + def->offset;
+            if (def->type == P_SUB) {
+                if (v->kind == YN_SCALAR) {
+                    if (copy_sub_template(c, def, field, v, provkey))
+                        return -1;
+                    continue;
+                }
+                if (v->kind != YN_MAP)
+                    return diag_set(c->d, c->path, v->line, v->col,
+                                    "key '%s': expected a template name or a mapping", provkey);
+                const YNode *base = ytree_get(v, "template");
+                if (base) {
+                    if (base->kind != YN_SCALAR)
+                        return diag_set(c->d, c->path, base->line, base->col,
+                                        "key '%s.template': expected a template name", provkey);
+                    if (copy_sub_template(c, def, field, base, provkey))
+                        return -1;
+                } else {
+                    param_defaults(def->sub, field);
+                    prov_add(&c->tpl->prov, provkey, c->path, k->line, k->col);
+                }
+                char subprov[260];
+                snprintf(subprov, sizeof subprov, "%s.", provkey);
+                if (apply_map(c, def->sub, field, v, "", subprov, 0))
                     return -1;
                 continue;
             }
-            char sug[256];
-            if (param_suggest(t, full, sug, sizeof sug))
-                return diag_set(c->d, c->path, k->line, k->col, "unknown key '%s%s' (did you mean '%s%s'?)",
-                                provprefix, full, provprefix, sug);
-            return diag_set(c->d, c->path, k->line, k->col, "unknown key '%s%s' in a %s template", provprefix,
-                            full, t->kind);
-        }
-        void *field = (char *)obj + def->offset;
-        if (def->type == P_SUB) {
-            if (v->kind == YN_SCALAR) {
-                if (copy_sub_template(c, def, field, v, provkey))
+            char points[4096];
+            if (def->type == P_POINTS && v->kind == YN_SEQ) {
+                /* [[x, y], ...] -> "x:y;x:y" for param_set */
+                size_t len = 0;
+                points[0] = '\0';
+                for (int j = 0; j < v->n; j++) {
+                    const YNode *pt = v->val[j];
+                    if (pt->kind != YN_SEQ || pt->n != 2 || pt->val[0]->kind != YN_SCALAR ||
+                        pt->val[1]->kind != YN_SCALAR)
+                        return diag_set(c->d, c->path, pt->line, pt->col,
+                                        "key '%s': point %d: expected [x, y]", provkey, j + 1);
+                    len += (size_t)snprintf(points + len, sizeof points - len, "%s%s:%s", j ? ";" : "",
+                                            pt->val[0]->text, pt->val[1]->text);
+                    if (len >= sizeof points)
+                        return diag_set(c->d, c->path, v->line, v->col, "key '%s': too many points", provkey);
+                }
+                snprintf(label, sizeof label, "key '%s'", provkey);
+                if (param_set(def, obj, label, points, c->d)) {
+                    c->d->line = v->line;
+                    c->d->col = v->col;
+                    snprintf(c->d->file, sizeof c->d->file, "%s", c->path);
                     return -1;
+                }
+                prov_add(&c->tpl->prov, provkey, c->path, v->line, v->col);
                 continue;
             }
-            if (v->kind != YN_MAP)
-                return diag_set(c->d, c->path, v->line, v->col,
-                                "key '%s': expected a template name or a mapping", provkey);
-            const YNode *base = ytree_get(v, "template");
-            if (base) {
-                if (base->kind != YN_SCALAR)
-                    return diag_set(c->d, c->path, base->line, base->col,
-                                    "key '%s.template': expected a template name", provkey);
-                if (copy_sub_template(c, def, field, base, provkey))
-                    return -1;
-            } else {
-                param_defaults(def->sub, field);
+            if (v->kind != YN_SCALAR) {
+                char exp[256];
+                param_expect(def, exp, sizeof exp);
+                return diag_set(c->d, c->path, v->line, v->col, "key '%s': expected %s, got a %s", provkey,
+                                exp, v->kind == YN_MAP ? "mapping" : "list");
             }
-            char subprov[260];
-            snprintf(subprov, sizeof subprov, "%s.", provkey);
-            if (apply_map(c, def->sub, field, v, "", subprov, 0))
+            /* the same key twice in one file, once nested and once dotted */
+            const Prov *prev = prov_find(&c->tpl->prov, provkey);
+            if (prev && prev->file == c->path)
+                return diag_set(c->d, c->path, k->line, k->col, "key '%s' is set twice (first at line %d)",
+                                provkey, prev->line);
+            snprintf(label, sizeof label, "key '%s'", provkey);
+            if (param_set(def, obj, label, v->text, c->d)) {
+                c->d->line = v->line;
+                c->d->col = v->col;
+                snprintf(c->d->file, sizeof c->d->file, "%s", c->path);
                 return -1;
-            continue;
+            }
+            prov_add(&c->tpl->prov, provkey, c->path, v->line, v->col);
         }
-        if (v->kind != YN_SCALAR) {
-            char exp[256];
-            param_expect(def, exp, sizeof exp);
-            return diag_set(c->d, c->path, v->line, v->col, "key '%s': expected %s, got a %s", provkey, exp,
-                            v->kind == YN_MAP ? "mapping" : "list");
-        }
-        snprintf(label, sizeof label, "key '%s'", provkey);
-        if (param_set(def, obj, label, v->text, c->d)) {
-            c->d->line = v->line;
-            c->d->col = v->col;
-            snprintf(c->d->file, sizeof c->d->file, "%s", c->path);
-            return -1;
-        }
-        prov_add(&c->tpl->prov, provkey, c->path, v->line, v->col);
-    }
     return 0;
 }
 
@@ -288,6 +374,20 @@ static int resolve_path(const TemplateDB *db, const ParamTable *table, const cha
     return 0;
 }
 
+/* Place a finish() diagnostic ("key 'hidden': ...") at the value of the key
+ * it names, wherever that was set (this file or a base), else at the top of
+ * the file. */
+static void finish_place(const Template *t, const YNode *root, Diag *d)
+{
+    char key[128];
+    const Prov *p = NULL;
+    if (sscanf(d->msg, "key '%127[^']'", key) == 1)
+        p = prov_find(&t->prov, key);
+    snprintf(d->file, sizeof d->file, "%s", p ? p->file : t->path);
+    d->line = p ? p->line : root->line;
+    d->col = p ? p->col : root->col;
+}
+
 static Template *load_template(TemplateDB *db, const ParamTable *table, const char *name, const char *path,
                                const char *reldir, Diag *d)
 {
@@ -335,8 +435,11 @@ static Template *load_template(TemplateDB *db, const ParamTable *table, const ch
         }
         const Template *b = tdb_get(db, table, base->text, reldir, d);
         if (!b) {
-            if (!d->file[0])
-                diag_set(d, path, base->line, base->col, "key 'base': %s", d->msg);
+            if (!d->file[0]) {
+                char msg[DIAG_MSG_MAX];
+                snprintf(msg, sizeof msg, "%s", d->msg);
+                diag_set(d, path, base->line, base->col, "key 'base': %s", msg);
+            }
             goto fail;
         }
         memcpy(t->obj, b->obj, table->struct_size);
@@ -356,7 +459,7 @@ static Template *load_template(TemplateDB *db, const ParamTable *table, const ch
             free(tmp);
         }
         if (bad) {
-            snprintf(d->file, sizeof d->file, "%s", path);
+            finish_place(t, root, d);
             goto fail;
         }
     }
@@ -377,10 +480,21 @@ const Template *tdb_get(TemplateDB *db, const ParamTable *table, const char *nam
     for (int i = 0; i < db->n; i++)
         if (db->t[i]->table == table && !strcmp(db->t[i]->path, path))
             return db->t[i];
-    if (db->loading >= MAX_TEMPLATE_CHAIN) {
-        diag_set(d, path, 0, 0, "templates refer to each other too deeply (a cycle?)");
+    for (int i = 0; i < db->loading; i++)
+        if (!strcmp(db->chain_path[i], path)) {
+            /* "a -> b -> a": the caller says where the reference is */
+            char list[DIAG_MSG_MAX] = "";
+            size_t len = 0;
+            for (int j = i; j < db->loading && len < sizeof list; j++)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s -> ", db->chain_name[j]);
+            return diag_set(d, NULL, 0, 0, "templates %s%s form a cycle", list, name), NULL;
+        }
+    if (db->loading >= TDB_MAX_CHAIN) {
+        diag_set(d, path, 0, 0, "templates refer to each other more than %d deep", TDB_MAX_CHAIN);
         return NULL;
     }
+    db->chain_path[db->loading] = path;
+    db->chain_name[db->loading] = name;
     db->loading++;
     Template *t = load_template(db, table, name, path, reldir, d);
     db->loading--;

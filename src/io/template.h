@@ -27,11 +27,15 @@ typedef struct {
     ProvList prov; /* every key the file (or its base) set */
 } Template;
 
+#define TDB_MAX_CHAIN 32 /* templates being loaded at once (base:/template: chains) */
+
 typedef struct {
     char root[512]; /* templates/ folder */
     Template **t;
     int n, cap;
-    int loading; /* recursion guard for base:/template: chains */
+    /* the chain being loaded, outermost first, to report a cycle */
+    int loading;
+    const char *chain_path[TDB_MAX_CHAIN], *chain_name[TDB_MAX_CHAIN];
 } TemplateDB;
 
 /* root: the templates folder; NULL picks $DEEPFLOW_TEMPLATES, ./templates,

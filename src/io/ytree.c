@@ -200,7 +200,16 @@ YNode *ytree_parse(const char *path, const char *data, size_t len, Diag *d)
         root = NULL;
         goto done;
     }
-    if (ev.type != YAML_DOCUMENT_END_EVENT) {
+    /* the document must end, and so must the stream ("---" starts another) */
+    if (ev.type == YAML_DOCUMENT_END_EVENT) {
+        yaml_event_delete(&ev);
+        if (next_event(&r, &ev)) {
+            ytree_free(root);
+            root = NULL;
+            goto done;
+        }
+    }
+    if (ev.type != YAML_STREAM_END_EVENT) {
         diag_set(d, path, (int)ev.start_mark.line + 1, (int)ev.start_mark.column + 1,
                  "only one YAML document per template");
         ytree_free(root);

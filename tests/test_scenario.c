@@ -1,0 +1,495 @@
+/* tests/test_scenario.c — one scenario from named settings (io/scenario.c)
+ * over the shipped templates: base templates, dotted overrides, template
+ * swaps, derived defaults and every fault with its exact message and
+ * place; then invariants of evaluate() on real templates: HBM bandwidth
+ * halves a memory-bound op, a large GEMM runs near the fitted fraction of
+ * peak and a skinny one is memory-bound, GPT-3 does not fit one device,
+ * ring all-reduce grows as 2(p-1)/p, MFU <= 1, the step is the sum of its
+ * parts, throughput times step time is the global batch. */
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch/evaluate.h"
+#include "core/param.h"
+#include "io/scenario.h"
+#include "io/template.h"
+#include "perf/perf.h"
+
+#define MAX_SET 32
+
+typedef struct {
+    TemplateDB db;
+    Scenario sc;
+    ScenarioSource src;
+    Diag d;
+    Setting set[MAX_SET];
+    char names[MAX_SET][64], texts[MAX_SET][64];
+    char msg[2048];
+} Fix;
+
+static int setup(void **state)
+{
+    Fix *f = calloc(1, sizeof *f);
+    if (!f || tdb_init(&f->db, "../templates", &f->d)) {
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    Fix *f = *state;
+    scenario_source_free(&f->src);
+    tdb_free(&f->db);
+    free(f);
+    return 0;
+}
+
+/* Settings from "key=value, key=value, ..." as the cells of one table row
+ * on line `line`: each value's column is where it would start in the CSV
+ * line "value,value,...". */
+static int parse_settings(Fix *f, const char *spec, int line)
+{
+    int n = 0, col = 1;
+    const char *p = spec;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        const char *end = strchr(p, ',');
+        if (!end)
+            end = p + strlen(p);
+        const char *eq = memchr(p, '=', (size_t)(end - p));
+        assert_non_null(eq);
+        assert_true(n < MAX_SET);
+        snprintf(f->names[n], sizeof f->names[n], "%.*s", (int)(eq - p), p);
+        snprintf(f->texts[n], sizeof f->texts[n], "%.*s", (int)(end - eq - 1), eq + 1);
+        f->set[n].name = f->names[n];
+        f->set[n].text = f->texts[n];
+        f->set[n].line = line;
+        f->set[n].col = col;
+        col += (int)strlen(f->texts[n]) + 1;
+        n++;
+        p = *end ? end + 1 : end;
+    }
+    return n;
+}
+
+static int build(Fix *f, const char *spec, int line)
+{
+    scenario_source_free(&f->src);
+    int n = parse_settings(f, spec, line);
+    diag_clear(&f->d);
+    int rc = scenario_build(&f->db, "study.csv", ".", f->set, n, line, &f->sc, &f->src, &f->d);
+    diag_format(&f->d, f->msg, sizeof f->msg);
+    return rc;
+}
+
+static void build_ok(Fix *f, const char *spec)
+{
+    if (build(f, spec, 2))
+        print_error("unexpected error: %s\n", f->msg);
+    assert_int_equal(f->d.msg[0], '\0');
+}
+
+/* The build must fail with exactly this message. */
+static void build_fail(Fix *f, const char *spec, int line, const char *want)
+{
+    assert_int_equal(build(f, spec, line), -1);
+    assert_string_equal(f->msg, want);
+}
+
+/* The build must fail with a message that starts so and ends in ')'. */
+static void build_fail_prefix(Fix *f, const char *spec, int line, const char *start)
+{
+    assert_int_equal(build(f, spec, line), -1);
+    if (strncmp(f->msg, start, strlen(start)) || f->msg[strlen(f->msg) - 1] != ')')
+        fail_msg("\"%s\" does not start with \"%s\"", f->msg, start);
+}
+
+static void eval_ok(const Scenario *sc, Result *r)
+{
+    int rc = evaluate(sc, r);
+    if (rc)
+        print_error("evaluate: %s\n", r->error);
+    assert_int_equal(rc, 0);
+    assert_true(r->status == STATUS_OK || r->status == STATUS_OOM);
+}
+
+/* ---- building --------------------------------------------------------- */
+
+static void test_basic(void **state)
+{
+    Fix *f = *state;
+    build_ok(f, "system=dgx-a100-80g, model=gpt3-175b, devices=8");
+    const Scenario *sc = &f->sc;
+    assert_string_equal(sc->system.name, "DGX A100 80GB");
+    assert_string_equal(sc->system.device.name, "A100-SXM4-80GB");
+    assert_rel(sc->system.device.mem[MEM_HBM].bw_bytes_per_s, 2039e9, 1e-15);
+    assert_string_equal(sc->model.name, "GPT-3 175B");
+    assert_int_equal(sc->model.layers, 96);
+    assert_int_equal(sc->model.ffn, 49152); /* derived after the overrides */
+    assert_int_equal(sc->devices, 8);
+    assert_int_equal(sc->tp, 1);
+    assert_int_equal(sc->pp, 1);
+    assert_int_equal(sc->dp, 8); /* devices / (tp x pp) */
+    assert_int_equal(sc->microbatch, 1);
+    assert_int_equal(sc->global_batch, 8); /* microbatch x dp */
+    assert_int_equal(sc->interleave, 1);
+    assert_int_equal(sc->precision, PREC_BF16);
+    assert_rel(sc->train_tokens, 300e9, 1e-15); /* from the model */
+    assert_non_null(f->src.system);
+    assert_string_equal(f->src.system->name, "dgx-a100-80g");
+    assert_string_equal(f->src.model->name, "gpt3-175b");
+    const Prov *p = prov_find(&f->src.over, "devices");
+    assert_non_null(p);
+    assert_string_equal(p->file, "study.csv");
+    assert_int_equal(p->line, 2);
+    assert_int_equal(p->col, 24);
+
+    /* keywords are case-insensitive; derived dp and global batch */
+    build_ok(f, "system=DGX-H100, model=gpt3-175b, devices=64, tp=8, pp=4, microbatch=2, recompute=Full, "
+                "precision=FP8, seq_parallel=yes, zero=1");
+    sc = &f->sc;
+    assert_string_equal(sc->system.device.name, "H100-SXM5-80GB");
+    assert_int_equal(sc->dp, 2);
+    assert_int_equal(sc->global_batch, 4);
+    assert_int_equal(sc->recompute, RECOMPUTE_FULL);
+    assert_int_equal(sc->precision, PREC_FP8);
+    assert_int_equal(sc->seq_parallel, 1);
+    assert_int_equal(sc->zero, 1);
+
+    /* an explicit global batch and dp are kept */
+    build_ok(f, "system=dgx-h100, model=gpt3-175b, devices=64, tp=8, dp=8, microbatch=2, global_batch=1536");
+    assert_int_equal(f->sc.dp, 8);
+    assert_int_equal(f->sc.global_batch, 1536);
+    /* an empty cell is not set */
+    build_ok(f, "system=dgx-h100, model=gpt3-175b, devices=8, tp=, global_batch=");
+    assert_int_equal(f->sc.tp, 1);
+    assert_int_equal(f->sc.global_batch, 8);
+    assert_null(prov_find(&f->src.over, "tp"));
+}
+
+static void test_overrides(void **state)
+{
+    Fix *f = *state;
+    build_ok(f,
+             "system=dgx-a100-80g, model=gpt3-175b, devices=8, model.layers=48, "
+             "system.device.hbm.bandwidth=2 TB/s, system.inter.bandwidth=400 Gb/s, system.dp_overlap=50 %");
+    const Scenario *sc = &f->sc;
+    assert_int_equal(sc->model.layers, 48);
+    assert_rel(sc->system.device.mem[MEM_HBM].bw_bytes_per_s, 2e12, 1e-15);
+    assert_rel(sc->system.inter.bw_bytes_per_s, 50e9, 1e-15);
+    assert_rel(sc->system.dp_overlap, 0.5, 1e-15);
+    /* the rest of the templates is untouched */
+    assert_int_equal(sc->model.hidden, 12288);
+    assert_rel(sc->system.device.mem[MEM_HBM].capacity_bytes, 80.0 * 1073741824.0, 1e-15);
+    const Prov *p = prov_find(&f->src.over, "system.device.hbm.bandwidth");
+    assert_non_null(p);
+    assert_int_equal(p->col, 29);
+    /* and the cached template itself is not changed */
+    build_ok(f, "system=dgx-a100-80g, model=gpt3-175b");
+    assert_int_equal(f->sc.model.layers, 96);
+    assert_rel(f->sc.system.device.mem[MEM_HBM].bw_bytes_per_s, 2039e9, 1e-15);
+
+    /* swap the device of a system */
+    build_ok(f, "system=dgx-a100-80g, model=gpt3-175b, system.device=h100-sxm5-80gb");
+    assert_string_equal(f->sc.system.device.name, "H100-SXM5-80GB");
+    assert_string_equal(f->sc.system.name, "DGX A100 80GB");
+    assert_rel(f->sc.system.intra.bw_bytes_per_s, 300e9, 1e-15);
+    /* an override of the swapped device lands whatever the column order */
+    build_ok(f, "system=dgx-a100-80g, model=gpt3-175b, system.device.hbm.bandwidth=5 TB/s, "
+                "system.device=h100-sxm5-80gb");
+    assert_string_equal(f->sc.system.device.name, "H100-SXM5-80GB");
+    assert_rel(f->sc.system.device.mem[MEM_HBM].bw_bytes_per_s, 5e12, 1e-15);
+    /* swap a network */
+    build_ok(f, "system=dgx-a100-80g, model=gpt3-175b, system.inter=ib-ndr");
+    assert_string_equal(f->sc.system.inter.name, "InfiniBand NDR");
+
+    /* ffn follows an overridden hidden unless set */
+    build_ok(f, "system=dgx-a100-80g, model=gpt, model.hidden=4096");
+    assert_int_equal(f->sc.model.hidden, 4096);
+    assert_int_equal(f->sc.model.ffn, 16384);
+    build_ok(f, "system=dgx-a100-80g, model=gpt, model.hidden=4096, model.ffn=11008");
+    assert_int_equal(f->sc.model.ffn, 11008);
+    /* GEMM shape */
+    build_ok(f, "system=dgx-h100, model=gemm, model.m=1, model.n=12288, model.k=5376");
+    assert_int_equal(f->sc.model.kind, MODEL_GEMM);
+    assert_int_equal(f->sc.model.m, 1);
+    assert_int_equal(f->sc.model.n, 12288);
+    assert_int_equal(f->sc.model.k, 5376);
+}
+
+static void test_auto(void **state)
+{
+    Fix *f = *state;
+    build_ok(f,
+             "system=dgx-h100, model=gpt3-175b, devices=64, tp=auto, pp=8, microbatch=AUTO, recompute=auto");
+    assert_int_equal(f->sc.tp, AUTO_VALUE);
+    assert_int_equal(f->sc.microbatch, AUTO_VALUE);
+    assert_int_equal((int)f->sc.recompute, AUTO_VALUE);
+    assert_int_equal(f->sc.dp, 0);           /* left to the search */
+    assert_int_equal(f->sc.global_batch, 0); /* likewise */
+    /* evaluate() resolves what is auto (the search) and keeps what is set */
+    Result r;
+    eval_ok(&f->sc, &r);
+    assert_int_equal(r.pp, 8);
+    assert_true(r.tp >= 1 && r.dp >= 1 && r.microbatch >= 1);
+    assert_int_equal(r.tp * r.pp * r.dp, 64);
+    assert_true((int)r.recompute >= RECOMPUTE_NONE && r.recompute <= RECOMPUTE_FULL);
+
+    /* 'auto' only where the table allows it */
+    build_fail(
+        f, "system=dgx-h100, model=gpt3-175b, devices=auto", 4,
+        "study.csv:4:20: column 'devices': expected an integer in [1, 10000000], got 'auto' (not a number)");
+}
+
+static void test_faults(void **state)
+{
+    Fix *f = *state;
+    build_fail(f, "system=dgx-h100, model=gpt3-175b, model.layer=48", 2,
+               "study.csv:2:20: unknown column 'model.layer' (did you mean 'model.layers'?)");
+    build_fail(f, "system=dgx-h100, model=gpt3-175b, devcies=8", 2,
+               "study.csv:2:20: unknown column 'devcies' (did you mean 'devices'?)");
+    build_fail(f, "system=dgx-h100, model=gpt3-175b, colour=8", 2,
+               "study.csv:2:20: unknown column 'colour' (a scenario column or a dotted template path such as "
+               "model.layers)");
+    build_fail(f, "system=dgx-h100, model=gpt3-175b, system.device.hbm.bandwith=3 TB/s", 2,
+               "study.csv:2:20: unknown column 'system.device.hbm.bandwith' (did you mean "
+               "'system.device.hbm.bandwidth'?)");
+}
+
+static void test_fault_values(void **state)
+{
+    Fix *f = *state;
+    /* the values start at columns 1, 10, 14: "dgx-h100,gpt,-8" */
+    build_fail(
+        f, "system=dgx-h100, model=gpt, devices=-8", 3,
+        "study.csv:3:14: column 'devices': expected an integer in [1, 10000000], got '-8' (out of range)");
+    build_fail(
+        f, "system=dgx-h100, model=gpt, devices=8.5", 3,
+        "study.csv:3:14: column 'devices': expected an integer in [1, 10000000], got '8.5' (not an integer)");
+    build_fail(
+        f, "system=dgx-h100, model=gpt, system.device.hbm.bandwidth=3.35 TB", 3,
+        "study.csv:3:14: column 'system.device.hbm.bandwidth': expected a bandwidth (B/s, GB/s, TB/s, Gb/s) "
+        "in [1e+09, 1e+15], got '3.35 TB' (unit 'TB' is a size, not a bandwidth)");
+    build_fail(
+        f, "system=dgx-h100, model=gpt, recompute=some", 3,
+        "study.csv:3:14: column 'recompute': expected one of none, selective, full or auto, got 'some'");
+    build_fail(f, "system=dgx-h100, model=gpt, seq_parallel=maybe", 3,
+               "study.csv:3:14: column 'seq_parallel': expected yes or no, got 'maybe'");
+    build_fail(f, "system=dgx-h100, model=gpt, zero=4", 3,
+               "study.csv:3:14: column 'zero': expected an integer in [0, 3], got '4' (out of range)");
+
+    /* templates that do not exist: the known ones are listed (the list
+     * grows with the templates, so only its start is pinned) */
+    build_fail_prefix(f, "system=dgx-z100, model=gpt", 5,
+                      "study.csv:5:1: column 'system': no systems template 'dgx-z100' (known: dgx-a100-40g, "
+                      "dgx-a100-80g, dgx-b200, dgx-h100, ");
+    build_fail_prefix(f, "system=dgx-h100, model=gpt, system.device=h900", 5,
+                      "study.csv:5:14: column 'system.device': no devices template 'h900' (known: "
+                      "a100-sxm4-40gb, a100-sxm4-80gb, b200, h100-sxm5-80gb, ");
+    build_fail(
+        f, "system=../templates/systems/dgx-h100.yaml, model=gpt", 5,
+        "study.csv:5:1: column 'system': systems template '../templates/systems/dgx-h100.yaml': a file name "
+        "must be relative to the table's folder and may not contain '..'");
+    build_fail(f, "model=gpt, devices=8", 6,
+               "study.csv:6: column 'system': required, names a template in "
+               "templates/systems");
+    build_fail(f, "system=dgx-h100, devices=8", 6,
+               "study.csv:6: column 'model': required, names a template in "
+               "templates/models");
+}
+
+static void test_strategy_faults(void **state)
+{
+    Fix *f = *state;
+    build_fail(f, "system=dgx-h100, model=gpt3-175b, devices=8, tp=2, dp=3", 7,
+               "study.csv:7: tp x pp x dp (2 x 1 x 3 = 6) must equal devices (8)");
+    build_fail(f, "system=dgx-h100, model=gpt3-175b, devices=12, tp=8", 7,
+               "study.csv:7: devices (12) must be a multiple of tp x pp (8 x 1 = 8)");
+    build_fail(f, "system=dgx-h100, model=gpt3-175b, devices=10, tp=5, dp=2", 7,
+               "study.csv:7: heads (96) must be divisible by tp (5)");
+    build_fail(f, "system=dgx-h100, model=gpt3-175b, devices=8, microbatch=2, global_batch=24", 7,
+               "study.csv:7: global_batch (24) must be a multiple of dp x microbatch (8 x 2 = 16)");
+    build_fail(f, "system=dgx-h100, model=gpt3-175b, devices=8, interleave=2", 7,
+               "study.csv:7: interleave (2) needs pipeline parallelism (pp > 1)");
+    /* an override that makes the model inconsistent: placed at the override */
+    build_fail(f, "system=dgx-h100, model=gpt3-175b, model.hidden=4096", 8,
+               "study.csv:8:20: model 'GPT-3 175B': key 'hidden': 4096 is not divisible by heads (96)");
+    build_fail(f, "system=dgx-h100, model=gpt, model.kv_heads=5", 8,
+               "study.csv:8:14: model 'GPT': key 'kv_heads': heads (16) must be a multiple of kv_heads (5)");
+}
+
+/* ---- evaluate() invariants on real templates -------------------------- */
+
+static void test_hbm_bandwidth_halves_membound(void **state)
+{
+    Fix *f = *state;
+    build_ok(f, "system=dgx-a100-80g, model=gpt");
+    const Device a = f->sc.system.device;
+    char spec[256];
+    snprintf(spec, sizeof spec, "system=dgx-a100-80g, model=gpt, system.device.hbm.bandwidth=%.17g B/s",
+             2 * a.mem[MEM_HBM].bw_bytes_per_s);
+    build_ok(f, spec);
+    const Device b = f->sc.system.device;
+    assert_rel(b.mem[MEM_HBM].bw_bytes_per_s, 2 * a.mem[MEM_HBM].bw_bytes_per_s, 1e-15);
+    for (double bytes = 1e6; bytes <= 1e11; bytes *= 10) {
+        double ta = membound_time(&a, bytes, 0) - a.launch_s;
+        double tb = membound_time(&b, bytes, 0) - b.launch_s;
+        assert_true(ta > 0);
+        assert_rel(tb, ta / 2, 1e-12);
+    }
+}
+
+static void test_gemm_bounds(void **state)
+{
+    Fix *f = *state;
+    Result r;
+    /* A large square GEMM runs within 5 % of the device's fitted fraction
+     * of its bf16 peak (A100 40GB: 0.87 x 312 TFLOP/s, cuBLAS; the 80GB
+     * template's fraction is refitted on vTrain's iterations).  The kernel
+     * model alone: the power cap is lifted so that DVFS does not slow it;
+     * under the default cap (the TDP) it is no faster. */
+    static const char *const systems[] = {"dgx-a100-40g", "dgx-a100-80g", "dgx-h100"};
+    for (int i = 0; i < 3; i++) {
+        char spec[200];
+        snprintf(spec, sizeof spec,
+                 "system=%s, model=gemm, model.m=8192, model.n=8192, model.k=8192, devices=1", systems[i]);
+        build_ok(f, spec);
+        Result capped;
+        eval_ok(&f->sc, &capped);
+        f->sc.power_cap_w = 1e5;
+        eval_ok(&f->sc, &r);
+        assert_int_equal(r.status, STATUS_OK);
+        assert_true(strstr(r.bottleneck, "compute") != NULL);
+        const Device *dev = &f->sc.system.device;
+        const double peak = dev->matrix_flops[PREC_BF16] * dev->matrix_eff;
+        if (i == 0)
+            assert_rel(peak, 0.87 * 312e12, 1e-12);
+        assert_rel(r.model_tflops_per_device * 1e12, peak, 0.05);
+        assert_true(r.model_tflops_per_device * 1e12 <= peak * (1 + 1e-9));
+        assert_rel(r.model_flops_per_step, 2.0 * 8192 * 8192 * 8192, 1e-12);
+        assert_true(r.mfu <= dev->matrix_eff + 1e-9);
+        assert_true(capped.step_time_s >= r.step_time_s);
+        assert_true(strstr(capped.bottleneck, "compute") != NULL);
+    }
+
+    /* one token through a 12288 x 5376 weight: all weight traffic */
+    build_ok(f, "system=dgx-a100-80g, model=gemm, model.m=1, model.n=12288, model.k=5376, devices=1");
+    eval_ok(&f->sc, &r);
+    assert_int_equal(r.status, STATUS_OK);
+    assert_null(strstr(r.bottleneck, "compute"));
+    assert_true(strstr(r.bottleneck, "HBM") != NULL);
+    /* no faster than reading the weight once at the HBM peak */
+    const double bytes = 2.0 * 12288 * 5376;
+    assert_true(r.step_time_s >= bytes / f->sc.system.device.mem[MEM_HBM].bw_bytes_per_s);
+    assert_true(r.mfu < 0.05);
+}
+
+static void test_gpt3_one_device_oom(void **state)
+{
+    Fix *f = *state;
+    Result r;
+    build_ok(f, "system=dgx-a100-80g, model=gpt3-175b, devices=1, microbatch=1, global_batch=1");
+    eval_ok(&f->sc, &r);
+    assert_int_equal(r.status, STATUS_OOM);
+    assert_int_equal(r.fits_memory, 0);
+    assert_true(r.mem_total_bytes > 3e12);
+    assert_rel(r.mem_capacity_bytes, 80.0 * 1073741824.0, 1e-15);
+    assert_true(r.params_total > 170e9 && r.params_total < 180e9);
+}
+
+static void test_dp_allreduce_scaling(void **state)
+{
+    Fix *f = *state;
+    double t[4] = {0}, t_lat[4] = {0};
+    const int dps[4] = {1, 2, 4, 8};
+    char spec[256];
+    for (int i = 0; i < 4; i++) {
+        Result r;
+        snprintf(spec, sizeof spec,
+                 "system=dgx-a100-80g, model=gpt, devices=%d, global_batch=64, system.dp_overlap=0, "
+                 "system.intra.latency=0",
+                 dps[i]);
+        build_ok(f, spec);
+        eval_ok(&f->sc, &r);
+        t[i] = r.comp_time_s[COMP_DP_COMM];
+        assert_true(r.comp_time_s[COMP_DP_HIDDEN] == 0);
+        /* with the template's latency: never cheaper with more devices */
+        snprintf(spec, sizeof spec, "system=dgx-a100-80g, model=gpt, devices=%d, global_batch=64", dps[i]);
+        build_ok(f, spec);
+        eval_ok(&f->sc, &r);
+        t_lat[i] = r.comp_time_s[COMP_DP_COMM];
+        if (i > 0) {
+            assert_true(t_lat[i] >= t_lat[i - 1]);
+            assert_true(t[i] >= t[i - 1]);
+        }
+    }
+    assert_true(t[0] == 0); /* one replica: nothing to exchange */
+    assert_true(t[1] > 0);
+    /* ring all-reduce: 2(p-1)/p of the buffer on the wire */
+    for (int i = 2; i < 4; i++) {
+        double p = dps[i];
+        assert_rel(t[i] / t[1], (2 * (p - 1) / p) / (2 * (2 - 1) / 2.0), 1e-12);
+    }
+}
+
+/* MFU, the step as a sum of its components, throughput x step = batch. */
+static void check_result_identities(const Scenario *sc, const Result *r)
+{
+    double sum = 0;
+    for (int c = 0; c < COMP_COUNT; c++) {
+        assert_true(r->comp_time_s[c] >= 0);
+        if (c != COMP_DP_HIDDEN)
+            sum += r->comp_time_s[c];
+    }
+    assert_rel(r->step_time_s, sum, 1e-12);
+    assert_rel(r->samples_per_s * r->step_time_s, (double)sc->global_batch, 1e-12);
+    assert_true(r->mfu > 0 && r->mfu <= 1);
+    assert_true(r->hfu >= r->mfu * (1 - 1e-12) && r->hfu <= 1);
+}
+
+static void test_result_identities(void **state)
+{
+    Fix *f = *state;
+    static const char *const specs[] = {
+        "system=dgx-a100-80g, model=gpt3-175b, devices=1024, tp=8, pp=16, microbatch=1, global_batch=1536",
+        "system=dgx-a100-80g, model=gpt3-175b, devices=1024, tp=8, pp=8, microbatch=2, global_batch=2048, "
+        "interleave=2, recompute=full, seq_parallel=yes",
+        "system=dgx-h100, model=llama2-70b, devices=64, tp=8, pp=2, global_batch=256, zero=1, "
+        "system.dp_overlap=0.5",
+        "system=dgx-h100, model=gpt, devices=16, microbatch=4, global_batch=512, zero=3, recompute=selective",
+        "system=dgx-v100, model=bert-large, devices=8, microbatch=8, precision=fp16",
+        "system=dgx-b200, model=llama2-7b, devices=8, tp=2, microbatch=2, global_batch=64, precision=fp8",
+        "system=dgx-a100-80g, model=gemm, devices=1",
+        "system=dgx-a100-80g, model=gpt3-175b, devices=1, microbatch=1, global_batch=1",
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        Result r;
+        build_ok(f, specs[i]);
+        eval_ok(&f->sc, &r);
+        check_result_identities(&f->sc, &r);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_basic),
+        cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_auto),
+        cmocka_unit_test(test_faults),
+        cmocka_unit_test(test_fault_values),
+        cmocka_unit_test(test_strategy_faults),
+        cmocka_unit_test(test_hbm_bandwidth_halves_membound),
+        cmocka_unit_test(test_gemm_bounds),
+        cmocka_unit_test(test_gpt3_one_device_oom),
+        cmocka_unit_test(test_dp_allreduce_scaling),
+        cmocka_unit_test(test_result_identities),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
