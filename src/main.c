@@ -154,13 +154,12 @@ static void join_command(int argc, char **argv, char *out, size_t n)
 /* Write every format asked for into dir; print what failed to stderr and
  * the closing paragraph to stdout.  Returns 0, or -1 when some output could
  * not be written (every other output is still attempted). */
-static int write_report(const ReportInput *in, const char *dir, unsigned formats, int quiet)
+static int write_report(const ReportInput *in, const char *dir, unsigned formats)
 {
     const Run *run = in->run;
     char path[1400], err[1600], written[2048] = "";
     size_t wl = 0;
     int failed = 0;
-    (void)quiet;
     if (mkdir_p(dir)) {
         fprintf(stderr, "deepflow: cannot create %s: %s\n", dir, strerror(errno));
         return -1;
@@ -222,11 +221,11 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
     if (best >= 0) {
         const RunRow *b = &run->row[best];
         if (isfinite(b->r.time_to_train_s))
-            printf(" Fastest: '%s' (series %s) trains in %.1f days on %d devices.", b->sc.name, b->sc.series,
-                   b->r.time_to_train_s / 86400.0, b->sc.devices);
+            printf(" Fastest: '%s' (series %s) trains in %.1f days on %d device%s.", b->sc.name, b->sc.series,
+                   b->r.time_to_train_s / 86400.0, b->sc.devices, b->sc.devices == 1 ? "" : "s");
         else
-            printf(" Fastest: '%s' (series %s) runs %.4g samples/s on %d devices.", b->sc.name, b->sc.series,
-                   b->r.samples_per_s, b->sc.devices);
+            printf(" Fastest: '%s' (series %s) runs %.4g samples/s on %d device%s.", b->sc.name, b->sc.series,
+                   b->r.samples_per_s, b->sc.devices, b->sc.devices == 1 ? "" : "s");
     }
     if (wl)
         printf(" Report in %s/: %s.", dir, written);
@@ -332,7 +331,7 @@ static int cmd_run(int argc, char **argv)
 
     int rc = run.n_error ? EXIT_ROWS_FAILED : EXIT_OK;
     ReportInput rin = {&run, &t, &db, name, command, created};
-    if (write_report(&rin, dir, formats, quiet) != 0)
+    if (write_report(&rin, dir, formats) != 0)
         rc = EXIT_OUTPUT;
     run_free(&run);
     tdb_free(&db);

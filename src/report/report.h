@@ -1,12 +1,20 @@
-/* report/report.h — the writers: summary.csv, breakdown.csv (and, as they
- * land, the workbook and the charts).  Every file is written atomically.
- * Return 0, or -1 with errno set and the failing path in err. */
+/* report/report.h — the writers: summary.csv, breakdown.csv, the workbook
+ * NAME.xlsx and the gnuplot charts (DESIGN.md §7).  Every file is written
+ * atomically (temporary name beside the target, then rename).  Writers
+ * return 0, or -1 with errno set and the failing path and reason in err.
+ * Writers own what they create and free it before they return. */
 #ifndef DF_REPORT_H
 #define DF_REPORT_H
 
 #include <stdio.h>
+#include <time.h>
 
 #include "batch/run.h"
+#include "io/table.h"
+#include "io/template.h"
+#include "report/columns.h"
+
+/* ---- CSV (csv.c) ------------------------------------------------------ */
 
 int rpt_summary_csv(const Run *run, const char *path, char *err, size_t n);
 int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n);
@@ -16,5 +24,107 @@ void rpt_summary_row(FILE *f, const RunRow *rr);
 
 /* A number as the CSVs write it: %.6g, '.' decimal point, "" for NaN/Inf. */
 void rpt_number(char *buf, size_t n, double v);
+
+/* ---- what a report is made of ----------------------------------------- */
+
+/* Output formats of `run --formats` (a bit set). */
+enum { RPT_XLSX = 1u, RPT_CSV = 2u, RPT_PNG = 4u, RPT_SVG = 8u, RPT_ALL = 15u };
+
+/* Parse "xlsx,csv,png,svg" (any non-empty subset, any order, or "all").
+ * Returns 0, or -1 with err saying which word is wrong. */
+int rpt_parse_formats(const char *s, unsigned *out, char *err, size_t n);
+
+typedef struct {
+    const Run *run;
+    const Table *table;   /* the scenario table: path and title */
+    const TemplateDB *db; /* every template read, for Inputs and About */
+    const char *name;     /* report name: the table's base name */
+    const char *command;  /* the command line as run, for About */
+    time_t created;       /* document date (rpt_document_time) */
+} ReportInput;
+
+/* The date a report carries, never the clock: $SOURCE_DATE_EPOCH when set
+ * (a non-negative integer), else the newest modification time of the
+ * table.  Returns 0, or -1 with err when SOURCE_DATE_EPOCH is malformed or
+ * the table cannot be stat'ed. */
+int rpt_document_time(const char *table_path, time_t *out, char *err, size_t n);
+
+/* ---- series (series.c) ------------------------------------------------ */
+
+/* Rows grouped by their `series` label, in order of first appearance.
+ * "Best" is the shortest finite time-to-train among rows of status ok;
+ * where no row has one, the highest samples/s (ties: less energy, fewer
+ * devices, earlier row).  pt holds the best row at each device count,
+ * ascending, for the charts. */
+typedef struct {
+    const char *name; /* the rows' sc.series (owned by the Run) */
+    int best;         /* row index, -1 when no row of the series is ok */
+    int *pt;          /* row indices, one per device count */
+    int npt;
+} RptSeries;
+
+typedef struct {
+    RptSeries *s;
+    int n;
+    int by_ttt; /* some ok row has a finite time-to-train: charts plot it, else step time */
+} RptSeriesSet;
+
+int rpt_series_build(const Run *run, RptSeriesSet *set);
+void rpt_series_free(RptSeriesSet *set);
+
+/* 1 when row a is better than row b by the rule above. */
+int rpt_better(const RunRow *a, int ia, const RunRow *b, int ib);
+
+/* Cost to train in USD: price per device-hour x devices x hours, NaN when
+ * the system has no price or the time-to-train is not known. */
+double rpt_cost_usd(const RunRow *rr);
+
+/* The question a study answers, in one sentence, from its rows. */
+void rpt_question(const Run *run, const RptSeriesSet *set, char *buf, size_t n);
+
+/* ---- workbook (xlsx.c) ------------------------------------------------ */
+
+/* NAME.xlsx: Summary, Scenarios, Breakdown, Inputs, Errors, About. */
+int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n);
+
+/* Cell text as the workbook writes it: invalid UTF-8 bytes become U+FFFD,
+ * control characters other than tab and newline become spaces, and the
+ * text is cut (on a character boundary) to Excel's 32767 characters and to
+ * n - 1 bytes.  Returns the length written. */
+size_t rpt_clean_text(const char *in, char *out, size_t n);
+
+/* A valid Excel sheet name from any text: none of []:*?/\, no leading or
+ * trailing apostrophe, at most 31 characters, never empty ("Sheet"). */
+void rpt_sheet_name(const char *in, char *out, size_t n);
+
+/* 1 when text would read as a formula if typed into a cell (it begins,
+ * after spaces, with =, +, - or @).  The workbook writes all user text with
+ * worksheet_write_string, so such text stays text; this names the guard. */
+int rpt_formula_like(const char *s);
+
+/* The Excel number format of a summary column ("0.0%" for a percentage). */
+const char *rpt_num_format(RcType type, RcFormat format);
+
+/* Column letters of a 0-based column index: 0 -> "A", 27 -> "AB". */
+void rpt_col_letters(int col, char out[8]);
+
+/* ---- gnuplot charts (charts.c) ---------------------------------------- */
+
+typedef struct {
+    int charts;     /* charts written as .dat + .gp */
+    int rendered;   /* images made (PNG and SVG count apart) */
+    int no_gnuplot; /* 1: gnuplot was not found, nothing rendered */
+} RptChartsDone;
+
+/* Writes DIR/NAME.dat and DIR/NAME.gp for time-to-train, efficiency, system power
+ * and the breakdown of the best scenarios, then runs gnuplot in DIR to
+ * render the PNG and/or SVG that `formats` asks for ($DEEPFLOW_GNUPLOT
+ * names the program, default `gnuplot` on the PATH). */
+int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, RptChartsDone *done, char *err,
+                     size_t n);
+
+/* A name as a gnuplot single-quoted string body: control characters to
+ * spaces, ' doubled. */
+void rpt_gp_quote(const char *in, char *out, size_t n);
 
 #endif

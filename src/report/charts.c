@@ -1,0 +1,592 @@
+/* report/charts.c — the gnuplot charts of a report, in reports/NAME/charts/:
+ * for each chart a .dat (one block per series, separated by two blank lines
+ * so that gnuplot's `index` picks them; columns devices and value) and a
+ * .gp that a user can edit and re-run from that folder, then rendered to
+ * PNG and SVG by running gnuplot there.  Charts: time-to-train (or step
+ * time), efficiency (MFU and scaling efficiency) and system power against
+ * devices on a log-2 axis, one line per series; and the time breakdown of
+ * the best scenario of each series as a stacked histogram.  The .dat and .gp
+ * are written atomically and are byte-identical for the same inputs; the
+ * images are rendered to temporary names and renamed once gnuplot has
+ * exited 0 and left a non-empty file.  User names are printed literally
+ * (noenhanced text, single-quoted strings). */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "io/atomic.h"
+#include "report.h"
+
+#ifndef DF_VERSION
+#define DF_VERSION "0.0.0"
+#endif
+
+void rpt_gp_quote(const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    for (const unsigned char *s = (const unsigned char *)in; *s && o + 2 < n; s++) {
+        if (*s == '\'') {
+            out[o++] = '\'';
+            out[o++] = '\'';
+        } else {
+            out[o++] = *s < 0x20 || *s == 0x7F ? ' ' : (char)*s;
+        }
+    }
+    out[o] = '\0';
+}
+
+/* A name for a .dat comment or a quoted label in a .dat: one line, no ". */
+static void dat_text(const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    for (const unsigned char *s = (const unsigned char *)in; *s && o + 1 < n; s++)
+        out[o++] = *s < 0x20 || *s == 0x7F ? ' ' : *s == '"' ? '\'' : (char)*s;
+    out[o] = '\0';
+}
+
+/* A bar label for a .dat: the series name wrapped at spaces into lines of
+ * about 13 characters ("\n" in a double-quoted data string is a line
+ * break for gnuplot), then the device count. */
+static void bar_label(const char *series, int devices, char *out, size_t n)
+{
+    char clean[200];
+    dat_text(series, clean, sizeof clean);
+    size_t o = 0, line = 0;
+    for (const char *p = clean; *p && o + 4 < n;) {
+        if (*p == ' ') {
+            p++;
+            continue;
+        }
+        size_t word = strcspn(p, " ");
+        if (line > 0 && line + 1 + word > 13) {
+            out[o++] = '\\';
+            out[o++] = 'n';
+            line = 0;
+        } else if (line > 0) {
+            out[o++] = ' ';
+            line++;
+        }
+        for (size_t k = 0; k < word && o + 4 < n; k++, line++)
+            out[o++] = p[k] == '\\' ? '/' : p[k];
+        p += word;
+    }
+    out[o] = '\0';
+    snprintf(out + o, n - o, "\\n(%d device%s)", devices, devices == 1 ? "" : "s");
+}
+
+static void dat_num(FILE *f, double v)
+{
+    char b[64];
+    if (!isfinite(v)) {
+        fputs(" NaN", f);
+        return;
+    }
+    rpt_number(b, sizeof b, v);
+    fprintf(f, " %s", b);
+}
+
+typedef enum { CH_TIME, CH_EFF, CH_POWER, CH_BREAKDOWN, CH_COUNT } ChartKind;
+
+static const char *const chart_file[CH_COUNT] = {"time_to_train", "efficiency", "power", "breakdown"};
+
+/* The lines every .gp starts with: how to re-run it, the terminals, the
+ * output names.  `formats` and `outprefix` may be set with -e. */
+static void gp_head(FILE *f, const char *base, const char *what, const char *name)
+{
+    char q[300];
+    dat_text(name, q, sizeof q);
+    fprintf(f,
+            "# %s.gp — %s (deepflow %s).\n"
+            "# Data: %s.dat, read by a path relative to this folder.  Edit this file and\n"
+            "# re-render it from this folder (reports/%s/charts unless -o said otherwise):\n"
+            "#     gnuplot %s.gp\n"
+            "# which writes %s.png and %s.svg; choose with, e.g.,\n"
+            "#     gnuplot -e \"formats='svg'\" %s.gp\n"
+            "if (!exists(\"formats\")) formats = 'png svg'\n"
+            "if (!exists(\"outprefix\")) outprefix = ''\n"
+            "\n",
+            base, what, DF_VERSION, base, q, base, base, base, base);
+}
+
+/* The loop over output formats around one plot command (printed by fn). */
+static void gp_render(FILE *f, const char *base, void (*plot)(FILE *, const void *), const void *ctx)
+{
+    fprintf(f,
+            "do for [fmt in formats] {\n"
+            "    if (fmt eq 'png') {\n"
+            "        if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+            "            set terminal pngcairo size 1000,700 noenhanced font 'DejaVu Sans,11'\n"
+            "        } else {\n"
+            "            set terminal png size 1000,700 noenhanced\n"
+            "        }\n"
+            "    } else {\n"
+            "        if (fmt eq 'svg') {\n"
+            "            set terminal svg size 1000,700 noenhanced font 'DejaVu Sans,11' background '#ffffff'\n"
+            "        } else {\n"
+            "            print 'unknown format ', fmt, ' (png or svg)'\n"
+            "            exit status 1\n"
+            "        }\n"
+            "    }\n"
+            "    set termoption noenhanced\n"
+            "    set output outprefix.'%s.'.fmt\n",
+            base);
+    plot(f, ctx);
+    fputs("    set output\n}\n", f);
+}
+
+typedef struct {
+    const Run *run;
+    const RptSeriesSet *set;
+    ChartKind kind;
+    int comp[COMP_COUNT]; /* breakdown: components shown */
+    int nc;
+    int nbars;
+} PlotCtx;
+
+/* Value of a chart point. */
+static double point_value(const PlotCtx *c, const RunRow *rr, int col)
+{
+    const Result *r = &rr->r;
+    switch (c->kind) {
+    case CH_TIME:
+        if (c->set->by_ttt)
+            return isfinite(r->time_to_train_s) && r->time_to_train_s > 0 ? r->time_to_train_s / 86400.0 : NAN;
+        return r->step_time_s;
+    case CH_EFF:
+        return 100.0 * (col == 0 ? r->mfu : r->scaling_efficiency);
+    case CH_POWER:
+        return r->system_power_w / 1e3;
+    default:
+        return NAN;
+    }
+}
+
+/* A point is drawn when its value (either value, for efficiency) is finite. */
+static int point_drawn(const PlotCtx *c, const RunRow *rr)
+{
+    return isfinite(point_value(c, rr, 0)) || (c->kind == CH_EFF && isfinite(point_value(c, rr, 1)));
+}
+
+static int series_points(const PlotCtx *c, const RptSeries *s)
+{
+    int n = 0;
+    for (int k = 0; k < s->npt; k++)
+        n += point_drawn(c, &c->run->row[s->pt[k]]);
+    return n;
+}
+
+static void plot_lines(FILE *f, const void *vctx)
+{
+    const PlotCtx *c = vctx;
+    const char *dat = chart_file[c->kind];
+    char name[300];
+    int first = 1, block = 0;
+    fputs("    plot \\\n", f);
+    for (int i = 0; i < c->set->n; i++) {
+        const RptSeries *s = &c->set->s[i];
+        if (series_points(c, s) == 0)
+            continue;
+        rpt_gp_quote(s->name, name, sizeof name);
+        int lines = c->kind == CH_EFF ? 2 : 1;
+        for (int k = 0; k < lines; k++) {
+            fprintf(f, "%s        '%s.dat' index %d using 1:%d with linespoints linestyle %d", first ? "" : ", \\\n",
+                    dat, block, 2 + k, 1 + block % 8);
+            if (c->kind == CH_EFF)
+                fprintf(f, " dashtype %d title '%s, %s'", k ? 2 : 1, name, k ? "scaling efficiency" : "MFU");
+            else
+                fprintf(f, " title '%s'", name);
+            first = 0;
+        }
+        block++;
+    }
+    fputs("\n", f);
+}
+
+static void plot_breakdown(FILE *f, const void *vctx)
+{
+    const PlotCtx *c = vctx;
+    fputs("    plot \\\n", f);
+    for (int k = 0; k < c->nc; k++)
+        fprintf(f, "%s        'breakdown.dat' using %d%s title '%s'", k ? ", \\\n" : "", 2 + k,
+                k == 0 ? ":xtic(1)" : "", component_name((Component)c->comp[k]));
+    fputs("\n", f);
+}
+
+static void line_styles(FILE *f)
+{
+    /* eight distinguishable colours (Okabe-Ito), solid markers */
+    static const char *const col[8] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                       "#E69F00", "#56B4E9", "#000000", "#F0E442"};
+    for (int i = 0; i < 8; i++)
+        fprintf(f, "set style line %d linecolor rgb '%s' linewidth 2 pointtype %d pointsize 1.2\n", i + 1, col[i],
+                i % 2 ? 5 : 7);
+}
+
+static int write_atomic(const char *path, void (*body)(FILE *, const void *), const void *ctx, char *err, size_t n)
+{
+    AtomicFile a;
+    FILE *f = atomic_open(&a, path);
+    if (!f) {
+        snprintf(err, n, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    body(f, ctx);
+    if (atomic_commit(&a)) {
+        snprintf(err, n, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    PlotCtx pc;
+    const char *name; /* report name */
+} GpCtx;
+
+static void dat_lines(FILE *f, const void *vctx)
+{
+    const PlotCtx *c = vctx;
+    static const char *const what[3][2] = {{"time to train [days]", "step time [s]"},
+                                           {"MFU [%] and scaling efficiency [%]", NULL},
+                                           {"system power [kW]", NULL}};
+    const char *w = c->kind == CH_TIME && !c->set->by_ttt ? what[0][1] : what[c->kind][0];
+    fprintf(f, "# %s.dat — %s against devices (deepflow %s).\n", chart_file[c->kind], w, DF_VERSION);
+    fputs("# The best scenario (status ok) of each series at each device count.\n"
+          "# One block per series, separated by two blank lines (gnuplot 'index').\n", f);
+    fprintf(f, "# columns: devices %s\n",
+            c->kind == CH_EFF ? "mfu_percent scaling_efficiency_percent"
+            : c->kind == CH_POWER ? "system_power_kw"
+            : c->set->by_ttt      ? "time_to_train_days"
+                                  : "step_time_s");
+    char name[300];
+    int block = 0;
+    for (int i = 0; i < c->set->n; i++) {
+        const RptSeries *s = &c->set->s[i];
+        if (series_points(c, s) == 0)
+            continue;
+        dat_text(s->name, name, sizeof name);
+        fprintf(f, "%s# series %s\n", block ? "\n\n" : "\n", name);
+        for (int k = 0; k < s->npt; k++) {
+            const RunRow *rr = &c->run->row[s->pt[k]];
+            if (!point_drawn(c, rr))
+                continue;
+            fprintf(f, "%d", rr->sc.devices);
+            dat_num(f, point_value(c, rr, 0));
+            if (c->kind == CH_EFF)
+                dat_num(f, point_value(c, rr, 1));
+            fputc('\n', f);
+        }
+        block++;
+    }
+}
+
+static void gp_lines(FILE *f, const void *vctx)
+{
+    const GpCtx *g = vctx;
+    const PlotCtx *c = &g->pc;
+    const char *base = chart_file[c->kind];
+    static const char *const titles[3] = {"Time to train against devices", "Efficiency against devices",
+                                          "System power against devices"};
+    const char *title = c->kind == CH_TIME && !c->set->by_ttt ? "Step time against devices" : titles[c->kind];
+    gp_head(f, base, title, g->name);
+    line_styles(f);
+    fprintf(f, "set title '%s' font ',13'\n", title);
+    fputs("set xlabel 'devices'\n", f);
+    if (c->kind == CH_TIME) {
+        fprintf(f, "set ylabel '%s'\n", c->set->by_ttt ? "time to train [days]" : "step time [s]");
+        fputs("set logscale y 10\n"
+              "set offsets graph 0.04, graph 0.04, 0, 0\n", f);
+    } else {
+        fputs(c->kind == CH_EFF ? "set ylabel 'efficiency [%] (MFU solid, scaling efficiency dashed)'\n"
+                                : "set ylabel 'system power [kW]'\n", f);
+        fputs("set yrange [0:*]\n"
+              "set offsets graph 0.04, graph 0.04, graph 0.06, 0\n", f);
+    }
+    fputs("set logscale x 2\n"
+          "set format x '%g'\n"
+          "set xtics nomirror\n"
+          "set ytics nomirror\n"
+          "set grid xtics ytics linetype 1 linewidth 1 linecolor rgb '#d8d8d8'\n"
+          "set key outside top center horizontal Left reverse\n"
+          "\n",
+          f);
+    gp_render(f, base, plot_lines, c);
+}
+
+static void dat_breakdown(FILE *f, const void *vctx)
+{
+    const PlotCtx *c = vctx;
+    fprintf(f, "# breakdown.dat — time of one step by component, seconds, of the best scenario of each series "
+               "(deepflow %s).\n",
+            DF_VERSION);
+    fputs("# columns: label", f);
+    for (int k = 0; k < c->nc; k++)
+        fprintf(f, " %s_s", component_name((Component)c->comp[k]));
+    fputc('\n', f);
+    char name[300];
+    for (int i = 0; i < c->set->n; i++) {
+        const RptSeries *s = &c->set->s[i];
+        if (s->best < 0)
+            continue;
+        const RunRow *rr = &c->run->row[s->best];
+        bar_label(s->name, rr->sc.devices, name, sizeof name);
+        fprintf(f, "\"%s\"", name);
+        for (int k = 0; k < c->nc; k++) {
+            double v = rr->r.comp_time_s[c->comp[k]];
+            dat_num(f, isfinite(v) ? v : 0);
+        }
+        dat_text(rr->sc.name, name, sizeof name);
+        fprintf(f, "  # %s\n", name);
+    }
+}
+
+static void gp_breakdown(FILE *f, const void *vctx)
+{
+    const GpCtx *g = vctx;
+    const PlotCtx *c = &g->pc;
+    gp_head(f, "breakdown", "time of one step by component, best scenario of each series", g->name);
+    static const char *const col[12] = {"#0072B2", "#56B4E9", "#009E73", "#F0E442", "#E69F00", "#D55E00",
+                                        "#CC79A7", "#999999", "#000000", "#882255", "#44AA99", "#AA4499"};
+    for (int k = 0; k < c->nc; k++)
+        fprintf(f, "set linetype %d linecolor rgb '%s'\n", k + 1, col[k % 12]);
+    fputs("set title 'Time of one step by component, best scenario of each series' font ',13'\n"
+          "set ylabel 'time per step [s]'\n"
+          "set style data histograms\n"
+          "set style histogram rowstacked\n"
+          "set style fill solid 0.9 border rgb '#333333'\n"
+          "set boxwidth 0.6\n"
+          "set yrange [0:*]\n"
+          "set xtics nomirror\n"
+          "set bmargin 7\n"
+          "set ytics nomirror\n"
+          "set grid ytics linetype 1 linewidth 1 linecolor rgb '#d8d8d8'\n"
+          "set key outside right top invert\n"
+          "\n",
+          f);
+    gp_render(f, "breakdown", plot_breakdown, c);
+}
+
+/* ---- running gnuplot ---------------------------------------------------- */
+
+/* The gnuplot program: $DEEPFLOW_GNUPLOT, else `gnuplot` on the PATH.
+ * Returns 0 and the path, or -1 when there is none. */
+static int find_gnuplot(char *out, size_t n)
+{
+    const char *env = getenv("DEEPFLOW_GNUPLOT");
+    if (env && *env) {
+        if (strchr(env, '/')) {
+            snprintf(out, n, "%s", env);
+            return access(env, X_OK) == 0 ? 0 : -1;
+        }
+    }
+    const char *prog = env && *env ? env : "gnuplot";
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        const char *e = strchr(path, ':');
+        size_t len = e ? (size_t)(e - path) : strlen(path);
+        snprintf(out, n, "%.*s/%s", (int)len, len ? path : ".", prog);
+        if (access(out, X_OK) == 0)
+            return 0;
+        path += len + (e ? 1 : 0);
+    }
+    return -1;
+}
+
+/* Run `gnuplot -e SETTINGS FILE.gp` in dir; its messages are collected in
+ * msg.  Returns the exit status (or -1 when it could not run). */
+static int run_gnuplot(const char *prog, const char *dir, const char *settings, const char *gp, char *msg, size_t n)
+{
+    int pfd[2];
+    msg[0] = '\0';
+    if (pipe(pfd))
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(pfd[0]);
+        close(pfd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) {
+            dup2(null, 0);
+            dup2(null, 1);
+        }
+        dup2(pfd[1], 2);
+        close(pfd[0]);
+        close(pfd[1]);
+        if (chdir(dir) != 0)
+            _exit(126);
+        execl(prog, "gnuplot", "-e", settings, gp, (char *)NULL);
+        _exit(127);
+    }
+    close(pfd[1]);
+    size_t len = 0;
+    char buf[4096];
+    ssize_t k;
+    while ((k = read(pfd[0], buf, sizeof buf)) > 0 || (k < 0 && errno == EINTR)) {
+        if (k <= 0)
+            continue;
+        /* keep the last n - 1 bytes */
+        for (ssize_t i = 0; i < k; i++) {
+            if (len + 1 >= n) {
+                memmove(msg, msg + n / 2, len - n / 2);
+                len -= n / 2;
+            }
+            msg[len++] = buf[i];
+        }
+    }
+    msg[len] = '\0';
+    close(pfd[0]);
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st);
+    return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+#define TMP_PREFIX ".tmp-render-"
+
+static int render(const char *prog, const char *dir, const char *base, unsigned formats, RptChartsDone *done,
+                  char *err, size_t n)
+{
+    static const struct {
+        unsigned bit;
+        const char *ext;
+    } fmts[2] = {{RPT_PNG, "png"}, {RPT_SVG, "svg"}};
+    char settings[128] = "", gp[128], msg[2048];
+    snprintf(settings, sizeof settings, "formats='%s%s%s'; outprefix='" TMP_PREFIX "'",
+             formats & RPT_PNG ? "png" : "", (formats & RPT_PNG) && (formats & RPT_SVG) ? " " : "",
+             formats & RPT_SVG ? "svg" : "");
+    snprintf(gp, sizeof gp, "%s.gp", base);
+    int st = run_gnuplot(prog, dir, settings, gp, msg, sizeof msg);
+    int rc = 0;
+    char tmp[1400], final[1400];
+    if (st != 0) {
+        size_t l = strlen(msg);
+        while (l && (msg[l - 1] == '\n' || msg[l - 1] == ' '))
+            msg[--l] = '\0';
+        const char *last = strrchr(msg, '\n');
+        snprintf(err, n, "%s/%s: gnuplot %s %d%s%s", dir, gp, st < 0 ? "could not run, status" : "exited with status",
+                 st, *msg ? ": " : "", last ? last + 1 : msg);
+        rc = -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (!(formats & fmts[i].bit))
+            continue;
+        snprintf(tmp, sizeof tmp, "%s/" TMP_PREFIX "%s.%s", dir, base, fmts[i].ext);
+        snprintf(final, sizeof final, "%s/%s.%s", dir, base, fmts[i].ext);
+        struct stat sb;
+        if (rc == 0 && (stat(tmp, &sb) != 0 || sb.st_size == 0)) {
+            snprintf(err, n, "%s: gnuplot left no image", final);
+            rc = -1;
+        }
+        if (rc == 0 && rename(tmp, final) != 0) {
+            snprintf(err, n, "%s: %s", final, strerror(errno));
+            rc = -1;
+        }
+        if (rc != 0)
+            unlink(tmp);
+        else
+            done->rendered++;
+    }
+    if (rc)
+        errno = EIO;
+    return rc;
+}
+
+int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, RptChartsDone *done, char *err,
+                     size_t n)
+{
+    memset(done, 0, sizeof *done);
+    RptSeriesSet set;
+    if (rpt_series_build(in->run, &set)) {
+        snprintf(err, n, "%s: out of memory", dir);
+        return -1;
+    }
+    int nbest = 0;
+    for (int i = 0; i < set.n; i++)
+        nbest += set.s[i].best >= 0;
+    char path[1400];
+    int rc = 0;
+    int written[CH_COUNT] = {0};
+    for (int k = 0; k < CH_COUNT && rc == 0; k++) {
+        GpCtx g;
+        memset(&g, 0, sizeof g);
+        g.pc.run = in->run;
+        g.pc.set = &set;
+        g.pc.kind = (ChartKind)k;
+        g.name = in->name;
+        if (k == CH_BREAKDOWN) {
+            if (nbest == 0)
+                continue;
+            for (int c = 0; c < COMP_COUNT; c++) {
+                if (c == COMP_DP_HIDDEN)
+                    continue;
+                int any = 0;
+                for (int i = 0; i < set.n; i++)
+                    if (set.s[i].best >= 0 && in->run->row[set.s[i].best].r.comp_time_s[c] > 0)
+                        any = 1;
+                if (any)
+                    g.pc.comp[g.pc.nc++] = c;
+            }
+            if (g.pc.nc == 0)
+                continue;
+            g.pc.nbars = nbest;
+        } else {
+            int pts = 0;
+            for (int i = 0; i < set.n; i++)
+                pts += series_points(&g.pc, &set.s[i]);
+            if (pts == 0)
+                continue;
+        }
+        if (done->charts == 0 && mkdir_p(dir)) {
+            snprintf(err, n, "%s: %s", dir, strerror(errno));
+            rc = -1;
+            break;
+        }
+        snprintf(path, sizeof path, "%s/%s.dat", dir, chart_file[k]);
+        rc = write_atomic(path, k == CH_BREAKDOWN ? dat_breakdown : dat_lines, &g.pc, err, n);
+        snprintf(path, sizeof path, "%s/%s.gp", dir, chart_file[k]);
+        if (rc == 0)
+            rc = write_atomic(path, k == CH_BREAKDOWN ? gp_breakdown : gp_lines, &g, err, n);
+        if (rc == 0) {
+            written[k] = 1;
+            done->charts++;
+        }
+    }
+    rpt_series_free(&set);
+    if (rc || !(formats & (RPT_PNG | RPT_SVG)) || done->charts == 0)
+        return rc;
+
+    char prog[1024];
+    if (find_gnuplot(prog, sizeof prog)) {
+        done->no_gnuplot = 1;
+        return 0;
+    }
+    /* a SIGCHLD handler set to ignore would make waitpid fail */
+    struct sigaction old, dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGCHLD, &dfl, &old);
+    for (int k = 0; k < CH_COUNT; k++) {
+        if (!written[k])
+            continue;
+        if (render(prog, dir, chart_file[k], formats, done, err, n)) {
+            rc = -1;
+            break;
+        }
+    }
+    sigaction(SIGCHLD, &old, NULL);
+    return rc;
+}

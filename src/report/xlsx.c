@@ -1,0 +1,1268 @@
+/* report/xlsx.c — the workbook NAME.xlsx (DESIGN.md §7), with libxlsxwriter:
+ *   Summary    the study's title and question, the best scenario of each
+ *              series, speedups as formulas with cached values, and native
+ *              charts of time-to-train, efficiency and system power against
+ *              devices (log-2 axis, one line per series);
+ *   Scenarios  every summary column (columns.c) with units and number
+ *              formats, autofilter, frozen header and name column, MFU data
+ *              bars, oom and error rows marked;
+ *   Breakdown  time and energy of every step component per scenario and a
+ *              stacked bar chart of the best scenarios;
+ *   Inputs     every resolved parameter of every scenario and its origin;
+ *   Errors     every failed row with file, line, column and message;
+ *   About      version, command line, date, SHA-256 of the files read,
+ *              assumptions and a glossary.
+ * Rules: text from the user is always written with worksheet_write_string
+ * (never as a formula), cleaned to valid UTF-8 without control characters;
+ * a non-finite number is an empty cell, never a number; formulas are built
+ * from cell references only.  The document date is the caller's (never the
+ * clock) so that the same inputs give the same bytes.  The file is written
+ * to a temporary name beside the target and renamed. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xlsxwriter.h>
+
+#include "core/sha256.h"
+#include "io/atomic.h"
+#include "report.h"
+
+#ifndef DF_VERSION
+#define DF_VERSION "0.0.0"
+#endif
+
+#define XL_MAX_CHARS 32767     /* characters in one cell */
+#define XL_LAST_ROW 1048575    /* 0-based index of Excel's last row */
+#define INPUTS_MAX_ROWS 1000000
+#define MAXW 160               /* columns whose width is tracked */
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+/* ---- text helpers (exported for the tests) ----------------------------- */
+
+/* Decode one UTF-8 sequence at s; returns its length and the code point,
+ * or 0 when the bytes are not valid UTF-8 (overlong, surrogate, too big). */
+static int utf8_decode(const unsigned char *s, unsigned *cp)
+{
+    unsigned c = s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    int len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    if (!len)
+        return 0;
+    unsigned v = c & (0x7F >> len);
+    for (int i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        v = v << 6 | (s[i] & 0x3F);
+    }
+    if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10FFFF)) || (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    *cp = v;
+    return len;
+}
+
+size_t rpt_clean_text(const char *in, char *out, size_t n)
+{
+    if (n == 0)
+        return 0;
+    const unsigned char *s = (const unsigned char *)(in ? in : "");
+    size_t o = 0, chars = 0;
+    while (*s && chars < XL_MAX_CHARS) {
+        unsigned cp;
+        int len = utf8_decode(s, &cp);
+        const char *put;
+        size_t plen;
+        char one[1];
+        if (!len || cp == 0xFFFE || cp == 0xFFFF) {
+            put = "\xEF\xBF\xBD"; /* U+FFFD */
+            plen = 3;
+            len = len ? len : 1;
+        } else if ((cp < 0x20 && cp != '\t' && cp != '\n') || cp == 0x7F) {
+            one[0] = ' ';
+            put = one;
+            plen = 1;
+        } else {
+            put = (const char *)s;
+            plen = (size_t)len;
+        }
+        if (o + plen > n - 1)
+            break;
+        memcpy(out + o, put, plen);
+        o += plen;
+        s += len;
+        chars++;
+    }
+    out[o] = '\0';
+    return o;
+}
+
+void rpt_sheet_name(const char *in, char *out, size_t n)
+{
+    char clean[512];
+    rpt_clean_text(in, clean, sizeof clean);
+    const char *s = clean;
+    while (*s == '\'')
+        s++;
+    size_t o = 0;
+    int chars = 0;
+    while (*s && chars < 31) {
+        unsigned cp;
+        int len = utf8_decode((const unsigned char *)s, &cp);
+        if (!len)
+            len = 1;
+        if (o + (size_t)len >= n)
+            break;
+        if (strchr("[]:*?/\\", *s) || *s == '\n' || *s == '\t')
+            out[o++] = '_';
+        else {
+            memcpy(out + o, s, (size_t)len);
+            o += (size_t)len;
+        }
+        s += len;
+        chars++;
+    }
+    while (o > 0 && (out[o - 1] == '\'' || out[o - 1] == ' '))
+        o--;
+    out[o] = '\0';
+    if (o == 0)
+        snprintf(out, n, "Sheet");
+    else if (!strcmp(out, "History") || !strcmp(out, "history"))
+        snprintf(out, n, "History_"); /* reserved by Excel */
+}
+
+int rpt_formula_like(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return *s == '=' || *s == '+' || *s == '-' || *s == '@';
+}
+
+const char *rpt_num_format(RcType type, RcFormat format)
+{
+    if (type == RC_TEXT)
+        return "@";
+    if (type == RC_INT)
+        return "#,##0";
+    switch (format) {
+    case RF_DAYS:
+        return "0.0";
+    case RF_PERCENT:
+        return "0.0%";
+    case RF_WATTS:
+    case RF_KWH:
+        return "#,##0";
+    case RF_GIB:
+        return "0.0";
+    case RF_SECONDS:
+        return "[<0.01]0.000###;[<1000]0.000;#,##0";
+    case RF_RATE:
+        return "#,##0.0";
+    case RF_PLAIN:
+        break;
+    }
+    return "[<100]0.000;#,##0";
+}
+
+void rpt_col_letters(int col, char out[8])
+{
+    char tmp[8];
+    int n = 0;
+    col++;
+    while (col > 0 && n < 7) {
+        int r = (col - 1) % 26;
+        tmp[n++] = (char)('A' + r);
+        col = (col - 1) / 26;
+    }
+    for (int i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    out[n] = '\0';
+}
+
+/* ---- the writer's state ------------------------------------------------ */
+
+typedef struct {
+    lxw_worksheet *ws;
+    const char *name;
+    double w[MAXW]; /* widest text seen per column, in characters */
+} Sheet;
+
+typedef struct {
+    lxw_workbook *wb;
+    const ReportInput *in;
+    const Run *run;
+    RptSeriesSet set;
+    lxw_error err; /* first error libxlsxwriter returned */
+    char *buf;     /* cleaned cell text */
+    size_t bufsz;
+    lxw_format *title, *subtitle, *note, *section, *head, *head_num, *wrap, *bold, *mono;
+    lxw_format *days, *pct, *intf, *kw, *mwh, *usd, *speedup, *secs, *secs0, *general, *sci;
+    lxw_format *oom, *error;
+    lxw_format *cell; /* table text: indented so that it never touches a right-aligned number */
+    lxw_format *colfmt[128]; /* per summary column */
+} X;
+
+static void check(X *x, lxw_error e)
+{
+    if (e != LXW_NO_ERROR && x->err == LXW_NO_ERROR)
+        x->err = e;
+}
+
+static void widen(Sheet *sh, int col, double w)
+{
+    if (col >= 0 && col < MAXW && w > sh->w[col])
+        sh->w[col] = w;
+}
+
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s && *s != '\n'; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* User or program text, always as a string cell. */
+static void put_text(X *x, Sheet *sh, int row, int col, const char *s, lxw_format *f)
+{
+    if (row > XL_LAST_ROW)
+        return;
+    rpt_clean_text(s, x->buf, x->bufsz);
+    if (!x->buf[0]) {
+        if (f)
+            check(x, worksheet_write_blank(sh->ws, (lxw_row_t)row, (lxw_col_t)col, f));
+        return;
+    }
+    check(x, worksheet_write_string(sh->ws, (lxw_row_t)row, (lxw_col_t)col, x->buf, f ? f : x->cell));
+    widen(sh, col, (double)utf8_chars(x->buf) + (f ? 0 : 1));
+}
+
+/* Text that may run over the neighbouring empty cells (titles, notes). */
+static void put_long(X *x, Sheet *sh, int row, int col, const char *s, lxw_format *f)
+{
+    rpt_clean_text(s, x->buf, x->bufsz);
+    check(x, worksheet_write_string(sh->ws, (lxw_row_t)row, (lxw_col_t)col, x->buf, f));
+}
+
+static double num_width(double v)
+{
+    double a = fabs(v);
+    int digits = a >= 1 ? (int)floor(log10(a)) + 1 : 1;
+    return digits + digits / 3 + 4;
+}
+
+/* A number, or an empty cell when it is not finite. */
+static void put_num(X *x, Sheet *sh, int row, int col, double v, lxw_format *f)
+{
+    if (row > XL_LAST_ROW)
+        return;
+    if (!isfinite(v)) {
+        if (f)
+            check(x, worksheet_write_blank(sh->ws, (lxw_row_t)row, (lxw_col_t)col, f));
+        return;
+    }
+    check(x, worksheet_write_number(sh->ws, (lxw_row_t)row, (lxw_col_t)col, v, f));
+    widen(sh, col, num_width(v));
+}
+
+/* A table header: wrapped at spaces, so the column need only be as wide as
+ * its longest word (and the autofilter button). */
+static void put_header(X *x, Sheet *sh, int row, int col, const char *s)
+{
+    rpt_clean_text(s, x->buf, x->bufsz);
+    check(x, worksheet_write_string(sh->ws, (lxw_row_t)row, (lxw_col_t)col, x->buf, x->head));
+    double word = 0, w = 0;
+    for (const char *p = x->buf;; p++) {
+        if (*p == ' ' || *p == '\0') {
+            word = w > word ? w : word;
+            w = 0;
+            if (!*p)
+                break;
+        } else if (((unsigned char)*p & 0xC0) != 0x80) {
+            w++;
+        }
+    }
+    widen(sh, col, word + 2);
+}
+
+/* Height of a header row of `lines` wrapped lines. */
+static void header_height(Sheet *sh, int row, int lines)
+{
+    worksheet_set_row(sh->ws, (lxw_row_t)row, 15.0 * lines + 2, NULL);
+}
+
+static void finish_sheet(Sheet *sh, double min_w, double max_w)
+{
+    for (int c = 0; c < MAXW; c++) {
+        if (sh->w[c] <= 0)
+            continue;
+        double w = sh->w[c] + 1;
+        w = w < min_w ? min_w : w > max_w ? max_w : w;
+        worksheet_set_column(sh->ws, (lxw_col_t)c, (lxw_col_t)c, w, NULL);
+    }
+}
+
+static void page_setup(Sheet *sh, int header_row)
+{
+    worksheet_set_landscape(sh->ws);
+    worksheet_set_paper(sh->ws, 9); /* A4 */
+    worksheet_fit_to_pages(sh->ws, 1, 0);
+    worksheet_set_margins(sh->ws, 0.4, 0.4, 0.5, 0.5);
+    if (header_row >= 0)
+        worksheet_repeat_rows(sh->ws, (lxw_row_t)header_row, (lxw_row_t)header_row);
+}
+
+static lxw_format *numfmt(X *x, const char *nf)
+{
+    lxw_format *f = workbook_add_format(x->wb);
+    format_set_num_format(f, nf);
+    return f;
+}
+
+static void make_formats(X *x)
+{
+    lxw_workbook *wb = x->wb;
+    x->title = workbook_add_format(wb);
+    format_set_bold(x->title);
+    format_set_font_size(x->title, 16);
+    x->subtitle = workbook_add_format(wb);
+    format_set_font_size(x->subtitle, 12);
+    format_set_italic(x->subtitle);
+    x->note = workbook_add_format(wb);
+    format_set_font_color(x->note, 0x595959);
+    x->section = workbook_add_format(wb);
+    format_set_bold(x->section);
+    format_set_font_size(x->section, 12);
+    x->head = workbook_add_format(wb);
+    format_set_bold(x->head);
+    format_set_bg_color(x->head, 0xD9E1F2);
+    format_set_bottom(x->head, LXW_BORDER_THIN);
+    format_set_align(x->head, LXW_ALIGN_VERTICAL_BOTTOM);
+    format_set_text_wrap(x->head);
+    x->head_num = x->head;
+    x->wrap = workbook_add_format(wb);
+    format_set_text_wrap(x->wrap);
+    format_set_align(x->wrap, LXW_ALIGN_VERTICAL_TOP);
+    x->bold = workbook_add_format(wb);
+    format_set_bold(x->bold);
+    format_set_indent(x->bold, 1);
+    x->cell = workbook_add_format(wb);
+    format_set_indent(x->cell, 1);
+    x->mono = workbook_add_format(wb);
+    format_set_font_name(x->mono, "DejaVu Sans Mono");
+    format_set_font_size(x->mono, 9);
+    x->days = numfmt(x, "0.0");
+    x->pct = numfmt(x, "0.0%");
+    x->intf = numfmt(x, "#,##0");
+    x->kw = numfmt(x, "#,##0.0");
+    x->mwh = numfmt(x, "#,##0.0");
+    x->usd = numfmt(x, "\"$\"#,##0");
+    x->speedup = numfmt(x, "0.00\"\xC3\x97\"");
+    format_set_bold(x->speedup);
+    x->secs = numfmt(x, rpt_num_format(RC_NUM, RF_SECONDS));
+    x->secs0 = numfmt(x, "[=0]0;[<0.01]0.000###;#,##0.000");
+    x->general = numfmt(x, "General");
+    x->sci = numfmt(x, "[=0]0;[<100]0.000;#,##0");
+    x->oom = workbook_add_format(wb);
+    format_set_bg_color(x->oom, 0xFCE4D6);
+    x->error = workbook_add_format(wb);
+    format_set_bg_color(x->error, 0xF4CCCC);
+    format_set_font_color(x->error, 0x9C0006);
+    for (int i = 0; i < report_ncols && i < 128; i++)
+        x->colfmt[i] = report_cols[i].type == RC_TEXT
+                           ? NULL
+                           : numfmt(x, rpt_num_format(report_cols[i].type, report_cols[i].format));
+}
+
+static int col_index(const char *name)
+{
+    for (int i = 0; i < report_ncols; i++)
+        if (!strcmp(report_cols[i].name, name))
+            return i;
+    return -1;
+}
+
+static int evaluated(const RunRow *rr)
+{
+    return rr->built && rr->r.status != STATUS_ERROR;
+}
+
+/* ---- Scenarios ---------------------------------------------------------- */
+
+static void sheet_scenarios(X *x, Sheet *sh)
+{
+    const Run *run = x->run;
+    char head[160], text[600];
+    for (int i = 0; i < report_ncols; i++) {
+        if (report_cols[i].unit[0])
+            snprintf(head, sizeof head, "%s [%s]", report_cols[i].name, report_cols[i].unit);
+        else
+            snprintf(head, sizeof head, "%s", report_cols[i].name);
+        put_header(x, sh, 0, i, head);
+    }
+    int rows = run->n < XL_LAST_ROW ? run->n : XL_LAST_ROW;
+    for (int r = 0; r < rows; r++) {
+        const RunRow *rr = &run->row[r];
+        for (int i = 0; i < report_ncols; i++) {
+            double v;
+            if (report_value(i, rr, &v, text, sizeof text))
+                put_num(x, sh, r + 1, i, v, x->colfmt[i]);
+            else
+                put_text(x, sh, r + 1, i, text, NULL);
+        }
+    }
+    header_height(sh, 0, 2);
+    widen(sh, col_index("mfu"), 10); /* room for the data bars */
+    if (sh->w[col_index("error")] > 60)
+        sh->w[col_index("error")] = 60;
+    worksheet_freeze_panes(sh->ws, 1, 1);
+    check(x, worksheet_autofilter(sh->ws, 0, 0, (lxw_row_t)(rows > 0 ? rows : 1), (lxw_col_t)(report_ncols - 1)));
+    if (rows > 0) {
+        int mfu = col_index("mfu");
+        lxw_conditional_format bar;
+        memset(&bar, 0, sizeof bar);
+        bar.type = LXW_CONDITIONAL_DATA_BAR;
+        bar.bar_color = 0x63BE7B;
+        bar.bar_solid = 1;
+        bar.min_rule_type = LXW_CONDITIONAL_RULE_TYPE_NUMBER;
+        bar.min_value = 0;
+        bar.max_rule_type = LXW_CONDITIONAL_RULE_TYPE_NUMBER;
+        bar.max_value = 1;
+        check(x, worksheet_conditional_format_range(sh->ws, 1, (lxw_col_t)mfu, (lxw_row_t)rows, (lxw_col_t)mfu, &bar));
+        char letters[8], formula[64];
+        rpt_col_letters(col_index("status"), letters);
+        static const char *const what[2] = {"oom", "error"};
+        for (int k = 0; k < 2; k++) {
+            lxw_conditional_format cf;
+            memset(&cf, 0, sizeof cf);
+            cf.type = LXW_CONDITIONAL_TYPE_FORMULA;
+            snprintf(formula, sizeof formula, "=$%s2=\"%s\"", letters, what[k]);
+            cf.value_string = formula;
+            cf.format = k ? x->error : x->oom;
+            check(x, worksheet_conditional_format_range(sh->ws, 1, 0, (lxw_row_t)rows, (lxw_col_t)(report_ncols - 1),
+                                                        &cf));
+        }
+    }
+    finish_sheet(sh, 6, 60);
+    page_setup(sh, 0);
+    worksheet_repeat_columns(sh->ws, 0, 0);
+}
+
+/* ---- Summary ------------------------------------------------------------ */
+
+enum {
+    B_SERIES, B_SCEN, B_TIME, B_SPEEDUP, B_DEV, B_SYS, B_TP, B_PP, B_DP, B_MB, B_SPS, B_MFU, B_SCALE,
+    B_POWER, B_ENERGY, B_COST, B_NCOL
+};
+
+/* Chart-data block columns. */
+enum { D_SERIES, D_SCEN, D_DEV, D_TIME, D_MFU, D_SCALE, D_POWER, D_NCOL };
+
+static double ttt_days(const RunRow *rr)
+{
+    return rr->r.time_to_train_s / 86400.0;
+}
+
+static int has_ttt(const RunRow *rr)
+{
+    return isfinite(rr->r.time_to_train_s) && rr->r.time_to_train_s > 0;
+}
+
+/* Speedup of row b over reference row a: a formula from cell references
+ * with its value cached, or "n/a".  ra, rb: 0-based rows of the best table. */
+static void put_speedup(X *x, Sheet *sh, int row, int col, const RunRow *a, int ra, const RunRow *b, int rb,
+                        int by_time)
+{
+    char ca[8], f[96];
+    double v = NAN;
+    if (by_time && has_ttt(a) && has_ttt(b)) {
+        rpt_col_letters(B_TIME, ca);
+        v = a->r.time_to_train_s / b->r.time_to_train_s;
+        snprintf(f, sizeof f, "=%s%d/%s%d", ca, ra + 1, ca, rb + 1);
+    } else if (isfinite(a->r.samples_per_s) && isfinite(b->r.samples_per_s) && a->r.samples_per_s > 0) {
+        rpt_col_letters(B_SPS, ca);
+        v = b->r.samples_per_s / a->r.samples_per_s;
+        snprintf(f, sizeof f, "=%s%d/%s%d", ca, rb + 1, ca, ra + 1);
+    }
+    if (!isfinite(v)) {
+        put_text(x, sh, row, col, "n/a", NULL);
+        return;
+    }
+    check(x, worksheet_write_formula_num(sh->ws, (lxw_row_t)row, (lxw_col_t)col, f, x->speedup, v));
+    widen(sh, col, 7);
+}
+
+static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
+{
+    put_text(x, sh, row, B_SERIES, s->name, x->bold);
+    if (s->best < 0) {
+        put_text(x, sh, row, B_SCEN, "no scenario of this series fits and runs", x->note);
+        return;
+    }
+    const RunRow *rr = &x->run->row[s->best];
+    const Result *r = &rr->r;
+    put_text(x, sh, row, B_SCEN, rr->sc.name, NULL);
+    if (x->set.by_ttt)
+        put_num(x, sh, row, B_TIME, ttt_days(rr), x->days);
+    else
+        put_num(x, sh, row, B_TIME, r->step_time_s, x->secs);
+    put_num(x, sh, row, B_DEV, rr->sc.devices, x->intf);
+    put_text(x, sh, row, B_SYS, rr->sc.system.name, NULL);
+    put_num(x, sh, row, B_TP, r->tp, x->intf);
+    put_num(x, sh, row, B_PP, r->pp, x->intf);
+    put_num(x, sh, row, B_DP, r->dp, x->intf);
+    put_num(x, sh, row, B_MB, r->microbatch, x->intf);
+    put_num(x, sh, row, B_SPS, r->samples_per_s, x->kw);
+    put_num(x, sh, row, B_MFU, r->mfu, x->pct);
+    put_num(x, sh, row, B_SCALE, r->scaling_efficiency, x->pct);
+    put_num(x, sh, row, B_POWER, r->system_power_w / 1e3, x->kw);
+    put_num(x, sh, row, B_ENERGY, r->energy_to_train_j / 3.6e9, x->mwh);
+    double cost = rpt_cost_usd(rr);
+    if (isfinite(cost))
+        put_num(x, sh, row, B_COST, cost, x->usd);
+    else
+        put_text(x, sh, row, B_COST, "unknown", x->note);
+}
+
+/* A round number at or above v (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x a power of ten). */
+static double nice_ceil(double v)
+{
+    if (!(v > 0))
+        return 1;
+    double p = pow(10, floor(log10(v)));
+    static const double steps[] = {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (steps[i] * p >= v * (1 - 1e-12))
+            return steps[i] * p;
+    return 10 * p;
+}
+
+static unsigned pow2_floor(double v)
+{
+    unsigned p = 1;
+    while ((double)p * 2 <= v && p < (1u << 30))
+        p *= 2;
+    return p;
+}
+
+static void style_xy_chart(lxw_chart *c, const char *title, const char *yname, double dmin, double dmax)
+{
+    chart_title_set_name(c, title);
+    lxw_chart_font tf = {.size = 12, .bold = 1};
+    chart_title_set_name_font(c, &tf);
+    chart_axis_set_name(c->x_axis, "devices (log scale, base 2)");
+    chart_axis_set_name(c->y_axis, yname);
+    chart_axis_set_log_base(c->x_axis, 2);
+    chart_axis_set_major_unit(c->x_axis, 2); /* one tick per doubling (a factor on a log axis) */
+    if (dmin > 0) {
+        unsigned lo = pow2_floor(dmin), hi = pow2_floor(dmax);
+        if ((double)hi < dmax)
+            hi *= 2;
+        if (hi == lo)
+            hi = lo * 2;
+        chart_axis_set_min(c->x_axis, lo);
+        /* a hair above the last power of two: a point exactly at the
+         * maximum of a log axis is clipped by some readers */
+        chart_axis_set_max(c->x_axis, hi * 1.001);
+    }
+    chart_axis_set_num_format(c->x_axis, "#,##0");
+    chart_axis_major_gridlines_set_visible(c->x_axis, LXW_TRUE);
+    chart_legend_set_position(c, LXW_CHART_LEGEND_BOTTOM);
+    chart_show_blanks_as(c, LXW_CHART_BLANKS_AS_GAP);
+}
+
+/* One native chart of the chart data: a column of the block against
+ * devices, one line per series (names from the cells of column A). */
+static void summary_chart(X *x, Sheet *sh, const int *blk, int col, const char *title, const char *yname,
+                          const char *yfmt, int ylog, double dmin, double dmax, int row, int xoff)
+{
+    lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS);
+    if (!c) {
+        check(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+        return;
+    }
+    style_xy_chart(c, title, yname, dmin, dmax);
+    double ymax = 0;
+    for (int i = 0; i < x->set.n; i++)
+        for (int k = 0; k < x->set.s[i].npt; k++) {
+            const RunRow *p = &x->run->row[x->set.s[i].pt[k]];
+            double v = col == D_MFU ? p->r.mfu : col == D_SCALE ? p->r.scaling_efficiency
+                     : col == D_POWER ? p->r.system_power_w / 1e3 : NAN;
+            if (isfinite(v) && v > ymax)
+                ymax = v;
+        }
+    if (ylog) {
+        chart_axis_set_log_base(c->y_axis, 10);
+    } else {
+        /* explicit bounds: some readers scale the axis to the first series only */
+        chart_axis_set_min(c->y_axis, 0);
+        if (ymax > 0)
+            chart_axis_set_max(c->y_axis, nice_ceil(ymax * 1.05));
+    }
+    chart_axis_set_num_format(c->y_axis, yfmt);
+    for (int i = 0; i < x->set.n; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (s->npt == 0)
+            continue;
+        int r1 = blk[i], r2 = blk[i] + s->npt - 1;
+        lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+        if (!cs)
+            continue;
+        chart_series_set_categories(cs, sh->name, (lxw_row_t)r1, D_DEV, (lxw_row_t)r2, D_DEV);
+        chart_series_set_values(cs, sh->name, (lxw_row_t)r1, (lxw_col_t)col, (lxw_row_t)r2, (lxw_col_t)col);
+        /* the name is a reference to the cell that holds it, so that no
+         * user text is ever parsed as a formula or a range */
+        chart_series_set_name_range(cs, sh->name, (lxw_row_t)r1, D_SERIES);
+        lxw_chart_line ln = {.width = 2.25};
+        chart_series_set_line(cs, &ln);
+        chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
+        chart_series_set_marker_size(cs, 6);
+    }
+    lxw_chart_options o;
+    memset(&o, 0, sizeof o);
+    o.x_offset = 4 + xoff;
+    o.y_offset = 6;
+    o.x_scale = 1.3;
+    o.y_scale = 1.15;
+    check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)row, 0, c, &o));
+}
+
+static void sheet_summary(X *x, Sheet *sh)
+{
+    const Run *run = x->run;
+    const Table *t = x->in->table;
+    char line[1024], q[700];
+    put_long(x, sh, 0, 0, t->title[0] ? t->title : x->in->name, x->title);
+    rpt_question(run, &x->set, q, sizeof q);
+    put_long(x, sh, 1, 0, q, x->subtitle);
+    snprintf(line, sizeof line,
+             "%d scenario%s from %s: %d ok, %d out of memory, %d failed%s. deepflow %s.", run->n,
+             run->n == 1 ? "" : "s", t->path, run->n_ok, run->n_oom, run->n_error,
+             run->n_error ? " (see the Errors sheet)" : "", DF_VERSION);
+    put_long(x, sh, 2, 0, line, x->note);
+    worksheet_set_row(sh->ws, 0, 24, NULL);
+
+    /* the best scenario of each series */
+    int r = 4;
+    put_long(x, sh, r++, 0, "Best scenario of each series", x->section);
+    put_long(x, sh, r++, 0,
+             x->set.by_ttt ? "Best = the shortest time to train among the scenarios that fit in memory; "
+                             "speedup = the reference's time to train over the series' time to train."
+                           : "Best = the highest throughput among the scenarios that fit in memory "
+                             "(no time to train is known); speedup = throughput over the reference's.",
+             x->note);
+    int ref = -1;
+    for (int i = 0; i < x->set.n && ref < 0; i++)
+        if (x->set.s[i].best >= 0)
+            ref = i;
+    char sp[200];
+    snprintf(sp, sizeof sp, "Speedup vs %s", ref >= 0 ? x->set.s[ref].name : "the first series");
+    const char *heads[B_NCOL] = {"Series", "Best scenario", x->set.by_ttt ? "Time to train [days]" : "Step time [s]",
+                                 sp, "Devices", "System", "TP", "PP", "DP", "Microbatch",
+                                 "Throughput [samples/s]", "MFU", "Scaling efficiency", "System power [kW]",
+                                 "Energy to train [MWh]", "Cost to train [USD]"};
+    for (int c = 0; c < B_NCOL; c++)
+        put_header(x, sh, r, c, heads[c]);
+    widen(sh, B_SPEEDUP, (double)utf8_chars(sp) / 3 + 3);
+    header_height(sh, r, 3);
+    r++;
+    int first = r;
+    for (int i = 0; i < x->set.n; i++)
+        best_row(x, sh, first + i, &x->set.s[i]);
+    if (ref >= 0)
+        for (int i = 0; i < x->set.n; i++)
+            if (x->set.s[i].best >= 0)
+                put_speedup(x, sh, first + i, B_SPEEDUP, &run->row[x->set.s[ref].best], first + ref,
+                            &run->row[x->set.s[i].best], first + i, x->set.by_ttt);
+    if (x->set.n == 0)
+        put_text(x, sh, first, B_SERIES, "(no scenario was evaluated)", x->note);
+    r = first + (x->set.n ? x->set.n : 1) + 1;
+
+    /* speedups between every pair of series */
+    if (x->set.n >= 3 && x->set.n <= 40) {
+        put_long(x, sh, r++, 0, "Speedup of the row's series over the column's series (best scenario of each)",
+                 x->section);
+        put_header(x, sh, r, 0, "Series");
+        for (int j = 0; j < x->set.n; j++)
+            put_header(x, sh, r, 1 + j, x->set.s[j].name);
+        header_height(sh, r, 3);
+        r++;
+        for (int i = 0; i < x->set.n; i++, r++) {
+            put_text(x, sh, r, 0, x->set.s[i].name, x->bold);
+            for (int j = 0; j < x->set.n; j++) {
+                const RptSeries *a = &x->set.s[j], *b = &x->set.s[i];
+                if (a->best < 0 || b->best < 0)
+                    put_text(x, sh, r, 1 + j, "n/a", NULL);
+                else
+                    put_speedup(x, sh, r, 1 + j, &run->row[a->best], first + j, &run->row[b->best], first + i,
+                                x->set.by_ttt);
+            }
+        }
+        r++;
+    }
+
+    /* chart data: the best scenario of each series at each device count */
+    int chart_row = r;
+    int data_row = chart_row + 37;
+    put_long(x, sh, data_row, 0,
+             "Chart data: the best scenario of each series at each device count (scenarios with status ok)",
+             x->section);
+    const char *dheads[D_NCOL] = {"Series", "Scenario", "Devices",
+                                  x->set.by_ttt ? "Time to train [days]" : "Step time [s]", "MFU",
+                                  "Scaling efficiency", "System power [kW]"};
+    int dh = data_row + 1;
+    for (int c = 0; c < D_NCOL; c++)
+        put_header(x, sh, dh, c, dheads[c]);
+    header_height(sh, dh, 3);
+    int rr0 = dh + 1;
+    int *blk = calloc((size_t)(x->set.n + 1), sizeof *blk);
+    double dmin = 0, dmax = 0;
+    int npoints = 0;
+    for (int i = 0; i < x->set.n; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (blk)
+            blk[i] = rr0;
+        for (int k = 0; k < s->npt; k++, rr0++) {
+            const RunRow *p = &run->row[s->pt[k]];
+            put_text(x, sh, rr0, D_SERIES, s->name, NULL);
+            put_num(x, sh, rr0, D_DEV, p->sc.devices, x->intf);
+            put_text(x, sh, rr0, D_SCEN, p->sc.name, NULL);
+            if (x->set.by_ttt)
+                put_num(x, sh, rr0, D_TIME, has_ttt(p) ? ttt_days(p) : NAN, x->days);
+            else
+                put_num(x, sh, rr0, D_TIME, p->r.step_time_s, x->secs);
+            put_num(x, sh, rr0, D_MFU, p->r.mfu, x->pct);
+            put_num(x, sh, rr0, D_SCALE, p->r.scaling_efficiency, x->pct);
+            put_num(x, sh, rr0, D_POWER, p->r.system_power_w / 1e3, x->kw);
+            if (!dmin || p->sc.devices < dmin)
+                dmin = p->sc.devices;
+            if (p->sc.devices > dmax)
+                dmax = p->sc.devices;
+            npoints++;
+        }
+    }
+
+    /* four native charts, two by two, above the chart data */
+    if (npoints > 0 && blk) {
+        const int dx = 640, dy = 18;
+        summary_chart(x, sh, blk, D_TIME, x->set.by_ttt ? "Time to train vs devices" : "Step time vs devices",
+                      x->set.by_ttt ? "time to train [days] (log scale)" : "step time [s] (log scale)",
+                      "General", 1, dmin, dmax, chart_row, 0);
+        summary_chart(x, sh, blk, D_MFU, "MFU vs devices", "model FLOPs utilisation", "0%", 0, dmin, dmax,
+                      chart_row, dx);
+        summary_chart(x, sh, blk, D_SCALE, "Scaling efficiency vs devices",
+                      "scaling efficiency", "0%", 0, dmin, dmax,
+                      chart_row + dy, 0);
+        summary_chart(x, sh, blk, D_POWER, "System power vs devices", "system power [kW]", "#,##0", 0, dmin,
+                      dmax, chart_row + dy, dx);
+    } else {
+        put_long(x, sh, chart_row, 0, "No scenario fits and runs: there is nothing to chart.", x->note);
+    }
+    free(blk);
+    finish_sheet(sh, 8, 40);
+    page_setup(sh, -1);
+}
+
+/* ---- Breakdown ---------------------------------------------------------- */
+
+/* One table of every evaluated scenario against every component. */
+static int breakdown_table(X *x, Sheet *sh, int r, int energy)
+{
+    const Run *run = x->run;
+    char head[160];
+    put_long(x, sh, r++, 0,
+             energy ? "All scenarios: energy per step by component [J]" : "All scenarios: time per step by component [s]",
+             x->section);
+    int ah = r;
+    put_header(x, sh, ah, 0, "Scenario");
+    put_header(x, sh, ah, 1, "Series");
+    put_header(x, sh, ah, 2, energy ? "step [J]" : "step [s]");
+    for (int k = 0; k < COMP_COUNT; k++) {
+        snprintf(head, sizeof head, "%s [%s]", component_name((Component)k), energy ? "J" : "s");
+        put_header(x, sh, ah, 3 + k, head);
+    }
+    header_height(sh, ah, 2);
+    int row = ah + 1;
+    for (int i = 0; i < run->n && row <= XL_LAST_ROW; i++) {
+        const RunRow *rr = &run->row[i];
+        if (!evaluated(rr))
+            continue;
+        put_text(x, sh, row, 0, rr->sc.name, NULL);
+        put_text(x, sh, row, 1, rr->sc.series, NULL);
+        if (energy)
+            put_num(x, sh, row, 2, rr->r.energy_per_step_j, x->sci);
+        else
+            put_num(x, sh, row, 2, rr->r.step_time_s, x->secs0);
+        for (int k = 0; k < COMP_COUNT; k++)
+            put_num(x, sh, row, 3 + k, energy ? rr->r.comp_energy_j[k] : rr->r.comp_time_s[k],
+                    energy ? x->sci : x->secs0);
+        row++;
+    }
+    if (row == ah + 1)
+        put_text(x, sh, row++, 0, "(no scenario was evaluated)", x->note);
+    else if (!energy)
+        check(x, worksheet_autofilter(sh->ws, (lxw_row_t)ah, 0, (lxw_row_t)(row - 1), (lxw_col_t)(2 + COMP_COUNT)));
+    return row + 1;
+}
+
+static void sheet_breakdown(X *x, Sheet *sh)
+{
+    const Run *run = x->run;
+    char head[160];
+    put_long(x, sh, 0, 0, "Where the time of one training step goes", x->title);
+    put_long(x, sh, 1, 0,
+             "Seconds (and joules) per optimizer step by component. The components add up to the step time; "
+             "dp_comm_hidden is data-parallel communication overlapped with the backward pass, not part of it.",
+             x->note);
+    /* components that appear in the step time */
+    int comp[COMP_COUNT], nc = 0;
+    for (int c = 0; c < COMP_COUNT; c++)
+        if (c != COMP_DP_HIDDEN)
+            comp[nc++] = c;
+
+    int r = 3;
+    put_long(x, sh, r++, 0, "Best scenario of each series", x->section);
+    int bh = r;
+    put_header(x, sh, bh, 0, "Series");
+    put_header(x, sh, bh, 1, "Scenario");
+    put_header(x, sh, bh, 2, "step [s]");
+    for (int k = 0; k < nc; k++) {
+        snprintf(head, sizeof head, "%s [s]", component_name((Component)comp[k]));
+        put_header(x, sh, bh, 3 + k, head);
+    }
+    header_height(sh, bh, 2);
+    int b0 = bh + 1, nb = 0;
+    for (int i = 0; i < x->set.n; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (s->best < 0)
+            continue;
+        const RunRow *rr = &run->row[s->best];
+        int row = b0 + nb++;
+        put_text(x, sh, row, 0, s->name, x->bold);
+        put_text(x, sh, row, 1, rr->sc.name, NULL);
+        put_num(x, sh, row, 2, rr->r.step_time_s, x->secs0);
+        for (int k = 0; k < nc; k++)
+            put_num(x, sh, row, 3 + k, rr->r.comp_time_s[comp[k]], x->secs0);
+    }
+    if (nb == 0)
+        put_text(x, sh, b0, 0, "(no scenario fits and runs)", x->note);
+    r = b0 + (nb ? nb : 1) + 1;
+    if (nb > 0) {
+        lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_BAR_STACKED);
+        if (c) {
+            chart_title_set_name(c, "Time per step of the best scenario of each series");
+            lxw_chart_font tf = {.size = 12, .bold = 1};
+            chart_title_set_name_font(c, &tf);
+            chart_axis_set_name(c->y_axis, "time per step [s]");
+            chart_axis_set_num_format(c->y_axis, "General");
+            chart_legend_set_position(c, LXW_CHART_LEGEND_RIGHT);
+            chart_set_series_gap(c, 50);
+            for (int k = 0; k < nc; k++) {
+                int any = 0;
+                for (int i = 0; i < x->set.n; i++)
+                    if (x->set.s[i].best >= 0 && run->row[x->set.s[i].best].r.comp_time_s[comp[k]] > 0)
+                        any = 1;
+                if (!any)
+                    continue;
+                lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+                if (!cs)
+                    continue;
+                chart_series_set_categories(cs, sh->name, (lxw_row_t)b0, 0, (lxw_row_t)(b0 + nb - 1), 0);
+                chart_series_set_values(cs, sh->name, (lxw_row_t)b0, (lxw_col_t)(3 + k), (lxw_row_t)(b0 + nb - 1),
+                                        (lxw_col_t)(3 + k));
+                chart_series_set_name_range(cs, sh->name, (lxw_row_t)bh, (lxw_col_t)(3 + k));
+            }
+            lxw_chart_options o;
+            memset(&o, 0, sizeof o);
+            o.x_offset = 4;
+            o.y_offset = 4;
+            o.x_scale = 2.2;
+            o.y_scale = 1.1 + 0.08 * (nb > 12 ? 12 : nb);
+            check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)r, 0, c, &o));
+            r += (int)(288.0 * o.y_scale / 20.0) + 2; /* default rows are 20 px */
+        }
+    }
+    r = breakdown_table(x, sh, r, 0);
+    breakdown_table(x, sh, r, 1);
+    finish_sheet(sh, 8, 36);
+    page_setup(sh, -1);
+}
+
+/* ---- Inputs ------------------------------------------------------------- */
+
+typedef struct {
+    X *x;
+    Sheet *sh;
+    const RunRow *rr;
+    const TableCell *sys_cell, *model_cell; /* the row's system and model cells, or NULL */
+    int row;
+    int truncated;
+} InputsCtx;
+
+static int is_default(const ParamDef *def, const void *obj)
+{
+    const char *f = (const char *)obj + def->offset;
+    switch (def->type) {
+    case P_DOUBLE:
+        return *(const double *)f == def->def;
+    case P_INT:
+    case P_BOOL:
+    case P_ENUM:
+        return *(const int *)f == (int)def->def;
+    case P_INT64:
+        return *(const int64_t *)f == (int64_t)def->def;
+    case P_STRING:
+    case P_SUB:
+        return *f == '\0';
+    default: /* kinds added later: no derived value known */
+        return 1;
+    }
+}
+
+/* Where a resolved parameter came from: a cell of the table, a line of a
+ * template, "default" or "derived" (computed from other values). */
+static void origin(const InputsCtx *c, const char *key, const ParamDef *def, const void *obj, char *out, size_t n)
+{
+    const ScenarioSource *src = &c->rr->src;
+    const Prov *p = prov_find(&src->over, key);
+    if (p) {
+        snprintf(out, n, "%s:%d:%d", p->file ? p->file : "", p->line, p->col);
+        return;
+    }
+    /* an override of an enclosing object (system.device=h100 sets every system.device.* key) */
+    char pre[256];
+    snprintf(pre, sizeof pre, "%s", key);
+    for (char *dot = strrchr(pre, '.'); dot; dot = strrchr(pre, '.')) {
+        *dot = '\0';
+        p = prov_find(&src->over, pre);
+        if (p) {
+            snprintf(out, n, "%s:%d:%d (through '%s')", p->file ? p->file : "", p->line, p->col, pre);
+            return;
+        }
+    }
+    static const char *const bases[2] = {"system", "model"};
+    for (int b = 0; b < 2; b++) {
+        const Template *t = b ? src->model : src->system;
+        const TableCell *cell = b ? c->model_cell : c->sys_cell;
+        size_t l = strlen(bases[b]);
+        if (!t || strncmp(key, bases[b], l))
+            continue;
+        if (key[l] == '\0') {
+            if (cell)
+                snprintf(out, n, "%s:%d:%d -> %s", c->x->in->table->path, cell->line, cell->col, t->path);
+            else
+                snprintf(out, n, "%s", t->path);
+            return;
+        }
+        if (key[l] == '.') {
+            p = prov_find(&t->prov, key + l + 1);
+            if (p) {
+                snprintf(out, n, "%s:%d", p->file ? p->file : t->path, p->line);
+                return;
+            }
+        }
+    }
+    snprintf(out, n, "%s", is_default(def, obj) ? "default" : "derived");
+}
+
+static void inputs_visit(const char *key, const ParamDef *def, const void *obj, void *ctx)
+{
+    InputsCtx *c = ctx;
+    if (c->row > INPUTS_MAX_ROWS) {
+        c->truncated = 1;
+        return;
+    }
+    char value[256], from[1400];
+    if (def->type == P_SUB)
+        snprintf(value, sizeof value, "%s", (const char *)obj + def->offset);
+    else
+        param_format(def, obj, value, sizeof value);
+    origin(c, key, def, obj, from, sizeof from);
+    put_text(c->x, c->sh, c->row, 0, c->rr->sc.name, NULL);
+    put_text(c->x, c->sh, c->row, 1, key, NULL);
+    put_text(c->x, c->sh, c->row, 2, value, NULL);
+    put_text(c->x, c->sh, c->row, 3, from, NULL);
+    put_text(c->x, c->sh, c->row, 4, def->help ? def->help : "", NULL);
+    c->row++;
+}
+
+static const TableRow *table_row_at(const Table *t, int line)
+{
+    for (int i = 0; i < t->nrow; i++)
+        if (t->row[i].line == line)
+            return &t->row[i];
+    return NULL;
+}
+
+static void sheet_inputs(X *x, Sheet *sh)
+{
+    const Table *t = x->in->table;
+    static const char *const heads[5] = {"Scenario", "Parameter", "Value", "Origin", "Meaning"};
+    for (int c = 0; c < 5; c++)
+        put_header(x, sh, 0, c, heads[c]);
+    InputsCtx c = {x, sh, NULL, NULL, NULL, 1, 0};
+    int csys = table_col(t, "system"), cmod = table_col(t, "model");
+    for (int i = 0; i < x->run->n; i++) {
+        const RunRow *rr = &x->run->row[i];
+        if (!rr->built)
+            continue;
+        const TableRow *tr = table_row_at(t, rr->line);
+        c.rr = rr;
+        c.sys_cell = tr && csys >= 0 && csys < tr->ncell ? &tr->cell[csys] : NULL;
+        c.model_cell = tr && cmod >= 0 && cmod < tr->ncell ? &tr->cell[cmod] : NULL;
+        param_walk(&param_scenario_table, &rr->sc, "", inputs_visit, &c);
+    }
+    if (c.truncated)
+        put_text(x, sh, c.row, 0, "(truncated: too many parameters for one sheet)", x->note);
+    if (c.row > 1)
+        check(x, worksheet_autofilter(sh->ws, 0, 0, (lxw_row_t)(c.row - 1), 4));
+    worksheet_freeze_panes(sh->ws, 1, 1);
+    if (sh->w[3] > 70)
+        sh->w[3] = 70;
+    finish_sheet(sh, 8, 70);
+    page_setup(sh, 0);
+}
+
+/* ---- Errors ------------------------------------------------------------- */
+
+static void sheet_errors(X *x, Sheet *sh)
+{
+    static const char *const heads[5] = {"Scenario", "File", "Line", "Column", "Message"};
+    for (int c = 0; c < 5; c++)
+        put_header(x, sh, 0, c, heads[c]);
+    int row = 1;
+    for (int i = 0; i < x->run->n && row <= XL_LAST_ROW; i++) {
+        const RunRow *rr = &x->run->row[i];
+        if (evaluated(rr))
+            continue;
+        const Diag *d = &rr->diag;
+        put_text(x, sh, row, 0, rr->sc.name, NULL);
+        put_text(x, sh, row, 1, d->file[0] ? d->file : x->in->table->path, NULL);
+        put_num(x, sh, row, 2, d->line ? d->line : rr->line, NULL);
+        if (d->col)
+            put_num(x, sh, row, 3, d->col, NULL);
+        put_text(x, sh, row, 4, d->msg[0] ? d->msg : rr->r.error, NULL);
+        row++;
+    }
+    if (row == 1)
+        put_text(x, sh, 1, 0, "No errors: every row was evaluated.", x->note);
+    else
+        check(x, worksheet_autofilter(sh->ws, 0, 0, (lxw_row_t)(row - 1), 4));
+    worksheet_freeze_panes(sh->ws, 1, 0);
+    if (sh->w[4] > 100)
+        sh->w[4] = 100;
+    finish_sheet(sh, 8, 100);
+    page_setup(sh, 0);
+}
+
+/* ---- About -------------------------------------------------------------- */
+
+static void file_sha256(const char *path, char out[SHA256_HEX_LEN])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(out, SHA256_HEX_LEN, "unreadable: %s", strerror(errno));
+        return;
+    }
+    Sha256 s;
+    uint8_t d[SHA256_DIGEST_LEN], buf[65536];
+    size_t k;
+    sha256_init(&s);
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+        sha256_update(&s, buf, k);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        snprintf(out, SHA256_HEX_LEN, "unreadable");
+        return;
+    }
+    sha256_final(&s, d);
+    sha256_to_hex(d, out);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static const char *const assumptions[] = {
+    "Every quantity is computed in SI units (s, B, FLOP, W, J); the workbook shows days, GiB, kW, MWh.",
+    "GEMM time: a tiled model with wave quantisation and the traffic at each memory level (DeepFlow's "
+    "hierarchical roofline), at the achievable fraction of peak the device template states.",
+    "Memory-bound operations: bytes moved over the achievable HBM bandwidth, plus kernel launch overhead.",
+    "Pipeline: 1F1B schedule, bubble fraction (pp - 1) / (interleave x microbatches) (Narayanan et al. 2021).",
+    "Collectives: alpha-beta cost on the network tier they cross; ring all-reduce moves 2(p - 1)/p of the "
+    "data; data-parallel communication is hidden under the backward pass only as far as the system's "
+    "dp_overlap says.",
+    "Memory: mixed-precision Adam (16-bit weights, gradients and fp32 master weights and moments, sharded "
+    "by ZeRO) and activations after Korthikanti et al. 2022; a strategy that does not fit is 'oom'.",
+    "Power: energy per FLOP and per bit moved plus static power; system power adds node overhead, "
+    "switches and the facility PUE.",
+    "Time to train = optimizer steps x step time; energy to train = system power x time to train; cost = "
+    "price per device-hour x devices x hours, where the system template has a price.",
+    "Scaling efficiency compares each scenario with the smallest device count of its series and model.",
+};
+
+static void sheet_about(X *x, Sheet *sh)
+{
+    const ReportInput *in = x->in;
+    char date[64], hash[SHA256_HEX_LEN], line[256];
+    struct tm tm;
+    gmtime_r(&in->created, &tm);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    int r = 0;
+    put_long(x, sh, r++, 0, "About this report", x->title);
+    r++;
+    put_text(x, sh, r, 0, "Tool", x->bold);
+    snprintf(line, sizeof line, "deepflow %s", DF_VERSION);
+    put_long(x, sh, r++, 1, line, NULL);
+    put_text(x, sh, r, 0, "Command", x->bold);
+    put_long(x, sh, r++, 1, in->command ? in->command : "", NULL);
+    put_text(x, sh, r, 0, "Date", x->bold);
+    snprintf(line, sizeof line, "%s (SOURCE_DATE_EPOCH when set, else when the scenario table last changed)",
+             date);
+    put_long(x, sh, r++, 1, line, NULL);
+    r++;
+
+    put_long(x, sh, r++, 0, "Files read (SHA-256)", x->section);
+    put_header(x, sh, r, 0, "Role");
+    put_header(x, sh, r, 1, "File");
+    put_header(x, sh, r, 2, "SHA-256");
+    r++;
+    file_sha256(in->table->path, hash);
+    put_text(x, sh, r, 0, "scenario table", NULL);
+    put_text(x, sh, r, 1, in->table->path, NULL);
+    put_text(x, sh, r++, 2, hash, x->mono);
+    const TemplateDB *db = in->db;
+    const char **paths = db && db->n ? malloc(sizeof *paths * (size_t)db->n) : NULL;
+    int np = 0;
+    for (int i = 0; paths && i < db->n; i++) {
+        int dup = 0;
+        for (int j = 0; j < np; j++)
+            dup |= !strcmp(paths[j], db->t[i]->path);
+        if (!dup)
+            paths[np++] = db->t[i]->path;
+    }
+    if (np)
+        qsort(paths, (size_t)np, sizeof *paths, cmp_path);
+    for (int i = 0; i < np; i++) {
+        file_sha256(paths[i], hash);
+        put_text(x, sh, r, 0, "template", NULL);
+        put_text(x, sh, r, 1, paths[i], NULL);
+        put_text(x, sh, r++, 2, hash, x->mono);
+    }
+    free(paths);
+    r++;
+
+    put_long(x, sh, r++, 0, "Main assumptions of the model", x->section);
+    for (size_t i = 0; i < sizeof assumptions / sizeof assumptions[0]; i++) {
+        snprintf(line, sizeof line, "%zu.", i + 1);
+        put_text(x, sh, r, 0, line, NULL);
+        put_long(x, sh, r++, 1, assumptions[i], NULL);
+    }
+    r++;
+
+    put_long(x, sh, r++, 0, "Glossary of the Scenarios columns", x->section);
+    put_header(x, sh, r, 0, "Column");
+    put_header(x, sh, r, 1, "Unit");
+    put_header(x, sh, r, 2, "Meaning");
+    r++;
+    for (int i = 0; i < report_ncols; i++, r++) {
+        put_text(x, sh, r, 0, report_cols[i].name, NULL);
+        put_text(x, sh, r, 1, report_cols[i].format == RF_PERCENT ? "%" : report_cols[i].unit, NULL);
+        put_text(x, sh, r, 2, report_cols[i].help, NULL);
+    }
+    finish_sheet(sh, 8, 80);
+    page_setup(sh, -1);
+}
+
+/* ---- the workbook ------------------------------------------------------- */
+
+int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
+{
+    AtomicFile a;
+    if (!atomic_open(&a, path)) {
+        snprintf(err, n, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    X x;
+    memset(&x, 0, sizeof x);
+    x.in = in;
+    x.run = in->run;
+    x.bufsz = 4 * XL_MAX_CHARS + 1;
+    x.buf = malloc(x.bufsz);
+    if (!x.buf || rpt_series_build(in->run, &x.set)) {
+        free(x.buf);
+        atomic_abort(&a);
+        snprintf(err, n, "%s: out of memory", path);
+        errno = ENOMEM;
+        return -1;
+    }
+    lxw_workbook_options opt = {.constant_memory = LXW_FALSE, .tmpdir = NULL, .use_zip64 = LXW_FALSE};
+    x.wb = workbook_new_opt(a.tmp, &opt);
+    if (!x.wb) {
+        free(x.buf);
+        rpt_series_free(&x.set);
+        atomic_abort(&a);
+        snprintf(err, n, "%s: cannot start the workbook", path);
+        errno = EIO;
+        return -1;
+    }
+    make_formats(&x);
+
+    char title[300], q[700], comments[200];
+    rpt_clean_text(in->table->title[0] ? in->table->title : in->name, title, sizeof title);
+    rpt_question(in->run, &x.set, q, sizeof q);
+    snprintf(comments, sizeof comments, "Written by deepflow %s", DF_VERSION);
+    lxw_doc_properties props;
+    memset(&props, 0, sizeof props);
+    props.title = title;
+    props.subject = q;
+    props.author = "deepflow";
+    props.comments = comments;
+    props.created = in->created;
+    check(&x, workbook_set_properties(x.wb, &props));
+
+    static const char *const names[6] = {"Summary", "Scenarios", "Breakdown", "Inputs", "Errors", "About"};
+    Sheet *sh = calloc(6, sizeof *sh);
+    char sname[6][64];
+    for (int i = 0; sh && i < 6; i++) {
+        rpt_sheet_name(names[i], sname[i], sizeof sname[i]);
+        sh[i].name = sname[i];
+        sh[i].ws = workbook_add_worksheet(x.wb, sname[i]);
+        if (!sh[i].ws)
+            check(&x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+    }
+    if (sh && x.err == LXW_NO_ERROR) {
+        sheet_summary(&x, &sh[0]);
+        sheet_scenarios(&x, &sh[1]);
+        sheet_breakdown(&x, &sh[2]);
+        sheet_inputs(&x, &sh[3]);
+        sheet_errors(&x, &sh[4]);
+        sheet_about(&x, &sh[5]);
+        worksheet_activate(sh[0].ws);
+        if (x.run->n_error)
+            worksheet_set_tab_color(sh[4].ws, 0xC00000);
+    }
+    lxw_error e = workbook_close(x.wb);
+    free(sh);
+    free(x.buf);
+    rpt_series_free(&x.set);
+    if (x.err == LXW_NO_ERROR)
+        x.err = e;
+    if (x.err != LXW_NO_ERROR) {
+        int saved = errno ? errno : EIO;
+        atomic_abort(&a);
+        snprintf(err, n, "%s: %s", path, lxw_strerror(x.err));
+        errno = saved;
+        return -1;
+    }
+    if (atomic_commit(&a)) {
+        snprintf(err, n, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}

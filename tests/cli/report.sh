@@ -1,0 +1,164 @@
+#!/bin/sh
+# tests/cli/report.sh — the report end to end: a small scenario table (with
+# user text that looks like formulas, an out-of-memory series and failed
+# rows) through `deepflow run` into a temporary folder, then
+#   - the workbook read back by scripts/check_xlsx.py (openpyxl);
+#   - the gnuplot charts: .dat and .gp for each, PNG and SVG rendered and
+#     non-empty, the .gp re-runnable from the charts folder;
+#   - byte-identical workbook, CSVs, .dat and .gp on a second run with the
+#     same SOURCE_DATE_EPOCH; no temporary file left;
+#   - --formats honoured and checked; no gnuplot: a note, .dat and .gp only;
+#   - an output that cannot be written: exit status 4.
+#
+#   sh tests/cli/report.sh build/deepflow
+set -u
+if [ $# -ne 1 ]; then
+    echo "usage: sh tests/cli/report.sh path/to/deepflow" >&2
+    exit 2
+fi
+DF=$1
+case $DF in
+/*) ;;
+*) DF=$(pwd)/$DF ;;
+esac
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 2
+LC_ALL=C
+export LC_ALL
+T=$(mktemp -d "${TMPDIR:-/tmp}/deepflow-report.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT INT TERM
+
+passed=0
+failed=0
+ok() { echo "ok   report: $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL report: $1"; failed=$((failed + 1)); }
+
+cat >"$T/study.csv" <<'EOF'
+# title: Report test: hybrid against DP only
+scenario,series,system,model,devices,tp,pp,microbatch,global_batch,recompute
+dp,DP only,dgx-a100-80g,gpt3-175b,64|128,1,1,1,,full
+hy,Hybrid_tp8,dgx-a100-80g,gpt3-175b,64|128|256,8,8,1,1536,selective
+=1+1,@SUM(A1),dgx-h100,gpt3-175b,128|256,8,8,1,1536,selective
+-neg,+plus,dgx-h100,gpt3-175b,512,8,16,1,1536,selective
+bad,Hybrid_tp8,dgx-a100-80g,gpt3-175b,100,8,8,1,1536,selective
+EOF
+
+OUT=$T/out
+export SOURCE_DATE_EPOCH=1700000000
+"$DF" run "$T/study.csv" -o "$OUT" -q >"$T/stdout" 2>"$T/stderr"
+rc=$?
+[ "$rc" = 1 ] && ok "exit status 1 with a failed row" || bad "exit status $rc, expected 1"
+grep -Eq "study.csv: 9 scenarios: [0-9]+ ok, [0-9]+ out of memory, 1 failed\." "$T/stdout" &&
+    grep -q "Report in $OUT/: study.xlsx, summary.csv, breakdown.csv, charts/" "$T/stdout" &&
+    ok "closing paragraph" || { bad "closing paragraph"; cat "$T/stdout"; }
+[ "$(wc -l <"$T/stdout")" -eq 1 ] && ok "one paragraph on stdout" || bad "stdout has $(wc -l <"$T/stdout") lines"
+
+# the workbook, read back
+if /usr/bin/python3 -c "import openpyxl" 2>/dev/null; then
+    if /usr/bin/python3 scripts/check_xlsx.py "$OUT/study.xlsx" "$OUT/summary.csv" "$T/study.csv" \
+        --text "=1+1" --text "@SUM(A1)" --text "-neg" --text "+plus"; then
+        ok "workbook (check_xlsx.py)"
+    else
+        bad "workbook (check_xlsx.py)"
+    fi
+else
+    echo "skip report: workbook check (no python3-openpyxl; scripts/install-deps.sh installs it)"
+fi
+
+# the charts
+C=$OUT/charts
+miss=""
+for c in time_to_train efficiency power breakdown; do
+    for e in dat gp; do
+        [ -s "$C/$c.$e" ] || miss="$miss $c.$e"
+    done
+done
+[ -z "$miss" ] && ok ".dat and .gp for every chart" || bad "missing:$miss"
+grep -q "^# series Hybrid_tp8$" "$C/time_to_train.dat" && grep -q "^# series @SUM(A1)$" "$C/time_to_train.dat" &&
+    ok ".dat blocks per series" || bad ".dat has no '# series' blocks"
+g=1
+for c in time_to_train efficiency power; do
+    grep -q "set logscale x 2" "$C/$c.gp" || g=0
+    grep -q "noenhanced" "$C/$c.gp" || g=0
+    grep -q "set xlabel 'devices'" "$C/$c.gp" || g=0
+    grep -q "'$c.dat' index" "$C/$c.gp" || g=0
+done
+grep -q "title 'Hybrid_tp8'" "$C/time_to_train.gp" || g=0
+[ $g = 1 ] && ok ".gp: log-2 axis, noenhanced, labels, relative .dat" || bad ".gp settings"
+if command -v gnuplot >/dev/null 2>&1; then
+    r=1
+    for c in time_to_train efficiency power breakdown; do
+        [ -s "$C/$c.png" ] && [ -s "$C/$c.svg" ] || r=0
+        [ "$(head -c 4 "$C/$c.png" | od -An -c | tr -d ' \n')" = "211PNG" ] || r=0
+        grep -q "<svg" "$C/$c.svg" || r=0
+    done
+    [ $r = 1 ] && ok "PNG and SVG rendered" || bad "PNG/SVG missing or empty"
+    # a user edits and re-runs a .gp from the charts folder
+    cp -r "$C" "$T/edit"
+    if (cd "$T/edit" && rm -f power.png power.svg && sed -i "s/^set title .*/set title 'edited'/" power.gp &&
+        gnuplot power.gp 2>/dev/null && [ -s power.png ] && [ -s power.svg ]); then
+        ok "a .gp re-runs from its folder"
+    else
+        bad "a .gp does not re-run from its folder"
+    fi
+else
+    echo "skip report: rendering (no gnuplot)"
+fi
+left=$(find "$OUT" -name '*.tmp-*' -o -name '.tmp-*')
+[ -z "$left" ] && ok "no temporary file left" || bad "temporary files left: $left"
+
+# determinism: same inputs and SOURCE_DATE_EPOCH -> same bytes
+cp -r "$OUT" "$T/first"
+sleep 1
+"$DF" run "$T/study.csv" -o "$OUT" -q >/dev/null 2>&1
+d=""
+for f in study.xlsx summary.csv breakdown.csv charts/time_to_train.dat charts/time_to_train.gp \
+    charts/efficiency.dat charts/efficiency.gp charts/power.dat charts/power.gp charts/breakdown.dat \
+    charts/breakdown.gp; do
+    cmp -s "$OUT/$f" "$T/first/$f" || d="$d $f"
+done
+[ -z "$d" ] && ok "byte-identical on a second run" || bad "differs on a second run:$d"
+# without SOURCE_DATE_EPOCH the date is the table's: still the same bytes
+unset SOURCE_DATE_EPOCH
+"$DF" run "$T/study.csv" -o "$T/m1" -q --formats xlsx >/dev/null 2>&1
+mv "$T/m1/study.xlsx" "$T/m1.xlsx"
+sleep 1
+"$DF" run "$T/study.csv" -o "$T/m1" -q --formats xlsx >/dev/null 2>&1
+cmp -s "$T/m1/study.xlsx" "$T/m1.xlsx" && ok "date from the table's mtime, not the clock" ||
+    bad "workbook depends on the clock"
+
+# --formats
+"$DF" run "$T/study.csv" -o "$T/csvonly" -q --formats csv >/dev/null 2>&1
+[ -f "$T/csvonly/summary.csv" ] && [ ! -e "$T/csvonly/study.xlsx" ] && [ ! -e "$T/csvonly/charts" ] &&
+    ok "--formats csv writes the CSVs only" || bad "--formats csv"
+"$DF" run "$T/study.csv" -o "$T/svg" -q --formats xlsx,svg >/dev/null 2>&1
+[ -f "$T/svg/study.xlsx" ] && [ ! -e "$T/svg/summary.csv" ] && [ ! -e "$T/svg/charts/power.png" ] &&
+    { ! command -v gnuplot >/dev/null 2>&1 || [ -s "$T/svg/charts/power.svg" ]; } &&
+    ok "--formats xlsx,svg" || bad "--formats xlsx,svg"
+"$DF" run "$T/study.csv" -o "$T/x" -q --formats xlsx,pdf >/dev/null 2>"$T/err"
+rc=$?
+[ "$rc" = 2 ] && grep -q "unknown format 'pdf'" "$T/err" && ok "--formats with an unknown format: exit 2" ||
+    bad "--formats xlsx,pdf: exit $rc"
+
+# no gnuplot: a note, the .dat and .gp, no image
+DEEPFLOW_GNUPLOT=/nonexistent/gnuplot "$DF" run "$T/study.csv" -o "$T/nognu" -q >/dev/null 2>"$T/err"
+rc=$?
+[ "$rc" = 1 ] && [ "$(grep -c "gnuplot was not found" "$T/err")" = 1 ] && [ -s "$T/nognu/charts/power.gp" ] &&
+    [ ! -e "$T/nognu/charts/power.png" ] && [ -s "$T/nognu/study.xlsx" ] &&
+    ok "without gnuplot: one note, .dat and .gp" || { bad "without gnuplot (exit $rc)"; cat "$T/err"; }
+
+# an output that cannot be written: exit 4, nothing half-written
+: >"$T/file"
+"$DF" run "$T/study.csv" -o "$T/file/sub" -q >/dev/null 2>"$T/err"
+rc=$?
+[ "$rc" = 4 ] && ok "unwritable output: exit 4" || bad "unwritable output: exit $rc, expected 4"
+mkdir -p "$T/ro/study.xlsx"   # a folder where the workbook should go: rename fails
+"$DF" run "$T/study.csv" -o "$T/ro" -q --formats xlsx >/dev/null 2>"$T/err"
+rc=$?
+left=$(find "$T/ro" -name '*.tmp-*')
+[ "$rc" = 4 ] && [ -z "$left" ] && grep -q "cannot write" "$T/err" &&
+    ok "workbook that cannot be renamed into place: exit 4, no temporary" ||
+    bad "workbook rename failure: exit $rc, left '$left'"
+
+echo "report: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

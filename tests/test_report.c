@@ -1,0 +1,421 @@
+/* tests/test_report.c — the report writers' pieces: SHA-256 against the
+ * FIPS 180-4 / NIST test vectors, number formatting, sheet-name
+ * sanitising, the formula-injection guard, cell-text cleaning, --formats,
+ * the document date, best-per-series selection, and the workbook and chart
+ * writers on a small synthetic run (atomic: no file, no temporary, on
+ * failure). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#include "core/sha256.h"
+#include "report/report.h"
+
+/* ---- SHA-256 ------------------------------------------------------------ */
+
+static void test_sha256_vectors(void **state)
+{
+    (void)state;
+    char hex[SHA256_HEX_LEN];
+    sha256_hex("", 0, hex);
+    assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    sha256_hex("abc", 3, hex);
+    assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"; /* 448 bits: padding spills */
+    sha256_hex(two, strlen(two), hex);
+    assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+static void test_sha256_incremental(void **state)
+{
+    (void)state;
+    /* one million 'a' (FIPS 180-2 appendix B.3), fed in uneven pieces */
+    char chunk[997];
+    memset(chunk, 'a', sizeof chunk);
+    Sha256 s;
+    sha256_init(&s);
+    size_t left = 1000000, k = 1;
+    while (left) {
+        size_t take = k % sizeof chunk + 1;
+        if (take > left)
+            take = left;
+        sha256_update(&s, chunk, take);
+        left -= take;
+        k = k * 7 + 3;
+    }
+    uint8_t d[SHA256_DIGEST_LEN];
+    char hex[SHA256_HEX_LEN];
+    sha256_final(&s, d);
+    sha256_to_hex(d, hex);
+    assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    /* 55 and 56 bytes: the length fits / does not fit in the last block */
+    char buf[64];
+    memset(buf, 'a', sizeof buf);
+    sha256_hex(buf, 55, hex);
+    assert_string_equal(hex, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
+    sha256_hex(buf, 56, hex);
+    assert_string_equal(hex, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
+}
+
+/* ---- numbers and formats ------------------------------------------------- */
+
+static void test_number_formatting(void **state)
+{
+    (void)state;
+    char b[64];
+    rpt_number(b, sizeof b, NAN);
+    assert_string_equal(b, "");
+    rpt_number(b, sizeof b, INFINITY);
+    assert_string_equal(b, "");
+    rpt_number(b, sizeof b, -INFINITY);
+    assert_string_equal(b, "");
+    rpt_number(b, sizeof b, 0.5);
+    assert_string_equal(b, "0.5");
+    rpt_number(b, sizeof b, 1234567.0);
+    assert_string_equal(b, "1.23457e+06");
+    rpt_number(b, sizeof b, 4096);
+    assert_string_equal(b, "4096");
+
+    assert_string_equal(rpt_num_format(RC_NUM, RF_PERCENT), "0.0%");
+    assert_string_equal(rpt_num_format(RC_NUM, RF_DAYS), "0.0");
+    assert_string_equal(rpt_num_format(RC_NUM, RF_GIB), "0.0");
+    assert_string_equal(rpt_num_format(RC_NUM, RF_WATTS), "#,##0");
+    assert_string_equal(rpt_num_format(RC_NUM, RF_KWH), "#,##0");
+    assert_string_equal(rpt_num_format(RC_INT, RF_PLAIN), "#,##0");
+    assert_string_equal(rpt_num_format(RC_TEXT, RF_PLAIN), "@");
+    /* every percentage column of the summary gets the % format */
+    int pct = 0;
+    for (int i = 0; i < report_ncols; i++)
+        if (!strcmp(report_cols[i].name, "mfu") || !strcmp(report_cols[i].name, "hfu") ||
+            !strcmp(report_cols[i].name, "scaling_efficiency")) {
+            assert_string_equal(rpt_num_format(report_cols[i].type, report_cols[i].format), "0.0%");
+            pct++;
+        }
+    assert_int_equal(pct, 3);
+
+    char l[8];
+    rpt_col_letters(0, l);
+    assert_string_equal(l, "A");
+    rpt_col_letters(25, l);
+    assert_string_equal(l, "Z");
+    rpt_col_letters(26, l);
+    assert_string_equal(l, "AA");
+    rpt_col_letters(27, l);
+    assert_string_equal(l, "AB");
+    rpt_col_letters(701, l);
+    assert_string_equal(l, "ZZ");
+    rpt_col_letters(702, l);
+    assert_string_equal(l, "AAA");
+}
+
+static void test_parse_formats(void **state)
+{
+    (void)state;
+    unsigned f;
+    char err[200];
+    assert_int_equal(rpt_parse_formats("xlsx,csv,png,svg", &f, err, sizeof err), 0);
+    assert_int_equal(f, RPT_ALL);
+    assert_int_equal(rpt_parse_formats("csv", &f, err, sizeof err), 0);
+    assert_int_equal(f, RPT_CSV);
+    assert_int_equal(rpt_parse_formats("SVG, xlsx", &f, err, sizeof err), 0);
+    assert_int_equal(f, RPT_SVG | RPT_XLSX);
+    assert_int_equal(rpt_parse_formats("all", &f, err, sizeof err), 0);
+    assert_int_equal(f, RPT_ALL);
+    assert_int_equal(rpt_parse_formats("xlsx,pdf", &f, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'pdf'"));
+    assert_int_equal(rpt_parse_formats("", &f, err, sizeof err), -1);
+    assert_int_equal(rpt_parse_formats("csv,", &f, err, sizeof err), -1);
+}
+
+/* ---- text going into the workbook ---------------------------------------- */
+
+static void test_sheet_names(void **state)
+{
+    (void)state;
+    char b[128];
+    rpt_sheet_name("a[b]:c*d?e/f\\g", b, sizeof b);
+    assert_string_equal(b, "a_b__c_d_e_f_g");
+    rpt_sheet_name("", b, sizeof b);
+    assert_string_equal(b, "Sheet");
+    rpt_sheet_name("'''", b, sizeof b);
+    assert_string_equal(b, "Sheet");
+    rpt_sheet_name("'quoted'", b, sizeof b);
+    assert_string_equal(b, "quoted");
+    rpt_sheet_name("History", b, sizeof b);
+    assert_string_equal(b, "History_");
+    rpt_sheet_name("Summary", b, sizeof b);
+    assert_string_equal(b, "Summary");
+    /* 31 characters at most, counted as characters, never cut inside one */
+    rpt_sheet_name("abcdefghijklmnopqrstuvwxyz0123456789", b, sizeof b);
+    assert_string_equal(b, "abcdefghijklmnopqrstuvwxyz01234");
+    rpt_sheet_name("\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
+                   "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
+                   "\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9"
+                   "\xC3\xA9\xC3\xA9\xC3\xA9",
+                   b, sizeof b);
+    assert_int_equal(strlen(b), 62); /* 31 x 2 bytes */
+    rpt_sheet_name("line\nbreak", b, sizeof b);
+    assert_string_equal(b, "line_break");
+}
+
+static void test_formula_guard(void **state)
+{
+    (void)state;
+    assert_true(rpt_formula_like("=1+1"));
+    assert_true(rpt_formula_like("@SUM(A1)"));
+    assert_true(rpt_formula_like("+plus"));
+    assert_true(rpt_formula_like("-neg"));
+    assert_true(rpt_formula_like("  =HYPERLINK(\"x\")"));
+    assert_false(rpt_formula_like("a=b"));
+    assert_false(rpt_formula_like("1+1"));
+    assert_false(rpt_formula_like(""));
+    /* cleaning keeps such text as it is: it goes in as a string, unchanged */
+    char b[64];
+    rpt_clean_text("=1+1", b, sizeof b);
+    assert_string_equal(b, "=1+1");
+    rpt_clean_text("@SUM(A1)", b, sizeof b);
+    assert_string_equal(b, "@SUM(A1)");
+}
+
+static void test_clean_text(void **state)
+{
+    (void)state;
+    char b[64];
+    rpt_clean_text("tab\there\nnewline", b, sizeof b);
+    assert_string_equal(b, "tab\there\nnewline");
+    rpt_clean_text("bell\a esc\x1b del\x7f", b, sizeof b);
+    assert_string_equal(b, "bell  esc  del ");
+    rpt_clean_text("bad \xff byte", b, sizeof b);
+    assert_string_equal(b, "bad \xEF\xBF\xBD byte");
+    rpt_clean_text("overlong \xC0\xAF", b, sizeof b);
+    assert_string_equal(b, "overlong \xEF\xBF\xBD\xEF\xBF\xBD");
+    rpt_clean_text("surrogate \xED\xA0\x80!", b, sizeof b);
+    assert_string_equal(b, "surrogate \xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD!");
+    rpt_clean_text("caf\xC3\xA9", b, sizeof b);
+    assert_string_equal(b, "caf\xC3\xA9");
+    /* cut on a character boundary */
+    char s[5];
+    assert_int_equal(rpt_clean_text("ab\xC3\xA9", s, 4), 2);
+    assert_string_equal(s, "ab");
+    /* Excel's limit of 32767 characters */
+    size_t big = 40000;
+    char *in = malloc(big + 1), *out = malloc(big + 1);
+    assert_non_null(in);
+    assert_non_null(out);
+    memset(in, 'x', big);
+    in[big] = '\0';
+    assert_int_equal(rpt_clean_text(in, out, big + 1), 32767);
+    free(in);
+    free(out);
+
+    char q[64];
+    rpt_gp_quote("it's\na_b", q, sizeof q);
+    assert_string_equal(q, "it''s a_b");
+}
+
+/* ---- a synthetic run ----------------------------------------------------- */
+
+static void fill_row(RunRow *rr, const char *name, const char *series, int devices, Status st, double ttt_days)
+{
+    memset(rr, 0, sizeof *rr);
+    rr->built = 1;
+    rr->line = 2;
+    snprintf(rr->sc.name, sizeof rr->sc.name, "%s", name);
+    snprintf(rr->sc.series, sizeof rr->sc.series, "%s", series);
+    snprintf(rr->sc.system.name, sizeof rr->sc.system.name, "sys");
+    snprintf(rr->sc.model.name, sizeof rr->sc.model.name, "model");
+    rr->sc.system.price_per_device_hour = 2.0;
+    rr->sc.devices = devices;
+    rr->r.status = st;
+    rr->r.tp = 1;
+    rr->r.pp = 1;
+    rr->r.dp = devices;
+    rr->r.microbatch = 1;
+    rr->r.step_time_s = 1.0;
+    rr->r.samples_per_s = devices;
+    rr->r.time_to_train_s = ttt_days * 86400.0;
+    rr->r.mfu = 0.4;
+    rr->r.hfu = 0.5;
+    rr->r.scaling_efficiency = NAN; /* never a number in the workbook */
+    rr->r.system_power_w = 1000.0 * devices;
+    rr->r.energy_to_train_j = rr->r.system_power_w * rr->r.time_to_train_s;
+    rr->r.energy_per_step_j = INFINITY;
+    for (int c = 0; c < COMP_COUNT; c++)
+        rr->r.comp_time_s[c] = 0.1;
+    rr->r.comp_energy_j[0] = NAN;
+}
+
+static void make_run(Run *run)
+{
+    memset(run, 0, sizeof *run);
+    run->row = calloc(6, sizeof *run->row);
+    assert_non_null(run->row);
+    fill_row(&run->row[0], "a64", "A", 64, STATUS_OK, 20);
+    fill_row(&run->row[1], "a128", "A", 128, STATUS_OK, 11);
+    fill_row(&run->row[2], "a128b", "A", 128, STATUS_OK, 10); /* better at 128 */
+    fill_row(&run->row[3], "=1+1", "@SUM(A1)", 256, STATUS_OOM, 1);
+    fill_row(&run->row[4], "b64", "@SUM(A1)", 64, STATUS_OK, NAN);
+    fill_row(&run->row[5], "broken", "", 0, STATUS_ERROR, NAN);
+    run->row[5].built = 0;
+    snprintf(run->row[5].diag.msg, sizeof run->row[5].diag.msg, "column 'devices': expected a positive integer");
+    run->row[5].diag.line = 7;
+    run->row[5].diag.col = 3;
+    run->n = 6;
+    run->n_ok = 4;
+    run->n_oom = 1;
+    run->n_error = 1;
+}
+
+static void test_series_best(void **state)
+{
+    (void)state;
+    Run run;
+    make_run(&run);
+    RptSeriesSet set;
+    assert_int_equal(rpt_series_build(&run, &set), 0);
+    assert_int_equal(set.n, 2);
+    assert_string_equal(set.s[0].name, "A");
+    assert_string_equal(set.s[1].name, "@SUM(A1)");
+    assert_true(set.by_ttt);
+    assert_int_equal(set.s[0].best, 2); /* shortest time to train */
+    assert_int_equal(set.s[0].npt, 2);  /* 64 and 128, the better of the two at 128 */
+    assert_int_equal(set.s[0].pt[0], 0);
+    assert_int_equal(set.s[0].pt[1], 2);
+    assert_int_equal(set.s[1].best, 4); /* the oom row never wins */
+    assert_int_equal(set.s[1].npt, 1);
+    rpt_series_free(&set);
+    assert_rel(rpt_cost_usd(&run.row[0]), 2.0 * 64 * 20 * 24, 1e-12);
+    assert_true(isnan(rpt_cost_usd(&run.row[4])));
+    free(run.row);
+}
+
+static void test_document_time(void **state)
+{
+    (void)state;
+    char err[200];
+    time_t t;
+    setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+    assert_int_equal(rpt_document_time("/nonexistent", &t, err, sizeof err), 0);
+    assert_int_equal((long long)t, 1700000000LL);
+    setenv("SOURCE_DATE_EPOCH", "yesterday", 1);
+    assert_int_equal(rpt_document_time("/nonexistent", &t, err, sizeof err), -1);
+    assert_non_null(strstr(err, "SOURCE_DATE_EPOCH"));
+    unsetenv("SOURCE_DATE_EPOCH");
+    char dir[] = "/tmp/df-report-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[300];
+    snprintf(path, sizeof path, "%s/t.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("a\n1\n", f);
+    fclose(f);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(rpt_document_time(path, &t, err, sizeof err), 0);
+    assert_int_equal((long long)t, (long long)st.st_mtime);
+    unlink(path);
+    rmdir(dir);
+}
+
+static int count_entries(const char *dir)
+{
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (p) {
+        if (fscanf(p, "%d", &n) != 1)
+            n = -1;
+        pclose(p);
+    }
+    return n;
+}
+
+static void test_writers(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/df-report-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char table_path[300], path[400], err[1600];
+    snprintf(table_path, sizeof table_path, "%s/study.csv", dir);
+    FILE *f = fopen(table_path, "w");
+    assert_non_null(f);
+    fputs("# title: test\nscenario,devices\na64,64\n", f);
+    fclose(f);
+    Table t;
+    memset(&t, 0, sizeof t);
+    t.path = table_path;
+    snprintf(t.title, sizeof t.title, "A [test] title");
+    TemplateDB db;
+    memset(&db, 0, sizeof db);
+    Run run;
+    make_run(&run);
+    ReportInput in = {&run, &t, &db, "study", "deepflow run study.csv", 1700000000};
+
+    /* the workbook: written, non-empty, and the same bytes twice */
+    snprintf(path, sizeof path, "%s/study.xlsx", dir);
+    assert_int_equal(rpt_xlsx_write(&in, path, err, sizeof err), 0);
+    struct stat a, b;
+    assert_int_equal(stat(path, &a), 0);
+    assert_true(a.st_size > 2000);
+    char path2[400];
+    snprintf(path2, sizeof path2, "%s/again.xlsx", dir);
+    assert_int_equal(rpt_xlsx_write(&in, path2, err, sizeof err), 0);
+    assert_int_equal(stat(path2, &b), 0);
+    assert_int_equal(a.st_size, b.st_size);
+    char cmd[1000];
+    snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", path, path2);
+    assert_int_equal(system(cmd), 0);
+    unlink(path2);
+
+    /* an output that cannot be written: -1, and nothing left behind */
+    snprintf(path2, sizeof path2, "%s/missing/study.xlsx", dir);
+    assert_int_equal(rpt_xlsx_write(&in, path2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "missing"));
+
+    /* the charts without gnuplot: .dat and .gp, no images, a flag */
+    char charts[400];
+    snprintf(charts, sizeof charts, "%s/charts", dir);
+    setenv("DEEPFLOW_GNUPLOT", "/nonexistent/gnuplot", 1);
+    RptChartsDone done;
+    assert_int_equal(rpt_charts_write(&in, charts, RPT_ALL, &done, err, sizeof err), 0);
+    unsetenv("DEEPFLOW_GNUPLOT");
+    assert_int_equal(done.no_gnuplot, 1);
+    assert_int_equal(done.rendered, 0);
+    assert_int_equal(done.charts, 4);
+    assert_int_equal(count_entries(charts), 8);
+    snprintf(path2, sizeof path2, "%s/time_to_train.dat", charts);
+    f = fopen(path2, "r");
+    assert_non_null(f);
+    char line[256];
+    int blocks = 0, points = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "# series ", 9))
+            blocks++;
+        else if (line[0] >= '0' && line[0] <= '9')
+            points++;
+    }
+    fclose(f);
+    assert_int_equal(blocks, 1); /* series "@SUM(A1)" has no time to train: no points, no block */
+    assert_int_equal(points, 2);
+
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(run.row);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sha256_vectors),  cmocka_unit_test(test_sha256_incremental),
+        cmocka_unit_test(test_number_formatting), cmocka_unit_test(test_parse_formats),
+        cmocka_unit_test(test_sheet_names),      cmocka_unit_test(test_formula_guard),
+        cmocka_unit_test(test_clean_text),       cmocka_unit_test(test_series_best),
+        cmocka_unit_test(test_document_time),    cmocka_unit_test(test_writers),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
