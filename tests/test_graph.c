@@ -592,12 +592,6 @@ static void test_errors(void **state)
     GraphParams psp = params(8, 1, 1, RECOMPUTE_NONE);
     expect_error(&bad, &psp,
                  "seq_len (2050) must be divisible by tp (8) with sequence parallelism");
-
-    bad = m;
-    bad.kind = MODEL_LSTM;
-    expect_error(&bad, &p, "model kind 'lstm' is not supported yet");
-    bad.kind = MODEL_CNN;
-    expect_error(&bad, &p, "model kind 'cnn' is not supported yet");
 }
 
 static void test_kv_heads_default(void **state)

@@ -255,7 +255,8 @@ static const ParamDef model_defs[] = {
     PI(Model, "enc_layers", enc_layers, 0, 1e5, 0, 0, 0,
        "seq2seq LSTM: encoder layers (the first bidirectional); 0: language model"),
     PI(Model, "dec_layers", dec_layers, 0, 1e5, 0, 0, 0, "seq2seq LSTM: decoder layers"),
-    PI(Model, "tgt_len", tgt_len, 0, 1e8, 0, 0, 0, "seq2seq LSTM: target timesteps; default seq_len"),
+    PI(Model, "tgt_len", tgt_len, 0, 1e8, 0, 0, 0,
+       "seq2seq LSTM: target timesteps; default seq_len"),
     PI(Model, "lstm_biases", lstm_biases, 1, 2, 1, 0, 0,
        "LSTM bias vectors per gate block: 1 (TensorFlow), 2 (PyTorch/cuDNN)"),
     PE(Model, "lstm_split", lstm_split, lstm_split_choices, LSTM_SPLIT_AUTO, 0,
@@ -669,18 +670,6 @@ void param_walk(const ParamTable *t, const void *obj, const char *prefix, ParamV
     PD(Technology, pre ".leakage_per_bit", sram[lvl].leakage_w_per_bit, UNIT_POWER, 0, 1e-6, 0,   \
        0, what " static power per bit stored")
 
-#define CURVE_DEFS(T, pre, field, what)                                                           \
-    PD(T, pre ".voltage.nominal", field.v_nominal, UNIT_VOLTAGE, 0.05, 5, 0, 1,                   \
-       what " supply at the nominal rate"),                                                       \
-    PD(T, pre ".voltage.threshold", field.v_threshold, UNIT_VOLTAGE, 0, 5, 0, 1,                  \
-       what " threshold voltage"),                                                                \
-    PD(T, pre ".voltage.min", field.v_min, UNIT_VOLTAGE, 0.05, 5, 0, 1,                           \
-       what " lowest supply (DVFS floor; below it only the clock slows)"),                        \
-    PD(T, pre ".voltage.max", field.v_max, UNIT_VOLTAGE, 0.05, 5, 0, 1,                           \
-       what " highest supply (= nominal: no overdrive)"),                                         \
-    PD(T, pre ".alpha", field.alpha, UNIT_NUMBER, 1, 3, 0, 1,                                     \
-       what " alpha-power-law exponent (Sakurai-Newton)")
-
 static const ParamDef technology_defs[] = {
     PS(Technology, "name", name, 1, "technology name as printed in reports"),
     PS(Technology, "process", process, 0, "foundry process the values describe"),
@@ -710,7 +699,16 @@ static const ParamDef technology_defs[] = {
        "energy per fp8 FLOP at the nominal voltage"),
     PD(Technology, "logic.frequency", f_nominal_hz, UNIT_FREQUENCY, 1e6, 1e11, 0, 1,
        "logic clock at the nominal voltage"),
-    CURVE_DEFS(Technology, "logic", logic, "logic"),
+    PD(Technology, "logic.voltage.nominal", logic.v_nominal, UNIT_VOLTAGE, 0.05, 5, 0, 1,
+       "logic supply at the nominal rate"),
+    PD(Technology, "logic.voltage.threshold", logic.v_threshold, UNIT_VOLTAGE, 0, 5, 0, 1,
+       "logic threshold voltage"),
+    PD(Technology, "logic.voltage.min", logic.v_min, UNIT_VOLTAGE, 0.05, 5, 0, 1,
+       "logic lowest supply (DVFS floor; below it only the clock slows)"),
+    PD(Technology, "logic.voltage.max", logic.v_max, UNIT_VOLTAGE, 0.05, 5, 0, 1,
+       "logic highest supply (= nominal: no overdrive)"),
+    PD(Technology, "logic.alpha", logic.alpha, UNIT_NUMBER, 1, 3, 0, 1,
+       "logic alpha-power-law exponent (Sakurai-Newton)"),
     PD(Technology, "logic.leakage_w_per_mm2", leakage_w_per_mm2, UNIT_NUMBER, 0, 10, 0, 0,
        "logic static power per mm^2 of core area at the nominal voltage (W/mm^2)"),
     SRAM_DEFS(TP_REG, "registers", "register file"),
@@ -731,7 +729,16 @@ static const ParamDef technology_defs[] = {
        "die area of one stack's controller and PHY"),
     PD(Technology, "dram.pins_per_mm", dram.pins_per_mm, UNIT_NUMBER, 1e-3, 1e6, 0, 1,
        "data pins per mm of die edge"),
-    CURVE_DEFS(Technology, "dram", dram.io, "DRAM I/O"),
+    PD(Technology, "dram.voltage.nominal", dram.io.v_nominal, UNIT_VOLTAGE, 0.05, 5, 0, 1,
+       "DRAM I/O supply at the nominal rate"),
+    PD(Technology, "dram.voltage.threshold", dram.io.v_threshold, UNIT_VOLTAGE, 0, 5, 0, 1,
+       "DRAM I/O threshold voltage"),
+    PD(Technology, "dram.voltage.min", dram.io.v_min, UNIT_VOLTAGE, 0.05, 5, 0, 1,
+       "DRAM I/O lowest supply (DVFS floor; below it only the clock slows)"),
+    PD(Technology, "dram.voltage.max", dram.io.v_max, UNIT_VOLTAGE, 0.05, 5, 0, 1,
+       "DRAM I/O highest supply (= nominal: no overdrive)"),
+    PD(Technology, "dram.alpha", dram.io.alpha, UNIT_NUMBER, 1, 3, 0, 1,
+       "DRAM I/O alpha-power-law exponent (Sakurai-Newton)"),
     PSUB(Technology, "intra", intra, param_network_table, 1,
          "scale-up link technology (links_per_mm, link_bandwidth, energy)"),
     PSUB(Technology, "inter", inter, param_network_table, 1,

@@ -98,6 +98,7 @@ typedef enum { MLP_GELU, MLP_SWIGLU } MlpKind;
 typedef enum { NORM_LAYERNORM, NORM_RMSNORM } NormKind;
 typedef enum { POS_LEARNED, POS_ROTARY } PosKind;
 typedef enum { ATTN_UNFUSED, ATTN_FUSED } AttnKind;
+typedef enum { LSTM_SPLIT_AUTO, LSTM_SPLIT_RC, LSTM_SPLIT_CR } LstmSplit;
 
 typedef struct {
     char name[NAME_MAX_LEN];
@@ -117,6 +118,20 @@ typedef struct {
     int tied_embeddings; /* LM head shares the input embedding */
     /* gemm */
     int64_t m, n, k;
+    /* cnn (graph/cnn.c) */
+    int image_size;       /* input height = width, pixels */
+    int channels;         /* input channels */
+    int classes;          /* softmax width, checked against the net; 0: not checked */
+    const struct CnnNet *cnn; /* layer list (graph/cnn.h), owned by the template db (immutable) */
+    /* lstm (graph/lstm.c; also layers, hidden = cell size D, seq_len =
+     * timesteps T (source side of a seq2seq model), vocab, attention) */
+    int proj;             /* LSTMP projection P: width of the recurrent output; 0: none */
+    int samples;          /* sampled-softmax classes per batch; 0: full softmax over vocab */
+    int enc_layers;       /* seq2seq (GNMT): encoder layers, the first bidirectional; 0: LM */
+    int dec_layers;       /* seq2seq: decoder layers (= enc_layers), the first feeds attention */
+    int tgt_len;          /* seq2seq: target timesteps; 0: = seq_len */
+    int lstm_biases;      /* bias vectors per gate block: 1 (TensorFlow), 2 (PyTorch b_ih + b_hh) */
+    LstmSplit lstm_split; /* kernel split of the gate GEMMs over tp (DeepFlow RC / CR) */
     /* amount of training */
     double train_tokens;   /* 0: not given */
     double train_samples;  /* 0: not given */

@@ -141,9 +141,9 @@ int graph_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
     case MODEL_GEMM:
         return gemmmodel_build(m, p, g, d);
     case MODEL_LSTM:
-        return diag_set(d, NULL, 0, 0, "model kind 'lstm' is not supported yet");
+        return lstmmodel_build(m, p, g, d);
     case MODEL_CNN:
-        return diag_set(d, NULL, 0, 0, "model kind 'cnn' is not supported yet");
+        return cnn_build(m, p, g, d);
     case MODEL_KIND_COUNT:
     default:
         break;

@@ -43,5 +43,7 @@ double graph_gemm_flops(const OpList *l);
 /* Builders.  g arrives zeroed; each returns 0, or -1 with d filled. */
 int transformer_build(const Model *m, const GraphParams *p, Graph *g, Diag *d);
 int gemmmodel_build(const Model *m, const GraphParams *p, Graph *g, Diag *d);
+int cnn_build(const Model *m, const GraphParams *p, Graph *g, Diag *d); /* graph/cnn.c */
+int lstmmodel_build(const Model *m, const GraphParams *p, Graph *g, Diag *d);
 
 #endif

@@ -1,0 +1,505 @@
+/* tests/test_lstm.c — the LSTM graphs (graph/lstm.c) against published
+ * parameter counts and hand-written FLOP formulas:
+ *  - BigLSTM (LSTM-8192-1024): 1.8 B parameters, Jozefowicz et al. 2016,
+ *    "Exploring the Limits of Language Modeling", Table 1 (two significant
+ *    figures: the tolerance is the rounding, +-0.05 B);
+ *  - GNMT as the MLPerf reference builds it (4 + 4 layers): 160,671,297
+ *    parameters, exact (mlbench, "MLPerf GNMT ... 160,671,297 trainable
+ *    parameters", mlbench.github.io 2020-10-02 post);
+ * and the invariants of the kernel splits (shard FLOPs x tp = whole, both RC
+ * and CR), the tensor-parallel collectives (only with tp > 1), the
+ * timestep slots (k-stretched recurrent GEMMs that add up to T steps), the
+ * pipelining fields (wavefront = seq_len, stage boundary), and one
+ * end-to-end evaluation on a DGX-1. */
+#include <string.h>
+
+#include "batch/evaluate.h"
+#include "graph/graph.h"
+#include "graph/graph_internal.h"
+#include "io/scenario.h"
+#include "io/template.h"
+#include "testutil.h"
+
+/* ---- models ---------------------------------------------------------------- */
+
+/* Jozefowicz et al. 2016, f-lm's BIGLSTM hyper-parameters. */
+static Model biglstm(void)
+{
+    Model m = {.name = "biglstm"};
+    m.kind = MODEL_LSTM;
+    m.layers = 2;
+    m.hidden = 8192;
+    m.proj = 1024;
+    m.seq_len = 20;
+    m.vocab = 793471;
+    m.samples = 8192;
+    m.lstm_biases = 1;
+    m.tied_embeddings = 0;
+    return m;
+}
+
+/* The MLPerf reference GNMT (NVIDIA GNMT v2) with `layers` encoder and
+ * decoder layers. */
+static Model gnmt(int layers)
+{
+    Model m = {.name = "gnmt"};
+    m.kind = MODEL_LSTM;
+    m.enc_layers = layers;
+    m.dec_layers = layers;
+    m.hidden = 1024;
+    m.seq_len = 50;
+    m.tgt_len = 50;
+    m.vocab = 32320;
+    m.attention = ATTN_UNFUSED;
+    m.lstm_biases = 2;
+    m.tied_embeddings = 0;
+    return m;
+}
+
+static GraphParams params(int tp, int b, Recompute r)
+{
+    GraphParams p = {0};
+    p.tp = tp;
+    p.microbatch = b;
+    p.precision = PREC_FP16;
+    p.recompute = r;
+    p.pp = 1;
+    return p;
+}
+
+static void build_ok(const Model *m, const GraphParams *p, Graph *g)
+{
+    Diag d;
+    diag_clear(&d);
+    int rc = graph_build(m, p, g, &d);
+    if (rc)
+        print_error("graph_build: %s\n", d.msg);
+    assert_int_equal(rc, 0);
+}
+
+static const OpList *lists(const Graph *g, int i)
+{
+    const OpList *l[7] = {&g->layer_fwd, &g->layer_bwd, &g->layer_recompute, &g->first_fwd,
+                          &g->first_bwd, &g->last_fwd,  &g->last_bwd};
+    return l[i];
+}
+
+static int count_kind(const Graph *g, OpKind kind)
+{
+    int n = 0;
+    for (int i = 0; i < 7; i++)
+        for (int j = 0; j < lists(g, i)->n; j++)
+            n += lists(g, i)->op[j].kind == kind;
+    return n;
+}
+
+static double comm_bytes(const Graph *g)
+{
+    double s = 0;
+    for (int i = 0; i < 7; i++)
+        for (int j = 0; j < lists(g, i)->n; j++)
+            s += lists(g, i)->op[j].comm_bytes;
+    return s;
+}
+
+static double shard_gemm_flops(const Graph *g)
+{
+    double s = 0;
+    for (int i = 0; i < 7; i++) {
+        double f = 0;
+        for (int j = 0; j < lists(g, i)->n; j++)
+            if (lists(g, i)->op[j].kind == OP_GEMM)
+                f += lists(g, i)->op[j].flops;
+        s += f * (i < 3 ? g->layers : 1);
+    }
+    return s;
+}
+
+/* ---- parameters ---------------------------------------------------------- */
+
+static void test_biglstm_params(void **state)
+{
+    (void)state;
+    Model m = biglstm();
+    GraphParams p = params(1, 64, RECOMPUTE_NONE);
+    Graph g;
+    build_ok(&m, &p, &g);
+    /* Per layer: 4D (P + P) gate weights + 4D biases + D P projection. */
+    double layer = 4.0 * 8192 * (1024 + 1024) + 4.0 * 8192 + 8192.0 * 1024;
+    assert_rel(g.params_per_layer, layer, 0);
+    assert_rel(g.params_per_layer, 75530240.0, 0);
+    /* Embedding V P, softmax V P + V bias. */
+    double exact = 2.0 * layer + 2.0 * 793471.0 * 1024 + 793471.0;
+    assert_rel(g.params_total, exact, 0);
+    assert_rel(g.params_total, 1776882559.0, 0);
+    /* Jozefowicz et al. 2016, Table 1: "1.8B" (rounded to 0.1 B). */
+    assert_true(g.params_total > 1.75e9 && g.params_total < 1.85e9);
+    print_message("BigLSTM: %.0f parameters (published 1.8 B)\n", g.params_total);
+}
+
+static void test_gnmt_params(void **state)
+{
+    (void)state;
+    Model m4 = gnmt(4), m8 = gnmt(8);
+    GraphParams p = params(1, 128, RECOMPUTE_NONE);
+    Graph g;
+    build_ok(&m4, &p, &g);
+    /* MLPerf GNMT: 160,671,297 (mlbench). */
+    assert_rel(g.params_total, 160671297.0, 0);
+    /* A unit: encoder LSTM(1024 -> 1024) + decoder LSTM(2048 -> 1024),
+     * PyTorch's two bias vectors each. */
+    double unit = (4.0 * 1024 * 2048 + 8.0 * 1024) + (4.0 * 1024 * 3072 + 8.0 * 1024);
+    assert_rel(g.params_per_layer, unit, 0);
+    assert_rel(g.params_per_layer, 20987904.0, 0);
+    build_ok(&m8, &p, &g);
+    assert_rel(g.params_total, 160671297.0 + 4.0 * unit, 0);
+    assert_rel(g.params_total, 244622913.0, 0);
+    assert_int_equal(g.layers, 8);
+    print_message("GNMT-4: 160671297 parameters (MLPerf); GNMT-8: %.0f\n", g.params_total);
+}
+
+/* ---- FLOPs --------------------------------------------------------------- */
+
+static void test_biglstm_flops(void **state)
+{
+    (void)state;
+    Model m = biglstm();
+    GraphParams p = params(1, 32, RECOMPUTE_NONE);
+    Graph g;
+    build_ok(&m, &p, &g);
+    /* Forward per sequence: per layer and step 2 (P + P) 4D + 2 D P, and the
+     * sampled softmax 2 P S per step; training is 3x forward. */
+    double T = 20, D = 8192, P = 1024, S = 8192;
+    double layers = 2;
+    double fwd = layers * T * (2.0 * (P + P) * 4.0 * D + 2.0 * D * P) + 2.0 * T * P * S;
+    assert_rel(g.model_flops_per_sample, 3.0 * fwd, 1e-12);
+    assert_rel(g.model_flops_per_sample, 19126026240.0, 1e-12);
+    /* The ops execute exactly the model FLOPs (no padding, no recompute). */
+    assert_rel(g.hw_flops_per_sample, g.model_flops_per_sample, 1e-12);
+    assert_rel(shard_gemm_flops(&g) / 32.0, g.model_flops_per_sample, 1e-12);
+    /* ~6 x (active parameters) per word: LSTM layers and the 8192 sampled rows. */
+    double active = 2.0 * (4.0 * D * 2.0 * P + D * P) + S * P;
+    assert_rel(g.model_flops_per_sample / T, 6.0 * active, 1e-12);
+    print_message("BigLSTM: %.4g FLOP per 20-word sequence (fwd + bwd)\n",
+                  g.model_flops_per_sample);
+}
+
+static void test_gnmt_flops(void **state)
+{
+    (void)state;
+    Model m = gnmt(8);
+    GraphParams p = params(1, 64, RECOMPUTE_NONE);
+    Graph g;
+    build_ok(&m, &p, &g);
+    double L = 8, D = 1024, T = 50, V = 32320;
+    double lstm = 2.0 * T * 4.0 * D; /* x (input + recurrent width) */
+    double enc = 2.0 * lstm * 2.0 * D + lstm * 3.0 * D + (L - 2.0) * lstm * 2.0 * D;
+    double dec = lstm * 2.0 * D + (L - 1.0) * lstm * 3.0 * D;
+    double attn = 2.0 * T * D * D * 2.0 + 2.0 * T * T * D;
+    double head = 2.0 * T * D * V;
+    assert_rel(g.model_flops_per_sample, 3.0 * (enc + dec + attn + head), 1e-12);
+    /* With T_src = T_tgt the unit decomposition executes the same GEMMs. */
+    assert_rel(g.hw_flops_per_sample, g.model_flops_per_sample, 1e-12);
+    print_message("GNMT-8: %.4g FLOP per sentence pair of 50 + 50 tokens\n",
+                  g.model_flops_per_sample);
+}
+
+/* ---- kernel splits --------------------------------------------------------- */
+
+static void check_split(Model m, int b)
+{
+    GraphParams p1 = params(1, b, RECOMPUTE_NONE);
+    Graph g1, g;
+    build_ok(&m, &p1, &g1);
+    assert_int_equal(count_kind(&g1, OP_COMM), 0);
+    const LstmSplit splits[] = {LSTM_SPLIT_RC, LSTM_SPLIT_CR};
+    for (int s = 0; s < 2; s++) {
+        m.lstm_split = splits[s];
+        for (int tp = 2; tp <= 8; tp *= 2) {
+            GraphParams p = params(tp, b, RECOMPUTE_NONE);
+            build_ok(&m, &p, &g);
+            /* shard x tp = whole, layer by layer and overall */
+            double l1 = graph_gemm_flops(&g1.layer_fwd) + graph_gemm_flops(&g1.layer_bwd);
+            double lt = graph_gemm_flops(&g.layer_fwd) + graph_gemm_flops(&g.layer_bwd);
+            assert_rel(lt * tp, l1, 1e-12);
+            assert_rel(shard_gemm_flops(&g) * tp, shard_gemm_flops(&g1), 1e-12);
+            assert_rel(g.hw_flops_per_sample, g1.hw_flops_per_sample, 1e-12);
+            assert_rel(g.model_flops_per_sample, g1.model_flops_per_sample, 0);
+            assert_rel(g.params_total, g1.params_total, 0);
+            /* collectives in every layer, forward and backward */
+            int fwd = 0, bwd = 0;
+            for (int i = 0; i < g.layer_fwd.n; i++)
+                fwd += g.layer_fwd.op[i].kind == OP_COMM;
+            for (int i = 0; i < g.layer_bwd.n; i++)
+                bwd += g.layer_bwd.op[i].kind == OP_COMM;
+            assert_true(fwd > 0 && bwd > 0);
+            for (int i = 0; i < g.layer_fwd.n; i++)
+                if (g.layer_fwd.op[i].kind == OP_COMM)
+                    assert_int_equal(g.layer_fwd.op[i].comp, COMP_TP_COMM);
+        }
+    }
+}
+
+static void test_split_flops_times_tp(void **state)
+{
+    (void)state;
+    check_split(biglstm(), 32);
+    check_split(gnmt(4), 64);
+}
+
+/* RC moves less than CR for both models, and auto picks it. */
+static void test_auto_split(void **state)
+{
+    (void)state;
+    Model models[2] = {biglstm(), gnmt(8)};
+    for (int i = 0; i < 2; i++) {
+        Model m = models[i];
+        GraphParams p = params(4, 64, RECOMPUTE_NONE);
+        Graph ga, grc, gcr;
+        m.lstm_split = LSTM_SPLIT_AUTO;
+        build_ok(&m, &p, &ga);
+        m.lstm_split = LSTM_SPLIT_RC;
+        build_ok(&m, &p, &grc);
+        m.lstm_split = LSTM_SPLIT_CR;
+        build_ok(&m, &p, &gcr);
+        double a = comm_bytes(&ga), rc = comm_bytes(&grc), cr = comm_bytes(&gcr);
+        assert_rel(a, rc, 0);
+        assert_true(rc < cr);
+        /* RC with a projection: one all-reduce of b P per step forward. */
+        if (i == 0) {
+            int ar = 0;
+            for (int j = 0; j < grc.layer_fwd.n; j++)
+                if (grc.layer_fwd.op[j].kind == OP_COMM) {
+                    assert_int_equal(grc.layer_fwd.op[j].coll, COLL_ALLREDUCE);
+                    assert_rel(grc.layer_fwd.op[j].comm_bytes, 64.0 * 1024 * 2, 0);
+                    ar++;
+                }
+            assert_int_equal(ar, 20);
+        }
+        /* CR leaves the layer outputs sharded: 1/tp of the boundary. */
+        assert_rel(gcr.stage_boundary_bytes * 4, grc.stage_boundary_bytes, 1e-12);
+    }
+}
+
+/* ---- timesteps ----------------------------------------------------------- */
+
+/* The recurrent GEMMs of a layer's slots add up to T steps of (b, R, 4D/t):
+ * m = b, and their reduction dimensions sum to T R. */
+static void check_steps(const OpList *l, const char *name, int64_t b, int64_t steps_k,
+                        int *slots)
+{
+    int64_t k = 0;
+    *slots = 0;
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->op[i].name, name)) {
+            assert_int_equal(l->op[i].m, b);
+            assert_int_equal(l->op[i].batch, 1);
+            k += l->op[i].k;
+            (*slots)++;
+        }
+    assert_int_equal(k, steps_k);
+}
+
+static void test_timestep_slots(void **state)
+{
+    (void)state;
+    int slots;
+    /* BigLSTM: T = 20 fits one op per step, with tp 1 and with CR. */
+    Model m = biglstm();
+    GraphParams p = params(1, 64, RECOMPUTE_NONE);
+    Graph g;
+    build_ok(&m, &p, &g);
+    check_steps(&g.layer_fwd, "gates.h", 64, 20 * 1024, &slots);
+    assert_int_equal(slots, 20);
+    check_steps(&g.layer_bwd, "gates.h.dgrad", 64, 20 * 4 * 8192, &slots);
+    assert_int_equal(slots, 20);
+    p = params(8, 64, RECOMPUTE_NONE);
+    build_ok(&m, &p, &g);
+    check_steps(&g.layer_fwd, "gates.h", 64, 20 * 1024, &slots);
+    assert_int_equal(slots, 20);
+    assert_int_equal(g.layer_fwd.op[2].n, 4 * 8192 / 8);
+
+    /* GNMT: 50 steps per layer and two layers per unit do not fit one op per
+     * step; the slots still add up to 50 steps. */
+    m = gnmt(8);
+    p = params(4, 64, RECOMPUTE_NONE);
+    build_ok(&m, &p, &g);
+    check_steps(&g.layer_fwd, "enc.gates.h", 64, 50 * 1024, &slots);
+    assert_true(slots > 1 && slots < 50);
+    check_steps(&g.layer_fwd, "dec.gates.h", 64, 50 * 1024, &slots);
+    check_steps(&g.first_fwd, "enc.rev.gates.h", 64, 50 * 1024, &slots);
+    check_steps(&g.layer_bwd, "dec.gates.h.dgrad", 64, 50 * 4 * 1024 / 4, &slots);
+    print_message("GNMT-8, tp 4: %d slots for 50 steps, layer_fwd %d ops, layer_bwd %d ops\n",
+                  slots, g.layer_fwd.n, g.layer_bwd.n);
+    for (int i = 0; i < 7; i++)
+        assert_true(lists(&g, i)->n <= GRAPH_MAX_OPS);
+}
+
+/* ---- pipelining, memory, recompute --------------------------------------- */
+
+static void test_pipeline_fields(void **state)
+{
+    (void)state;
+    Model m = biglstm();
+    GraphParams p = params(1, 64, RECOMPUTE_NONE);
+    Graph g;
+    build_ok(&m, &p, &g);
+    assert_int_equal(g.wavefront, 20);
+    assert_int_equal(g.layers, 2);
+    assert_rel(g.stage_boundary_bytes, 64.0 * 20 * 1024 * 2, 0);
+    /* Stored per layer: b T e (4D + D + D + P + P) + b T P mask bytes. */
+    double D = 8192, P = 1024, bt = 64.0 * 20;
+    assert_rel(g.act_bytes_per_layer, bt * (2.0 * (4 * D + 2 * D + 2 * P) + P), 1e-12);
+
+    m = gnmt(8);
+    build_ok(&m, &p, &g);
+    assert_int_equal(g.wavefront, 50);
+    assert_rel(g.stage_boundary_bytes, 64.0 * (50 + 2 * 50) * 1024 * 2, 0);
+
+    /* Full recompute keeps the layer inputs and redoes the forward. */
+    Graph gr;
+    m = biglstm();
+    GraphParams pr = params(1, 64, RECOMPUTE_FULL);
+    build_ok(&m, &pr, &gr);
+    assert_rel(gr.act_bytes_per_layer, bt * P * 2, 0);
+    assert_rel(graph_gemm_flops(&gr.layer_recompute), graph_gemm_flops(&gr.layer_fwd), 0);
+    assert_true(gr.hw_flops_per_sample > gr.model_flops_per_sample);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    Graph g;
+    Diag d;
+    Model m = gnmt(8);
+    m.dec_layers = 4;
+    GraphParams p = params(1, 8, RECOMPUTE_NONE);
+    diag_clear(&d);
+    assert_int_equal(graph_build(&m, &p, &g, &d), -1);
+    assert_non_null(strstr(d.msg, "dec_layers (4) must equal enc_layers (8)"));
+    m = biglstm();
+    p = params(3, 8, RECOMPUTE_NONE);
+    diag_clear(&d);
+    assert_int_equal(graph_build(&m, &p, &g, &d), -1);
+    assert_non_null(strstr(d.msg, "hidden (8192) must be divisible by tp (3)"));
+    p = params(1, 8, RECOMPUTE_NONE);
+    p.pp = 4;
+    diag_clear(&d);
+    assert_int_equal(graph_build(&m, &p, &g, &d), -1);
+    assert_non_null(strstr(d.msg, "pp (4) exceeds the LSTM's 2 layer units"));
+    m.layers = 0;
+    p = params(1, 8, RECOMPUTE_NONE);
+    diag_clear(&d);
+    assert_int_equal(graph_build(&m, &p, &g, &d), -1);
+    assert_non_null(strstr(d.msg, "layers must be >= 1"));
+}
+
+/* ---- end to end ---------------------------------------------------------- */
+
+static TemplateDB db;
+
+static int setup(void **state)
+{
+    (void)state;
+    Diag d;
+    return tdb_init(&db, "../templates", &d);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tdb_free(&db);
+    return 0;
+}
+
+static void build_scenario(Scenario *sc, const char *const *kv, int n)
+{
+    Setting set[16];
+    char keys[16][64];
+    for (int i = 0; i < n; i++) {
+        const char *eq = strchr(kv[i], '=');
+        snprintf(keys[i], sizeof keys[i], "%.*s", (int)(eq - kv[i]), kv[i]);
+        set[i] = (Setting){keys[i], eq + 1, 1, i + 1};
+    }
+    ScenarioSource src;
+    Diag d;
+    diag_clear(&d);
+    int rc = scenario_build(&db, "test", ".", set, n, 1, sc, &src, &d);
+    if (rc)
+        print_error("%s\n", d.msg);
+    assert_int_equal(rc, 0);
+    scenario_source_free(&src);
+}
+
+static void test_templates_load(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {"system=dgx-v100", "model=gnmt", "devices=8", "microbatch=64",
+                                     "global_batch=512"};
+    Scenario sc;
+    build_scenario(&sc, kv, 5);
+    assert_int_equal(sc.model.kind, MODEL_LSTM);
+    assert_int_equal(sc.model.enc_layers, 8);
+    assert_int_equal(sc.model.lstm_biases, 2);
+    Graph g;
+    GraphParams p = params(1, 64, RECOMPUTE_NONE);
+    build_ok(&sc.model, &p, &g);
+    assert_rel(g.params_total, 244622913.0, 0);
+}
+
+/* The DGX-1 scenario: 8 V100 32 GB, data parallel, 64 sequences each.  In
+ * bf16 with mixed-precision Adam (18 bytes per parameter in step.c) the
+ * 1.78 B parameters need about 32.1 GiB of a 32 GiB device: out of memory
+ * by a hair; in fp32 (f-lm trains BigLSTM in fp32: 16 bytes per parameter)
+ * it fits.  f-lm reports ~20.3 K words/s for BIGLSTM on a DGX-1 (README;
+ * P100 era, synchronous data parallelism with sparse embedding gradients),
+ * printed for comparison, not asserted. */
+static void evaluate_biglstm(const char *const *kv, int n, const char *label, Result *r)
+{
+    Scenario sc;
+    build_scenario(&sc, kv, n);
+    assert_int_equal(sc.model.kind, MODEL_LSTM);
+    int rc = evaluate(&sc, r);
+    if (rc)
+        print_error("evaluate: %s\n", r->error);
+    assert_int_equal(rc, 0);
+    assert_rel(r->params_total, 1776882559.0, 0);
+    /* 8 x 64 sequences of 20 words: between 10 ms and 10 s on a DGX-1. */
+    assert_true(r->step_time_s > 0.01 && r->step_time_s < 10.0);
+    print_message("BigLSTM on 8 V100 (%s): %s, step %.1f ms, %.0f words/s, MFU %.1f %%, "
+                  "bottleneck %s, memory %.2f GiB\n",
+                  label, status_name(r->status), r->step_time_s * 1e3, r->samples_per_s * 20,
+                  r->mfu * 100, r->bottleneck, r->mem_total_bytes / 1073741824.0);
+}
+
+static void test_biglstm_on_dgx1(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {"system=dgx-v100", "model=biglstm", "devices=8",
+                                     "microbatch=64",   "global_batch=512", "precision=fp32"};
+    Result r;
+    evaluate_biglstm(kv, 5, "bf16", &r);
+    assert_true(r.status == STATUS_OK || r.status == STATUS_OOM);
+    evaluate_biglstm(kv, 6, "fp32", &r);
+    assert_int_equal(r.status, STATUS_OK);
+    assert_int_equal(r.tp, 1);
+    assert_int_equal(r.dp, 8);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_biglstm_params),
+        cmocka_unit_test(test_gnmt_params),
+        cmocka_unit_test(test_biglstm_flops),
+        cmocka_unit_test(test_gnmt_flops),
+        cmocka_unit_test(test_split_flops_times_tp),
+        cmocka_unit_test(test_auto_split),
+        cmocka_unit_test(test_timestep_slots),
+        cmocka_unit_test(test_pipeline_fields),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_templates_load),
+        cmocka_unit_test(test_biglstm_on_dgx1),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
