@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "cnnload.h"
 #include "ytree.h"
 
 int prov_add(ProvList *l, const char *key, const char *file, int line, int col)
@@ -90,6 +91,8 @@ static void template_free(Template *t)
         return;
     free(t->path);
     free(t->obj);
+    if (t->free_extra)
+        t->free_extra(t->extra);
     prov_free(&t->prov);
     free(t);
 }
@@ -212,6 +215,9 @@ static int apply_map(Ctx *c, const ParamTable *t, void *obj, const YNode *map, c
                 (!strcmp(k->text, "description") || !strcmp(k->text, "sources") || !strcmp(k->text, "base")))
                 continue;
             if (!root && !*prefix && !strcmp(k->text, "template"))
+                continue;
+            /* a models template's layer list: parsed by io/cnnload.c after the keys */
+            if (root && !*prefix && t == &param_model_table && !strcmp(k->text, "net"))
                 continue;
             if (!def) {
                 if (v->kind == YN_MAP && has_prefix_key(t, full)) {
@@ -448,6 +454,15 @@ static Template *load_template(TemplateDB *db, const ParamTable *table, const ch
     }
     if (apply_map(&c, table, t->obj, root, "", "", 1) || check_required(&c, table, "", root))
         goto fail;
+    if (table == &param_model_table) { /* cnn layer list; a base's net is inherited with the struct */
+        CnnNet *net = NULL;
+        if (cnnload_template(root, t->path, t->obj, &net, d))
+            goto fail;
+        if (net) {
+            t->extra = net;
+            t->free_extra = cnnload_free;
+        }
+    }
     if (table->finish) {
         /* validate derived values on a copy: the stored object stays raw so
          * that overrides (hidden=...) can still change derived defaults */

@@ -25,6 +25,8 @@ typedef struct {
     char *path;    /* file it was read from */
     void *obj;     /* table->struct_size bytes; derived defaults not applied */
     ProvList prov; /* every key the file (or its base) set */
+    void *extra;   /* what a hook parsed besides the table's keys (a cnn net), or NULL */
+    void (*free_extra)(void *); /* frees extra */
 } Template;
 
 #define TDB_MAX_CHAIN 32 /* templates being loaded at once (base:/template: chains) */

@@ -1,0 +1,894 @@
+/* graph/cnn.c — a convolutional network (a CnnNet layer list, graph/cnn.h)
+ * as op lists for one microbatch on one device: convolutions as implicit
+ * GEMMs (DESIGN §6.1: M = N·Ho·Wo, K = Cin·kh·kw, N_gemm = Cout, with the
+ * backward data-gradient GEMM (M, K, Cout) and weight-gradient GEMM
+ * (K, Cout, M) of the same FLOPs), batch norm, ReLU, pooling, concat, the
+ * residual add, dropout and softmax + cross-entropy as memory-bound ops,
+ * fully connected layers as GEMMs.  Model parallelism: the kernel split
+ * (each of tp devices computes ceil(Cout/tp) output channels of every conv
+ * and fc layer, then all-gathers the output; backward all-reduces the
+ * input gradient), and a pipeline that cuts the top-level layers into
+ * GraphParams.pp contiguous stages balanced by forward + backward GEMM
+ * FLOPs; the graph lists the heaviest stage (graph.h: layers = pp).
+ * Also the parameter count, MACs, and stored activations.
+ * Units: FLOP, bytes, element counts; N = microbatch (images),
+ * e = activation bytes per element (2 for fp16/bf16/fp8, 4 for fp32/tf32),
+ * e_in = GEMM input bytes per element (1 for fp8).
+ *
+ * Choices, each stated once here:
+ *  - Parameters: conv weights Cout·Cin·kh·kw, batch norm's scale and shift
+ *    (2 per channel; running statistics are buffers, not parameters), biases
+ *    where a layer has one, fc weights and bias: what torchvision counts
+ *    (ResNet-50: 25,557,032; Inception-V3 without its auxiliary head:
+ *    23,834,568).  MACs: convolutions and fc layers only, forward, one
+ *    image (ResNet-50 at 224: 4.09 G; Inception-V3 at 299: 5.71 G).
+ *  - model_flops_per_sample = 3 x 2 x MACs (forward, data and weight
+ *    gradients); hw_flops_per_sample counts what runs: no data gradient for
+ *    a layer whose input needs none (the first convolution), the padded
+ *    ceil(Cout/tp) shards, and the forward again under full recompute.
+ *  - GEMM bytes are the implicit-GEMM minimum: the input tensor (not the
+ *    kh·kw-times larger im2col matrix), the weights and the output, once.
+ *    (The perf engine prices the shape as a plain GEMM.)  A conv bias is
+ *    taken as fused into the GEMM epilogue (neither shipped net has one).
+ *  - A convolution's weight gradient, K x Cout outputs summed over the
+ *    N·Ho·Wo positions, runs split-K as cuDNN and cuBLAS run it: a batched
+ *    GEMM of s slices of the reduction plus a memory-bound sum of the fp32
+ *    partials (wgrad_split below says how s is chosen).  Unsplit, the early
+ *    layers' few output tiles would occupy a handful of SMs for
+ *    milliseconds.
+ *  - Memory-bound traffic, per element of the tensors named, as PyTorch
+ *    eager with cuDNN runs them: batch norm forward 3 passes (statistics
+ *    read, normalise read + write), backward 5 (two reads of x and dy, write
+ *    dx); ReLU 2 / 3; max pool in + out forward, 2 (in + out) backward
+ *    (x, y, dy read, dx written); average pool in + out both ways; concat
+ *    reads the branches and writes the output, and its backward copies the
+ *    slices out again (2 x output); the residual add 3 x output; where a
+ *    tensor feeds k consumers (a block's paths, a concat's branches) the
+ *    backward adds k - 1 gradients (3 x input each); dropout 2e + 1 bytes
+ *    (1-byte mask); softmax + cross-entropy e + 4 (fp32 probabilities).
+ *  - Stored activations (what backward reads), counted once per tensor per
+ *    device: a conv's or fc's input, batch norm's input, ReLU's output,
+ *    max pool's input and output, dropout's 1-byte mask, the fp32 softmax.
+ *    A pipeline stage holds its own tensors plus the input it receives when
+ *    its first layer saves it.
+ *  - Kernel split: batch norm and ReLU run on the ceil(Cout/tp)-channel
+ *    shard (they are per-channel), then an all-gather of the full output
+ *    (comm_bytes = N·Ho·Wo·Cout·e) before the next layer, which needs all
+ *    channels; pooling, concat, add, dropout and softmax run replicated on
+ *    full tensors.  Backward: each device holds the full output gradient
+ *    (replicated), takes its shard, and all-reduces its partial input
+ *    gradient (comm_bytes = N·H·W·Cin·e) unless the input needs none.
+ *  - Pipeline: the units are the top-level layers with repeats expanded
+ *    (a concat module or residual block is one unit).  The partition
+ *    minimises the largest stage's GEMM FLOPs (bisection on the bound with
+ *    a greedy fill: optimal for contiguous stages).  The graph lists the
+ *    heaviest stage's ops; params_per_layer and act_bytes_per_layer are the
+ *    largest of any stage (the step model uses them for the most loaded
+ *    device's memory and gradient exchange); stage_boundary_bytes is the
+ *    largest activation crossing a cut, full size per microbatch.
+ *  - Op lists hold GRAPH_MAX_OPS ops and a net has hundreds of kernels, so
+ *    the lists are merged: GEMMs of one kind and one shape become one
+ *    batched GEMM (batch = how many), memory-bound ops and collectives of
+ *    one kind are summed into one.  FLOPs and bytes are kept exactly; what
+ *    is lost is a kernel launch (and a host dispatch) per merged op and a
+ *    collective's latency per merged collective.
+ *  - Recompute: full keeps each unit's input and recomputes the stage's
+ *    forward in backward (working set: the largest unit); selective has no
+ *    attention core to drop in a CNN and is the same as none. */
+#include "graph/cnn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/graph_internal.h"
+
+/* Rough vector FLOPs per element (only for the vector-unit roofline). */
+static const double FLOPS_BN = 6.0;       /* sum, sum of squares, normalise, scale, shift */
+static const double FLOPS_BN_BWD = 10.0;
+static const double FLOPS_SOFTMAX = 5.0;  /* max, sub, exp, sum, log */
+
+typedef struct {
+    int c, h, w;
+} Shape;
+
+typedef struct {
+    double bytes; /* on one device */
+    int saved;    /* some layer keeps it for backward */
+    int grad;     /* it needs a gradient (some parameter is upstream) */
+} Tensor;
+
+typedef struct {
+    Op *op;
+    int n, cap;
+} OpBuf;
+
+/* One top-level layer (repeats expanded): what a pipeline cuts between. */
+typedef struct {
+    double fwd_flops, bwd_flops; /* GEMM FLOPs run on one shard, one microbatch */
+    double params;               /* whole (unsplit) */
+    double macs;                 /* one image, forward, unsplit */
+    double saved_internal;       /* bytes of the tensors it creates and saves, one device */
+    double in_bytes;             /* its input, one device */
+    double out_bytes;            /* its output, full, one microbatch (a stage's message) */
+    int needs_input;             /* it saves its input */
+    int out_saved;               /* it saves its own output (a ReLU) */
+} Unit;
+
+typedef struct {
+    const CnnNet *net;
+    Diag *d;
+    int64_t nb;     /* images per microbatch */
+    int64_t tp;
+    double e, e_in;
+    int classes;    /* the softmax width to check; 0: none */
+    int layers;     /* leaf layers walked so far */
+    Tensor *t;
+    int nt, cap_t;
+    Unit u;         /* the unit being walked */
+    Unit *units;
+    int n_units, cap_units;
+    OpBuf *fwd, *bwd; /* where ops go; NULL: count only */
+    int oom;
+} Walk;
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static int oom(Walk *w)
+{
+    w->oom = 1;
+    return diag_set(w->d, w->net->path, 0, 0, "out of memory while building the cnn graph");
+}
+
+static int grow(void **p, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    int c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, (size_t)c * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static int tensor_new(Walk *w, double bytes, int grad)
+{
+    if (grow((void **)&w->t, &w->cap_t, w->nt + 1, sizeof *w->t))
+        return oom(w);
+    w->t[w->nt] = (Tensor){bytes, 0, grad};
+    return w->nt++;
+}
+
+static void push(Walk *w, OpBuf *b, const Op *op)
+{
+    if (!b || w->oom)
+        return;
+    if (grow((void **)&b->op, &b->cap, b->n + 1, sizeof *b->op)) {
+        oom(w);
+        return;
+    }
+    b->op[b->n++] = *op;
+}
+
+static void gemm(Walk *w, int bwd, const char *name, Component comp, int64_t m, int64_t n, int64_t k,
+                 double bytes)
+{
+    Op op = graph_gemm_op_bytes(name, comp, 1, m, n, k, bytes);
+    if (bwd)
+        w->u.bwd_flops += op.flops;
+    else
+        w->u.fwd_flops += op.flops;
+    push(w, bwd ? w->bwd : w->fwd, &op);
+}
+
+static void membound(Walk *w, int bwd, const char *name, Component comp, double bytes, double flops)
+{
+    Op op = graph_membound_op(name, comp, bytes, flops);
+    push(w, bwd ? w->bwd : w->fwd, &op);
+}
+
+static void comm(Walk *w, int bwd, const char *name, Collective coll, double comm_bytes)
+{
+    Op op = graph_comm_op(name, coll, comm_bytes);
+    push(w, bwd ? w->bwd : w->fwd, &op);
+}
+
+/* Weight gradient (m x n) = (m x k).(k x n) with k = N·Ho·Wo, tens of
+ * thousands to a million, and a small m x n: cuDNN and cuBLAS split such a
+ * reduction over k (split-K) so that enough thread blocks run.  Split into
+ * s slices of k (a batched GEMM of batch s, fp32 partial sums) and a
+ * reduction of the s partials, with s = ceil(SPLITK_TILES / output tiles of
+ * SPLITK_TILE^2), no slice shorter than SPLITK_MIN_K.  The op's shape has
+ * k/s rounded up; its FLOPs are the exact 2 m n k.  in_bytes: the two
+ * operands read once. */
+static const int64_t SPLITK_TILE = 128;  /* a large tensor-core output tile */
+static const int64_t SPLITK_TILES = 256; /* tiles to keep ~2 waves of a 100+ SM device busy */
+static const int64_t SPLITK_MIN_K = 512; /* shortest k slice */
+
+static void wgrad_split(Walk *w, const char *name, int64_t m, int64_t n, int64_t k, double in_bytes)
+{
+    int64_t tiles = ceil_div(m, SPLITK_TILE) * ceil_div(n, SPLITK_TILE);
+    int64_t s = ceil_div(SPLITK_TILES, tiles);
+    if (s > k / SPLITK_MIN_K)
+        s = k / SPLITK_MIN_K;
+    if (s <= 1) {
+        gemm(w, 1, name, COMP_GEMM, m, n, k, in_bytes + (double)m * n * w->e);
+        return;
+    }
+    const double partials = (double)s * (double)m * (double)n;
+    membound(w, 1, "wgrad.splitk_reduce", COMP_MEMBOUND, partials * 4.0 + (double)m * n * w->e, partials);
+    Op op = graph_gemm_op_bytes(name, COMP_GEMM, s, m, n, ceil_div(k, s), in_bytes + partials * 4.0);
+    op.flops = 2.0 * (double)m * (double)n * (double)k; /* the last slice is shorter */
+    w->u.bwd_flops += op.flops;
+    push(w, w->bwd, &op);
+}
+
+/* Output size of a window: 'same' gives ceil(in / s); otherwise
+ * floor((in + 2p - k) / s) + 1, or 0 when the window does not fit. */
+static int out_dim(int in, int k, int s, int p)
+{
+    if (p == CNN_PAD_SAME)
+        return (in + s - 1) / s;
+    int span = in + 2 * p - k;
+    return span < 0 ? 0 : span / s + 1;
+}
+
+static int count_layer(Walk *w, const CnnLayer *L)
+{
+    if (++w->layers > CNN_MAX_LAYERS)
+        return diag_set(w->d, w->net->path, L->line, L->col,
+                        "the net has more than %d layers once repeats are expanded", CNN_MAX_LAYERS);
+    return 0;
+}
+
+static int shrink_error(Walk *w, const CnnLayer *L, const char *kind, const Shape *s)
+{
+    char pad[32];
+    if (L->ph == CNN_PAD_SAME)
+        snprintf(pad, sizeof pad, "same");
+    else
+        snprintf(pad, sizeof pad, "%dx%d", L->ph, L->pw);
+    return diag_set(w->d, w->net->path, L->line, L->col,
+                    "%s: a %dx%d window with stride %dx%d and padding %s shrinks the %dx%d input below 1x1",
+                    kind, L->kh, L->kw, L->sh, L->sw, pad, s->h, s->w);
+}
+
+static double elems(const Walk *w, const Shape *s)
+{
+    return (double)w->nb * (double)s->c * (double)s->h * (double)s->w;
+}
+
+/* ---- layers ---------------------------------------------------------------- */
+
+static int walk_seq(Walk *w, const CnnSeq *q, int in, Shape *s, int depth);
+
+static int layer_conv(Walk *w, const CnnLayer *L, int in, Shape *s)
+{
+    int ho = out_dim(s->h, L->kh, L->sh, L->ph), wo = out_dim(s->w, L->kw, L->sw, L->pw);
+    if (ho < 1 || wo < 1)
+        return shrink_error(w, L, "conv", s);
+    const int64_t cin = s->c, cout = L->out, cl = ceil_div(cout, w->tp);
+    const int64_t m = w->nb * (int64_t)ho * wo, k = cin * L->kh * L->kw;
+    const double x = elems(w, s), raw = (double)m * (double)cl, e = w->e, ei = w->e_in;
+    const int grad_in = w->t[in].grad;
+
+    w->u.params += (double)cout * (double)k + (L->bn ? 2.0 * (double)cout : 0.0) +
+                   (L->bias ? (double)cout : 0.0);
+    w->u.macs += (double)ho * wo * (double)cout * (double)k;
+
+    gemm(w, 0, "conv", COMP_GEMM, m, cl, k, (x + (double)k * cl) * ei + raw * e);
+    w->t[in].saved = 1; /* the weight gradient reads it */
+    int cur = tensor_new(w, raw * e, 1);
+    if (cur < 0)
+        return -1;
+    if (L->bn) {
+        membound(w, 0, "bn", COMP_MEMBOUND, 3.0 * raw * e, FLOPS_BN * raw);
+        w->t[cur].saved = 1; /* batch norm's input */
+        if ((cur = tensor_new(w, raw * e, 1)) < 0)
+            return -1;
+    }
+    if (L->relu) {
+        membound(w, 0, "relu", COMP_MEMBOUND, 2.0 * raw * e, raw);
+        if ((cur = tensor_new(w, raw * e, 1)) < 0)
+            return -1;
+        w->t[cur].saved = 1; /* ReLU's output */
+    }
+    if (w->tp > 1) {
+        double full = (double)m * (double)cout * e;
+        comm(w, 0, "conv.allgather", COLL_ALLGATHER, full);
+        if ((cur = tensor_new(w, full, 1)) < 0)
+            return -1;
+    }
+    /* backward, last first (the list is reversed at the end) */
+    if (grad_in) {
+        if (w->tp > 1)
+            comm(w, 1, "conv.dgrad.allreduce", COLL_ALLREDUCE, x * e);
+        gemm(w, 1, "conv.dgrad", COMP_GEMM, m, k, cl, raw * e + (double)k * cl * ei + x * e);
+    }
+    wgrad_split(w, "conv.wgrad", k, cl, m, (x + raw) * ei);
+    if (L->bn)
+        membound(w, 1, "bn.bwd", COMP_MEMBOUND, 5.0 * raw * e, FLOPS_BN_BWD * raw);
+    if (L->relu)
+        membound(w, 1, "relu.bwd", COMP_MEMBOUND, 3.0 * raw * e, raw);
+    s->c = (int)cout;
+    s->h = ho;
+    s->w = wo;
+    return cur;
+}
+
+static int layer_pool(Walk *w, const CnnLayer *L, int in, Shape *s)
+{
+    int ho = out_dim(s->h, L->kh, L->sh, L->ph), wo = out_dim(s->w, L->kw, L->sw, L->pw);
+    if (ho < 1 || wo < 1)
+        return shrink_error(w, L, "pool", s);
+    Shape o = {s->c, ho, wo};
+    const double x = elems(w, s), y = elems(w, &o), e = w->e;
+    const int max = L->pool == CNN_POOL_MAX, grad = w->t[in].grad;
+    membound(w, 0, max ? "maxpool" : "avgpool", COMP_MEMBOUND, (x + y) * e, y * L->kh * L->kw);
+    int out = tensor_new(w, y * e, grad);
+    if (out < 0)
+        return -1;
+    if (max) { /* cuDNN's backward reads x, y and dy */
+        w->t[in].saved = 1;
+        w->t[out].saved = 1;
+    }
+    if (grad)
+        membound(w, 1, max ? "maxpool.bwd" : "avgpool.bwd", COMP_MEMBOUND,
+                 (max ? 2.0 * (x + y) : x + y) * e, x);
+    *s = o;
+    return out;
+}
+
+static int layer_global_pool(Walk *w, int in, Shape *s)
+{
+    Shape o = {s->c, 1, 1};
+    const double x = elems(w, s), y = elems(w, &o), e = w->e;
+    const int grad = w->t[in].grad;
+    membound(w, 0, "global_avg_pool", COMP_MEMBOUND, (x + y) * e, x);
+    if (grad)
+        membound(w, 1, "global_avg_pool.bwd", COMP_MEMBOUND, (x + y) * e, x);
+    *s = o;
+    return tensor_new(w, y * e, grad);
+}
+
+static int layer_fc(Walk *w, const CnnLayer *L, int in, Shape *s)
+{
+    const int64_t f = (int64_t)s->c * s->h * s->w, out = L->out, ol = ceil_div(out, w->tp);
+    const int64_t nb = w->nb;
+    const double e = w->e, ei = w->e_in, y = (double)nb * (double)ol;
+    const int grad_in = w->t[in].grad;
+    w->u.params += (double)f * (double)out + (L->bias ? (double)out : 0.0);
+    w->u.macs += (double)f * (double)out;
+
+    Op op = graph_gemm_op("fc", COMP_GEMM, 1, nb, ol, f, ei, e);
+    w->u.fwd_flops += op.flops;
+    push(w, w->fwd, &op);
+    w->t[in].saved = 1;
+    int cur = tensor_new(w, y * e, 1);
+    if (cur < 0)
+        return -1;
+    if (L->relu) {
+        membound(w, 0, "relu", COMP_MEMBOUND, 2.0 * y * e, y);
+        if ((cur = tensor_new(w, y * e, 1)) < 0)
+            return -1;
+        w->t[cur].saved = 1;
+    }
+    if (w->tp > 1) {
+        comm(w, 0, "fc.allgather", COLL_ALLGATHER, (double)nb * (double)out * e);
+        if ((cur = tensor_new(w, (double)nb * (double)out * e, 1)) < 0)
+            return -1;
+    }
+    if (grad_in) {
+        if (w->tp > 1)
+            comm(w, 1, "fc.dgrad.allreduce", COLL_ALLREDUCE, (double)nb * (double)f * e);
+        op = graph_gemm_op("fc.dgrad", COMP_GEMM, 1, nb, f, ol, ei, e);
+        w->u.bwd_flops += op.flops;
+        push(w, w->bwd, &op);
+    }
+    op = graph_gemm_op("fc.wgrad", COMP_GEMM, 1, f, ol, nb, ei, e);
+    w->u.bwd_flops += op.flops;
+    push(w, w->bwd, &op);
+    if (L->relu)
+        membound(w, 1, "relu.bwd", COMP_MEMBOUND, 3.0 * y * e, y);
+    *s = (Shape){(int)out, 1, 1};
+    return cur;
+}
+
+static int layer_dropout(Walk *w, int in, const Shape *s)
+{
+    const double x = elems(w, s), e = w->e;
+    const int grad = w->t[in].grad;
+    membound(w, 0, "dropout", COMP_MEMBOUND, x * (2.0 * e + 1.0), 2.0 * x);
+    int mask = tensor_new(w, x, 0);
+    if (mask < 0)
+        return -1;
+    w->t[mask].saved = 1;
+    if (grad)
+        membound(w, 1, "dropout.bwd", COMP_MEMBOUND, x * (2.0 * e + 1.0), 2.0 * x);
+    return tensor_new(w, x * e, grad);
+}
+
+static int layer_softmax(Walk *w, const CnnLayer *L, int in, const Shape *s)
+{
+    const int64_t width = (int64_t)s->c * s->h * s->w, classes = w->classes;
+    if (classes > 0 && width != classes)
+        return diag_set(w->d, w->net->path, L->line, L->col,
+                        "softmax: its input has %lld features but the model has classes: %lld",
+                        (long long)width, (long long)classes);
+    const double x = elems(w, s), e = w->e;
+    membound(w, 0, "softmax_xent", COMP_EMBED_HEAD, x * (e + 4.0), FLOPS_SOFTMAX * x);
+    int probs = tensor_new(w, x * 4.0, 0);
+    if (probs < 0)
+        return -1;
+    w->t[probs].saved = 1;
+    if (w->t[in].grad)
+        membound(w, 1, "softmax_xent.bwd", COMP_EMBED_HEAD, x * (4.0 + e), 2.0 * x);
+    return tensor_new(w, x * 4.0, 0);
+}
+
+/* Gradients of a tensor read by k consumers are summed in backward. */
+static void fork_grads(Walk *w, int in, int consumers)
+{
+    if (w->t[in].grad && consumers > 1)
+        membound(w, 1, "fork.grad_add", COMP_MEMBOUND, 3.0 * (consumers - 1) * w->t[in].bytes,
+                 (double)(consumers - 1) * w->t[in].bytes / w->e);
+}
+
+static int layer_concat(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
+{
+    fork_grads(w, in, L->nseq);
+    Shape o = {0, 0, 0};
+    int grad = 0;
+    for (int b = 0; b < L->nseq; b++) {
+        Shape sb = *s;
+        int out = walk_seq(w, &w->net->seq[L->seq + b], in, &sb, depth + 1);
+        if (out < 0)
+            return -1;
+        if (b > 0 && (sb.h != o.h || sb.w != o.w))
+            return diag_set(w->d, w->net->path, L->line, L->col,
+                            "concat: branch %d gives %dx%d but branch 1 gives %dx%d (H x W must agree)",
+                            b + 1, sb.h, sb.w, o.h, o.w);
+        o.c += sb.c;
+        o.h = sb.h;
+        o.w = sb.w;
+        grad |= w->t[out].grad;
+    }
+    const double y = elems(w, &o), e = w->e;
+    membound(w, 0, "concat", COMP_MEMBOUND, 2.0 * y * e, 0.0);
+    if (grad)
+        membound(w, 1, "concat.bwd", COMP_MEMBOUND, 2.0 * y * e, 0.0);
+    *s = o;
+    return tensor_new(w, y * e, grad);
+}
+
+static int layer_block(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
+{
+    const CnnSeq *main_path = &w->net->seq[L->seq], *shortcut = &w->net->seq[L->seq + 1];
+    fork_grads(w, in, 2);
+    Shape sm = *s, ss = *s;
+    int om = walk_seq(w, main_path, in, &sm, depth + 1);
+    if (om < 0)
+        return -1;
+    int os = shortcut->n ? walk_seq(w, shortcut, in, &ss, depth + 1) : in;
+    if (os < 0)
+        return -1;
+    if (sm.c != ss.c || sm.h != ss.h || sm.w != ss.w)
+        return diag_set(w->d, w->net->path, L->line, L->col,
+                        "block: the main path gives %dx%dx%d but the %s gives %dx%dx%d (C x H x W must agree)",
+                        sm.c, sm.h, sm.w, shortcut->n ? "shortcut" : "identity shortcut", ss.c, ss.h, ss.w);
+    const double y = elems(w, &sm), e = w->e;
+    const int grad = w->t[om].grad || w->t[os].grad;
+    membound(w, 0, "add", COMP_MEMBOUND, 3.0 * y * e, y);
+    int cur = tensor_new(w, y * e, grad);
+    if (cur < 0)
+        return -1;
+    if (L->relu) {
+        membound(w, 0, "relu", COMP_MEMBOUND, 2.0 * y * e, y);
+        if ((cur = tensor_new(w, y * e, grad)) < 0)
+            return -1;
+        w->t[cur].saved = 1;
+        if (grad)
+            membound(w, 1, "relu.bwd", COMP_MEMBOUND, 3.0 * y * e, y);
+    }
+    *s = sm;
+    return cur;
+}
+
+static int walk_one(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
+{
+    if (L->kind != CNN_CONCAT && L->kind != CNN_BLOCK && count_layer(w, L))
+        return -1;
+    switch (L->kind) {
+    case CNN_CONV:
+        return layer_conv(w, L, in, s);
+    case CNN_POOL:
+        return layer_pool(w, L, in, s);
+    case CNN_FC:
+        return layer_fc(w, L, in, s);
+    case CNN_CONCAT:
+        return layer_concat(w, L, in, s, depth);
+    case CNN_BLOCK:
+        return layer_block(w, L, in, s, depth);
+    case CNN_GLOBAL_AVG_POOL:
+        return layer_global_pool(w, in, s);
+    case CNN_DROPOUT:
+        return layer_dropout(w, in, s);
+    case CNN_SOFTMAX:
+        return layer_softmax(w, L, in, s);
+    case CNN_KIND_COUNT:
+    default:
+        break;
+    }
+    return diag_set(w->d, w->net->path, L->line, L->col, "unknown layer kind (%d)", (int)L->kind);
+}
+
+static int walk_seq(Walk *w, const CnnSeq *q, int in, Shape *s, int depth)
+{
+    if (depth > CNN_MAX_DEPTH)
+        return diag_set(w->d, w->net->path, 0, 0, "layers nested more than %d deep", CNN_MAX_DEPTH);
+    for (int i = 0; i < q->n; i++) {
+        const CnnLayer *L = &w->net->layer[q->first + i];
+        for (int r = 0; r < L->repeat; r++)
+            if ((in = walk_one(w, L, in, s, depth)) < 0)
+                return -1;
+    }
+    return in;
+}
+
+/* The whole net, unit by unit; ops of units [emit_first, emit_last) go to
+ * fwd / bwd.  Returns 0 with w->units filled and *out the output shape. */
+static int walk_net(Walk *w, int image_size, int channels, int emit_first, int emit_last, OpBuf *fwd,
+                    OpBuf *bwd, Shape *out)
+{
+    const CnnNet *net = w->net;
+    if (!net || net->n_seqs < 1 || net->seq[0].n < 1)
+        return diag_set(w->d, NULL, 0, 0, "the cnn model has no layer list (key 'net')");
+    if (image_size < 1 || channels < 1)
+        return diag_set(w->d, net->path, 0, 0,
+                        "a cnn model needs image_size and channels >= 1, got %d and %d", image_size,
+                        channels);
+    Shape s = {channels, image_size, image_size};
+    int cur = tensor_new(w, elems(w, &s) * w->e, 0);
+    if (cur < 0)
+        return -1;
+    const CnnSeq *q = &net->seq[0];
+    for (int i = 0; i < q->n; i++) {
+        const CnnLayer *L = &net->layer[q->first + i];
+        for (int r = 0; r < L->repeat; r++) {
+            int idx = w->n_units;
+            w->fwd = idx >= emit_first && idx < emit_last ? fwd : NULL;
+            w->bwd = w->fwd ? bwd : NULL;
+            w->u = (Unit){0};
+            w->u.in_bytes = w->t[cur].bytes;
+            int alias = tensor_new(w, w->t[cur].bytes, w->t[cur].grad);
+            if (alias < 0)
+                return -1;
+            int o = walk_one(w, L, alias, &s, 1);
+            if (o < 0 || w->oom)
+                return -1;
+            w->u.needs_input = w->t[alias].saved;
+            for (int j = alias + 1; j < w->nt; j++)
+                if (w->t[j].saved)
+                    w->u.saved_internal += w->t[j].bytes;
+            w->u.out_saved = o != alias && w->t[o].saved;
+            w->u.out_bytes = w->t[o].bytes;
+            if (grow((void **)&w->units, &w->cap_units, w->n_units + 1, sizeof *w->units))
+                return oom(w);
+            w->units[w->n_units++] = w->u;
+            cur = o;
+        }
+    }
+    w->fwd = w->bwd = NULL;
+    *out = s;
+    return 0;
+}
+
+static void walk_free(Walk *w)
+{
+    free(w->t);
+    free(w->units);
+    w->t = NULL;
+    w->units = NULL;
+}
+
+int cnn_check(const CnnNet *net, int image_size, int channels, int classes, CnnStats *st, Diag *d)
+{
+    Walk w = {0};
+    w.net = net;
+    w.d = d;
+    w.nb = 1;
+    w.tp = 1;
+    w.e = w.e_in = 2.0;
+    w.classes = classes;
+    Shape o;
+    int rc = walk_net(&w, image_size, channels, 0, 0, NULL, NULL, &o);
+    if (rc == 0 && st) {
+        *st = (CnnStats){0};
+        for (int i = 0; i < w.n_units; i++) {
+            st->params += w.units[i].params;
+            st->macs += w.units[i].macs;
+        }
+        st->layers = w.layers;
+        st->units = w.n_units;
+        st->out_c = o.c;
+        st->out_h = o.h;
+        st->out_w = o.w;
+    }
+    walk_free(&w);
+    return rc;
+}
+
+/* ---- pipeline partition ---------------------------------------------------- */
+
+/* Stages a greedy left-to-right fill needs with no stage above cap. */
+static int greedy_stages(const double *c, int n, double cap)
+{
+    int k = 1;
+    double s = 0;
+    for (int i = 0; i < n; i++) {
+        if (c[i] > cap)
+            return n + 1;
+        if (s + c[i] > cap) {
+            k++;
+            s = c[i];
+        } else {
+            s += c[i];
+        }
+    }
+    return k;
+}
+
+/* Split c[0..n) into pp >= 1 contiguous non-empty stages (n >= pp)
+ * minimising the largest sum: bisection on the bound, then a fill that
+ * also leaves one unit for every stage still to come.  first[0..pp]. */
+static void partition(const double *c, int n, int pp, int *first)
+{
+    double lo = 0, hi = 0;
+    for (int i = 0; i < n; i++) {
+        hi += c[i];
+        if (c[i] > lo)
+            lo = c[i];
+    }
+    if (greedy_stages(c, n, lo) > pp) {
+        for (int it = 0; it < 200 && hi - lo > 1e-12 * hi; it++) {
+            double mid = 0.5 * (lo + hi);
+            if (greedy_stages(c, n, mid) <= pp)
+                hi = mid;
+            else
+                lo = mid;
+        }
+    } else {
+        hi = lo;
+    }
+    int st = 0;
+    double s = 0;
+    first[0] = 0;
+    for (int i = 0; i < n; i++) {
+        int later = pp - st - 1; /* stages after the current one */
+        if (i > first[st] && later > 0 && (s + c[i] > hi || n - i <= later)) {
+            first[++st] = i;
+            s = 0;
+        }
+        s += c[i];
+    }
+    first[pp] = n;
+}
+
+/* ---- the graph ------------------------------------------------------------- */
+
+typedef struct {
+    Walk w;
+    int *first;   /* pp + 1 */
+    double *cost; /* per unit */
+    int pp;
+} Plan;
+
+static void plan_free(Plan *p)
+{
+    walk_free(&p->w);
+    free(p->first);
+    free(p->cost);
+}
+
+static int plan_make(const Model *m, const GraphParams *p, Plan *pl, Diag *d)
+{
+    *pl = (Plan){0};
+    if (p->tp < 1)
+        return diag_set(d, NULL, 0, 0, "tp must be >= 1, got %d", p->tp);
+    if (p->microbatch < 1)
+        return diag_set(d, NULL, 0, 0, "microbatch must be >= 1, got %d", p->microbatch);
+    if (p->pp < 1)
+        return diag_set(d, NULL, 0, 0, "pp must be >= 1, got %d", p->pp);
+    Walk *w = &pl->w;
+    w->net = m->cnn;
+    w->d = d;
+    w->nb = p->microbatch;
+    w->tp = p->tp;
+    w->e = graph_act_elem_bytes(p->precision);
+    w->e_in = graph_gemm_elem_bytes(p->precision);
+    w->classes = m->classes;
+    Shape o;
+    if (walk_net(w, m->image_size, m->channels, 0, 0, NULL, NULL, &o))
+        return -1;
+    const int n = w->n_units;
+    if (p->pp > n)
+        return diag_set(d, NULL, 0, 0,
+                        "pp (%d) exceeds the %d top-level layers of the net, which a pipeline cuts between",
+                        p->pp, n);
+    pl->pp = p->pp;
+    pl->first = malloc(sizeof *pl->first * (size_t)(p->pp + 1));
+    pl->cost = malloc(sizeof *pl->cost * (size_t)n);
+    if (!pl->first || !pl->cost)
+        return oom(w);
+    for (int i = 0; i < n; i++)
+        pl->cost[i] = w->units[i].fwd_flops + w->units[i].bwd_flops;
+    partition(pl->cost, n, p->pp, pl->first);
+    return 0;
+}
+
+static double stage_sum(const Plan *pl, int s)
+{
+    double sum = 0;
+    for (int i = pl->first[s]; i < pl->first[s + 1]; i++)
+        sum += pl->cost[i];
+    return sum;
+}
+
+int cnn_stages(const Model *m, const GraphParams *p, double *flops, int *first_unit, int max, Diag *d)
+{
+    Plan pl;
+    if (plan_make(m, p, &pl, d)) {
+        plan_free(&pl);
+        return -1;
+    }
+    for (int s = 0; s < pl.pp && s < max; s++) {
+        if (flops)
+            flops[s] = stage_sum(&pl, s);
+        if (first_unit)
+            first_unit[s] = pl.first[s];
+    }
+    int n = pl.pp;
+    plan_free(&pl);
+    return n;
+}
+
+/* Merge ops of one kind (and, for GEMMs, one shape) into one. */
+static int same_op(const Op *a, const Op *b)
+{
+    if (a->kind != b->kind || a->comp != b->comp || strcmp(a->name, b->name) != 0)
+        return 0;
+    if (a->kind == OP_GEMM)
+        return a->m == b->m && a->n == b->n && a->k == b->k;
+    if (a->kind == OP_COMM)
+        return a->coll == b->coll;
+    return 1;
+}
+
+static void merge_into(OpSink *k, const OpBuf *raw, int reverse)
+{
+    for (int r = 0; r < raw->n; r++) {
+        const Op *op = &raw->op[reverse ? raw->n - 1 - r : r];
+        Op *hit = NULL;
+        for (int j = 0; j < k->list->n && !hit; j++)
+            if (same_op(&k->list->op[j], op))
+                hit = &k->list->op[j];
+        if (!hit) {
+            graph_emit(k, op);
+            continue;
+        }
+        hit->batch += op->batch;
+        hit->flops += op->flops;
+        hit->bytes += op->bytes;
+        hit->comm_bytes += op->comm_bytes;
+    }
+}
+
+/* The graph of a plan: the heaviest stage's ops, merged, and the counts. */
+static int build(const Model *m, const GraphParams *p, const Plan *pl, OpBuf *fwd, OpBuf *bwd, Graph *g,
+                 Diag *d)
+{
+    const Unit *u = pl->w.units;
+    const int n = pl->w.n_units, pp = pl->pp;
+    int heavy = 0;
+    for (int s = 1; s < pp; s++)
+        if (stage_sum(pl, s) > stage_sum(pl, heavy))
+            heavy = s;
+
+    /* Walk again, keeping the heaviest stage's ops. */
+    Walk w2 = {0};
+    w2.net = m->cnn;
+    w2.d = d;
+    w2.nb = pl->w.nb;
+    w2.tp = pl->w.tp;
+    w2.e = pl->w.e;
+    w2.e_in = pl->w.e_in;
+    w2.classes = pl->w.classes;
+    Shape o;
+    int bad = walk_net(&w2, m->image_size, m->channels, pl->first[heavy], pl->first[heavy + 1], fwd, bwd, &o);
+    walk_free(&w2);
+    if (bad)
+        return -1;
+
+    OpSink k[3];
+    graph_sink_init(&k[0], &g->layer_fwd, "layer_fwd", d);
+    graph_sink_init(&k[1], &g->layer_bwd, "layer_bwd", d);
+    graph_sink_init(&k[2], &g->layer_recompute, "layer_recompute", d);
+    merge_into(&k[0], fwd, 0);
+    merge_into(&k[1], bwd, 1);
+    if (p->recompute == RECOMPUTE_FULL)
+        for (int i = 0; i < g->layer_fwd.n; i++) {
+            Op op = g->layer_fwd.op[i];
+            if (op.kind != OP_COMM)
+                op.comp = COMP_RECOMPUTE;
+            graph_emit(&k[2], &op);
+        }
+    if (k[0].failed || k[1].failed || k[2].failed)
+        return -1;
+
+    /* Counts over the whole net and per stage. */
+    double params = 0, macs = 0, run = 0, run_fwd = 0, boundary = 0, working = 0;
+    double stage_params_max = 0, stage_act_max = 0;
+    for (int s = 0; s < pp; s++) {
+        double sp = 0, act = 0, ckpt = 0;
+        for (int i = pl->first[s]; i < pl->first[s + 1]; i++) {
+            sp += u[i].params;
+            act += u[i].saved_internal;
+            if (u[i].needs_input && !(i > pl->first[s] && u[i - 1].out_saved))
+                act += u[i].in_bytes;
+            ckpt += u[i].in_bytes;
+            double ws = u[i].saved_internal + (u[i].needs_input ? u[i].in_bytes : 0.0);
+            if (ws > working)
+                working = ws;
+        }
+        if (p->recompute == RECOMPUTE_FULL)
+            act = ckpt;
+        if (sp > stage_params_max)
+            stage_params_max = sp;
+        if (act > stage_act_max)
+            stage_act_max = act;
+        if (s > 0 && u[pl->first[s] - 1].out_bytes > boundary)
+            boundary = u[pl->first[s] - 1].out_bytes;
+    }
+    for (int i = 0; i < n; i++) {
+        params += u[i].params;
+        macs += u[i].macs;
+        run += u[i].fwd_flops + u[i].bwd_flops;
+        run_fwd += u[i].fwd_flops;
+    }
+    if (p->recompute == RECOMPUTE_FULL)
+        run += run_fwd;
+
+    g->layers = pp;
+    g->wavefront = 1;
+    g->params_total = params;
+    g->params_per_layer = stage_params_max;
+    g->model_flops_per_sample = 3.0 * 2.0 * macs;
+    g->hw_flops_per_sample = run * (double)p->tp / (double)p->microbatch;
+    g->act_bytes_per_layer = stage_act_max;
+    g->act_bytes_recompute_working = p->recompute == RECOMPUTE_FULL ? working : 0.0;
+    g->bytes_per_elem = (int)pl->w.e_in;
+    g->stage_boundary_bytes = pp > 1 ? boundary : 0.0;
+    return 0;
+}
+
+int cnn_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
+{
+    Plan pl;
+    OpBuf fwd = {0}, bwd = {0};
+    int rc = plan_make(m, p, &pl, d);
+    if (rc == 0)
+        rc = build(m, p, &pl, &fwd, &bwd, g, d);
+    free(fwd.op);
+    free(bwd.op);
+    plan_free(&pl);
+    return rc;
+}
