@@ -220,12 +220,26 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
            run->n == 1 ? "" : "s", run->n_ok, run->n_oom, run->n_error);
     if (best >= 0) {
         const RunRow *b = &run->row[best];
-        if (isfinite(b->r.time_to_train_s))
-            printf(" Fastest: '%s' (series %s) trains in %.1f days on %d device%s.", b->sc.name, b->sc.series,
-                   b->r.time_to_train_s / 86400.0, b->sc.devices, b->sc.devices == 1 ? "" : "s");
+        if (isfinite(b->r.time_to_train_s)) {
+            double t = b->r.time_to_train_s;
+            printf(" Fastest: '%s' (series %s) trains in %.3g %s on %d device%s.", b->sc.name, b->sc.series,
+                   t >= 86400 ? t / 86400 : t >= 3600 ? t / 3600 : t / 60,
+                   t >= 86400 ? "days" : t >= 3600 ? "hours" : "minutes", b->sc.devices,
+                   b->sc.devices == 1 ? "" : "s");
+        }
         else
             printf(" Fastest: '%s' (series %s) runs %.4g samples/s on %d device%s.", b->sc.name, b->sc.series,
                    b->r.samples_per_s, b->sc.devices, b->sc.devices == 1 ? "" : "s");
+    }
+    RptBaseline cmp[64];
+    int ncmp = rpt_baselines(run, cmp, 64);
+    for (int k = 0; k < ncmp; k++) {
+        if (cmp[k].crossover)
+            printf(" %s beats %s from %d devices on (best %.2fx at %d).", cmp[k].series, cmp[k].baseline,
+                   cmp[k].crossover, cmp[k].best, cmp[k].best_devices);
+        else
+            printf(" %s never beats %s for good (best %.2fx at %d).", cmp[k].series, cmp[k].baseline,
+                   cmp[k].best, cmp[k].best_devices);
     }
     if (wl)
         printf(" Report in %s/: %s.", dir, written);

@@ -180,6 +180,30 @@ static void scaling_efficiency(Run *run)
     }
 }
 
+/* Speedup over the row's baseline series: the row of that series with the
+ * same model and device count, time-to-train over time-to-train (else
+ * throughput over throughput). */
+static void speedups(Run *run)
+{
+    for (int i = 0; i < run->n; i++) {
+        RunRow *a = &run->row[i];
+        a->r.speedup = NAN;
+        if (!a->built || a->r.status != STATUS_OK || !a->sc.baseline[0])
+            continue;
+        for (int j = 0; j < run->n; j++) {
+            const RunRow *b = &run->row[j];
+            if (!b->built || b->r.status != STATUS_OK || strcmp(b->sc.series, a->sc.baseline) ||
+                strcmp(b->sc.model.name, a->sc.model.name) || b->sc.devices != a->sc.devices)
+                continue;
+            if (isfinite(a->r.time_to_train_s) && isfinite(b->r.time_to_train_s))
+                a->r.speedup = b->r.time_to_train_s / a->r.time_to_train_s;
+            else
+                a->r.speedup = a->r.samples_per_s / b->r.samples_per_s;
+            break;
+        }
+    }
+}
+
 void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx)
 {
     Pool p = {run, 0, 0};
@@ -217,6 +241,7 @@ void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx)
             run->n_ok++;
     }
     scaling_efficiency(run);
+    speedups(run);
 }
 
 void run_free(Run *run)

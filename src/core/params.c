@@ -285,6 +285,8 @@ static const char *const placement_choices[] = {"tp-dp-pp", "tp-pp-dp", "dp-tp-p
 static const ParamDef scenario_defs[] = {
     PS(Scenario, "scenario", name, 0, "name of the row"),
     PS(Scenario, "series", series, 0, "chart line the row belongs to"),
+    PS(Scenario, "baseline", baseline, 0,
+       "series to compare with: speedup at the same device count and model"),
     PSUB(Scenario, "system", system, param_system_table, 1, "system template"),
     PSUB(Scenario, "model", model, param_model_table, 1, "model template"),
     PI(Scenario, "devices", devices, 1, 1e7, 1, 0, 0, "total accelerators"),
@@ -294,6 +296,8 @@ static const ParamDef scenario_defs[] = {
     PI(Scenario, "microbatch", microbatch, 1, 1e6, 1, 0, 1, "samples per microbatch"),
     PI64(Scenario, "global_batch", global_batch, 1, 1e9, 0, 0,
          "samples per optimizer step; default microbatch x dp"),
+    PI(Scenario, "replica_batch", replica_batch, 0, 1e9, 0, 0, 0,
+       "samples per data-parallel replica per step (global_batch = replica_batch x dp)"),
     PI(Scenario, "interleave", interleave, 1, 1e4, 1, 0, 1, "model chunks per pipeline stage"),
     PE(Scenario, "recompute", recompute, recompute_choices, RECOMPUTE_NONE, 1,
        "activation recomputation"),

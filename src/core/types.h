@@ -164,6 +164,7 @@ typedef struct {
     int tp, pp, dp;          /* AUTO_VALUE allowed until the search resolves it */
     int microbatch;
     int64_t global_batch;
+    int replica_batch;       /* samples per data-parallel replica per step: global = replica x dp (0: unset) */
     int interleave;
     Recompute recompute;
     int seq_parallel;
@@ -172,6 +173,7 @@ typedef struct {
     Placement placement;
     double power_cap_w;      /* per-device cap; 0: the device's TDP */
     int min_mp, max_mp;      /* search bounds on tp x pp (model-parallel degree) */
+    char baseline[NAME_MAX_LEN]; /* series this row is compared with at the same devices and model */
     double train_tokens, train_samples, epochs; /* 0: not given */
 } Scenario;
 
@@ -213,6 +215,7 @@ typedef struct {
     double model_tflops_per_device; /* achieved */
     double mfu, hfu;
     double scaling_efficiency;      /* filled by the batch runner per series */
+    double speedup;                 /* baseline's time-to-train / this one's (batch runner); NaN none */
     /* memory per device (the most loaded one) */
     double mem_weights_bytes, mem_grads_bytes, mem_optimizer_bytes;
     double mem_activations_bytes, mem_workspace_bytes, mem_total_bytes;

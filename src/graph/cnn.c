@@ -83,6 +83,14 @@
 
 #include "graph/graph_internal.h"
 
+/* Fill the diagnostic and fail with an explicit -1, so that static
+ * analysers need not know that diag_set returns -1 (a tensor index < 0). */
+#define FAIL(...)                \
+    do {                         \
+        diag_set(__VA_ARGS__);   \
+        return -1;               \
+    } while (0)
+
 /* Rough vector FLOPs per element (only for the vector-unit roofline). */
 static const double FLOPS_BN = 6.0;       /* sum, sum of squares, normalise, scale, shift */
 static const double FLOPS_BN_BWD = 10.0;
@@ -106,6 +114,7 @@ typedef struct {
 /* One top-level layer (repeats expanded): what a pipeline cuts between. */
 typedef struct {
     double fwd_flops, bwd_flops; /* GEMM FLOPs run on one shard, one microbatch */
+    double bytes;                /* HBM bytes of its GEMM and memory-bound ops, forward + backward */
     double params;               /* whole (unsplit) */
     double macs;                 /* one image, forward, unsplit */
     double saved_internal;       /* bytes of the tensors it creates and saves, one device */
@@ -142,28 +151,30 @@ static int64_t ceil_div(int64_t a, int64_t b)
 static int oom(Walk *w)
 {
     w->oom = 1;
-    return diag_set(w->d, w->net->path, 0, 0, "out of memory while building the cnn graph");
+    FAIL(w->d, w->net->path, 0, 0, "out of memory while building the cnn graph");
 }
 
-static int grow(void **p, int *cap, int need, size_t size)
+/* The array p with room for `need` elements of `size` bytes (capacity in
+ * *cap): p itself, or a larger copy; NULL when out of memory (p stays). */
+static void *grow(void *p, int *cap, int need, size_t size)
 {
     if (need <= *cap)
-        return 0;
+        return p;
     int c = *cap ? *cap : 64;
     while (c < need)
         c *= 2;
-    void *q = realloc(*p, (size_t)c * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = c;
-    return 0;
+    void *q = realloc(p, (size_t)c * size);
+    if (q)
+        *cap = c;
+    return q;
 }
 
 static int tensor_new(Walk *w, double bytes, int grad)
 {
-    if (grow((void **)&w->t, &w->cap_t, w->nt + 1, sizeof *w->t))
+    Tensor *t = grow(w->t, &w->cap_t, w->nt + 1, sizeof *t);
+    if (!t)
         return oom(w);
+    w->t = t;
     w->t[w->nt] = (Tensor){bytes, 0, grad};
     return w->nt++;
 }
@@ -172,34 +183,47 @@ static void push(Walk *w, OpBuf *b, const Op *op)
 {
     if (!b || w->oom)
         return;
-    if (grow((void **)&b->op, &b->cap, b->n + 1, sizeof *b->op)) {
+    Op *ops = grow(b->op, &b->cap, b->n + 1, sizeof *ops);
+    if (!ops) {
         oom(w);
         return;
     }
+    b->op = ops;
     b->op[b->n++] = *op;
+}
+
+/* Count an op in the unit (GEMM FLOPs, HBM bytes) and keep it when the
+ * unit's ops are wanted. */
+static void add_op(Walk *w, int bwd, const Op *op)
+{
+    if (op->kind == OP_GEMM) {
+        if (bwd)
+            w->u.bwd_flops += op->flops;
+        else
+            w->u.fwd_flops += op->flops;
+    }
+    if (op->kind != OP_COMM)
+        w->u.bytes += op->bytes;
+    push(w, bwd ? w->bwd : w->fwd, op);
 }
 
 static void gemm(Walk *w, int bwd, const char *name, Component comp, int64_t m, int64_t n, int64_t k,
                  double bytes)
 {
     Op op = graph_gemm_op_bytes(name, comp, 1, m, n, k, bytes);
-    if (bwd)
-        w->u.bwd_flops += op.flops;
-    else
-        w->u.fwd_flops += op.flops;
-    push(w, bwd ? w->bwd : w->fwd, &op);
+    add_op(w, bwd, &op);
 }
 
 static void membound(Walk *w, int bwd, const char *name, Component comp, double bytes, double flops)
 {
     Op op = graph_membound_op(name, comp, bytes, flops);
-    push(w, bwd ? w->bwd : w->fwd, &op);
+    add_op(w, bwd, &op);
 }
 
 static void comm(Walk *w, int bwd, const char *name, Collective coll, double comm_bytes)
 {
     Op op = graph_comm_op(name, coll, comm_bytes);
-    push(w, bwd ? w->bwd : w->fwd, &op);
+    add_op(w, bwd, &op);
 }
 
 /* Weight gradient (m x n) = (m x k).(k x n) with k = N·Ho·Wo, tens of
@@ -228,8 +252,7 @@ static void wgrad_split(Walk *w, const char *name, int64_t m, int64_t n, int64_t
     membound(w, 1, "wgrad.splitk_reduce", COMP_MEMBOUND, partials * 4.0 + (double)m * n * w->e, partials);
     Op op = graph_gemm_op_bytes(name, COMP_GEMM, s, m, n, ceil_div(k, s), in_bytes + partials * 4.0);
     op.flops = 2.0 * (double)m * (double)n * (double)k; /* the last slice is shorter */
-    w->u.bwd_flops += op.flops;
-    push(w, w->bwd, &op);
+    add_op(w, 1, &op);
 }
 
 /* Output size of a window: 'same' gives ceil(in / s); otherwise
@@ -245,7 +268,7 @@ static int out_dim(int in, int k, int s, int p)
 static int count_layer(Walk *w, const CnnLayer *L)
 {
     if (++w->layers > CNN_MAX_LAYERS)
-        return diag_set(w->d, w->net->path, L->line, L->col,
+        FAIL(w->d, w->net->path, L->line, L->col,
                         "the net has more than %d layers once repeats are expanded", CNN_MAX_LAYERS);
     return 0;
 }
@@ -257,7 +280,7 @@ static int shrink_error(Walk *w, const CnnLayer *L, const char *kind, const Shap
         snprintf(pad, sizeof pad, "same");
     else
         snprintf(pad, sizeof pad, "%dx%d", L->ph, L->pw);
-    return diag_set(w->d, w->net->path, L->line, L->col,
+    FAIL(w->d, w->net->path, L->line, L->col,
                     "%s: a %dx%d window with stride %dx%d and padding %s shrinks the %dx%d input below 1x1",
                     kind, L->kh, L->kw, L->sh, L->sw, pad, s->h, s->w);
 }
@@ -370,8 +393,7 @@ static int layer_fc(Walk *w, const CnnLayer *L, int in, Shape *s)
     w->u.macs += (double)f * (double)out;
 
     Op op = graph_gemm_op("fc", COMP_GEMM, 1, nb, ol, f, ei, e);
-    w->u.fwd_flops += op.flops;
-    push(w, w->fwd, &op);
+    add_op(w, 0, &op);
     w->t[in].saved = 1;
     int cur = tensor_new(w, y * e, 1);
     if (cur < 0)
@@ -391,12 +413,10 @@ static int layer_fc(Walk *w, const CnnLayer *L, int in, Shape *s)
         if (w->tp > 1)
             comm(w, 1, "fc.dgrad.allreduce", COLL_ALLREDUCE, (double)nb * (double)f * e);
         op = graph_gemm_op("fc.dgrad", COMP_GEMM, 1, nb, f, ol, ei, e);
-        w->u.bwd_flops += op.flops;
-        push(w, w->bwd, &op);
+        add_op(w, 1, &op);
     }
     op = graph_gemm_op("fc.wgrad", COMP_GEMM, 1, f, ol, nb, ei, e);
-    w->u.bwd_flops += op.flops;
-    push(w, w->bwd, &op);
+    add_op(w, 1, &op);
     if (L->relu)
         membound(w, 1, "relu.bwd", COMP_MEMBOUND, 3.0 * y * e, y);
     *s = (Shape){(int)out, 1, 1};
@@ -421,7 +441,7 @@ static int layer_softmax(Walk *w, const CnnLayer *L, int in, const Shape *s)
 {
     const int64_t width = (int64_t)s->c * s->h * s->w, classes = w->classes;
     if (classes > 0 && width != classes)
-        return diag_set(w->d, w->net->path, L->line, L->col,
+        FAIL(w->d, w->net->path, L->line, L->col,
                         "softmax: its input has %lld features but the model has classes: %lld",
                         (long long)width, (long long)classes);
     const double x = elems(w, s), e = w->e;
@@ -454,7 +474,7 @@ static int layer_concat(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
         if (out < 0)
             return -1;
         if (b > 0 && (sb.h != o.h || sb.w != o.w))
-            return diag_set(w->d, w->net->path, L->line, L->col,
+            FAIL(w->d, w->net->path, L->line, L->col,
                             "concat: branch %d gives %dx%d but branch 1 gives %dx%d (H x W must agree)",
                             b + 1, sb.h, sb.w, o.h, o.w);
         o.c += sb.c;
@@ -482,7 +502,7 @@ static int layer_block(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
     if (os < 0)
         return -1;
     if (sm.c != ss.c || sm.h != ss.h || sm.w != ss.w)
-        return diag_set(w->d, w->net->path, L->line, L->col,
+        FAIL(w->d, w->net->path, L->line, L->col,
                         "block: the main path gives %dx%dx%d but the %s gives %dx%dx%d (C x H x W must agree)",
                         sm.c, sm.h, sm.w, shortcut->n ? "shortcut" : "identity shortcut", ss.c, ss.h, ss.w);
     const double y = elems(w, &sm), e = w->e;
@@ -528,13 +548,13 @@ static int walk_one(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
     default:
         break;
     }
-    return diag_set(w->d, w->net->path, L->line, L->col, "unknown layer kind (%d)", (int)L->kind);
+    FAIL(w->d, w->net->path, L->line, L->col, "unknown layer kind (%d)", (int)L->kind);
 }
 
 static int walk_seq(Walk *w, const CnnSeq *q, int in, Shape *s, int depth)
 {
     if (depth > CNN_MAX_DEPTH)
-        return diag_set(w->d, w->net->path, 0, 0, "layers nested more than %d deep", CNN_MAX_DEPTH);
+        FAIL(w->d, w->net->path, 0, 0, "layers nested more than %d deep", CNN_MAX_DEPTH);
     for (int i = 0; i < q->n; i++) {
         const CnnLayer *L = &w->net->layer[q->first + i];
         for (int r = 0; r < L->repeat; r++)
@@ -551,9 +571,9 @@ static int walk_net(Walk *w, int image_size, int channels, int emit_first, int e
 {
     const CnnNet *net = w->net;
     if (!net || net->n_seqs < 1 || net->seq[0].n < 1)
-        return diag_set(w->d, NULL, 0, 0, "the cnn model has no layer list (key 'net')");
+        FAIL(w->d, NULL, 0, 0, "the cnn model has no layer list (key 'net')");
     if (image_size < 1 || channels < 1)
-        return diag_set(w->d, net->path, 0, 0,
+        FAIL(w->d, net->path, 0, 0,
                         "a cnn model needs image_size and channels >= 1, got %d and %d", image_size,
                         channels);
     Shape s = {channels, image_size, image_size};
@@ -581,8 +601,10 @@ static int walk_net(Walk *w, int image_size, int channels, int emit_first, int e
                     w->u.saved_internal += w->t[j].bytes;
             w->u.out_saved = o != alias && w->t[o].saved;
             w->u.out_bytes = w->t[o].bytes;
-            if (grow((void **)&w->units, &w->cap_units, w->n_units + 1, sizeof *w->units))
+            Unit *units = grow(w->units, &w->cap_units, w->n_units + 1, sizeof *units);
+            if (!units)
                 return oom(w);
+            w->units = units;
             w->units[w->n_units++] = w->u;
             cur = o;
         }
@@ -688,7 +710,8 @@ static void partition(const double *c, int n, int pp, int *first)
 typedef struct {
     Walk w;
     int *first;   /* pp + 1 */
-    double *cost; /* per unit */
+    double *cost; /* per unit: forward + backward GEMM FLOPs */
+    double *bytes; /* per unit: HBM bytes */
     int pp;
 } Plan;
 
@@ -697,17 +720,18 @@ static void plan_free(Plan *p)
     walk_free(&p->w);
     free(p->first);
     free(p->cost);
+    free(p->bytes);
 }
 
 static int plan_make(const Model *m, const GraphParams *p, Plan *pl, Diag *d)
 {
     *pl = (Plan){0};
     if (p->tp < 1)
-        return diag_set(d, NULL, 0, 0, "tp must be >= 1, got %d", p->tp);
+        FAIL(d, NULL, 0, 0, "tp must be >= 1, got %d", p->tp);
     if (p->microbatch < 1)
-        return diag_set(d, NULL, 0, 0, "microbatch must be >= 1, got %d", p->microbatch);
+        FAIL(d, NULL, 0, 0, "microbatch must be >= 1, got %d", p->microbatch);
     if (p->pp < 1)
-        return diag_set(d, NULL, 0, 0, "pp must be >= 1, got %d", p->pp);
+        FAIL(d, NULL, 0, 0, "pp must be >= 1, got %d", p->pp);
     Walk *w = &pl->w;
     w->net = m->cnn;
     w->d = d;
@@ -721,26 +745,58 @@ static int plan_make(const Model *m, const GraphParams *p, Plan *pl, Diag *d)
         return -1;
     const int n = w->n_units;
     if (p->pp > n)
-        return diag_set(d, NULL, 0, 0,
+        FAIL(d, NULL, 0, 0,
                         "pp (%d) exceeds the %d top-level layers of the net, which a pipeline cuts between",
                         p->pp, n);
     pl->pp = p->pp;
     pl->first = malloc(sizeof *pl->first * (size_t)(p->pp + 1));
     pl->cost = malloc(sizeof *pl->cost * (size_t)n);
-    if (!pl->first || !pl->cost)
+    pl->bytes = malloc(sizeof *pl->bytes * (size_t)n);
+    if (!pl->first || !pl->cost || !pl->bytes)
         return oom(w);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         pl->cost[i] = w->units[i].fwd_flops + w->units[i].bwd_flops;
+        pl->bytes[i] = w->units[i].bytes;
+    }
     partition(pl->cost, n, p->pp, pl->first);
     return 0;
 }
 
-static double stage_sum(const Plan *pl, int s)
+static double stage_sum(const Plan *pl, const double *per_unit, int s)
 {
     double sum = 0;
     for (int i = pl->first[s]; i < pl->first[s + 1]; i++)
-        sum += pl->cost[i];
+        sum += per_unit[i];
     return sum;
+}
+
+/* The stage the graph lists.  Stages are balanced in GEMM FLOPs, but their
+ * times differ with their memory traffic (the early, high-resolution
+ * layers are memory-bound and their thin GEMMs run far below peak).  With
+ * t_s = a F_s + b B_s for a device's unknown a, b, the ratio of t_s to the
+ * mean stage time is at most max(F_s / mean F, B_s / mean B): list the
+ * stage with the largest such bound (ties: more FLOPs).  Listing any real
+ * stage never overstates the pipeline's time. */
+static int heaviest_stage(const Plan *pl)
+{
+    double f_all = 0, b_all = 0;
+    for (int s = 0; s < pl->pp; s++) {
+        f_all += stage_sum(pl, pl->cost, s);
+        b_all += stage_sum(pl, pl->bytes, s);
+    }
+    int heavy = 0;
+    double best = -1, best_f = -1;
+    for (int s = 0; s < pl->pp; s++) {
+        double f = stage_sum(pl, pl->cost, s), b = stage_sum(pl, pl->bytes, s);
+        double rf = f_all > 0 ? f / f_all : 0, rb = b_all > 0 ? b / b_all : 0;
+        double score = rf > rb ? rf : rb;
+        if (score > best || (score == best && f > best_f)) {
+            best = score;
+            best_f = f;
+            heavy = s;
+        }
+    }
+    return heavy;
 }
 
 int cnn_stages(const Model *m, const GraphParams *p, double *flops, int *first_unit, int max, Diag *d)
@@ -752,7 +808,7 @@ int cnn_stages(const Model *m, const GraphParams *p, double *flops, int *first_u
     }
     for (int s = 0; s < pl.pp && s < max; s++) {
         if (flops)
-            flops[s] = stage_sum(&pl, s);
+            flops[s] = stage_sum(&pl, pl.cost, s);
         if (first_unit)
             first_unit[s] = pl.first[s];
     }
@@ -798,10 +854,7 @@ static int build(const Model *m, const GraphParams *p, const Plan *pl, OpBuf *fw
 {
     const Unit *u = pl->w.units;
     const int n = pl->w.n_units, pp = pl->pp;
-    int heavy = 0;
-    for (int s = 1; s < pp; s++)
-        if (stage_sum(pl, s) > stage_sum(pl, heavy))
-            heavy = s;
+    const int heavy = heaviest_stage(pl);
 
     /* Walk again, keeping the heaviest stage's ops. */
     Walk w2 = {0};

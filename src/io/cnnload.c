@@ -70,8 +70,8 @@ typedef struct {
 /* Keys of each layer type; required ones first, counted by nreq. */
 typedef struct {
     const char *name;
-    CnnKind kind;
     const char *const *keys;
+    CnnKind kind;
     int nreq;
 } TypeSpec;
 
@@ -85,14 +85,14 @@ static const char *const dropout_keys[] = {"rate", "repeat", NULL};
 static const char *const softmax_keys[] = {"repeat", NULL};
 
 static const TypeSpec types[] = {
-    {"conv", CNN_CONV, conv_keys, 2},
-    {"pool", CNN_POOL, pool_keys, 2},
-    {"fc", CNN_FC, fc_keys, 1},
-    {"concat", CNN_CONCAT, concat_keys, 1},
-    {"block", CNN_BLOCK, block_keys, 1},
-    {"global_avg_pool", CNN_GLOBAL_AVG_POOL, gap_keys, 0},
-    {"dropout", CNN_DROPOUT, dropout_keys, 0},
-    {"softmax", CNN_SOFTMAX, softmax_keys, 0},
+    {"conv", conv_keys, CNN_CONV, 2},
+    {"pool", pool_keys, CNN_POOL, 2},
+    {"fc", fc_keys, CNN_FC, 1},
+    {"concat", concat_keys, CNN_CONCAT, 1},
+    {"block", block_keys, CNN_BLOCK, 1},
+    {"global_avg_pool", gap_keys, CNN_GLOBAL_AVG_POOL, 0},
+    {"dropout", dropout_keys, CNN_DROPOUT, 0},
+    {"softmax", softmax_keys, CNN_SOFTMAX, 0},
 };
 
 #define N_TYPES ((int)(sizeof types / sizeof types[0]))
@@ -146,22 +146,45 @@ static int oom(Parser *p)
     return diag_set(p->d, p->path, 0, 0, "out of memory while reading the layer list");
 }
 
-static int reserve(void **a, int *n, int *cap, int add, size_t size)
+/* A capacity of at least need, doubling from 64. */
+static int grown(int cap, int need)
 {
-    if (*n + add > *cap) {
-        int c = *cap ? *cap : 64;
-        while (c < *n + add)
-            c *= 2;
-        void *q = realloc(*a, (size_t)c * size);
+    int c = cap ? cap : 64;
+    while (c < need)
+        c *= 2;
+    return c;
+}
+
+/* Append `add` zeroed layer records; the index of the first, or -1. */
+static int reserve_layers(Parser *p, int add)
+{
+    if (p->n_layers + add > p->cap_layers) {
+        int c = grown(p->cap_layers, p->n_layers + add);
+        CnnLayer *q = realloc(p->layer, (size_t)c * sizeof *q);
         if (!q)
             return -1;
-        *a = q;
-        *cap = c;
+        p->layer = q;
+        p->cap_layers = c;
     }
-    int first = *n;
-    memset((char *)*a + (size_t)first * size, 0, (size_t)add * size);
-    *n += add;
-    return first;
+    memset(p->layer + p->n_layers, 0, (size_t)add * sizeof *p->layer);
+    p->n_layers += add;
+    return p->n_layers - add;
+}
+
+/* Append `add` zeroed sequences; the index of the first, or -1. */
+static int reserve_seqs(Parser *p, int add)
+{
+    if (p->n_seqs + add > p->cap_seqs) {
+        int c = grown(p->cap_seqs, p->n_seqs + add);
+        CnnSeq *q = realloc(p->seq, (size_t)c * sizeof *q);
+        if (!q)
+            return -1;
+        p->seq = q;
+        p->cap_seqs = c;
+    }
+    memset(p->seq + p->n_seqs, 0, (size_t)add * sizeof *p->seq);
+    p->n_seqs += add;
+    return p->n_seqs - add;
 }
 
 /* ---- values ------------------------------------------------------------------ */
@@ -396,7 +419,7 @@ static int parse_layer(Parser *p, const YNode *item, int depth, int idx)
             if (br->n > CNN_MAX_BRANCHES)
                 return diag_set(p->d, p->path, br->line, br->col, "concat: %d branches (at most %d)", br->n,
                                 CNN_MAX_BRANCHES);
-            int first = reserve((void **)&p->seq, &p->n_seqs, &p->cap_seqs, br->n, sizeof *p->seq);
+            int first = reserve_seqs(p, br->n);
             if (first < 0)
                 return oom(p);
             L.seq = first;
@@ -410,7 +433,7 @@ static int parse_layer(Parser *p, const YNode *item, int depth, int idx)
             }
             return 0;
         }
-        int first = reserve((void **)&p->seq, &p->n_seqs, &p->cap_seqs, 2, sizeof *p->seq);
+        int first = reserve_seqs(p, 2);
         if (first < 0)
             return oom(p);
         L.seq = first;
@@ -439,7 +462,7 @@ static int parse_seq(Parser *p, const YNode *list, int depth, int seq, const cha
     if (p->n_layers + list->n > CNN_MAX_LAYERS)
         return diag_set(p->d, p->path, list->line, list->col, "the net has more than %d layers",
                         CNN_MAX_LAYERS);
-    int first = reserve((void **)&p->layer, &p->n_layers, &p->cap_layers, list->n, sizeof *p->layer);
+    int first = reserve_layers(p, list->n);
     if (first < 0)
         return oom(p);
     p->seq[seq] = (CnnSeq){first, list->n};
@@ -467,7 +490,7 @@ CnnNet *cnnload_parse(const YNode *list, const char *path, Diag *d)
     p.d = d;
     CnnNet *net = calloc(1, sizeof *net);
     int ok = net && (net->path = strdup(path ? path : "")) &&
-             reserve((void **)&p.seq, &p.n_seqs, &p.cap_seqs, 1, sizeof *p.seq) == 0;
+             reserve_seqs(&p, 1) == 0;
     if (!ok)
         oom(&p);
     else

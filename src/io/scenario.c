@@ -117,7 +117,9 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
                             sc->devices, sc->tp, sc->pp, mp);
         sc->dp = sc->devices / mp;
     }
-    if (sc->global_batch == 0 && sc->microbatch != AUTO_VALUE && sc->dp > 0)
+    if (sc->global_batch == 0 && sc->replica_batch > 0 && sc->dp > 0)
+        sc->global_batch = (int64_t)sc->replica_batch * sc->dp;
+    else if (sc->global_batch == 0 && sc->microbatch != AUTO_VALUE && sc->dp > 0)
         sc->global_batch = (int64_t)sc->microbatch * sc->dp;
     if (scenario_check(sc, d)) {
         char msg[DIAG_MSG_MAX];

@@ -27,6 +27,7 @@ const ReportCol report_cols[] = {
     {"step_time_s", "s", RC_NUM, RF_SECONDS, "time of one optimizer step"},
     {"samples_per_s", "samples/s", RC_NUM, RF_RATE, "training throughput"},
     {"steps", "", RC_NUM, RF_PLAIN, "optimizer steps to train"},
+    {"epochs", "", RC_NUM, RF_PLAIN, "epochs over the dataset the training takes (convergence curve)"},
     {"time_to_train_s", "s", RC_NUM, RF_SECONDS, "steps x step time"},
     {"time_to_train_days", "days", RC_NUM, RF_DAYS, "time to train in days"},
     {"model_tflops_per_device", "TFLOP/s", RC_NUM, RF_RATE,
@@ -35,6 +36,8 @@ const ReportCol report_cols[] = {
     {"hfu", "", RC_NUM, RF_PERCENT, "hardware FLOPs utilisation (recompute counted)"},
     {"scaling_efficiency", "", RC_NUM, RF_PERCENT,
      "against the smallest device count of the same series and model"},
+    {"speedup", "x", RC_NUM, RF_PLAIN,
+     "time-to-train of the baseline series at the same devices and model / this row's"},
     {"memory_per_device_gib", "GiB", RC_NUM, RF_GIB, "memory of the most loaded device"},
     {"memory_capacity_gib", "GiB", RC_NUM, RF_GIB, "device memory capacity"},
     {"fits_memory", "", RC_TEXT, RF_PLAIN, "yes when the strategy fits"},
@@ -118,6 +121,8 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         v = r->samples_per_s;
     else if (!strcmp(name, "steps"))
         v = r->steps;
+    else if (!strcmp(name, "epochs"))
+        v = r->epochs;
     else if (!strcmp(name, "time_to_train_s"))
         v = r->time_to_train_s;
     else if (!strcmp(name, "time_to_train_days"))
@@ -130,6 +135,8 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         v = r->hfu;
     else if (!strcmp(name, "scaling_efficiency"))
         v = r->scaling_efficiency;
+    else if (!strcmp(name, "speedup"))
+        v = r->speedup;
     else if (!strcmp(name, "memory_per_device_gib"))
         v = r->mem_total_bytes / GIB;
     else if (!strcmp(name, "memory_capacity_gib"))

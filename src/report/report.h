@@ -72,6 +72,23 @@ typedef struct {
 int rpt_series_build(const Run *run, RptSeriesSet *set);
 void rpt_series_free(RptSeriesSet *set);
 
+/* Comparisons a table asks for with its `baseline` column: for each
+ * (series, model) whose rows name a baseline series, the crossover (the
+ * smallest device count from which the series is faster than its baseline
+ * at every larger count; 0 when it never is) and the best speedup. */
+typedef struct {
+    const char *series;   /* owned by the Run */
+    const char *baseline; /* owned by the Run */
+    const char *model;    /* owned by the Run */
+    int points;           /* device counts with a speedup */
+    int crossover;        /* devices, 0 none */
+    double best;          /* best speedup (NaN none) */
+    int best_devices;
+} RptBaseline;
+
+/* Fills out[0..max) and returns how many comparisons there are. */
+int rpt_baselines(const Run *run, RptBaseline *out, int max);
+
 /* 1 when row a is better than row b by the rule above. */
 int rpt_better(const RunRow *a, int ia, const RunRow *b, int ib);
 

@@ -234,3 +234,49 @@ void rpt_question(const Run *run, const RptSeriesSet *set, char *buf, size_t n)
         snprintf(buf, n, "How fast, and at what power, energy%s, does %s %s on %s with %s?",
                  set->by_ttt ? " and cost" : "", sl, set->by_ttt ? "train" : "run", ml, range);
 }
+
+int rpt_baselines(const Run *run, RptBaseline *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < run->n; i++) {
+        const RunRow *a = &run->row[i];
+        if (!a->built || !a->sc.baseline[0] || !isfinite(a->r.speedup))
+            continue;
+        int k = 0;
+        while (k < n && (strcmp(out[k].series, a->sc.series) || strcmp(out[k].model, a->sc.model.name)))
+            k++;
+        if (k == n) {
+            if (n == max)
+                continue;
+            out[n] = (RptBaseline){a->sc.series, a->sc.baseline, a->sc.model.name, 0, 0, NAN, 0};
+            n++;
+        }
+        RptBaseline *b = &out[k];
+        b->points++;
+        if (!(b->best >= a->r.speedup))
+            b->best = a->r.speedup, b->best_devices = a->sc.devices;
+    }
+    /* crossover: the smallest device count c such that every point of the
+     * series at c devices or more is faster than the baseline */
+    for (int k = 0; k < n; k++) {
+        RptBaseline *b = &out[k];
+        int cross = 0;
+        for (int i = 0; i < run->n; i++) {
+            const RunRow *a = &run->row[i];
+            if (!a->built || !isfinite(a->r.speedup) || strcmp(a->sc.series, b->series) ||
+                strcmp(a->sc.model.name, b->model))
+                continue;
+            int all = 1;
+            for (int j = 0; j < run->n && all; j++) {
+                const RunRow *c = &run->row[j];
+                if (c->built && isfinite(c->r.speedup) && !strcmp(c->sc.series, b->series) &&
+                    !strcmp(c->sc.model.name, b->model) && c->sc.devices >= a->sc.devices && c->r.speedup <= 1.0)
+                    all = 0;
+            }
+            if (all && (!cross || a->sc.devices < cross))
+                cross = a->sc.devices;
+        }
+        b->crossover = cross;
+    }
+    return n;
+}

@@ -681,6 +681,35 @@ static void sheet_summary(X *x, Sheet *sh)
         put_text(x, sh, first, B_SERIES, "(no scenario was evaluated)", x->note);
     r = first + (x->set.n ? x->set.n : 1) + 1;
 
+    /* the comparisons the table asked for with its baseline column */
+    RptBaseline cmp[64];
+    int ncmp = rpt_baselines(run, cmp, 64);
+    if (ncmp > 0) {
+        put_long(x, sh, r++, 0, "Against the baseline series at the same device count", x->section);
+        put_long(x, sh, r++, 0,
+                 "Crossover = the smallest device count from which the series trains faster than its "
+                 "baseline at every larger count; speedup = the baseline's time to train over the series'.",
+                 x->note);
+        static const char *const ch[6] = {"Series", "Baseline", "Model", "Crossover [devices]",
+                                          "Best speedup", "At [devices]"};
+        for (int c = 0; c < 6; c++)
+            put_header(x, sh, r, c, ch[c]);
+        header_height(sh, r, 2);
+        r++;
+        for (int k = 0; k < ncmp; k++, r++) {
+            put_text(x, sh, r, 0, cmp[k].series, x->bold);
+            put_text(x, sh, r, 1, cmp[k].baseline, NULL);
+            put_text(x, sh, r, 2, cmp[k].model, NULL);
+            if (cmp[k].crossover)
+                put_num(x, sh, r, 3, cmp[k].crossover, x->intf);
+            else
+                put_text(x, sh, r, 3, "never", NULL);
+            put_num(x, sh, r, 4, cmp[k].best, x->speedup);
+            put_num(x, sh, r, 5, cmp[k].best_devices, x->intf);
+        }
+        r++;
+    }
+
     /* speedups between every pair of series */
     if (x->set.n >= 3 && x->set.n <= 40) {
         put_long(x, sh, r++, 0, "Speedup of the row's series over the column's series (best scenario of each)",

@@ -30,9 +30,15 @@ static int divisors(int n, int limit, int *out)
     return k;
 }
 
+/* Pipeline stages cannot outnumber the layers a graph repeats (an LSTM
+ * encoder-decoder pipelines encoder+decoder layer pairs). */
 static int layer_units(const Model *m)
 {
-    return m->kind == MODEL_TRANSFORMER || m->kind == MODEL_LSTM ? m->layers : 1 << 20;
+    if (m->kind == MODEL_TRANSFORMER)
+        return m->layers;
+    if (m->kind == MODEL_LSTM)
+        return m->layers > 0 ? m->layers : m->enc_layers;
+    return 1 << 20;
 }
 
 /* Better: faster to train (or per sample), then less energy. */
@@ -71,7 +77,8 @@ int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Resul
     }
     if (sc->microbatch == AUTO_VALUE) {
         for (int b = 1; b <= 1024 && nmb < MAX_CHOICES; b *= 2)
-            mbs[nmb++] = b;
+            if (sc->replica_batch <= 0 || (b <= sc->replica_batch && sc->replica_batch % b == 0))
+                mbs[nmb++] = b;
     } else {
         mbs[nmb++] = sc->microbatch;
     }
@@ -94,7 +101,11 @@ int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Resul
                 continue;
             for (int k = 0; k < nmb; k++) {
                 const int mb = mbs[k];
-                int64_t gb = sc->global_batch > 0 ? sc->global_batch : (int64_t)mb * dp;
+                /* an explicit global batch stays; a replica batch scales
+                 * with dp; else one microbatch per replica */
+                int64_t gb = sc->global_batch > 0 && !sc->replica_batch ? sc->global_batch
+                             : sc->replica_batch > 0                      ? (int64_t)sc->replica_batch * dp
+                                                                          : (int64_t)mb * dp;
                 if (gb % ((int64_t)mb * dp))
                     continue;
                 for (int a = 0; a < nv; a++) {
@@ -142,8 +153,9 @@ int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Resul
     } else {
         memset(r, 0, sizeof *r);
         r->status = STATUS_ERROR;
-        snprintf(r->error, sizeof r->error, "the search found no strategy that satisfies the constraints%s%s",
-                 last_err[0] ? ": " : "", last_err);
+        snprintf(r->error, sizeof r->error,
+                 "the search found no strategy for %d devices with %d <= tp x pp <= %d%s%s", n, sc->min_mp,
+                 sc->max_mp, last_err[0] ? "; the last one tried: " : "", last_err);
         r->searched = count;
         return -1;
     }
