@@ -678,6 +678,74 @@ static void test_model_finish_required(void **state)
     assert_int_equal(m->k, 16);
 }
 
+/* ---- derive: a device from technology and budgets ---------------------- */
+
+/* A derived device (templates/devices/derived-n7.yaml): the generator fills
+ * the fields, the file's own keys win, and the provenance says which came
+ * from the derive block and which from a key. */
+static void test_derived_device(void **state)
+{
+    (void)state;
+    TemplateDB db;
+    Diag d;
+    diag_clear(&d);
+    assert_int_equal(tdb_init(&db, "../templates", &d), 0);
+    const Template *n7 = tdb_get(&db, &param_device_table, "derived-n7", ".", &d);
+    const Template *n3 = tdb_get(&db, &param_device_table, "derived-n3", ".", &d);
+    assert_non_null(n7);
+    assert_non_null(n3);
+    const Device *a = n7->obj, *b = n3->obj;
+    assert_true(a->matrix_flops[PREC_BF16] > 1e14);
+    assert_true(a->sms > 0 && a->clock_hz > 1e8);
+    assert_true(a->mem[MEM_HBM].capacity_bytes > 0 && a->mem[MEM_HBM].bw_bytes_per_s > 0);
+    assert_rel(a->tdp_w, 500, 1e-12);
+    /* the same budgets at a newer node: more FLOP/s, less energy per FLOP */
+    assert_true(b->matrix_flops[PREC_BF16] > a->matrix_flops[PREC_BF16]);
+    assert_true(b->energy_j_per_flop[PREC_BF16] < a->energy_j_per_flop[PREC_BF16]);
+    /* explicit keys override the derivation; derived keys point at derive: */
+    assert_rel(a->launch_s, 4.5e-6, 1e-12);
+    assert_rel(a->hbm_reserved_bytes, 2.0 * 1073741824.0, 1e-12);
+    const Prov *p = prov_find(&n7->prov, "hbm.reserved");
+    assert_non_null(p);
+    assert_true(p->line > 30);
+    p = prov_find(&n7->prov, "peak.bf16");
+    assert_non_null(p);
+    assert_int_equal(p->line, 9); /* the derive block (its first line) */
+    tdb_free(&db);
+}
+
+/* A derive block that oversubscribes its power budget is an error at the
+ * block, naming the shares (the device file lies beside a table; its
+ * technology comes from the shipped templates). */
+static void test_derive_errors(void **state)
+{
+    (void)state;
+    char dir[64] = "/tmp/df-derive-XXXXXX", path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/bad.yaml", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("name: Bad\n"
+          "derive:\n"
+          "  technology: tsmc-n7\n"
+          "  area: {die: 800 mm2, package: 1800 mm2, core: 0.3, registers: 0.03, l1: 0.03, l2: 0.1, dram: 0.05}\n"
+          "  power: {tdp: 500 W, core: 0.9, registers: 0.04, l1: 0.06, l2: 0.25, dram: 0.2}\n"
+          "  perimeter: {dram: 0.5}\n"
+          "launch_overhead: 5 us\n",
+          fp);
+    assert_int_equal(fclose(fp), 0);
+    TemplateDB db;
+    Diag d;
+    diag_clear(&d);
+    assert_int_equal(tdb_init(&db, "../templates", &d), 0);
+    assert_null(tdb_get(&db, &param_device_table, "bad.yaml", dir, &d));
+    assert_int_equal(d.line, 3);
+    assert_string_equal(d.msg, "derive: keys 'power.*': the shares sum to 1.45, more than the whole (1)");
+    tdb_free(&db);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* ---- the shipped templates -------------------------------------------- */
 
 static void test_shipped_templates(void **state)
@@ -763,6 +831,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_model_finish, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_finish_required, setup, teardown),
         cmocka_unit_test(test_shipped_templates),
+        cmocka_unit_test(test_derived_device),
+        cmocka_unit_test(test_derive_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

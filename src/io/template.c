@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cnnload.h"
+#include "tech/tech.h"
 #include "ytree.h"
 
 int prov_add(ProvList *l, const char *key, const char *file, int line, int col)
@@ -111,6 +112,7 @@ void tdb_free(TemplateDB *db)
 typedef struct {
     TemplateDB *db;
     Template *tpl; /* the template being built (provenance goes here) */
+    int derive_line, derive_col; /* where a device's derive block is */
     const char *path;
     const char *reldir;
     Diag *d;
@@ -218,6 +220,9 @@ static int apply_map(Ctx *c, const ParamTable *t, void *obj, const YNode *map, c
                 continue;
             /* a models template's layer list: parsed by io/cnnload.c after the keys */
             if (root && !*prefix && t == &param_model_table && !strcmp(k->text, "net"))
+                continue;
+            /* a devices template's derive block: applied before the keys */
+            if (root && !*prefix && t == &param_device_table && !strcmp(k->text, "derive"))
                 continue;
             if (!def) {
                 if (v->kind == YN_MAP && has_prefix_key(t, full)) {
@@ -394,6 +399,53 @@ static void finish_place(const Template *t, const YNode *root, Diag *d)
     d->col = p ? p->col : root->col;
 }
 
+/* A device template's `derive:` block (tech/tech.h): the technology (a
+ * template) and the area, power and perimeter budgets, through
+ * param_derive_table; the derived device becomes the template's object, and
+ * the keys the file sets override what was derived; the fields it does not
+ * set are attributed to the derive block in the provenance. */
+static void derived_visit(const char *key, const ParamDef *def, const void *obj, void *ctx)
+{
+    (void)obj;
+    Ctx *c = ctx;
+    if (def->type != P_SUB && strcmp(key, "name") && strcmp(key, "launch_overhead") &&
+        !prov_find(&c->tpl->prov, key))
+        prov_add(&c->tpl->prov, key, c->path, c->derive_line, c->derive_col);
+}
+
+static int derive_device(Ctx *c, const YNode *dv)
+{
+    if (dv->kind != YN_MAP)
+        return diag_set(c->d, c->path, dv->line, dv->col,
+                        "key 'derive': expected a mapping (technology, area, power, perimeter, bundle)");
+    DeriveSpec *spec = calloc(1, sizeof *spec);
+    if (!spec)
+        return diag_set(c->d, c->path, dv->line, dv->col, "out of memory");
+    param_defaults(&param_derive_table, spec);
+    int rc = -1;
+    if (apply_map(c, &param_derive_table, spec, dv, "", "derive.", 0) ||
+        check_required(c, &param_derive_table, "derive.", dv))
+        goto done;
+    Device dev;
+    Network intra, inter;
+    memset(&dev, 0, sizeof dev);
+    diag_clear(c->d);
+    if (tech_derive(&spec->technology, &spec->budget, &dev, &intra, &inter, c->d)) {
+        char msg[DIAG_MSG_MAX];
+        snprintf(msg, sizeof msg, "%s", c->d->msg);
+        /* tech_derive names the derive keys at fault ("derive: keys 'power.*': ...") */
+        diag_set(c->d, c->path, dv->line, dv->col, "%s", msg);
+        goto done;
+    }
+    memcpy(c->tpl->obj, &dev, sizeof dev);
+    c->derive_line = dv->line;
+    c->derive_col = dv->col;
+    rc = 0;
+done:
+    free(spec);
+    return rc;
+}
+
 static Template *load_template(TemplateDB *db, const ParamTable *table, const char *name, const char *path,
                                const char *reldir, Diag *d)
 {
@@ -427,7 +479,7 @@ static Template *load_template(TemplateDB *db, const ParamTable *table, const ch
     }
     t->table = table;
     snprintf(t->name, sizeof t->name, "%s", name);
-    Ctx c = {db, t, t->path, reldir, d};
+    Ctx c = {db, t, 0, 0, t->path, reldir, d};
     if (root->kind != YN_MAP) {
         diag_set(d, path, root->line, root->col, "a template must be a mapping of keys to values");
         goto fail;
@@ -452,7 +504,14 @@ static Template *load_template(TemplateDB *db, const ParamTable *table, const ch
         for (int i = 0; i < b->prov.n; i++)
             prov_add(&t->prov, b->prov.p[i].key, b->prov.p[i].file, b->prov.p[i].line, b->prov.p[i].col);
     }
-    if (apply_map(&c, table, t->obj, root, "", "", 1) || check_required(&c, table, "", root))
+    const YNode *dv = table == &param_device_table ? ytree_get(root, "derive") : NULL;
+    if (dv && derive_device(&c, dv))
+        goto fail;
+    if (apply_map(&c, table, t->obj, root, "", "", 1))
+        goto fail;
+    if (dv) /* what the file did not set explicitly was derived */
+        param_walk(&param_device_table, t->obj, "", derived_visit, &c);
+    if (check_required(&c, table, "", root))
         goto fail;
     if (table == &param_model_table) { /* cnn layer list; a base's net is inherited with the struct */
         CnnNet *net = NULL;
