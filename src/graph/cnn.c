@@ -8,8 +8,9 @@
  * (each of tp devices computes ceil(Cout/tp) output channels of every conv
  * and fc layer, then all-gathers the output; backward all-reduces the
  * input gradient), and a pipeline that cuts the top-level layers into
- * GraphParams.pp contiguous stages balanced by forward + backward GEMM
- * FLOPs; the graph lists the heaviest stage (graph.h: layers = pp).
+ * GraphParams.pp contiguous stages balanced in forward + backward GEMM
+ * FLOPs and in HBM bytes; the graph lists the heaviest stage (graph.h:
+ * layers = pp).
  * Also the parameter count, MACs, and stored activations.
  * Units: FLOP, bytes, element counts; N = microbatch (images),
  * e = activation bytes per element (2 for fp16/bf16/fp8, 4 for fp32/tf32),
@@ -59,13 +60,23 @@
  *    (replicated), takes its shard, and all-reduces its partial input
  *    gradient (comm_bytes = N·H·W·Cin·e) unless the input needs none.
  *  - Pipeline: the units are the top-level layers with repeats expanded
- *    (a concat module or residual block is one unit).  The partition
- *    minimises the largest stage's GEMM FLOPs (bisection on the bound with
- *    a greedy fill: optimal for contiguous stages).  The graph lists the
- *    heaviest stage's ops; params_per_layer and act_bytes_per_layer are the
- *    largest of any stage (the step model uses them for the most loaded
- *    device's memory and gradient exchange); stage_boundary_bytes is the
- *    largest activation crossing a cut, full size per microbatch.
+ *    (a concat module or residual block is one unit).  A stage's time is
+ *    about a F + b B (F its GEMM FLOPs, B the HBM bytes of its ops) for a
+ *    device's a and b, which the graph does not know; balancing F alone
+ *    leaves the first, high-resolution, memory-bound stage at about twice
+ *    the mean stage time (Inception-V3 and ResNet-50, pp = 4 and 8, V100).
+ *    So the partition minimises the largest share of either F or B that a
+ *    stage holds (bisection on the bound with a greedy fill, optimal for
+ *    contiguous stages), and the graph lists the stage with the largest
+ *    F share + B share (heaviest_stage).  params_per_layer and
+ *    act_bytes_per_layer are the largest of any stage (the step model uses
+ *    them for the most loaded device's memory and gradient exchange);
+ *    stage_boundary_bytes is the largest activation crossing a cut, full
+ *    size per microbatch.  The early layers' thin GEMMs also run below
+ *    peak, which neither F nor B sees: Inception-V3's stem stage at pp = 2
+ *    is ~1.3x the listed one on V100 (the other cases checked, pp = 2 to
+ *    8 on V100 and H100, are within 10 %); a step model that costs every
+ *    stage on the device would remove this.
  *  - Op lists hold GRAPH_MAX_OPS ops and a net has hundreds of kernels, so
  *    the lists are merged: GEMMs of one kind and one shape become one
  *    batched GEMM (batch = how many), memory-bound ops and collectives of
@@ -651,39 +662,45 @@ int cnn_check(const CnnNet *net, int image_size, int channels, int classes, CnnS
 
 /* ---- pipeline partition ---------------------------------------------------- */
 
-/* Stages a greedy left-to-right fill needs with no stage above cap. */
-static int greedy_stages(const double *c, int n, double cap)
+/* Stages a greedy left-to-right fill needs with no stage above cap in
+ * either resource (a[], b[]: each unit's share of the whole). */
+static int greedy_stages(const double *a, const double *b, int n, double cap)
 {
     int k = 1;
-    double s = 0;
+    double sa = 0, sb = 0;
     for (int i = 0; i < n; i++) {
-        if (c[i] > cap)
+        if (a[i] > cap || b[i] > cap)
             return n + 1;
-        if (s + c[i] > cap) {
+        if (sa + a[i] > cap || sb + b[i] > cap) {
             k++;
-            s = c[i];
+            sa = a[i];
+            sb = b[i];
         } else {
-            s += c[i];
+            sa += a[i];
+            sb += b[i];
         }
     }
     return k;
 }
 
-/* Split c[0..n) into pp >= 1 contiguous non-empty stages (n >= pp)
- * minimising the largest sum: bisection on the bound, then a fill that
- * also leaves one unit for every stage still to come.  first[0..pp]. */
-static void partition(const double *c, int n, int pp, int *first)
+/* Split the units 0..n-1 into pp >= 1 contiguous non-empty stages (n >=
+ * pp) minimising the largest share of either resource a stage holds:
+ * bisection on the bound (the greedy fill is optimal for a given bound,
+ * feasibility being monotone in it), then a fill that also leaves one unit
+ * for every stage still to come.  Writes first[0..pp]. */
+static void partition(const double *a, const double *b, int n, int pp, int *first)
 {
-    double lo = 0, hi = 0;
+    double lo = 0, hi = 1;
     for (int i = 0; i < n; i++) {
-        hi += c[i];
-        if (c[i] > lo)
-            lo = c[i];
+        if (a[i] > lo)
+            lo = a[i];
+        if (b[i] > lo)
+            lo = b[i];
     }
-    if (greedy_stages(c, n, lo) > pp) {
-        for (int it = 0; it < 200 && hi - lo > 1e-12 * hi; it++) {
+    if (greedy_stages(a, b, n, lo) > pp) {
+        for (int it = 0; it < 200 && hi - lo > 1e-12; it++) {
             double mid = 0.5 * (lo + hi);
-            if (greedy_stages(c, n, mid) <= pp)
+            if (greedy_stages(a, b, n, mid) <= pp)
                 hi = mid;
             else
                 lo = mid;
@@ -692,15 +709,16 @@ static void partition(const double *c, int n, int pp, int *first)
         hi = lo;
     }
     int st = 0;
-    double s = 0;
+    double sa = 0, sb = 0;
     first[0] = 0;
     for (int i = 0; i < n; i++) {
         int later = pp - st - 1; /* stages after the current one */
-        if (i > first[st] && later > 0 && (s + c[i] > hi || n - i <= later)) {
+        if (i > first[st] && later > 0 && (sa + a[i] > hi || sb + b[i] > hi || n - i <= later)) {
             first[++st] = i;
-            s = 0;
+            sa = sb = 0;
         }
-        s += c[i];
+        sa += a[i];
+        sb += b[i];
     }
     first[pp] = n;
 }
@@ -754,11 +772,27 @@ static int plan_make(const Model *m, const GraphParams *p, Plan *pl, Diag *d)
     pl->bytes = malloc(sizeof *pl->bytes * (size_t)n);
     if (!pl->first || !pl->cost || !pl->bytes)
         return oom(w);
+    double f_all = 0, b_all = 0;
     for (int i = 0; i < n; i++) {
         pl->cost[i] = w->units[i].fwd_flops + w->units[i].bwd_flops;
         pl->bytes[i] = w->units[i].bytes;
+        f_all += pl->cost[i];
+        b_all += pl->bytes[i];
     }
-    partition(pl->cost, n, p->pp, pl->first);
+    /* shares of the whole net's FLOPs and bytes */
+    double *fa = malloc(sizeof *fa * (size_t)n), *fb = malloc(sizeof *fb * (size_t)n);
+    if (!fa || !fb) {
+        free(fa);
+        free(fb);
+        return oom(w);
+    }
+    for (int i = 0; i < n; i++) {
+        fa[i] = f_all > 0 ? pl->cost[i] / f_all : 0;
+        fb[i] = b_all > 0 ? pl->bytes[i] / b_all : 0;
+    }
+    partition(fa, fb, n, p->pp, pl->first);
+    free(fa);
+    free(fb);
     return 0;
 }
 
@@ -770,13 +804,13 @@ static double stage_sum(const Plan *pl, const double *per_unit, int s)
     return sum;
 }
 
-/* The stage the graph lists.  Stages are balanced in GEMM FLOPs, but their
- * times differ with their memory traffic (the early, high-resolution
- * layers are memory-bound and their thin GEMMs run far below peak).  With
- * t_s = a F_s + b B_s for a device's unknown a, b, the ratio of t_s to the
- * mean stage time is at most max(F_s / mean F, B_s / mean B): list the
- * stage with the largest such bound (ties: more FLOPs).  Listing any real
- * stage never overstates the pipeline's time. */
+/* The stage the graph lists, the one likely slowest.  With t_s = a F_s +
+ * b B_s for a device's unknown a, b >= 0 (F GEMM FLOPs, B HBM bytes), a
+ * stage's share of the step is w f_s + (1 - w) b_s, where f_s, b_s are
+ * its shares of the net's FLOPs and bytes and w the GEMM fraction of the
+ * time; w = 1/2 (CNNs on GPUs spend about half their time in memory-bound
+ * work) makes it f_s + b_s (ties: more FLOPs).  Listing any real stage
+ * never overstates the pipeline's time. */
 static int heaviest_stage(const Plan *pl)
 {
     double f_all = 0, b_all = 0;
@@ -788,8 +822,7 @@ static int heaviest_stage(const Plan *pl)
     double best = -1, best_f = -1;
     for (int s = 0; s < pl->pp; s++) {
         double f = stage_sum(pl, pl->cost, s), b = stage_sum(pl, pl->bytes, s);
-        double rf = f_all > 0 ? f / f_all : 0, rb = b_all > 0 ? b / b_all : 0;
-        double score = rf > rb ? rf : rb;
+        double score = (f_all > 0 ? f / f_all : 0) + (b_all > 0 ? b / b_all : 0);
         if (score > best || (score == best && f > best_f)) {
             best = score;
             best_f = f;
@@ -799,7 +832,8 @@ static int heaviest_stage(const Plan *pl)
     return heavy;
 }
 
-int cnn_stages(const Model *m, const GraphParams *p, double *flops, int *first_unit, int max, Diag *d)
+int cnn_stages(const Model *m, const GraphParams *p, double *flops, double *bytes, int *first_unit, int max,
+               Diag *d)
 {
     Plan pl;
     if (plan_make(m, p, &pl, d)) {
@@ -809,6 +843,8 @@ int cnn_stages(const Model *m, const GraphParams *p, double *flops, int *first_u
     for (int s = 0; s < pl.pp && s < max; s++) {
         if (flops)
             flops[s] = stage_sum(&pl, pl.cost, s);
+        if (bytes)
+            bytes[s] = stage_sum(&pl, pl.bytes, s);
         if (first_unit)
             first_unit[s] = pl.first[s];
     }

@@ -84,12 +84,13 @@ typedef struct {
 int cnn_check(const CnnNet *net, int image_size, int channels, int classes, CnnStats *st, Diag *d);
 
 /* The pipeline partition the graph uses: the top-level layers split into
- * p->pp contiguous stages minimising the largest stage's forward + backward
- * GEMM FLOPs (one microbatch, one tensor-parallel shard).  Writes up to max
- * stages' FLOPs to flops[] and the index of the first unit of each stage
- * to first_unit[] (either may be NULL); returns the number of stages, or
+ * p->pp contiguous stages minimising the largest share of the net's
+ * forward + backward GEMM FLOPs or of its HBM bytes that one stage holds
+ * (one microbatch, one tensor-parallel shard).  Writes up to max stages'
+ * FLOPs to flops[], bytes to bytes[] and the index of each stage's first
+ * unit to first_unit[] (any may be NULL); returns the number of stages, or
  * -1 with d filled. */
-int cnn_stages(const Model *m, const GraphParams *p, double *flops, int *first_unit, int max,
+int cnn_stages(const Model *m, const GraphParams *p, double *flops, double *bytes, int *first_unit, int max,
                Diag *d);
 
 #endif

@@ -148,6 +148,11 @@ int scenario_check(const Scenario *sc, Diag *d)
         if (tp > 0 && sc->model.heads % tp)
             return diag_set(d, NULL, 0, 0, "heads (%d) must be divisible by tp (%d)", sc->model.heads, tp);
     }
+    if (sc->model.kind == MODEL_CNN && v > 1)
+        return diag_set(d, NULL, 0, 0,
+                        "interleave (%d) needs identical layers to deal out; a CNN's pipeline stages are "
+                        "balanced partitions (use interleave 1)",
+                        v);
     if (pp == 1 && v > 1)
         return diag_set(d, NULL, 0, 0, "interleave (%d) needs pipeline parallelism (pp > 1)", v);
     return 0;
