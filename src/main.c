@@ -375,10 +375,12 @@ static void print_eval(const RunRow *rr)
         printf("model        %s: %s, %.4g B parameters\n", sc->model.name, model_kind_name(sc->model.kind),
                r->params_total / 1e9);
     printf("strategy     devices %d = tp %d x pp %d x dp %d; microbatch %d, global batch %lld, "
-           "interleave %d, recompute %s, %s%s, ZeRO %d\n",
-           sc->devices, r->tp, r->pp, r->dp, r->microbatch, (long long)sc->global_batch, r->interleave,
+           "interleave %d, recompute %s, %s%s, ZeRO %d, placement %s\n",
+           sc->devices, r->tp, r->pp, r->dp, r->microbatch,
+           (long long)(r->status == STATUS_ERROR ? sc->global_batch : r->global_batch), r->interleave,
            recompute_name(r->recompute), precision_name(sc->precision),
-           sc->seq_parallel ? ", sequence parallel" : "", sc->zero);
+           sc->seq_parallel ? ", sequence parallel" : "", sc->zero,
+           placement_name(r->status == STATUS_ERROR ? sc->placement : r->placement));
     if (r->status == STATUS_ERROR) {
         printf("status       error: %s\n", r->error);
         return;

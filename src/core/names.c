@@ -43,3 +43,11 @@ const char *topology_name(Topology t)
     static const char *const n[TOPO_COUNT] = {"switched", "ring", "torus2d", "torus3d", "mesh2d"};
     return (unsigned)t < TOPO_COUNT ? n[t] : "?";
 }
+
+const char *placement_name(Placement p)
+{
+    static const char *const n[PLACE_COUNT] = {"tp-dp-pp", "tp-pp-dp", "dp-tp-pp", "dp-pp-tp", "pp-tp-dp", "pp-dp-tp"};
+    if ((int)p == AUTO_VALUE)
+        return "auto";
+    return (unsigned)p < PLACE_COUNT ? n[p] : "?";
+}

@@ -308,7 +308,7 @@ static const ParamDef scenario_defs[] = {
        "per-device power cap (DVFS lowers the clock to meet it); default the TDP"),
     PI(Scenario, "min_mp", min_mp, 1, 1e5, 1, 0, 0, "search: smallest tp x pp"),
     PI(Scenario, "max_mp", max_mp, 1, 1e5, 1e5, 0, 0, "search: largest tp x pp"),
-    PE(Scenario, "placement", placement, placement_choices, PLACE_TP_DP_PP, 0,
+    PE(Scenario, "placement", placement, placement_choices, PLACE_TP_DP_PP, 1,
        "rank order over devices, innermost first"),
     PD(Scenario, "train_tokens", train_tokens, UNIT_NUMBER, 0, 1e18, 0, 0, "tokens to train on"),
     PD(Scenario, "train_samples", train_samples, UNIT_NUMBER, 0, 1e18, 0, 0, "samples to train on"),

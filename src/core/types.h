@@ -204,6 +204,7 @@ typedef struct {
     int tp, pp, dp, microbatch, interleave;
     int64_t global_batch;
     Recompute recompute;
+    Placement placement;
     /* time */
     double step_time_s;
     double samples_per_s;
@@ -245,5 +246,6 @@ const char *component_name(Component c);
 const char *status_name(Status s);
 const char *model_kind_name(ModelKind k);
 const char *topology_name(Topology t);
+const char *placement_name(Placement p);
 
 #endif

@@ -180,6 +180,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->interleave = v;
     r->recompute = sc->recompute;
     r->global_batch = sc->global_batch;
+    r->placement = sc->placement;
     if (tp < 1 || pp < 1 || dp < 1 || mb < 1 || v < 1)
         return fail(r, "the strategy is not resolved (auto needs the search)");
 

@@ -24,6 +24,7 @@ const ReportCol report_cols[] = {
     {"interleave", "", RC_INT, RF_PLAIN, "model chunks per pipeline stage"},
     {"recompute", "", RC_TEXT, RF_PLAIN, "activation recomputation"},
     {"precision", "", RC_TEXT, RF_PLAIN, "training precision"},
+    {"placement", "", RC_TEXT, RF_PLAIN, "rank order over devices, innermost first"},
     {"step_time_s", "s", RC_NUM, RF_SECONDS, "time of one optimizer step"},
     {"samples_per_s", "samples/s", RC_NUM, RF_RATE, "training throughput"},
     {"steps", "", RC_NUM, RF_PLAIN, "optimizer steps to train"},
@@ -88,6 +89,8 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         return text(t, n, recompute_name(ok ? r->recompute : sc->recompute));
     if (!strcmp(name, "precision"))
         return text(t, n, precision_name(sc->precision));
+    if (!strcmp(name, "placement"))
+        return text(t, n, placement_name(ok ? r->placement : sc->placement));
     if (!strcmp(name, "devices"))
         return *num = sc->devices, 1;
     if (!strcmp(name, "global_batch"))

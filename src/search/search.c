@@ -16,7 +16,7 @@ int search_needed(const Scenario *sc)
 {
     return sc->tp == AUTO_VALUE || sc->pp == AUTO_VALUE || sc->dp == AUTO_VALUE || sc->dp == 0 ||
            sc->microbatch == AUTO_VALUE || sc->interleave == AUTO_VALUE ||
-           (int)sc->recompute == AUTO_VALUE;
+           (int)sc->recompute == AUTO_VALUE || (int)sc->placement == AUTO_VALUE;
 }
 
 #define MAX_CHOICES 64
@@ -68,6 +68,9 @@ int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Resul
     } else {
         rcs[nrc++] = sc->recompute;
     }
+    /* every rank order when the placement is open (pipeline neighbours in
+     * one node, tensor groups across nodes, ...) */
+    const int npl = sc->placement == (Placement)AUTO_VALUE ? PLACE_COUNT : 1;
     if (sc->interleave == AUTO_VALUE) {
         static const int cand[] = {1, 2, 3, 4, 6, 8};
         for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++)
@@ -111,15 +114,17 @@ int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Resul
                 for (int a = 0; a < nv; a++) {
                     if (vs[a] > 1 && pp == 1)
                         continue;
-                    for (int c = 0; c < nrc; c++) {
+                    for (int c = 0; c < nrc * npl; c++) {
                         Scenario cand = *sc;
+                        cand.placement = sc->placement == (Placement)AUTO_VALUE ? (Placement)(c / nrc)
+                                                                                 : sc->placement;
                         cand.tp = tp;
                         cand.pp = pp;
                         cand.dp = dp;
                         cand.microbatch = mb;
                         cand.global_batch = gb;
                         cand.interleave = vs[a];
-                        cand.recompute = (Recompute)rcs[c];
+                        cand.recompute = (Recompute)rcs[c % nrc];
                         Diag d;
                         diag_clear(&d);
                         if (scenario_check(&cand, &d)) {

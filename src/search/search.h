@@ -1,5 +1,5 @@
 /* search/search.h — the best feasible strategy for a scenario whose tp,
- * pp, dp, microbatch, interleave or recompute say `auto` (DESIGN.md §6.9):
+ * pp, dp, microbatch, interleave, recompute or placement say `auto` (DESIGN.md §6.9):
  * every consistent combination is evaluated and the fastest to train wins
  * (time-to-train, else time per sample), ties broken by energy.
  * Deterministic (candidates in a fixed order, strict comparisons).  Pure. */
