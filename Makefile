@@ -76,6 +76,7 @@ install: $(BIN)
 	cp -R templates $(DESTDIR)$(PREFIX)/share/deepflow/
 
 lint: $(DEPS_STAMP)
+	clang-format --dry-run --Werror src/*/*.c src/*/*.h src/main.c tests/*.c tests/*.h
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --inline-suppr --std=c11 -Isrc src
 	clang-tidy --quiet $(LIB_SRC) src/main.c -- $(filter-out -Werror,$(CFLAGS))
 

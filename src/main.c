@@ -177,7 +177,8 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
         static const char *const csvs[2] = {"summary.csv", "breakdown.csv"};
         for (int i = 0; i < 2; i++) {
             snprintf(path, sizeof path, "%s/%s", dir, csvs[i]);
-            int r = i ? rpt_breakdown_csv(run, path, err, sizeof err) : rpt_summary_csv(run, path, err, sizeof err);
+            int r = i ? rpt_breakdown_csv(run, path, err, sizeof err)
+                      : rpt_summary_csv(run, path, err, sizeof err);
             if (r) {
                 fprintf(stderr, "deepflow: cannot write %s\n", err);
                 failed = 1;
@@ -194,14 +195,15 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
             failed = 1;
         }
         if (cd.no_gnuplot)
-            fprintf(stderr, "deepflow: note: gnuplot was not found, so the charts are written as .dat and .gp "
-                            "files in %s but not rendered (install gnuplot and run gnuplot on each .gp there)\n",
+            fprintf(stderr,
+                    "deepflow: note: gnuplot was not found, so the charts are written as .dat and .gp "
+                    "files in %s but not rendered (install gnuplot and run gnuplot on each .gp there)\n",
                     path);
         if (cd.charts)
-            wl += (size_t)snprintf(written + wl, sizeof written - wl, "%scharts/ (%d chart%s as .dat and .gp%s%s)",
-                                   wl ? ", " : "", cd.charts, cd.charts == 1 ? "" : "s",
-                                   cd.rendered ? ", rendered to " : "",
-                                   !cd.rendered ? ""
+            wl += (size_t)snprintf(written + wl, sizeof written - wl,
+                                   "%scharts/ (%d chart%s as .dat and .gp%s%s)", wl ? ", " : "", cd.charts,
+                                   cd.charts == 1 ? "" : "s", cd.rendered ? ", rendered to " : "",
+                                   !cd.rendered                                 ? ""
                                    : (formats & RPT_PNG) && (formats & RPT_SVG) ? "PNG and SVG"
                                    : (formats & RPT_PNG)                        ? "PNG"
                                                                                 : "SVG");
@@ -223,11 +225,14 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
         if (isfinite(b->r.time_to_train_s)) {
             double t = b->r.time_to_train_s;
             printf(" Fastest: '%s' (series %s) trains in %.3g %s on %d device%s.", b->sc.name, b->sc.series,
-                   t >= 86400 ? t / 86400 : t >= 3600 ? t / 3600 : t / 60,
-                   t >= 86400 ? "days" : t >= 3600 ? "hours" : "minutes", b->sc.devices,
-                   b->sc.devices == 1 ? "" : "s");
-        }
-        else
+                   t >= 86400  ? t / 86400
+                   : t >= 3600 ? t / 3600
+                               : t / 60,
+                   t >= 86400  ? "days"
+                   : t >= 3600 ? "hours"
+                               : "minutes",
+                   b->sc.devices, b->sc.devices == 1 ? "" : "s");
+        } else
             printf(" Fastest: '%s' (series %s) runs %.4g samples/s on %d device%s.", b->sc.name, b->sc.series,
                    b->r.samples_per_s, b->sc.devices, b->sc.devices == 1 ? "" : "s");
     }
@@ -246,7 +251,8 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
     if (failed)
         printf(" Some of the report could not be written (see the messages above).");
     if (run->n_error)
-        printf(" The failed rows are listed above%s.", (formats & RPT_XLSX) ? " and in the workbook's Errors sheet" : "");
+        printf(" The failed rows are listed above%s.",
+               (formats & RPT_XLSX) ? " and in the workbook's Errors sheet" : "");
     printf("\n");
     return failed ? -1 : 0;
 }
@@ -254,8 +260,8 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
 static int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'}, {"jobs", required_argument, NULL, 'j'},
-        {"quiet", no_argument, NULL, 'q'},        {"templates", required_argument, NULL, 't'},
+        {"output", required_argument, NULL, 'o'},  {"jobs", required_argument, NULL, 'j'},
+        {"quiet", no_argument, NULL, 'q'},         {"templates", required_argument, NULL, 't'},
         {"formats", required_argument, NULL, 'f'}, {NULL, 0, NULL, 0},
     };
     const char *out = NULL, *tdir = NULL;
@@ -518,8 +524,8 @@ static int cmd_eval(int argc, char **argv)
 
 static int cmd_templates(int argc, char **argv)
 {
-    static const char *const kinds[] = {"devices", "networks", "systems", "models", "technology",
-                                        "convergence"};
+    static const char *const kinds[] = {"devices", "networks",   "systems",
+                                        "models",  "technology", "convergence"};
     TemplateDB db;
     if (init_templates(&db, NULL))
         return EXIT_INPUT;

@@ -103,9 +103,9 @@ static void test_resnet50_counts(void **state)
     assert_int_equal(cnn_check(m->cnn, m->image_size, m->channels, m->classes, &st, &d), 0);
     assert_rel(st.params, 25557032.0, 0);
     assert_rel(st.macs, 4089184256.0, 0);
-    assert_rel(st.macs, 4.09e9, 0.03);  /* the published figure, +-3 % */
+    assert_rel(st.macs, 4.09e9, 0.03); /* the published figure, +-3 % */
     assert_rel(st.params, 25.6e6, 0.03);
-    assert_int_equal(st.units, 21);     /* conv, pool, 16 blocks, pool, fc, softmax */
+    assert_int_equal(st.units, 21); /* conv, pool, 16 blocks, pool, fc, softmax */
     assert_int_equal(st.out_c, 1000);
     print_message("ResNet-50: %.0f parameters, %.4g MACs per image, %d layers\n", st.params, st.macs,
                   st.layers);
@@ -427,13 +427,16 @@ static void test_loader_errors(void **state)
     expect_error("net:\n  - layer: {out: 8}\n", 32,
                  "net.yaml:2:5: unknown layer type 'layer' (known: conv, pool, fc, concat, block, "
                  "global_avg_pool, dropout, softmax)");
-    expect_error("net:\n"
-                 "  - conv: {out: 8, kernel: 3, stride: 2}\n"
-                 "  - conv: {out: 8, kernel: 3, stride: 2}\n"
-                 "  - conv: {out: 8, kernel: 3}\n",
-                 8, "net.yaml:4:5: conv: a 3x3 window with stride 1x1 and padding 0x0 shrinks the 1x1 input below 1x1");
-    expect_error("net:\n  - pool: {op: max, kernel: 5}\n", 4,
-                 "net.yaml:2:5: pool: a 5x5 window with stride 5x5 and padding 0x0 shrinks the 4x4 input below 1x1");
+    expect_error(
+        "net:\n"
+        "  - conv: {out: 8, kernel: 3, stride: 2}\n"
+        "  - conv: {out: 8, kernel: 3, stride: 2}\n"
+        "  - conv: {out: 8, kernel: 3}\n",
+        8,
+        "net.yaml:4:5: conv: a 3x3 window with stride 1x1 and padding 0x0 shrinks the 1x1 input below 1x1");
+    expect_error(
+        "net:\n  - pool: {op: max, kernel: 5}\n", 4,
+        "net.yaml:2:5: pool: a 5x5 window with stride 5x5 and padding 0x0 shrinks the 4x4 input below 1x1");
     expect_error("net:\n  - conv: {out: 8, kernel: 3, repeat: 0}\n", 32,
                  "net.yaml:2:39: conv: key 'repeat': expected an integer in [1, 1000], got '0'");
     expect_error("net:\n  - conv: {out: 8, kernel: 3, repeat: many}\n", 32,
@@ -449,7 +452,8 @@ static void test_loader_errors(void **state)
     expect_error("net:\n  - conv: {out: 8, kernel: 3, bn: maybe}\n", 32,
                  "net.yaml:2:35: conv: key 'bn': expected yes or no, got 'maybe'");
     expect_error("net:\n  - {conv: {out: 8, kernel: 3}, relu: {}}\n", 32,
-                 "net.yaml:2:5: a layer is a mapping with one key, its type (e.g. 'conv: {out: 64, kernel: 3}'), got 2 keys");
+                 "net.yaml:2:5: a layer is a mapping with one key, its type (e.g. 'conv: {out: 64, kernel: "
+                 "3}'), got 2 keys");
     expect_error("net: []\n", 32, "net.yaml:1:6: key 'net': an empty list of layers");
     expect_error("net:\n  - concat: {branches: [[conv: {out: 8, kernel: 1}], []]}\n", 32,
                  "net.yaml:2:54: concat: branch 2: an empty list of layers");
@@ -458,15 +462,17 @@ static void test_loader_errors(void **state)
                  "      branches:\n"
                  "        - [conv: {out: 8, kernel: 1}]\n"
                  "        - [conv: {out: 8, kernel: 3, stride: 2}]\n",
-                 32, "net.yaml:2:5: concat: branch 2 gives 15x15 but branch 1 gives 32x32 (H x W must agree)");
+                 32,
+                 "net.yaml:2:5: concat: branch 2 gives 15x15 but branch 1 gives 32x32 (H x W must agree)");
     expect_error("net:\n  - block: {main: [conv: {out: 16, kernel: 1}]}\n", 32,
                  "net.yaml:2:5: block: the main path gives 16x32x32 but the identity shortcut gives 3x32x32 "
                  "(C x H x W must agree)");
     char want[256];
-    assert_int_equal(load_net("net:\n  - global_avg_pool\n  - fc: {out: 10}\n  - softmax\n", 32, 1000, msg,
-                              sizeof msg),
-                     -1);
-    assert_string_equal(msg, "net.yaml:4:5: softmax: its input has 10 features but the model has classes: 1000");
+    assert_int_equal(
+        load_net("net:\n  - global_avg_pool\n  - fc: {out: 10}\n  - softmax\n", 32, 1000, msg, sizeof msg),
+        -1);
+    assert_string_equal(msg,
+                        "net.yaml:4:5: softmax: its input has 10 features but the model has classes: 1000");
     /* more than CNN_MAX_LAYERS once repeats are expanded: an error, found
      * without walking the million layers */
     expect_error("net:\n"
@@ -481,7 +487,8 @@ static void test_loader_errors(void **state)
     for (int i = 0; i <= CNN_MAX_DEPTH; i++)
         len += (size_t)snprintf(deep + len, sizeof deep - len, "%*s- block:\n%*s    main:\n", 2 + 6 * i, "",
                                 2 + 6 * i, "");
-    snprintf(deep + len, sizeof deep - len, "%*s- conv: {out: 3, kernel: 1}\n", 2 + 6 * (CNN_MAX_DEPTH + 1), "");
+    snprintf(deep + len, sizeof deep - len, "%*s- conv: {out: 3, kernel: 1}\n", 2 + 6 * (CNN_MAX_DEPTH + 1),
+             "");
     snprintf(want, sizeof want,
              "net.yaml:%d:%d: block: layers nested more than %d deep (concat and block inside each other)",
              2 + 2 * CNN_MAX_DEPTH, 5 + 6 * CNN_MAX_DEPTH, CNN_MAX_DEPTH);
@@ -536,7 +543,8 @@ static void test_templates(void **state)
     diag_clear(&d);
     assert_null(tdb_get(&db, &param_model_table, "tiny.yaml", dir, &d));
     assert_true(strstr(d.file, "templates/models/inception-v3.yaml") != NULL); /* at the base's layer */
-    assert_string_equal(d.msg, "conv: a 3x3 window with stride 2x2 and padding 0x0 shrinks the 2x2 input below 1x1");
+    assert_string_equal(d.msg,
+                        "conv: a 3x3 window with stride 2x2 and padding 0x0 shrinks the 2x2 input below 1x1");
 
     diag_clear(&d);
     assert_null(tdb_get(&db, &param_model_table, "lm.yaml", dir, &d));
@@ -585,8 +593,8 @@ static void scenario(const char *const *kv, int n, Result *r)
 static void test_end_to_end(void **state)
 {
     (void)state;
-    const char *kv[] = {"system=dgx-v100", "model=inception-v3", "devices=8", "microbatch=64",
-                        "global_batch=512", "precision=fp16"};
+    const char *kv[] = {"system=dgx-v100", "model=inception-v3", "devices=8",
+                        "microbatch=64",   "global_batch=512",   "precision=fp16"};
     Result r;
     scenario(kv, 6, &r);
     assert_int_equal(r.status, STATUS_OK);
@@ -599,14 +607,14 @@ static void test_end_to_end(void **state)
     assert_true(r.mfu > 0 && r.mfu < 1);
 
     /* kernel split and pipeline evaluate too, with their communication */
-    const char *tp[] = {"system=dgx-v100", "model=inception-v3", "devices=8", "tp=2", "microbatch=64",
-                        "global_batch=256", "precision=fp16"};
+    const char *tp[] = {"system=dgx-v100", "model=inception-v3", "devices=8",     "tp=2",
+                        "microbatch=64",   "global_batch=256",   "precision=fp16"};
     Result rt;
     scenario(tp, 7, &rt);
     assert_int_equal(rt.status, STATUS_OK);
     assert_true(rt.comp_time_s[COMP_TP_COMM] > 0);
-    const char *pp[] = {"system=dgx-v100", "model=resnet50", "devices=8", "pp=4", "microbatch=32",
-                        "global_batch=1024", "precision=fp16"};
+    const char *pp[] = {"system=dgx-v100", "model=resnet50",    "devices=8",     "pp=4",
+                        "microbatch=32",   "global_batch=1024", "precision=fp16"};
     Result rp;
     scenario(pp, 7, &rp);
     assert_int_equal(rp.status, STATUS_OK);
@@ -618,14 +626,10 @@ static void test_end_to_end(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_resnet50_counts),
-        cmocka_unit_test(test_inception_counts),
-        cmocka_unit_test(test_conv_implicit_gemm),
-        cmocka_unit_test(test_tp_split),
-        cmocka_unit_test(test_pipeline_partition),
-        cmocka_unit_test(test_recompute),
-        cmocka_unit_test(test_loader_errors),
-        cmocka_unit_test(test_templates),
+        cmocka_unit_test(test_resnet50_counts),    cmocka_unit_test(test_inception_counts),
+        cmocka_unit_test(test_conv_implicit_gemm), cmocka_unit_test(test_tp_split),
+        cmocka_unit_test(test_pipeline_partition), cmocka_unit_test(test_recompute),
+        cmocka_unit_test(test_loader_errors),      cmocka_unit_test(test_templates),
         cmocka_unit_test(test_end_to_end),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -270,8 +270,19 @@ static void test_forward_order_and_shapes(void **state)
     GraphParams p = params(8, 0, 2, RECOMPUTE_NONE);
     Graph *g = build_ok(&m, &p);
     static const char *const names[] = {
-        "ln1", "qkv", "attn.scores", "attn.softmax", "attn.context", "proj", "proj.allreduce",
-        "dropout_residual1", "ln2", "mlp_up", "gelu", "mlp_down", "mlp_down.allreduce",
+        "ln1",
+        "qkv",
+        "attn.scores",
+        "attn.softmax",
+        "attn.context",
+        "proj",
+        "proj.allreduce",
+        "dropout_residual1",
+        "ln2",
+        "mlp_up",
+        "gelu",
+        "mlp_down",
+        "mlp_down.allreduce",
         "dropout_residual2",
     };
     int n = (int)(sizeof names / sizeof names[0]);
@@ -336,8 +347,8 @@ static void test_tp_collectives(void **state)
 
     GraphParams p = params(1, 1, 1, RECOMPUTE_FULL); /* sp means nothing at t = 1 */
     Graph *g = build_ok(&m, &p);
-    const OpList *lists[] = {&g->layer_fwd, &g->layer_bwd, &g->layer_recompute,
-                             &g->first_fwd, &g->first_bwd, &g->last_fwd, &g->last_bwd};
+    const OpList *lists[] = {&g->layer_fwd, &g->layer_bwd, &g->layer_recompute, &g->first_fwd,
+                             &g->first_bwd, &g->last_fwd,  &g->last_bwd};
     for (int i = 0; i < 7; i++)
         assert_int_equal(count_kind(lists[i], OP_COMM), 0);
     free(g);
@@ -393,8 +404,7 @@ static void test_llama_shapes(void **state)
      * 128*16), and at t = 16 the K and V columns computed twice: 2048 extra
      * qkv columns over the group, forward + backward = 6 s h per column */
     double s = 4096, h = 8192;
-    assert_rel(g8->hw_flops_per_sample - g8->model_flops_per_sample,
-               6.0 * s * h * (32768.0 - 32000.0), 1e-9);
+    assert_rel(g8->hw_flops_per_sample - g8->model_flops_per_sample, 6.0 * s * h * (32768.0 - 32000.0), 1e-9);
     assert_rel(g->hw_flops_per_sample - g8->hw_flops_per_sample, 80 * 6.0 * s * h * 2048, 1e-9);
     free(g);
     free(g8);
@@ -410,10 +420,10 @@ static void test_vocab_padding(void **state)
     assert_int_equal(find_op(&g->last_fwd, "head")->n, 51200 / 8); /* multiple of 128*8 */
     assert_rel(g->params_embedding, (50257.0 + 2048.0) * 12288, 1e-15);
     /* model FLOPs on the given vocab, hardware FLOPs on the padded one */
-    assert_rel(g->model_flops_per_sample * 1,
-               graph_megatron_flops(1, m.layers, m.hidden, m.vocab, m.seq_len), 1e-9);
-    assert_rel(g->hw_flops_per_sample - g->model_flops_per_sample,
-               6.0 * 2048 * 12288 * (51200.0 - 50257.0), 1e-9);
+    assert_rel(g->model_flops_per_sample * 1, graph_megatron_flops(1, m.layers, m.hidden, m.vocab, m.seq_len),
+               1e-9);
+    assert_rel(g->hw_flops_per_sample - g->model_flops_per_sample, 6.0 * 2048 * 12288 * (51200.0 - 50257.0),
+               1e-9);
     free(g);
 
     p = params(1, 0, 1, RECOMPUTE_NONE);
@@ -496,8 +506,7 @@ static void test_fused_attention(void **state)
     assert_rel(qk->flops + av->flops, 4.0 * b * a / t * s * s * (h / a), 1e-15);
     assert_true(qk->bytes + av->bytes < b * a / t * s * s); /* no score traffic */
     for (int i = 0; i < g->layer_fwd.n; i++)
-        assert_false(g->layer_fwd.op[i].comp == COMP_ATTENTION
-                     && g->layer_fwd.op[i].kind == OP_MEMBOUND);
+        assert_false(g->layer_fwd.op[i].comp == COMP_ATTENTION && g->layer_fwd.op[i].kind == OP_MEMBOUND);
     /* model FLOPs unchanged; hardware adds flash's QK^T remat in backward */
     assert_rel(g->model_flops_per_sample, graph_megatron_flops(1, 96, 12288, 51200, 2048), 1e-9);
     assert_rel(g->hw_flops_per_sample, g->model_flops_per_sample + l * 2.0 * s * s * h, 1e-12);
@@ -590,8 +599,7 @@ static void test_errors(void **state)
     bad = m;
     bad.seq_len = 2050;
     GraphParams psp = params(8, 1, 1, RECOMPUTE_NONE);
-    expect_error(&bad, &psp,
-                 "seq_len (2050) must be divisible by tp (8) with sequence parallelism");
+    expect_error(&bad, &psp, "seq_len (2050) must be divisible by tp (8) with sequence parallelism");
 }
 
 static void test_kv_heads_default(void **state)

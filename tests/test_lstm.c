@@ -180,8 +180,7 @@ static void test_biglstm_flops(void **state)
     /* ~6 x (active parameters) per word: LSTM layers and the 8192 sampled rows. */
     double active = 2.0 * (4.0 * D * 2.0 * P + D * P) + S * P;
     assert_rel(g.model_flops_per_sample / T, 6.0 * active, 1e-12);
-    print_message("BigLSTM: %.4g FLOP per 20-word sequence (fwd + bwd)\n",
-                  g.model_flops_per_sample);
+    print_message("BigLSTM: %.4g FLOP per 20-word sequence (fwd + bwd)\n", g.model_flops_per_sample);
 }
 
 static void test_gnmt_flops(void **state)
@@ -200,8 +199,7 @@ static void test_gnmt_flops(void **state)
     assert_rel(g.model_flops_per_sample, 3.0 * (enc + dec + attn + head), 1e-12);
     /* With T_src = T_tgt the unit decomposition executes the same GEMMs. */
     assert_rel(g.hw_flops_per_sample, g.model_flops_per_sample, 1e-12);
-    print_message("GNMT-8: %.4g FLOP per sentence pair of 50 + 50 tokens\n",
-                  g.model_flops_per_sample);
+    print_message("GNMT-8: %.4g FLOP per sentence pair of 50 + 50 tokens\n", g.model_flops_per_sample);
 }
 
 /* ---- kernel splits --------------------------------------------------------- */
@@ -285,8 +283,7 @@ static void test_auto_split(void **state)
 
 /* The recurrent GEMMs of a layer's slots add up to T steps of (b, R, 4D/t):
  * m = b, and their reduction dimensions sum to T R. */
-static void check_steps(const OpList *l, const char *name, int64_t b, int64_t steps_k,
-                        int *slots)
+static void check_steps(const OpList *l, const char *name, int64_t b, int64_t steps_k, int *slots)
 {
     int64_t k = 0;
     *slots = 0;
@@ -329,8 +326,8 @@ static void test_timestep_slots(void **state)
     check_steps(&g.layer_fwd, "dec.gates.h", 64, 50 * 1024, &slots);
     check_steps(&g.first_fwd, "enc.rev.gates.h", 64, 50 * 1024, &slots);
     check_steps(&g.layer_bwd, "dec.gates.h.dgrad", 64, 50 * 4 * 1024 / 4, &slots);
-    print_message("GNMT-8, tp 4: %d slots for 50 steps, layer_fwd %d ops, layer_bwd %d ops\n",
-                  slots, g.layer_fwd.n, g.layer_bwd.n);
+    print_message("GNMT-8, tp 4: %d slots for 50 steps, layer_fwd %d ops, layer_bwd %d ops\n", slots,
+                  g.layer_fwd.n, g.layer_bwd.n);
     for (int i = 0; i < 7; i++)
         assert_true(lists(&g, i)->n <= GRAPH_MAX_OPS);
 }
@@ -468,14 +465,14 @@ static void evaluate_biglstm(const char *const *kv, int n, const char *label, Re
     assert_true(r->step_time_s > 0.01 && r->step_time_s < 10.0);
     print_message("BigLSTM on 8 V100 (%s): %s, step %.1f ms, %.0f words/s, MFU %.1f %%, "
                   "bottleneck %s, memory %.2f GiB\n",
-                  label, status_name(r->status), r->step_time_s * 1e3, r->samples_per_s * 20,
-                  r->mfu * 100, r->bottleneck, r->mem_total_bytes / 1073741824.0);
+                  label, status_name(r->status), r->step_time_s * 1e3, r->samples_per_s * 20, r->mfu * 100,
+                  r->bottleneck, r->mem_total_bytes / 1073741824.0);
 }
 
 static void test_biglstm_on_dgx1(void **state)
 {
     (void)state;
-    static const char *const kv[] = {"system=dgx-v100", "model=biglstm", "devices=8",
+    static const char *const kv[] = {"system=dgx-v100", "model=biglstm",    "devices=8",
                                      "microbatch=64",   "global_batch=512", "precision=fp32"};
     Result r;
     evaluate_biglstm(kv, 5, "bf16", &r);

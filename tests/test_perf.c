@@ -87,14 +87,13 @@ static double gemm_flop(int64_t batch, int64_t m, int64_t n, int64_t k)
     return 2.0 * (double)batch * (double)m * (double)n * (double)k;
 }
 
-static void report(const char *what, const Device *d, int64_t m, int64_t n, int64_t k,
-                   const GemmCost *c)
+static void report(const char *what, const Device *d, int64_t m, int64_t n, int64_t k, const GemmCost *c)
 {
     print_message("%s on %s: %lld x %lld x %lld: %.2f us, %.1f TFLOP/s, tile %dx%dx%d, "
                   "%.0f waves, %s-bound (compute %.2f, L1 %.2f, L2 %.2f, HBM %.2f us)\n",
                   what, d->name, (long long)m, (long long)n, (long long)k, c->time_s * 1e6,
-                  gemm_flop(1, m, n, k) / c->time_s / 1e12, c->tile_m, c->tile_n, c->tile_k,
-                  c->waves, bound_name(c->bound), c->compute_s * 1e6, c->level_s[MEM_L1] * 1e6,
+                  gemm_flop(1, m, n, k) / c->time_s / 1e12, c->tile_m, c->tile_n, c->tile_k, c->waves,
+                  bound_name(c->bound), c->compute_s * 1e6, c->level_s[MEM_L1] * 1e6,
                   c->level_s[MEM_L2] * 1e6, c->level_s[MEM_HBM] * 1e6);
 }
 
@@ -151,8 +150,7 @@ static void test_skinny_gemm_h100(void **state)
         gemm_cost(&d, PREC_BF16, 1, ms[i], 12288, 5376, NULL, &c);
         report("skinny bf16", &d, ms[i], 12288, 5376, &c);
         double tflops = gemm_flop(1, ms[i], 12288, 5376) / c.time_s / 1e12;
-        print_message("  measured %.2f TFLOP/s (%.2f us): predicted/measured %.3f\n",
-                      measured_tflops[i],
+        print_message("  measured %.2f TFLOP/s (%.2f us): predicted/measured %.3f\n", measured_tflops[i],
                       gemm_flop(1, ms[i], 12288, 5376) / measured_tflops[i] / 1e12 * 1e6,
                       tflops / measured_tflops[i]);
         assert_int_equal(c.bound, BOUND_HBM);
@@ -200,8 +198,8 @@ static void test_wave_quantisation(void **state)
     report("108 tiles", &a, 12 * 256, 9 * 256, 8192, &full);
     report("108 tiles + 1 row", &a, 12 * 256 + 1, 9 * 256, 8192, &plus1);
     assert_int_equal(full.bound, BOUND_COMPUTE);
-    int64_t tiles = ((12 * 256 + full.tile_m - 1) / full.tile_m) *
-                    ((9 * 256 + full.tile_n - 1) / full.tile_n);
+    int64_t tiles =
+        ((12 * 256 + full.tile_m - 1) / full.tile_m) * ((9 * 256 + full.tile_n - 1) / full.tile_n);
     assert_int_equal(tiles % 108, 0);
     assert_true(full.waves == (double)(tiles / 108));
     assert_true(plus1.time_s > 1.05 * full.time_s);
@@ -386,12 +384,12 @@ static void test_level_bytes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_large_gemm_a100),   cmocka_unit_test(test_large_gemm_h100),
-        cmocka_unit_test(test_skinny_gemm_h100),  cmocka_unit_test(test_wave_quantisation),
+        cmocka_unit_test(test_large_gemm_a100),    cmocka_unit_test(test_large_gemm_h100),
+        cmocka_unit_test(test_skinny_gemm_h100),   cmocka_unit_test(test_wave_quantisation),
         cmocka_unit_test(test_membound_bandwidth), cmocka_unit_test(test_gemm_hbm_scaling),
-        cmocka_unit_test(test_monotonic),         cmocka_unit_test(test_memo),
-        cmocka_unit_test(test_determinism),       cmocka_unit_test(test_precision_fallback),
-        cmocka_unit_test(test_launch_and_names),  cmocka_unit_test(test_level_bytes),
+        cmocka_unit_test(test_monotonic),          cmocka_unit_test(test_memo),
+        cmocka_unit_test(test_determinism),        cmocka_unit_test(test_precision_fallback),
+        cmocka_unit_test(test_launch_and_names),   cmocka_unit_test(test_level_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

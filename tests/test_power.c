@@ -47,8 +47,9 @@ static void build(Scenario *sc, const char *const *kv, int n)
     scenario_source_free(&src);
 }
 
-static const char *const gpt_1024[] = {"system=dgx-a100-80g", "model=gpt3-175b", "devices=1024", "tp=8",
-                                       "pp=16",  "microbatch=1", "global_batch=1536", "recompute=full"};
+static const char *const gpt_1024[] = {
+    "system=dgx-a100-80g", "model=gpt3-175b",   "devices=1024",  "tp=8", "pp=16",
+    "microbatch=1",        "global_batch=1536", "recompute=full"};
 
 static void test_energy_is_power_times_time(void **state)
 {

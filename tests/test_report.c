@@ -25,7 +25,8 @@ static void test_sha256_vectors(void **state)
     assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     sha256_hex("abc", 3, hex);
     assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    const char *two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"; /* 448 bits: padding spills */
+    const char *two =
+        "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"; /* 448 bits: padding spills */
     sha256_hex(two, strlen(two), hex);
     assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
@@ -219,7 +220,8 @@ static void test_clean_text(void **state)
 
 /* ---- a synthetic run ----------------------------------------------------- */
 
-static void fill_row(RunRow *rr, const char *name, const char *series, int devices, Status st, double ttt_days)
+static void fill_row(RunRow *rr, const char *name, const char *series, int devices, Status st,
+                     double ttt_days)
 {
     memset(rr, 0, sizeof *rr);
     rr->built = 1;
@@ -261,7 +263,8 @@ static void make_run(Run *run)
     fill_row(&run->row[4], "b64", "@SUM(A1)", 64, STATUS_OK, NAN);
     fill_row(&run->row[5], "broken", "", 0, STATUS_ERROR, NAN);
     run->row[5].built = 0;
-    snprintf(run->row[5].diag.msg, sizeof run->row[5].diag.msg, "column 'devices': expected a positive integer");
+    snprintf(run->row[5].diag.msg, sizeof run->row[5].diag.msg,
+             "column 'devices': expected a positive integer");
     run->row[5].diag.line = 7;
     run->row[5].diag.col = 3;
     run->n = 6;
@@ -411,11 +414,11 @@ static void test_writers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sha256_vectors),  cmocka_unit_test(test_sha256_incremental),
+        cmocka_unit_test(test_sha256_vectors),    cmocka_unit_test(test_sha256_incremental),
         cmocka_unit_test(test_number_formatting), cmocka_unit_test(test_parse_formats),
-        cmocka_unit_test(test_sheet_names),      cmocka_unit_test(test_formula_guard),
-        cmocka_unit_test(test_clean_text),       cmocka_unit_test(test_series_best),
-        cmocka_unit_test(test_document_time),    cmocka_unit_test(test_writers),
+        cmocka_unit_test(test_sheet_names),       cmocka_unit_test(test_formula_guard),
+        cmocka_unit_test(test_clean_text),        cmocka_unit_test(test_series_best),
+        cmocka_unit_test(test_document_time),     cmocka_unit_test(test_writers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -728,7 +728,8 @@ static void test_derive_errors(void **state)
     fputs("name: Bad\n"
           "derive:\n"
           "  technology: tsmc-n7\n"
-          "  area: {die: 800 mm2, package: 1800 mm2, core: 0.3, registers: 0.03, l1: 0.03, l2: 0.1, dram: 0.05}\n"
+          "  area: {die: 800 mm2, package: 1800 mm2, core: 0.3, registers: 0.03, l1: 0.03, l2: 0.1, dram: "
+          "0.05}\n"
           "  power: {tdp: 500 W, core: 0.9, registers: 0.04, l1: 0.06, l2: 0.25, dram: 0.2}\n"
           "  perimeter: {dram: 0.5}\n"
           "launch_overhead: 5 us\n",

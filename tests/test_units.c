@@ -379,8 +379,8 @@ static void test_error_buffer(void **state)
     assert_string_equal(err2, "");
     /* a long unknown unit is quoted shortened */
     char err3[128];
-    assert_int_equal(unit_parse("1 QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ", UNIT_BYTES, &v,
-                                err3, sizeof err3), -1);
+    assert_int_equal(
+        unit_parse("1 QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ", UNIT_BYTES, &v, err3, sizeof err3), -1);
     assert_non_null(strstr(err3, "...'"));
     /* an invalid kind */
     assert_int_equal(unit_parse("1", UNIT_KIND_COUNT, &v, err3, sizeof err3), -1);
@@ -480,18 +480,42 @@ static void test_format_round_trips(void **state)
         double v;
         UnitKind kind;
     } cases[] = {
-        {3.35e12, UNIT_BANDWIDTH},      {50e9, UNIT_BANDWIDTH},        {123456789.0, UNIT_BANDWIDTH},
-        {80.0 * 1073741824.0, UNIT_BYTES}, {40e9, UNIT_BYTES},         {1000.0 * 1073741824.0, UNIT_BYTES},
-        {12345.0 * 1073741824.0, UNIT_BYTES}, {0.125, UNIT_BYTES},     {989.4e12, UNIT_FLOPS},
-        {1.98e15, UNIT_FLOPS},          {8.4e23, UNIT_FLOP},           {3e27, UNIT_FLOP},
-        {1.41e9, UNIT_FREQUENCY},       {5e-6, UNIT_TIME},             {1.2345e-3, UNIT_TIME},
-        {7e-18, UNIT_TIME},             {1e7, UNIT_TIME},              {700, UNIT_POWER},
-        {0.25, UNIT_POWER},             {3.6e6, UNIT_ENERGY},          {4.2e-12, UNIT_ENERGY},
-        {3e-14, UNIT_ENERGY_PER_BIT},   {1e-18, UNIT_ENERGY_PER_BIT},  {4.5e-13, UNIT_ENERGY_PER_FLOP},
-        {0.75, UNIT_VOLTAGE},           {2.5e-3, UNIT_VOLTAGE},        {5e-9, UNIT_LENGTH},
-        {0.026, UNIT_LENGTH},           {814, UNIT_AREA_MM2},          {2e-3, UNIT_AREA_MM2},
-        {125e9, UNIT_BANDWIDTH_PER_MM}, {2.5, UNIT_MONEY},             {30000, UNIT_MONEY},
-        {0.87, UNIT_FRACTION},          {-2.5e-3, UNIT_NUMBER},        {123456789, UNIT_INTEGER},
+        {3.35e12, UNIT_BANDWIDTH},
+        {50e9, UNIT_BANDWIDTH},
+        {123456789.0, UNIT_BANDWIDTH},
+        {80.0 * 1073741824.0, UNIT_BYTES},
+        {40e9, UNIT_BYTES},
+        {1000.0 * 1073741824.0, UNIT_BYTES},
+        {12345.0 * 1073741824.0, UNIT_BYTES},
+        {0.125, UNIT_BYTES},
+        {989.4e12, UNIT_FLOPS},
+        {1.98e15, UNIT_FLOPS},
+        {8.4e23, UNIT_FLOP},
+        {3e27, UNIT_FLOP},
+        {1.41e9, UNIT_FREQUENCY},
+        {5e-6, UNIT_TIME},
+        {1.2345e-3, UNIT_TIME},
+        {7e-18, UNIT_TIME},
+        {1e7, UNIT_TIME},
+        {700, UNIT_POWER},
+        {0.25, UNIT_POWER},
+        {3.6e6, UNIT_ENERGY},
+        {4.2e-12, UNIT_ENERGY},
+        {3e-14, UNIT_ENERGY_PER_BIT},
+        {1e-18, UNIT_ENERGY_PER_BIT},
+        {4.5e-13, UNIT_ENERGY_PER_FLOP},
+        {0.75, UNIT_VOLTAGE},
+        {2.5e-3, UNIT_VOLTAGE},
+        {5e-9, UNIT_LENGTH},
+        {0.026, UNIT_LENGTH},
+        {814, UNIT_AREA_MM2},
+        {2e-3, UNIT_AREA_MM2},
+        {125e9, UNIT_BANDWIDTH_PER_MM},
+        {2.5, UNIT_MONEY},
+        {30000, UNIT_MONEY},
+        {0.87, UNIT_FRACTION},
+        {-2.5e-3, UNIT_NUMBER},
+        {123456789, UNIT_INTEGER},
         {-7e9, UNIT_BANDWIDTH},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)

@@ -93,9 +93,9 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
     }
     r->power_cap_w = cap;
     r->device_power_w = device_power(r);
-    r->system_power_w = pwr_system_power(&sc->system, sc->devices, r->device_power_w) +
-                        sc->devices * r->inter_link_energy_j / r->step_time_s *
-                            (sc->system.pue > 0 ? sc->system.pue : 1.0);
+    r->system_power_w =
+        pwr_system_power(&sc->system, sc->devices, r->device_power_w) +
+        sc->devices * r->inter_link_energy_j / r->step_time_s * (sc->system.pue > 0 ? sc->system.pue : 1.0);
     r->energy_per_step_j = r->system_power_w * r->step_time_s;
     /* Per-component energies are the whole system's: every device's
      * share, and the rest (nodes, switches, NICs, PUE) as system_overhead. */

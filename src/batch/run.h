@@ -13,12 +13,12 @@
 #include "io/template.h"
 
 typedef struct {
-    Scenario sc;          /* valid when built */
+    Scenario sc; /* valid when built */
     ScenarioSource src;
     Result r;
-    int built;            /* 1: sc is valid and was evaluated */
-    int line;             /* table line of the row */
-    Diag diag;            /* when !built or r.status == STATUS_ERROR: why */
+    int built; /* 1: sc is valid and was evaluated */
+    int line;  /* table line of the row */
+    Diag diag; /* when !built or r.status == STATUS_ERROR: why */
 } RunRow;
 
 typedef struct {

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #define DIAG_FILE_MAX 512
-#define DIAG_MSG_MAX 512
+#define DIAG_MSG_MAX  512
 
 typedef struct {
     char file[DIAG_FILE_MAX]; /* path as the user gave it; "" if none */

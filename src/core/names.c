@@ -19,9 +19,9 @@ const char *recompute_name(Recompute r)
 const char *component_name(Component c)
 {
     static const char *const n[COMP_COUNT] = {
-        "gemm",         "attention",      "memory_bound", "embedding_head",
-        "recompute",    "tp_comm",        "pp_bubble",    "pp_comm",
-        "dp_comm_exposed", "dp_comm_hidden", "optimizer",     "host_overhead", "system_overhead",
+        "gemm",      "attention",     "memory_bound",    "embedding_head",  "recompute",
+        "tp_comm",   "pp_bubble",     "pp_comm",         "dp_comm_exposed", "dp_comm_hidden",
+        "optimizer", "host_overhead", "system_overhead",
     };
     return (unsigned)c < COMP_COUNT ? n[c] : "?";
 }
@@ -46,7 +46,8 @@ const char *topology_name(Topology t)
 
 const char *placement_name(Placement p)
 {
-    static const char *const n[PLACE_COUNT] = {"tp-dp-pp", "tp-pp-dp", "dp-tp-pp", "dp-pp-tp", "pp-tp-dp", "pp-dp-tp"};
+    static const char *const n[PLACE_COUNT] = {"tp-dp-pp", "tp-pp-dp", "dp-tp-pp",
+                                               "dp-pp-tp", "pp-tp-dp", "pp-dp-tp"};
     if ((int)p == AUTO_VALUE)
         return "auto";
     return (unsigned)p < PLACE_COUNT ? n[p] : "?";

@@ -26,22 +26,22 @@ typedef enum {
 struct ParamTable;
 
 typedef struct {
-    const char *key;      /* dotted key: "hbm.bandwidth" */
-    size_t offset;        /* offsetof the field in the target struct */
+    const char *key; /* dotted key: "hbm.bandwidth" */
+    size_t offset;   /* offsetof the field in the target struct */
     ParamType type;
-    UnitKind unit;        /* for P_DOUBLE */
-    double min, max;      /* inclusive range for numbers */
-    double def;           /* default when not set (numbers, bools, enums) */
-    int required;         /* 1: a template must set it */
-    int auto_ok;          /* P_INT/P_ENUM: 'auto' accepted, stored as AUTO_VALUE */
-    size_t size;          /* P_STRING: buffer size */
-    const char *const *choices; /* P_ENUM: NULL-terminated names */
+    UnitKind unit;                /* for P_DOUBLE */
+    double min, max;              /* inclusive range for numbers */
+    double def;                   /* default when not set (numbers, bools, enums) */
+    int required;                 /* 1: a template must set it */
+    int auto_ok;                  /* P_INT/P_ENUM: 'auto' accepted, stored as AUTO_VALUE */
+    size_t size;                  /* P_STRING: buffer size */
+    const char *const *choices;   /* P_ENUM: NULL-terminated names */
     const struct ParamTable *sub; /* P_SUB */
-    const char *help;     /* meaning, for the Inputs sheet and --help */
+    const char *help;             /* meaning, for the Inputs sheet and --help */
 } ParamDef;
 
 typedef struct ParamTable {
-    const char *kind;        /* template folder: "devices", "networks", ... */
+    const char *kind; /* template folder: "devices", "networks", ... */
     const ParamDef *defs;
     size_t count;
     size_t struct_size;
@@ -67,8 +67,8 @@ extern const ParamTable param_convergence_table;
  * descends into a P_SUB entry ("device.hbm.bandwidth"), *table_out and
  * *base_off_out say which table and at which offset inside the outer
  * struct the returned def lives. */
-const ParamDef *param_find(const ParamTable *t, const char *key,
-                           const ParamTable **table_out, size_t *base_off_out);
+const ParamDef *param_find(const ParamTable *t, const char *key, const ParamTable **table_out,
+                           size_t *base_off_out);
 
 /* The known key (full dotted path, descending into nested tables) nearest
  * to `key` by edit distance, for "did you mean"; returns 1 and writes it to

@@ -18,21 +18,35 @@
 #define BIG 1e30
 
 /* Field makers.  T is the struct type of the table. */
-#define PD(T, key, field, unit, lo, hi, def, req, help)                                        \
-    {key, offsetof(T, field), P_DOUBLE, unit, lo, hi, def, req, 0, 0, NULL, NULL, help}
-#define PI(T, key, field, lo, hi, def, req, autok, help)                                       \
-    {key, offsetof(T, field), P_INT, UNIT_INTEGER, lo, hi, def, req, autok, 0, NULL, NULL, help}
-#define PI64(T, key, field, lo, hi, def, req, help)                                            \
-    {key, offsetof(T, field), P_INT64, UNIT_INTEGER, lo, hi, def, req, 0, 0, NULL, NULL, help}
-#define PB(T, key, field, def, help)                                                           \
-    {key, offsetof(T, field), P_BOOL, UNIT_NUMBER, 0, 1, def, 0, 0, 0, NULL, NULL, help}
-#define PE(T, key, field, choices, def, autok, help)                                           \
-    {key, offsetof(T, field), P_ENUM, UNIT_NUMBER, 0, 0, def, 0, autok, 0, choices, NULL, help}
-#define PS(T, key, field, req, help)                                                           \
-    {key, offsetof(T, field), P_STRING, UNIT_NUMBER, 0, 0, 0, req, 0, sizeof(((T *)0)->field),  \
-     NULL, NULL, help}
-#define PSUB(T, key, field, table, req, help)                                                  \
-    {key, offsetof(T, field), P_SUB, UNIT_NUMBER, 0, 0, 0, req, 0, 0, NULL, &table, help}
+#define PD(T, key, field, unit, lo, hi, def, req, help)                                                      \
+    {                                                                                                        \
+        key, offsetof(T, field), P_DOUBLE, unit, lo, hi, def, req, 0, 0, NULL, NULL, help                    \
+    }
+#define PI(T, key, field, lo, hi, def, req, autok, help)                                                     \
+    {                                                                                                        \
+        key, offsetof(T, field), P_INT, UNIT_INTEGER, lo, hi, def, req, autok, 0, NULL, NULL, help           \
+    }
+#define PI64(T, key, field, lo, hi, def, req, help)                                                          \
+    {                                                                                                        \
+        key, offsetof(T, field), P_INT64, UNIT_INTEGER, lo, hi, def, req, 0, 0, NULL, NULL, help             \
+    }
+#define PB(T, key, field, def, help)                                                                         \
+    {                                                                                                        \
+        key, offsetof(T, field), P_BOOL, UNIT_NUMBER, 0, 1, def, 0, 0, 0, NULL, NULL, help                   \
+    }
+#define PE(T, key, field, choices, def, autok, help)                                                         \
+    {                                                                                                        \
+        key, offsetof(T, field), P_ENUM, UNIT_NUMBER, 0, 0, def, 0, autok, 0, choices, NULL, help            \
+    }
+#define PS(T, key, field, req, help)                                                                         \
+    {                                                                                                        \
+        key, offsetof(T, field), P_STRING, UNIT_NUMBER, 0, 0, 0, req, 0, sizeof(((T *)0)->field), NULL,      \
+            NULL, help                                                                                       \
+    }
+#define PSUB(T, key, field, table, req, help)                                                                \
+    {                                                                                                        \
+        key, offsetof(T, field), P_SUB, UNIT_NUMBER, 0, 0, 0, req, 0, 0, NULL, &table, help                  \
+    }
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -42,21 +56,16 @@ static const ParamDef device_defs[] = {
     PS(Device, "name", name, 1, "device name as printed in reports"),
     PD(Device, "peak.fp32", matrix_flops[PREC_FP32], UNIT_FLOPS, 0, BIG, 0, 0,
        "dense fp32 peak of the matrix units (0: none; falls back to vector)"),
-    PD(Device, "peak.tf32", matrix_flops[PREC_TF32], UNIT_FLOPS, 0, BIG, 0, 0,
-       "dense tf32 matrix peak"),
-    PD(Device, "peak.fp16", matrix_flops[PREC_FP16], UNIT_FLOPS, 0, BIG, 0, 0,
-       "dense fp16 matrix peak"),
-    PD(Device, "peak.bf16", matrix_flops[PREC_BF16], UNIT_FLOPS, 0, BIG, 0, 0,
-       "dense bf16 matrix peak"),
+    PD(Device, "peak.tf32", matrix_flops[PREC_TF32], UNIT_FLOPS, 0, BIG, 0, 0, "dense tf32 matrix peak"),
+    PD(Device, "peak.fp16", matrix_flops[PREC_FP16], UNIT_FLOPS, 0, BIG, 0, 0, "dense fp16 matrix peak"),
+    PD(Device, "peak.bf16", matrix_flops[PREC_BF16], UNIT_FLOPS, 0, BIG, 0, 0, "dense bf16 matrix peak"),
     PD(Device, "peak.fp8", matrix_flops[PREC_FP8], UNIT_FLOPS, 0, BIG, 0, 0,
        "dense fp8 matrix peak (0: unsupported)"),
-    PD(Device, "vector", vector_flops, UNIT_FLOPS, 1e9, BIG, 0, 1,
-       "fp32 non-tensor (vector) peak"),
+    PD(Device, "vector", vector_flops, UNIT_FLOPS, 1e9, BIG, 0, 1, "fp32 non-tensor (vector) peak"),
     PI(Device, "sms", sms, 1, 1e6, 0, 1, 0, "streaming multiprocessors (compute bundles)"),
-    PD(Device, "clock", clock_hz, UNIT_FREQUENCY, 1e6, 1e11, 0, 1,
-       "clock at which the peaks are quoted"),
-    PD(Device, "registers.capacity", mem[MEM_REG].capacity_bytes, UNIT_BYTES, 1024, 1e9, 256 * 1024.0,
-       0, "register file per SM"),
+    PD(Device, "clock", clock_hz, UNIT_FREQUENCY, 1e6, 1e11, 0, 1, "clock at which the peaks are quoted"),
+    PD(Device, "registers.capacity", mem[MEM_REG].capacity_bytes, UNIT_BYTES, 1024, 1e9, 256 * 1024.0, 0,
+       "register file per SM"),
     PD(Device, "registers.energy", mem[MEM_REG].energy_j_per_bit, UNIT_ENERGY_PER_BIT, 0, 1e-9, 0, 0,
        "register file access energy"),
     PD(Device, "l1.capacity", mem[MEM_L1].capacity_bytes, UNIT_BYTES, 1024, 1e9, 0, 1,
@@ -66,8 +75,7 @@ static const ParamDef device_defs[] = {
     PD(Device, "l1.energy", mem[MEM_L1].energy_j_per_bit, UNIT_ENERGY_PER_BIT, 0, 1e-9, 0, 0,
        "shared memory access energy"),
     PD(Device, "l2.capacity", mem[MEM_L2].capacity_bytes, UNIT_BYTES, 0, 1e12, 0, 1, "L2 cache"),
-    PD(Device, "l2.bandwidth", mem[MEM_L2].bw_bytes_per_s, UNIT_BANDWIDTH, 1e9, BIG, 0, 1,
-       "L2 bandwidth"),
+    PD(Device, "l2.bandwidth", mem[MEM_L2].bw_bytes_per_s, UNIT_BANDWIDTH, 1e9, BIG, 0, 1, "L2 bandwidth"),
     PD(Device, "l2.energy", mem[MEM_L2].energy_j_per_bit, UNIT_ENERGY_PER_BIT, 0, 1e-9, 0, 0,
        "L2 access energy"),
     PD(Device, "hbm.capacity", mem[MEM_HBM].capacity_bytes, UNIT_BYTES, 1e6, 1e15, 0, 1,
@@ -128,8 +136,7 @@ static const ParamDef network_defs[] = {
     PE(Network, "topology", topology, topology_choices, TOPO_SWITCHED, 0, "topology of the tier"),
 };
 
-const ParamTable param_network_table = {"networks", network_defs, N(network_defs), sizeof(Network),
-                                        NULL};
+const ParamTable param_network_table = {"networks", network_defs, N(network_defs), sizeof(Network), NULL};
 
 /* ---- system ----------------------------------------------------------- */
 
@@ -189,8 +196,8 @@ static const ParamDef convergence_defs[] = {
     PD(Convergence, "b_noise", b_noise, UNIT_NUMBER, 0, 1e15, 0, 0, "gradient noise scale (batch)"),
     PD(Convergence, "epochs_min", epochs_min, UNIT_NUMBER, 0, 1e9, 0, 0, "epochs at a batch of 1"),
     PD(Convergence, "b_crit", b_crit, UNIT_NUMBER, 0, 1e15, 0, 0, "critical batch"),
-    {"points", offsetof(Convergence, n), P_POINTS, UNIT_NUMBER, 0, CONV_MAX_POINTS, 0, 0, 0, 0, NULL,
-     NULL, "measured (global batch, epochs to target) points"},
+    {"points", offsetof(Convergence, n), P_POINTS, UNIT_NUMBER, 0, CONV_MAX_POINTS, 0, 0, 0, 0, NULL, NULL,
+     "measured (global batch, epochs to target) points"},
 };
 
 const ParamTable param_convergence_table = {"convergence", convergence_defs, N(convergence_defs),
@@ -209,8 +216,12 @@ static int model_finish(void *obj, Diag *d)
 {
     Model *m = obj;
     if (m->kind == MODEL_TRANSFORMER) {
-        const char *miss = !m->layers ? "layers" : !m->hidden ? "hidden" : !m->heads ? "heads"
-                           : !m->seq_len ? "seq_len" : !m->vocab ? "vocab" : NULL;
+        const char *miss = !m->layers    ? "layers"
+                           : !m->hidden  ? "hidden"
+                           : !m->heads   ? "heads"
+                           : !m->seq_len ? "seq_len"
+                           : !m->vocab   ? "vocab"
+                                         : NULL;
         if (miss)
             return diag_set(d, NULL, 0, 0, "key '%s': required for a transformer model", miss);
         if (m->ffn == 0)
@@ -218,8 +229,8 @@ static int model_finish(void *obj, Diag *d)
         if (m->kv_heads == 0)
             m->kv_heads = m->heads;
         if (m->hidden % m->heads)
-            return diag_set(d, NULL, 0, 0, "key 'hidden': %d is not divisible by heads (%d)",
-                            m->hidden, m->heads);
+            return diag_set(d, NULL, 0, 0, "key 'hidden': %d is not divisible by heads (%d)", m->hidden,
+                            m->heads);
         if (m->heads % m->kv_heads)
             return diag_set(d, NULL, 0, 0, "key 'kv_heads': heads (%d) must be a multiple of kv_heads (%d)",
                             m->heads, m->kv_heads);
@@ -255,8 +266,7 @@ static const ParamDef model_defs[] = {
     PI(Model, "enc_layers", enc_layers, 0, 1e5, 0, 0, 0,
        "seq2seq LSTM: encoder layers (the first bidirectional); 0: language model"),
     PI(Model, "dec_layers", dec_layers, 0, 1e5, 0, 0, 0, "seq2seq LSTM: decoder layers"),
-    PI(Model, "tgt_len", tgt_len, 0, 1e8, 0, 0, 0,
-       "seq2seq LSTM: target timesteps; default seq_len"),
+    PI(Model, "tgt_len", tgt_len, 0, 1e8, 0, 0, 0, "seq2seq LSTM: target timesteps; default seq_len"),
     PI(Model, "lstm_biases", lstm_biases, 1, 2, 1, 0, 0,
        "LSTM bias vectors per gate block: 1 (TensorFlow), 2 (PyTorch/cuDNN)"),
     PE(Model, "lstm_split", lstm_split, lstm_split_choices, LSTM_SPLIT_AUTO, 0,
@@ -272,8 +282,7 @@ static const ParamDef model_defs[] = {
          "steps to train as a function of the global batch"),
 };
 
-const ParamTable param_model_table = {"models", model_defs, N(model_defs), sizeof(Model),
-                                      model_finish};
+const ParamTable param_model_table = {"models", model_defs, N(model_defs), sizeof(Model), model_finish};
 
 /* ---- scenario row ----------------------------------------------------- */
 
@@ -299,8 +308,7 @@ static const ParamDef scenario_defs[] = {
     PI(Scenario, "replica_batch", replica_batch, 0, 1e9, 0, 0, 0,
        "samples per data-parallel replica per step (global_batch = replica_batch x dp)"),
     PI(Scenario, "interleave", interleave, 1, 1e4, 1, 0, 1, "model chunks per pipeline stage"),
-    PE(Scenario, "recompute", recompute, recompute_choices, RECOMPUTE_NONE, 1,
-       "activation recomputation"),
+    PE(Scenario, "recompute", recompute, recompute_choices, RECOMPUTE_NONE, 1, "activation recomputation"),
     PB(Scenario, "seq_parallel", seq_parallel, 0, "sequence parallelism"),
     PI(Scenario, "zero", zero, 0, 3, 0, 0, 0, "ZeRO stage"),
     PE(Scenario, "precision", precision, precision_choices, PREC_BF16, 0, "training precision"),
@@ -315,8 +323,8 @@ static const ParamDef scenario_defs[] = {
     PD(Scenario, "epochs", epochs, UNIT_NUMBER, 0, 1e9, 0, 0, "epochs over the dataset"),
 };
 
-const ParamTable param_scenario_table = {"scenarios", scenario_defs, N(scenario_defs),
-                                         sizeof(Scenario), NULL};
+const ParamTable param_scenario_table = {"scenarios", scenario_defs, N(scenario_defs), sizeof(Scenario),
+                                         NULL};
 
 /* ---- generic operations ---------------------------------------------- */
 
@@ -457,8 +465,8 @@ void param_expect(const ParamDef *def, char *buf, size_t n)
         /* "one of none, selective, full or auto": auto is the last choice */
         for (int i = 0; def->choices[i]; i++) {
             int last = !def->choices[i + 1] && !def->auto_ok;
-            int w = snprintf(buf + len, n - len, "%s%s", i ? (last ? " or " : ", ") : "one of ",
-                             def->choices[i]);
+            int w =
+                snprintf(buf + len, n - len, "%s%s", i ? (last ? " or " : ", ") : "one of ", def->choices[i]);
             if (w < 0 || (size_t)w >= n - len)
                 return;
             len += (size_t)w;
@@ -479,8 +487,7 @@ void param_expect(const ParamDef *def, char *buf, size_t n)
     }
 }
 
-static int bad_value(const ParamDef *def, const char *fullkey, const char *text, const char *why,
-                     Diag *d)
+static int bad_value(const ParamDef *def, const char *fullkey, const char *text, const char *why, Diag *d)
 {
     char exp[256];
     param_expect(def, exp, sizeof exp);
@@ -565,8 +572,7 @@ int param_set(const ParamDef *def, void *obj, const char *fullkey, const char *t
     case P_BOOL:
         if (is_word(text, "yes") || is_word(text, "true") || is_word(text, "on") || is_word(text, "1"))
             *(int *)f = 1;
-        else if (is_word(text, "no") || is_word(text, "false") || is_word(text, "off") ||
-                 is_word(text, "0"))
+        else if (is_word(text, "no") || is_word(text, "false") || is_word(text, "off") || is_word(text, "0"))
             *(int *)f = 0;
         else
             return bad_value(def, fullkey, text, NULL, d);
@@ -595,8 +601,7 @@ int param_set(const ParamDef *def, void *obj, const char *fullkey, const char *t
         return 0;
     }
     case P_SUB:
-        return diag_set(d, NULL, 0, 0, "%s: a template reference is resolved by the loader",
-                        fullkey);
+        return diag_set(d, NULL, 0, 0, "%s: a template reference is resolved by the loader", fullkey);
     case P_POINTS:
         return set_points(def, f, fullkey, text, d);
     }
@@ -658,21 +663,20 @@ void param_walk(const ParamTable *t, const void *obj, const char *prefix, ParamV
 /* The generator's inputs: tech/tech.h says what each field models and
  * tech/tech.c how it is used.  tech_check() validates the combination. */
 
-#define SRAM_DEFS(lvl, pre, what)                                                                 \
-    PD(Technology, pre ".bit_area", sram[lvl].bit_area_mm2, UNIT_AREA_MM2, 1e-9, 1e-3, 0, 1,      \
-       what " bit cell area"),                                                                    \
-    PD(Technology, pre ".overhead", sram[lvl].overhead, UNIT_FRACTION, 0, 0.99, 0, 1,             \
-       what " periphery share of the cell-plus-periphery area"),                                  \
-    PD(Technology, pre ".bank", sram[lvl].bank_bytes, UNIT_BYTES, 64, 1e9, 0, 1,                  \
-       what " bank capacity"),                                                                    \
-    PD(Technology, pre ".port_area", sram[lvl].port_area_mm2, UNIT_AREA_MM2, 0, 10, 0, 0,         \
-       what " crossbar port area per bank per bundle (0: none)"),                                 \
-    PD(Technology, pre ".port_bytes_per_clock", sram[lvl].port_bytes_per_clock, UNIT_NUMBER, 0,   \
-       1e6, 0, 0, what " bytes per core clock one bank delivers (0: power-limited only)"),        \
-    PD(Technology, pre ".energy", sram[lvl].energy_j_per_bit, UNIT_ENERGY_PER_BIT, 1e-18, 1e-9,   \
-       0, 1, what " access energy per bit"),                                                      \
-    PD(Technology, pre ".leakage_per_bit", sram[lvl].leakage_w_per_bit, UNIT_POWER, 0, 1e-6, 0,   \
-       0, what " static power per bit stored")
+#define SRAM_DEFS(lvl, pre, what)                                                                            \
+    PD(Technology, pre ".bit_area", sram[lvl].bit_area_mm2, UNIT_AREA_MM2, 1e-9, 1e-3, 0, 1,                 \
+       what " bit cell area"),                                                                               \
+        PD(Technology, pre ".overhead", sram[lvl].overhead, UNIT_FRACTION, 0, 0.99, 0, 1,                    \
+           what " periphery share of the cell-plus-periphery area"),                                         \
+        PD(Technology, pre ".bank", sram[lvl].bank_bytes, UNIT_BYTES, 64, 1e9, 0, 1, what " bank capacity"), \
+        PD(Technology, pre ".port_area", sram[lvl].port_area_mm2, UNIT_AREA_MM2, 0, 10, 0, 0,                \
+           what " crossbar port area per bank per bundle (0: none)"),                                        \
+        PD(Technology, pre ".port_bytes_per_clock", sram[lvl].port_bytes_per_clock, UNIT_NUMBER, 0, 1e6, 0,  \
+           0, what " bytes per core clock one bank delivers (0: power-limited only)"),                       \
+        PD(Technology, pre ".energy", sram[lvl].energy_j_per_bit, UNIT_ENERGY_PER_BIT, 1e-18, 1e-9, 0, 1,    \
+           what " access energy per bit"),                                                                   \
+        PD(Technology, pre ".leakage_per_bit", sram[lvl].leakage_w_per_bit, UNIT_POWER, 0, 1e-6, 0, 0,       \
+           what " static power per bit stored")
 
 static const ParamDef technology_defs[] = {
     PS(Technology, "name", name, 1, "technology name as printed in reports"),
@@ -766,21 +770,20 @@ const ParamTable param_technology_table = {"technology", technology_defs, N(tech
 
 /* ---- derive: technology + budgets (a device template's `derive:`) ------ */
 
-#define SPLIT_DEFS(what, arr, req, noun)                                                          \
-    PD(DeriveSpec, what ".core", budget.arr[TP_CORE], UNIT_FRACTION, 0, 1, 0, req,                \
-       noun " share of the matrix units"),                                                        \
-    PD(DeriveSpec, what ".registers", budget.arr[TP_REG], UNIT_FRACTION, 0, 1, 0, req,            \
-       noun " share of the register files"),                                                      \
-    PD(DeriveSpec, what ".l1", budget.arr[TP_L1], UNIT_FRACTION, 0, 1, 0, req,                    \
-       noun " share of L1 / shared memory"),                                                      \
-    PD(DeriveSpec, what ".l2", budget.arr[TP_L2], UNIT_FRACTION, 0, 1, 0, req,                    \
-       noun " share of the L2"),                                                                  \
-    PD(DeriveSpec, what ".dram", budget.arr[TP_DRAM], UNIT_FRACTION, 0, 1, 0, req,                \
-       noun " share of HBM (controllers, PHYs, stacks)"),                                         \
-    PD(DeriveSpec, what ".intra", budget.arr[TP_INTRA], UNIT_FRACTION, 0, 1, 0, 0,                \
-       noun " share of the scale-up links"),                                                      \
-    PD(DeriveSpec, what ".inter", budget.arr[TP_INTER], UNIT_FRACTION, 0, 1, 0, 0,                \
-       noun " share of the scale-out links")
+#define SPLIT_DEFS(what, arr, req, noun)                                                                     \
+    PD(DeriveSpec, what ".core", budget.arr[TP_CORE], UNIT_FRACTION, 0, 1, 0, req,                           \
+       noun " share of the matrix units"),                                                                   \
+        PD(DeriveSpec, what ".registers", budget.arr[TP_REG], UNIT_FRACTION, 0, 1, 0, req,                   \
+           noun " share of the register files"),                                                             \
+        PD(DeriveSpec, what ".l1", budget.arr[TP_L1], UNIT_FRACTION, 0, 1, 0, req,                           \
+           noun " share of L1 / shared memory"),                                                             \
+        PD(DeriveSpec, what ".l2", budget.arr[TP_L2], UNIT_FRACTION, 0, 1, 0, req, noun " share of the L2"), \
+        PD(DeriveSpec, what ".dram", budget.arr[TP_DRAM], UNIT_FRACTION, 0, 1, 0, req,                       \
+           noun " share of HBM (controllers, PHYs, stacks)"),                                                \
+        PD(DeriveSpec, what ".intra", budget.arr[TP_INTRA], UNIT_FRACTION, 0, 1, 0, 0,                       \
+           noun " share of the scale-up links"),                                                             \
+        PD(DeriveSpec, what ".inter", budget.arr[TP_INTER], UNIT_FRACTION, 0, 1, 0, 0,                       \
+           noun " share of the scale-out links")
 
 static const ParamDef derive_defs[] = {
     PSUB(DeriveSpec, "technology", technology, param_technology_table, 1,
@@ -799,10 +802,9 @@ static const ParamDef derive_defs[] = {
        "die edge share of the scale-up links"),
     PD(DeriveSpec, "perimeter.inter", budget.perimeter[TP_INTER], UNIT_FRACTION, 0, 1, 0, 0,
        "die edge share of the scale-out links"),
-    PI(DeriveSpec, "bundle.mcus", budget.mcus_per_bundle, 1, 4096, 4, 0, 0,
-       "matrix units per bundle (SM)"),
-    PD(DeriveSpec, "bundle.vector_flops_per_clock", budget.vector_flops_per_clock, UNIT_NUMBER, 1, 1e6,
-       128, 0, "fp32 vector FLOP per clock per bundle"),
+    PI(DeriveSpec, "bundle.mcus", budget.mcus_per_bundle, 1, 4096, 4, 0, 0, "matrix units per bundle (SM)"),
+    PD(DeriveSpec, "bundle.vector_flops_per_clock", budget.vector_flops_per_clock, UNIT_NUMBER, 1, 1e6, 128,
+       0, "fp32 vector FLOP per clock per bundle"),
 };
 
 const ParamTable param_derive_table = {"derive", derive_defs, N(derive_defs), sizeof(DeriveSpec), NULL};

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #define SHA256_DIGEST_LEN 32
-#define SHA256_HEX_LEN 65 /* 64 hex digits and the NUL */
+#define SHA256_HEX_LEN    65 /* 64 hex digits and the NUL */
 
 typedef struct {
     uint32_t h[8];

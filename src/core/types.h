@@ -17,9 +17,9 @@ typedef enum { PREC_FP32, PREC_TF32, PREC_FP16, PREC_BF16, PREC_FP8, PREC_COUNT 
 typedef enum { MEM_REG, MEM_L1, MEM_L2, MEM_HBM, MEM_LEVELS } MemLevel;
 
 typedef struct {
-    double capacity_bytes;    /* per SM for REG and L1, per device for L2 and HBM */
-    double bw_bytes_per_s;    /* aggregate peak bandwidth */
-    double energy_j_per_bit;  /* access energy per bit moved at this level */
+    double capacity_bytes;   /* per SM for REG and L1, per device for L2 and HBM */
+    double bw_bytes_per_s;   /* aggregate peak bandwidth */
+    double energy_j_per_bit; /* access energy per bit moved at this level */
 } MemSpec;
 
 typedef struct {
@@ -29,21 +29,21 @@ typedef struct {
     int sms;                         /* streaming multiprocessors (bundles) */
     double clock_hz;                 /* clock at which matrix_flops is quoted */
     MemSpec mem[MEM_LEVELS];
-    double hbm_reserved_bytes;       /* HBM the runtime keeps (context, allocator slack) */
-    double launch_s;                 /* kernel launch + tail overhead per kernel */
+    double hbm_reserved_bytes; /* HBM the runtime keeps (context, allocator slack) */
+    double launch_s;           /* kernel launch + tail overhead per kernel */
     /* Fitted, each with its source in the template: */
-    double matrix_eff;               /* achievable fraction of matrix peak (large GEMM) */
-    double vector_eff;               /* achievable fraction of vector peak */
-    double hbm_eff;                  /* achievable fraction of HBM bandwidth (STREAM) */
-    double l2_eff;                   /* achievable fraction of L2 bandwidth */
+    double matrix_eff; /* achievable fraction of matrix peak (large GEMM) */
+    double vector_eff; /* achievable fraction of vector peak */
+    double hbm_eff;    /* achievable fraction of HBM bandwidth (STREAM) */
+    double l2_eff;     /* achievable fraction of L2 bandwidth */
     /* Power (issue: power and energy) */
     double tdp_w;
     double idle_w;
     double energy_j_per_flop[PREC_COUNT];
-    double v_nominal;                /* V at clock_hz */
-    double v_threshold;              /* V */
-    double v_min;                    /* V, floor of DVFS */
-    double dvfs_alpha;               /* alpha-power law exponent */
+    double v_nominal;   /* V at clock_hz */
+    double v_threshold; /* V */
+    double v_min;       /* V, floor of DVFS */
+    double dvfs_alpha;  /* alpha-power law exponent */
 } Device;
 
 typedef enum { TOPO_SWITCHED, TOPO_RING, TOPO_TORUS2D, TOPO_TORUS3D, TOPO_MESH2D, TOPO_COUNT } Topology;
@@ -51,12 +51,12 @@ typedef enum { TOPO_SWITCHED, TOPO_RING, TOPO_TORUS2D, TOPO_TORUS3D, TOPO_MESH2D
 /* One link technology and how a tier uses it. */
 typedef struct {
     char name[NAME_MAX_LEN];
-    double bw_bytes_per_s;       /* per device, per direction, on this tier */
-    double latency_s;            /* per hop (alpha) */
-    double efficiency;           /* achievable fraction of bw (fitted, sourced) */
-    double energy_j_per_bit;     /* per bit on the wire */
-    double links_per_mm;         /* on-package kinds: links per mm of die edge; 0 otherwise */
-    double link_bw_bytes_per_s;  /* one link, one direction */
+    double bw_bytes_per_s;      /* per device, per direction, on this tier */
+    double latency_s;           /* per hop (alpha) */
+    double efficiency;          /* achievable fraction of bw (fitted, sourced) */
+    double energy_j_per_bit;    /* per bit on the wire */
+    double links_per_mm;        /* on-package kinds: links per mm of die edge; 0 otherwise */
+    double link_bw_bytes_per_s; /* one link, one direction */
     Topology topology;
 } Network;
 
@@ -64,13 +64,13 @@ typedef struct {
     char name[NAME_MAX_LEN];
     Device device;
     int devices_per_node;
-    Network intra;               /* scale-up tier inside a node */
-    Network inter;               /* scale-out tier between nodes */
-    double dp_overlap;           /* fraction of DP gradient communication hidden under backward */
-    double host_op_s;            /* framework dispatch time per operation (eager mode), fitted */
-    double node_overhead_w;      /* host CPUs, NICs, fans per node */
-    double switch_w_per_device;  /* fabric switches, apportioned per device */
-    double pue;                  /* facility power usage effectiveness */
+    Network intra;                /* scale-up tier inside a node */
+    Network inter;                /* scale-out tier between nodes */
+    double dp_overlap;            /* fraction of DP gradient communication hidden under backward */
+    double host_op_s;             /* framework dispatch time per operation (eager mode), fitted */
+    double node_overhead_w;       /* host CPUs, NICs, fans per node */
+    double switch_w_per_device;   /* fabric switches, apportioned per device */
+    double pue;                   /* facility power usage effectiveness */
     double price_per_device_hour; /* $ ; 0 unknown */
 } System;
 
@@ -86,10 +86,10 @@ typedef enum { BATCH_SAMPLES, BATCH_TOKENS } BatchUnit;
 typedef struct {
     char name[NAME_MAX_LEN];
     ConvKind kind;
-    BatchUnit unit;          /* what B counts */
-    double s_min, b_noise;   /* steps form */
+    BatchUnit unit;            /* what B counts */
+    double s_min, b_noise;     /* steps form */
     double epochs_min, b_crit; /* epochs form */
-    int n;                   /* table form: points, B increasing */
+    int n;                     /* table form: points, B increasing */
     double batch[CONV_MAX_POINTS], epochs[CONV_MAX_POINTS];
 } Convergence;
 
@@ -107,10 +107,10 @@ typedef struct {
     int layers;
     int hidden;
     int heads;
-    int kv_heads;        /* grouped-query attention; = heads when not set */
+    int kv_heads; /* grouped-query attention; = heads when not set */
     int seq_len;
     int vocab;
-    int ffn;             /* MLP inner size; 4*hidden when not set */
+    int ffn; /* MLP inner size; 4*hidden when not set */
     MlpKind mlp;
     NormKind norm;
     PosKind position;
@@ -119,9 +119,9 @@ typedef struct {
     /* gemm */
     int64_t m, n, k;
     /* cnn (graph/cnn.c) */
-    int image_size;       /* input height = width, pixels */
-    int channels;         /* input channels */
-    int classes;          /* softmax width, checked against the net; 0: not checked */
+    int image_size;           /* input height = width, pixels */
+    int channels;             /* input channels */
+    int classes;              /* softmax width, checked against the net; 0: not checked */
     const struct CnnNet *cnn; /* layer list (graph/cnn.h), owned by the template db (immutable) */
     /* lstm (graph/lstm.c; also layers, hidden = cell size D, seq_len =
      * timesteps T (source side of a seq2seq model), vocab, attention) */
@@ -133,8 +133,8 @@ typedef struct {
     int lstm_biases;      /* bias vectors per gate block: 1 (TensorFlow), 2 (PyTorch b_ih + b_hh) */
     LstmSplit lstm_split; /* kernel split of the gate GEMMs over tp (DeepFlow RC / CR) */
     /* amount of training */
-    double train_tokens;   /* 0: not given */
-    double train_samples;  /* 0: not given */
+    double train_tokens;  /* 0: not given */
+    double train_samples; /* 0: not given */
     double dataset_samples;
     Convergence convergence; /* name "" when the model has none */
 } Model;
@@ -161,37 +161,37 @@ typedef struct {
     System system;
     Model model;
     int devices;
-    int tp, pp, dp;          /* AUTO_VALUE allowed until the search resolves it */
+    int tp, pp, dp; /* AUTO_VALUE allowed until the search resolves it */
     int microbatch;
     int64_t global_batch;
-    int replica_batch;       /* samples per data-parallel replica per step: global = replica x dp (0: unset) */
+    int replica_batch; /* samples per data-parallel replica per step: global = replica x dp (0: unset) */
     int interleave;
     Recompute recompute;
     int seq_parallel;
     int zero;
     Precision precision;
     Placement placement;
-    double power_cap_w;      /* per-device cap; 0: the device's TDP */
-    int min_mp, max_mp;      /* search bounds on tp x pp (model-parallel degree) */
+    double power_cap_w;          /* per-device cap; 0: the device's TDP */
+    int min_mp, max_mp;          /* search bounds on tp x pp (model-parallel degree) */
     char baseline[NAME_MAX_LEN]; /* series this row is compared with at the same devices and model */
     double train_tokens, train_samples, epochs; /* 0: not given */
 } Scenario;
 
 /* Components of a step, in the order they are reported. */
 typedef enum {
-    COMP_GEMM,          /* matrix multiplies (forward, backward, recompute) */
-    COMP_ATTENTION,     /* attention core: QK^T, softmax, AV */
-    COMP_MEMBOUND,      /* elementwise, norms, dropout, activations */
-    COMP_EMBED_HEAD,    /* embedding lookup, LM head, cross-entropy */
-    COMP_RECOMPUTE,     /* forward work redone in the backward pass */
-    COMP_TP_COMM,       /* tensor-parallel collectives, exposed */
-    COMP_PP_BUBBLE,     /* pipeline fill and drain */
-    COMP_PP_COMM,       /* stage-to-stage transfers, exposed */
-    COMP_DP_COMM,       /* data-parallel gradient collectives, exposed */
-    COMP_DP_HIDDEN,     /* data-parallel communication hidden under backward (not in step time) */
-    COMP_OPTIMIZER,     /* optimizer step */
-    COMP_HOST,          /* host (framework) dispatch time not hidden behind device work */
-    COMP_SYSTEM,        /* energy only: nodes, switches, scale-out links and facility (PUE) */
+    COMP_GEMM,       /* matrix multiplies (forward, backward, recompute) */
+    COMP_ATTENTION,  /* attention core: QK^T, softmax, AV */
+    COMP_MEMBOUND,   /* elementwise, norms, dropout, activations */
+    COMP_EMBED_HEAD, /* embedding lookup, LM head, cross-entropy */
+    COMP_RECOMPUTE,  /* forward work redone in the backward pass */
+    COMP_TP_COMM,    /* tensor-parallel collectives, exposed */
+    COMP_PP_BUBBLE,  /* pipeline fill and drain */
+    COMP_PP_COMM,    /* stage-to-stage transfers, exposed */
+    COMP_DP_COMM,    /* data-parallel gradient collectives, exposed */
+    COMP_DP_HIDDEN,  /* data-parallel communication hidden under backward (not in step time) */
+    COMP_OPTIMIZER,  /* optimizer step */
+    COMP_HOST,       /* host (framework) dispatch time not hidden behind device work */
+    COMP_SYSTEM,     /* energy only: nodes, switches, scale-out links and facility (PUE) */
     COMP_COUNT
 } Component;
 
@@ -208,15 +208,15 @@ typedef struct {
     /* time */
     double step_time_s;
     double samples_per_s;
-    double steps;              /* optimizer steps to train */
+    double steps; /* optimizer steps to train */
     double time_to_train_s;
     double params_total;            /* model parameters (whole model) */
     double model_flops_per_step;    /* model FLOPs (no recompute), whole step, all devices */
     double hardware_flops_per_step; /* with recompute */
     double model_tflops_per_device; /* achieved */
     double mfu, hfu;
-    double scaling_efficiency;      /* filled by the batch runner per series */
-    double speedup;                 /* baseline's time-to-train / this one's (batch runner); NaN none */
+    double scaling_efficiency; /* filled by the batch runner per series */
+    double speedup;            /* baseline's time-to-train / this one's (batch runner); NaN none */
     /* memory per device (the most loaded one) */
     double mem_weights_bytes, mem_grads_bytes, mem_optimizer_bytes;
     double mem_activations_bytes, mem_workspace_bytes, mem_total_bytes;
@@ -225,15 +225,15 @@ typedef struct {
     char bottleneck[32];
     /* power and energy */
     double device_power_w, system_power_w;
-    double energy_per_step_j, energy_to_train_j;  /* whole system at the wall */
-    double device_energy_j;         /* one device, one step: dynamic + leakage */
-    double inter_link_energy_j;     /* one device's scale-out traffic, one step */
-    double intra_bytes, inter_bytes;/* one device's network traffic per step */
-    double clock_scale;             /* DVFS clock / nominal clock (1: not throttled) */
-    double power_cap_w;             /* the cap the device was held to */
-    double cost_usd;                /* price x devices x time to train; NaN unknown */
-    double epochs;                  /* epochs to train (NaN when the amount is not in epochs) */
-    int searched;                   /* strategies the search evaluated (0: none) */
+    double energy_per_step_j, energy_to_train_j; /* whole system at the wall */
+    double device_energy_j;                      /* one device, one step: dynamic + leakage */
+    double inter_link_energy_j;                  /* one device's scale-out traffic, one step */
+    double intra_bytes, inter_bytes;             /* one device's network traffic per step */
+    double clock_scale;                          /* DVFS clock / nominal clock (1: not throttled) */
+    double power_cap_w;                          /* the cap the device was held to */
+    double cost_usd;                             /* price x devices x time to train; NaN unknown */
+    double epochs;                               /* epochs to train (NaN when the amount is not in epochs) */
+    int searched;                                /* strategies the search evaluated (0: none) */
     double comp_time_s[COMP_COUNT];
     double comp_energy_j[COMP_COUNT];
     /* collective tier names, for the breakdown */

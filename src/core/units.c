@@ -46,32 +46,17 @@ typedef struct {
 } Prefix;
 
 #define MICRO_SIGN "\xC2\xB5" /* U+00B5, UTF-8 */
-#define GREEK_MU "\xCE\xBC"   /* U+03BC, UTF-8 */
+#define GREEK_MU   "\xCE\xBC" /* U+03BC, UTF-8 */
 
 static const Prefix prefixes[] = {
-    {"k", 3, 0, PFX_BIG},
-    {"K", 3, 0, PFX_BIG},
-    {"M", 6, 0, PFX_BIG},
-    {"G", 9, 0, PFX_BIG},
-    {"T", 12, 0, PFX_BIG},
-    {"P", 15, 0, PFX_BIG},
-    {"E", 18, 0, PFX_BIG},
-    {"Z", 21, 0, PFX_BIG},
-    {"Y", 24, 0, PFX_BIG},
-    {"Ki", 0, 1, PFX_BIN},
-    {"Mi", 0, 2, PFX_BIN},
-    {"Gi", 0, 3, PFX_BIN},
-    {"Ti", 0, 4, PFX_BIN},
-    {"Pi", 0, 5, PFX_BIN},
-    {"Ei", 0, 6, PFX_BIN},
-    {"m", -3, 0, PFX_SMALL},
-    {"u", -6, 0, PFX_SMALL},
-    {MICRO_SIGN, -6, 0, PFX_SMALL},
-    {GREEK_MU, -6, 0, PFX_SMALL},
-    {"n", -9, 0, PFX_SMALL},
-    {"p", -12, 0, PFX_SMALL},
-    {"f", -15, 0, PFX_SMALL},
-    {"c", -2, 0, PFX_CENTI},
+    {"k", 3, 0, PFX_BIG},         {"K", 3, 0, PFX_BIG},    {"M", 6, 0, PFX_BIG},
+    {"G", 9, 0, PFX_BIG},         {"T", 12, 0, PFX_BIG},   {"P", 15, 0, PFX_BIG},
+    {"E", 18, 0, PFX_BIG},        {"Z", 21, 0, PFX_BIG},   {"Y", 24, 0, PFX_BIG},
+    {"Ki", 0, 1, PFX_BIN},        {"Mi", 0, 2, PFX_BIN},   {"Gi", 0, 3, PFX_BIN},
+    {"Ti", 0, 4, PFX_BIN},        {"Pi", 0, 5, PFX_BIN},   {"Ei", 0, 6, PFX_BIN},
+    {"m", -3, 0, PFX_SMALL},      {"u", -6, 0, PFX_SMALL}, {MICRO_SIGN, -6, 0, PFX_SMALL},
+    {GREEK_MU, -6, 0, PFX_SMALL}, {"n", -9, 0, PFX_SMALL}, {"p", -12, 0, PFX_SMALL},
+    {"f", -15, 0, PFX_SMALL},     {"c", -2, 0, PFX_CENTI},
 };
 
 /* One base unit of a kind: value_SI = number * mult * 10^exp10 * prefix. */
@@ -83,8 +68,8 @@ typedef struct {
     int flags;
 } UnitDef;
 
-#define BIGS (PFX_BIG | PFX_BIN)
-#define SI_ALL (PFX_BIG | PFX_SMALL)
+#define BIGS      (PFX_BIG | PFX_BIN)
+#define SI_ALL    (PFX_BIG | PFX_SMALL)
 #define FLOP_CASE (PFX_BIG | PFX_ICASE | BASE_ICASE)
 
 /* Bases per kind, in enum order; the first match of another kind names
@@ -226,25 +211,25 @@ static const char *const kind_si[UNIT_KIND_COUNT] = {
  * the analyzer's Annex K advice does not apply; its va_list warning is a
  * clang-tidy 14 false positive that appears for every file but the first
  * when several are checked in one run (diag.c gets it too). */
-__attribute__((format(printf, 3, 4)))
-static int fmt(char *buf, size_t n, const char *f, ...)
+__attribute__((format(printf, 3, 4))) static int fmt(char *buf, size_t n, const char *f, ...)
 {
     va_list ap;
     va_start(ap, f);
-    /* NOLINTNEXTLINE(clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling,clang-analyzer-valist.Uninitialized) */
+    /* NOLINTNEXTLINE(clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling,clang-analyzer-valist.Uninitialized)
+     */
     int r = vsnprintf(buf, buf ? n : 0, f, ap);
     va_end(ap);
     return r;
 }
 
 /* Write the reason into err (if any) and return -1. */
-__attribute__((format(printf, 3, 4)))
-static int fail(char *err, size_t errlen, const char *f, ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen, const char *f, ...)
 {
     if (err && errlen) {
         va_list ap;
         va_start(ap, f);
-        /* NOLINTNEXTLINE(clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling,clang-analyzer-valist.Uninitialized) */
+        /* NOLINTNEXTLINE(clang-analyzer-security.insecureAPI.DeprecatedOrUnsafeBufferHandling,clang-analyzer-valist.Uninitialized)
+         */
         vsnprintf(err, errlen, f, ap);
         va_end(ap);
     }
@@ -284,9 +269,8 @@ static int same_text(const char *a, const char *b, size_t n, int icase)
 static double pow10i(int e)
 {
     static const double p10[] = {
-        1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10,
-        1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21,
-        1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30,
+        1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30,
     };
     if (e >= 0 && e < (int)COUNT(p10))
         return p10[e];
@@ -526,11 +510,11 @@ static const Step steps_bandwidth[] = {
     {0, "B/s"}, {3, "kB/s"}, {6, "MB/s"}, {9, "GB/s"}, {12, "TB/s"}, {15, "PB/s"}, {18, "EB/s"},
 };
 static const Step steps_flops[] = {
-    {0, "FLOP/s"},  {3, "kFLOP/s"},  {6, "MFLOP/s"},  {9, "GFLOP/s"},
+    {0, "FLOP/s"},   {3, "kFLOP/s"},  {6, "MFLOP/s"},  {9, "GFLOP/s"},
     {12, "TFLOP/s"}, {15, "PFLOP/s"}, {18, "EFLOP/s"}, {21, "ZFLOP/s"},
 };
 static const Step steps_flop[] = {
-    {0, "FLOP"},  {3, "kFLOP"},  {6, "MFLOP"},  {9, "GFLOP"},  {12, "TFLOP"},
+    {0, "FLOP"},   {3, "kFLOP"},  {6, "MFLOP"},  {9, "GFLOP"},  {12, "TFLOP"},
     {15, "PFLOP"}, {18, "EFLOP"}, {21, "ZFLOP"}, {24, "YFLOP"},
 };
 static const Step steps_frequency[] = {

@@ -9,24 +9,24 @@
 #include <stddef.h>
 
 typedef enum {
-    UNIT_NUMBER,     /* plain real number, no unit allowed (except none) */
-    UNIT_INTEGER,    /* plain integer */
-    UNIT_FRACTION,   /* 0..1, also accepts "87 %" */
-    UNIT_BYTES,      /* B, kB, MB, GB, TB, KiB, MiB, GiB, TiB, b, Gb ... */
-    UNIT_BANDWIDTH,  /* B/s: GB/s, TB/s, GiB/s, Gb/s, Tb/s ... */
-    UNIT_FLOPS,      /* FLOP/s: TFLOP/s, PFLOP/s (also TFLOPS) */
-    UNIT_FLOP,       /* FLOP, GFLOP, TFLOP */
-    UNIT_FREQUENCY,  /* Hz, MHz, GHz */
-    UNIT_TIME,       /* s, ms, us, ns, ps, min, h, d */
-    UNIT_POWER,      /* W, kW, MW */
-    UNIT_ENERGY,     /* J, kJ, MJ, Wh, kWh, MWh */
-    UNIT_ENERGY_PER_BIT,  /* J/bit: pJ/bit, fJ/bit */
-    UNIT_ENERGY_PER_FLOP, /* J/FLOP: pJ/FLOP, fJ/FLOP */
-    UNIT_VOLTAGE,    /* V, mV */
-    UNIT_LENGTH,     /* m, mm, um, nm */
-    UNIT_AREA_MM2,   /* mm^2 (stored in mm^2), um^2 */
+    UNIT_NUMBER,           /* plain real number, no unit allowed (except none) */
+    UNIT_INTEGER,          /* plain integer */
+    UNIT_FRACTION,         /* 0..1, also accepts "87 %" */
+    UNIT_BYTES,            /* B, kB, MB, GB, TB, KiB, MiB, GiB, TiB, b, Gb ... */
+    UNIT_BANDWIDTH,        /* B/s: GB/s, TB/s, GiB/s, Gb/s, Tb/s ... */
+    UNIT_FLOPS,            /* FLOP/s: TFLOP/s, PFLOP/s (also TFLOPS) */
+    UNIT_FLOP,             /* FLOP, GFLOP, TFLOP */
+    UNIT_FREQUENCY,        /* Hz, MHz, GHz */
+    UNIT_TIME,             /* s, ms, us, ns, ps, min, h, d */
+    UNIT_POWER,            /* W, kW, MW */
+    UNIT_ENERGY,           /* J, kJ, MJ, Wh, kWh, MWh */
+    UNIT_ENERGY_PER_BIT,   /* J/bit: pJ/bit, fJ/bit */
+    UNIT_ENERGY_PER_FLOP,  /* J/FLOP: pJ/FLOP, fJ/FLOP */
+    UNIT_VOLTAGE,          /* V, mV */
+    UNIT_LENGTH,           /* m, mm, um, nm */
+    UNIT_AREA_MM2,         /* mm^2 (stored in mm^2), um^2 */
     UNIT_BANDWIDTH_PER_MM, /* B/s per mm of die edge: Tb/s/mm, GB/s/mm (stored B/s/mm) */
-    UNIT_MONEY,      /* $ (plain number, optional leading '$') */
+    UNIT_MONEY,            /* $ (plain number, optional leading '$') */
     UNIT_KIND_COUNT
 } UnitKind;
 

@@ -96,16 +96,16 @@
 
 /* Fill the diagnostic and fail with an explicit -1, so that static
  * analysers need not know that diag_set returns -1 (a tensor index < 0). */
-#define FAIL(...)                \
-    do {                         \
-        diag_set(__VA_ARGS__);   \
-        return -1;               \
+#define FAIL(...)                                                                                            \
+    do {                                                                                                     \
+        diag_set(__VA_ARGS__);                                                                               \
+        return -1;                                                                                           \
     } while (0)
 
 /* Rough vector FLOPs per element (only for the vector-unit roofline). */
-static const double FLOPS_BN = 6.0;       /* sum, sum of squares, normalise, scale, shift */
+static const double FLOPS_BN = 6.0; /* sum, sum of squares, normalise, scale, shift */
 static const double FLOPS_BN_BWD = 10.0;
-static const double FLOPS_SOFTMAX = 5.0;  /* max, sub, exp, sum, log */
+static const double FLOPS_SOFTMAX = 5.0; /* max, sub, exp, sum, log */
 
 typedef struct {
     int c, h, w;
@@ -138,14 +138,14 @@ typedef struct {
 typedef struct {
     const CnnNet *net;
     Diag *d;
-    int64_t nb;     /* images per microbatch */
+    int64_t nb; /* images per microbatch */
     int64_t tp;
     double e, e_in;
-    int classes;    /* the softmax width to check; 0: none */
-    int layers;     /* leaf layers walked so far */
+    int classes; /* the softmax width to check; 0: none */
+    int layers;  /* leaf layers walked so far */
     Tensor *t;
     int nt, cap_t;
-    Unit u;         /* the unit being walked */
+    Unit u; /* the unit being walked */
     Unit *units;
     int n_units, cap_units;
     OpBuf *fwd, *bwd; /* where ops go; NULL: count only */
@@ -279,8 +279,8 @@ static int out_dim(int in, int k, int s, int p)
 static int count_layer(Walk *w, const CnnLayer *L)
 {
     if (++w->layers > CNN_MAX_LAYERS)
-        FAIL(w->d, w->net->path, L->line, L->col,
-                        "the net has more than %d layers once repeats are expanded", CNN_MAX_LAYERS);
+        FAIL(w->d, w->net->path, L->line, L->col, "the net has more than %d layers once repeats are expanded",
+             CNN_MAX_LAYERS);
     return 0;
 }
 
@@ -292,8 +292,8 @@ static int shrink_error(Walk *w, const CnnLayer *L, const char *kind, const Shap
     else
         snprintf(pad, sizeof pad, "%dx%d", L->ph, L->pw);
     FAIL(w->d, w->net->path, L->line, L->col,
-                    "%s: a %dx%d window with stride %dx%d and padding %s shrinks the %dx%d input below 1x1",
-                    kind, L->kh, L->kw, L->sh, L->sw, pad, s->h, s->w);
+         "%s: a %dx%d window with stride %dx%d and padding %s shrinks the %dx%d input below 1x1", kind, L->kh,
+         L->kw, L->sh, L->sw, pad, s->h, s->w);
 }
 
 static double elems(const Walk *w, const Shape *s)
@@ -315,8 +315,8 @@ static int layer_conv(Walk *w, const CnnLayer *L, int in, Shape *s)
     const double x = elems(w, s), raw = (double)m * (double)cl, e = w->e, ei = w->e_in;
     const int grad_in = w->t[in].grad;
 
-    w->u.params += (double)cout * (double)k + (L->bn ? 2.0 * (double)cout : 0.0) +
-                   (L->bias ? (double)cout : 0.0);
+    w->u.params +=
+        (double)cout * (double)k + (L->bn ? 2.0 * (double)cout : 0.0) + (L->bias ? (double)cout : 0.0);
     w->u.macs += (double)ho * wo * (double)cout * (double)k;
 
     gemm(w, 0, "conv", COMP_GEMM, m, cl, k, (x + (double)k * cl) * ei + raw * e);
@@ -376,8 +376,8 @@ static int layer_pool(Walk *w, const CnnLayer *L, int in, Shape *s)
         w->t[out].saved = 1;
     }
     if (grad)
-        membound(w, 1, max ? "maxpool.bwd" : "avgpool.bwd", COMP_MEMBOUND,
-                 (max ? 2.0 * (x + y) : x + y) * e, x);
+        membound(w, 1, max ? "maxpool.bwd" : "avgpool.bwd", COMP_MEMBOUND, (max ? 2.0 * (x + y) : x + y) * e,
+                 x);
     *s = o;
     return out;
 }
@@ -453,8 +453,8 @@ static int layer_softmax(Walk *w, const CnnLayer *L, int in, const Shape *s)
     const int64_t width = (int64_t)s->c * s->h * s->w, classes = w->classes;
     if (classes > 0 && width != classes)
         FAIL(w->d, w->net->path, L->line, L->col,
-                        "softmax: its input has %lld features but the model has classes: %lld",
-                        (long long)width, (long long)classes);
+             "softmax: its input has %lld features but the model has classes: %lld", (long long)width,
+             (long long)classes);
     const double x = elems(w, s), e = w->e;
     membound(w, 0, "softmax_xent", COMP_EMBED_HEAD, x * (e + 4.0), FLOPS_SOFTMAX * x);
     int probs = tensor_new(w, x * 4.0, 0);
@@ -486,8 +486,8 @@ static int layer_concat(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
             return -1;
         if (b > 0 && (sb.h != o.h || sb.w != o.w))
             FAIL(w->d, w->net->path, L->line, L->col,
-                            "concat: branch %d gives %dx%d but branch 1 gives %dx%d (H x W must agree)",
-                            b + 1, sb.h, sb.w, o.h, o.w);
+                 "concat: branch %d gives %dx%d but branch 1 gives %dx%d (H x W must agree)", b + 1, sb.h,
+                 sb.w, o.h, o.w);
         o.c += sb.c;
         o.h = sb.h;
         o.w = sb.w;
@@ -514,8 +514,8 @@ static int layer_block(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
         return -1;
     if (sm.c != ss.c || sm.h != ss.h || sm.w != ss.w)
         FAIL(w->d, w->net->path, L->line, L->col,
-                        "block: the main path gives %dx%dx%d but the %s gives %dx%dx%d (C x H x W must agree)",
-                        sm.c, sm.h, sm.w, shortcut->n ? "shortcut" : "identity shortcut", ss.c, ss.h, ss.w);
+             "block: the main path gives %dx%dx%d but the %s gives %dx%dx%d (C x H x W must agree)", sm.c,
+             sm.h, sm.w, shortcut->n ? "shortcut" : "identity shortcut", ss.c, ss.h, ss.w);
     const double y = elems(w, &sm), e = w->e;
     const int grad = w->t[om].grad || w->t[os].grad;
     membound(w, 0, "add", COMP_MEMBOUND, 3.0 * y * e, y);
@@ -584,9 +584,8 @@ static int walk_net(Walk *w, int image_size, int channels, int emit_first, int e
     if (!net || net->n_seqs < 1 || net->seq[0].n < 1)
         FAIL(w->d, NULL, 0, 0, "the cnn model has no layer list (key 'net')");
     if (image_size < 1 || channels < 1)
-        FAIL(w->d, net->path, 0, 0,
-                        "a cnn model needs image_size and channels >= 1, got %d and %d", image_size,
-                        channels);
+        FAIL(w->d, net->path, 0, 0, "a cnn model needs image_size and channels >= 1, got %d and %d",
+             image_size, channels);
     Shape s = {channels, image_size, image_size};
     int cur = tensor_new(w, elems(w, &s) * w->e, 0);
     if (cur < 0)
@@ -727,8 +726,8 @@ static void partition(const double *a, const double *b, int n, int pp, int *firs
 
 typedef struct {
     Walk w;
-    int *first;   /* pp + 1 */
-    double *cost; /* per unit: forward + backward GEMM FLOPs */
+    int *first;    /* pp + 1 */
+    double *cost;  /* per unit: forward + backward GEMM FLOPs */
     double *bytes; /* per unit: HBM bytes */
     int pp;
 } Plan;
@@ -764,8 +763,7 @@ static int plan_make(const Model *m, const GraphParams *p, Plan *pl, Diag *d)
     const int n = w->n_units;
     if (p->pp > n)
         FAIL(d, NULL, 0, 0,
-                        "pp (%d) exceeds the %d top-level layers of the net, which a pipeline cuts between",
-                        p->pp, n);
+             "pp (%d) exceeds the %d top-level layers of the net, which a pipeline cuts between", p->pp, n);
     pl->pp = p->pp;
     pl->first = malloc(sizeof *pl->first * (size_t)(p->pp + 1));
     pl->cost = malloc(sizeof *pl->cost * (size_t)n);

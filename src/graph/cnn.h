@@ -24,7 +24,7 @@ typedef enum {
     CNN_BLOCK,           /* residual block: main path + shortcut (identity or layers), added */
     CNN_GLOBAL_AVG_POOL, /* average over the whole H x W */
     CNN_DROPOUT,
-    CNN_SOFTMAX,         /* softmax with the cross-entropy loss */
+    CNN_SOFTMAX, /* softmax with the cross-entropy loss */
     CNN_KIND_COUNT
 } CnnKind;
 
@@ -32,9 +32,9 @@ typedef enum { CNN_POOL_MAX, CNN_POOL_AVG } CnnPoolOp;
 
 #define CNN_PAD_SAME (-1) /* TensorFlow 'same': output = ceil(input / stride) */
 
-#define CNN_MAX_DEPTH 8       /* containers (concat, block) nested in each other */
-#define CNN_MAX_LAYERS 10000  /* layers of the whole net once repeats are expanded */
-#define CNN_MAX_REPEAT 1000
+#define CNN_MAX_DEPTH    8     /* containers (concat, block) nested in each other */
+#define CNN_MAX_LAYERS   10000 /* layers of the whole net once repeats are expanded */
+#define CNN_MAX_REPEAT   1000
 #define CNN_MAX_BRANCHES 64
 
 /* layer[first .. first + n - 1]; n = 0 only for an identity shortcut. */
@@ -44,35 +44,35 @@ typedef struct {
 
 typedef struct {
     CnnKind kind;
-    int line, col;     /* where the layer is written (CnnNet.path) */
-    int repeat;        /* >= 1: the layer runs this many times in a row */
-    int out;           /* conv: output channels; fc: output features */
-    int kh, kw;        /* conv, pool: window */
-    int sh, sw;        /* conv, pool: stride */
-    int ph, pw;        /* conv, pool: zero padding each side, or CNN_PAD_SAME */
-    CnnPoolOp pool;    /* pool */
-    int bn;            /* conv: batch norm after the convolution */
-    int relu;          /* conv, fc: ReLU after (batch norm); block: ReLU after the add */
-    int bias;          /* conv, fc: a bias vector (counted in parameters) */
-    double rate;       /* dropout: drop probability (does not change the cost) */
-    int seq, nseq;     /* concat: branches seq[seq .. seq + nseq - 1];
-                        * block: seq[seq] main path, seq[seq + 1] shortcut */
+    int line, col;  /* where the layer is written (CnnNet.path) */
+    int repeat;     /* >= 1: the layer runs this many times in a row */
+    int out;        /* conv: output channels; fc: output features */
+    int kh, kw;     /* conv, pool: window */
+    int sh, sw;     /* conv, pool: stride */
+    int ph, pw;     /* conv, pool: zero padding each side, or CNN_PAD_SAME */
+    CnnPoolOp pool; /* pool */
+    int bn;         /* conv: batch norm after the convolution */
+    int relu;       /* conv, fc: ReLU after (batch norm); block: ReLU after the add */
+    int bias;       /* conv, fc: a bias vector (counted in parameters) */
+    double rate;    /* dropout: drop probability (does not change the cost) */
+    int seq, nseq;  /* concat: branches seq[seq .. seq + nseq - 1];
+                     * block: seq[seq] main path, seq[seq + 1] shortcut */
 } CnnLayer;
 
 typedef struct CnnNet {
-    char *path;        /* file the net was read from, for messages */
+    char *path; /* file the net was read from, for messages */
     CnnLayer *layer;
     int n_layers;
-    CnnSeq *seq;       /* seq[0]: the net itself */
+    CnnSeq *seq; /* seq[0]: the net itself */
     int n_seqs;
 } CnnNet;
 
 /* Totals of the whole, unsplit net for one image. */
 typedef struct {
-    double params;     /* weights + biases + batch-norm scale and shift */
-    double macs;       /* multiply-accumulates of the convolutions and fc layers, forward */
-    int layers;        /* conv, pool, fc, ... layers once repeats are expanded */
-    int units;         /* top-level layers once repeats are expanded (what a pipeline splits) */
+    double params;           /* weights + biases + batch-norm scale and shift */
+    double macs;             /* multiply-accumulates of the convolutions and fc layers, forward */
+    int layers;              /* conv, pool, fc, ... layers once repeats are expanded */
+    int units;               /* top-level layers once repeats are expanded (what a pipeline splits) */
     int out_c, out_h, out_w; /* shape of the output */
 } CnnStats;
 

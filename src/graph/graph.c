@@ -24,15 +24,15 @@ void graph_emit(OpSink *k, const Op *op)
     if (k->failed)
         return;
     if (k->list->n >= GRAPH_MAX_OPS) {
-        k->failed = diag_set(k->d, NULL, 0, 0, "too many operations in list '%s' (at most %d)",
-                             k->list_name, GRAPH_MAX_OPS);
+        k->failed = diag_set(k->d, NULL, 0, 0, "too many operations in list '%s' (at most %d)", k->list_name,
+                             GRAPH_MAX_OPS);
         return;
     }
     k->list->op[k->list->n++] = *op;
 }
 
-Op graph_gemm_op_bytes(const char *name, Component comp, int64_t batch, int64_t m, int64_t n,
-                       int64_t k, double bytes)
+Op graph_gemm_op_bytes(const char *name, Component comp, int64_t batch, int64_t m, int64_t n, int64_t k,
+                       double bytes)
 {
     Op op = {0};
     op.name = name;
@@ -102,9 +102,9 @@ int graph_gemm_elem_bytes(Precision p)
 
 /* One forward GEMM [m x k].[k x n], batch 1, on one device: the microbatch,
  * tp and recompute do not apply; no backward, no parameters; the operands
- * A, B and C are the device memory it holds (act_bytes_per_layer).  Inputs are read at the GEMM input element size, the output
- * written at the activation size (so (mk + kn + mn) * e except for fp8,
- * whose 1-byte inputs give a 2-byte output). */
+ * A, B and C are the device memory it holds (act_bytes_per_layer).  Inputs are read at the GEMM input element
+ * size, the output written at the activation size (so (mk + kn + mn) * e except for fp8, whose 1-byte inputs
+ * give a 2-byte output). */
 int gemmmodel_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
 {
     if (m->m < 1 || m->n < 1 || m->k < 1)

@@ -18,20 +18,27 @@ typedef enum {
     OP_COMM,     /* a collective over the tensor-parallel group */
 } OpKind;
 
-typedef enum { COLL_ALLREDUCE, COLL_REDUCESCATTER, COLL_ALLGATHER, COLL_P2P, COLL_ALLTOALL, COLL_COUNT } Collective;
+typedef enum {
+    COLL_ALLREDUCE,
+    COLL_REDUCESCATTER,
+    COLL_ALLGATHER,
+    COLL_P2P,
+    COLL_ALLTOALL,
+    COLL_COUNT
+} Collective;
 
 typedef struct {
-    const char *name;   /* static string: "qkv", "mlp_up.dgrad", "softmax" ... */
+    const char *name; /* static string: "qkv", "mlp_up.dgrad", "softmax" ... */
     OpKind kind;
-    Component comp;     /* breakdown component it is charged to */
+    Component comp; /* breakdown component it is charged to */
     /* OP_GEMM: */
     int64_t batch, m, n, k;
     /* every op: */
-    double flops;       /* FLOPs (GEMM: 2*batch*m*n*k) */
-    double bytes;       /* minimum HBM bytes read + written (GEMM: inputs + output once) */
+    double flops; /* FLOPs (GEMM: 2*batch*m*n*k) */
+    double bytes; /* minimum HBM bytes read + written (GEMM: inputs + output once) */
     /* OP_COMM: */
     Collective coll;
-    double comm_bytes;  /* message size per device (the full buffer, as NCCL counts it) */
+    double comm_bytes; /* message size per device (the full buffer, as NCCL counts it) */
 } Op;
 
 #define GRAPH_MAX_OPS 96
@@ -50,12 +57,12 @@ typedef struct {
     /* Embedding on the first stage, LM head + loss on the last. */
     OpList first_fwd, first_bwd;
     OpList last_fwd, last_bwd;
-    int layers;             /* how many times layer_* repeats over the whole model */
+    int layers; /* how many times layer_* repeats over the whole model */
     /* Parameter counts, whole model (not sharded). */
     double params_total;
     double params_per_layer;
-    double params_embedding;  /* input embedding (+ learned positions) */
-    double params_head;       /* LM head when not tied; 0 when tied */
+    double params_embedding; /* input embedding (+ learned positions) */
+    double params_head;      /* LM head when not tied; 0 when tied */
     /* Model FLOPs of one sample, forward + backward, whole model, without
      * recompute (for MFU); and with the scenario's recompute (for HFU). */
     double model_flops_per_sample;
@@ -65,9 +72,9 @@ typedef struct {
      * extra working set of one layer while it recomputes. */
     double act_bytes_per_layer;
     double act_bytes_recompute_working;
-    double act_bytes_first;   /* embedding-stage extras (e.g. embedding output) */
-    double act_bytes_last;    /* LM-head logits and loss buffers */
-    int bytes_per_elem;       /* 2 for 16-bit, 4 for fp32/tf32, 1 for fp8 storage of GEMM inputs */
+    double act_bytes_first; /* embedding-stage extras (e.g. embedding output) */
+    double act_bytes_last;  /* LM-head logits and loss buffers */
+    int bytes_per_elem;     /* 2 for 16-bit, 4 for fp32/tf32, 1 for fp8 storage of GEMM inputs */
     /* Pipelining.  A graph whose layers are identical (transformer, LSTM)
      * lists one layer and sets `layers`; the step model gives each stage
      * ceil(layers / (pp v)) v of them.  A graph of unlike layers (CNN)
@@ -82,12 +89,12 @@ typedef struct {
 } Graph;
 
 typedef struct {
-    int tp;            /* tensor-parallel degree (>= 1) */
-    int seq_parallel;  /* 0/1 */
-    int microbatch;    /* samples */
+    int tp;           /* tensor-parallel degree (>= 1) */
+    int seq_parallel; /* 0/1 */
+    int microbatch;   /* samples */
     Precision precision;
     Recompute recompute;
-    int pp;            /* pipeline stages (>= 1): graphs of unlike layers partition on it */
+    int pp; /* pipeline stages (>= 1): graphs of unlike layers partition on it */
 } GraphParams;
 
 /* Build the graph.  Returns 0, or -1 with d filled when the model cannot be

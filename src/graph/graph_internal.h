@@ -14,7 +14,7 @@ typedef struct {
     OpList *list;
     const char *list_name; /* "layer_fwd", ... for the diagnostic */
     Diag *d;
-    int failed;            /* 0, or -1 after the first overflow */
+    int failed; /* 0, or -1 after the first overflow */
 } OpSink;
 
 void graph_sink_init(OpSink *k, OpList *list, const char *list_name, Diag *d);
@@ -25,8 +25,8 @@ void graph_emit(OpSink *k, const Op *op);
 Op graph_gemm_op(const char *name, Component comp, int64_t batch, int64_t m, int64_t n, int64_t k,
                  double in_bytes, double out_bytes);
 /* The same shape with the HBM bytes given by the caller (fused kernels). */
-Op graph_gemm_op_bytes(const char *name, Component comp, int64_t batch, int64_t m, int64_t n,
-                       int64_t k, double bytes);
+Op graph_gemm_op_bytes(const char *name, Component comp, int64_t batch, int64_t m, int64_t n, int64_t k,
+                       double bytes);
 Op graph_membound_op(const char *name, Component comp, double bytes, double flops);
 Op graph_comm_op(const char *name, Collective coll, double comm_bytes);
 

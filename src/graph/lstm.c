@@ -132,21 +132,20 @@ static const int64_t GATES = 4;
 
 /* Op names of one LSTM layer, by role. */
 typedef struct {
-    const char *dropout, *gates_x, *gates_h, *gates_rs, *cell, *proj, *proj_ar, *proj_rs, *h_ag,
-        *residual;
+    const char *dropout, *gates_x, *gates_h, *gates_rs, *cell, *proj, *proj_ar, *proj_rs, *h_ag, *residual;
     const char *residual_bwd, *proj_dgrad_ag, *proj_dgrad, *cell_bwd, *gates_ag, *gates_h_dgrad,
         *gates_h_dgrad_ar, *gates_h_dgrad_rs, *gates_x_dgrad, *gates_x_dgrad_ar, *gates_x_dgrad_rs,
         *gates_wgrad, *proj_wgrad, *dropout_bwd;
 } Names;
 
-#define LSTM_NAMES(P)                                                                            \
-    {                                                                                            \
-        P "dropout", P "gates.x", P "gates.h", P "gates.reducescatter", P "cell", P "proj",      \
-            P "proj.allreduce", P "proj.reducescatter", P "h.allgather", P "residual",           \
-            P "residual.bwd", P "proj.dgrad.allgather", P "proj.dgrad", P "cell.bwd",            \
-            P "gates.allgather", P "gates.h.dgrad", P "gates.h.dgrad.allreduce",                 \
-            P "gates.h.dgrad.reducescatter", P "gates.x.dgrad", P "gates.x.dgrad.allreduce",     \
-            P "gates.x.dgrad.reducescatter", P "gates.wgrad", P "proj.wgrad", P "dropout.bwd"    \
+#define LSTM_NAMES(P)                                                                                        \
+    {                                                                                                        \
+        P "dropout", P "gates.x", P "gates.h", P "gates.reducescatter", P "cell", P "proj",                  \
+            P "proj.allreduce", P "proj.reducescatter", P "h.allgather", P "residual", P "residual.bwd",     \
+            P "proj.dgrad.allgather", P "proj.dgrad", P "cell.bwd", P "gates.allgather", P "gates.h.dgrad",  \
+            P "gates.h.dgrad.allreduce", P "gates.h.dgrad.reducescatter", P "gates.x.dgrad",                 \
+            P "gates.x.dgrad.allreduce", P "gates.x.dgrad.reducescatter", P "gates.wgrad", P "proj.wgrad",   \
+            P "dropout.bwd"                                                                                  \
     }
 
 static const Names NAMES_LM = LSTM_NAMES("");
@@ -158,31 +157,31 @@ static const Names NAMES_REV = LSTM_NAMES("enc.rev.");
 
 /* Shapes of the model on one shard. */
 typedef struct {
-    int64_t b, t;        /* microbatch, tp */
-    int64_t d, p, r;     /* cell D, projection P (0: none), output/recurrent width R */
-    int64_t v, c, cl;    /* vocab, softmax classes C (S or V), classes on this shard */
-    int64_t ts, tt;      /* source and target timesteps (tt = 0 for a language model) */
-    int64_t units;       /* layers (LM) or encoder/decoder layer pairs */
-    int64_t a;           /* attention width A */
+    int64_t b, t;     /* microbatch, tp */
+    int64_t d, p, r;  /* cell D, projection P (0: none), output/recurrent width R */
+    int64_t v, c, cl; /* vocab, softmax classes C (S or V), classes on this shard */
+    int64_t ts, tt;   /* source and target timesteps (tt = 0 for a language model) */
+    int64_t units;    /* layers (LM) or encoder/decoder layer pairs */
+    int64_t a;        /* attention width A */
     int seq2seq, cr, fused_attn, tied;
-    double biases;       /* bias vectors per gate block */
+    double biases; /* bias vectors per gate block */
     Recompute recompute;
     double e, e_in;
-    int64_t slots;       /* at most this many op slots per layer's timesteps */
+    int64_t slots; /* at most this many op slots per layer's timesteps */
 } Dims;
 
 /* One LSTM layer. */
 typedef struct {
-    int64_t in;      /* input width I */
-    int64_t steps;   /* T */
+    int64_t in;    /* input width I */
+    int64_t steps; /* T */
     int residual;
     const Names *nm;
 } Layer;
 
-#define CHECK_FAIL(...)                       \
-    do {                                      \
-        diag_set(d, NULL, 0, 0, __VA_ARGS__); \
-        return -1;                            \
+#define CHECK_FAIL(...)                                                                                      \
+    do {                                                                                                     \
+        diag_set(d, NULL, 0, 0, __VA_ARGS__);                                                                \
+        return -1;                                                                                           \
     } while (0)
 
 /* Wire bytes per layer and microbatch of each split (ring: all-gather and
@@ -191,8 +190,7 @@ typedef struct {
 static int cheaper_split_is_cr(const Dims *x, int64_t in)
 {
     double b = (double)x->b, T = (double)x->ts, D = (double)x->d, P = (double)x->p;
-    double rc = x->p ? T * 4.0 * b * P + 2.0 * b * T * (double)in
-                     : T * 2.0 * b * D + b * T * (double)in;
+    double rc = x->p ? T * 4.0 * b * P + 2.0 * b * T * (double)in : T * 2.0 * b * D + b * T * (double)in;
     double cr = T * 2.0 * (4.0 * b * D + b * P);
     return cr < rc;
 }
@@ -230,8 +228,8 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     }
     int64_t units = seq2seq ? m->enc_layers : m->layers;
     if (p->pp > units)
-        CHECK_FAIL("pp (%d) exceeds the LSTM's %lld layer units: each stage needs one",
-                   p->pp, (long long)units);
+        CHECK_FAIL("pp (%d) exceeds the LSTM's %lld layer units: each stage needs one", p->pp,
+                   (long long)units);
     int64_t t = p->tp;
     if (m->hidden % t != 0)
         CHECK_FAIL("hidden (%d) must be divisible by tp (%lld)", m->hidden, (long long)t);
@@ -272,8 +270,8 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
 
 /* ---- emit helpers -------------------------------------------------------- */
 
-static void gemm(OpSink *k, const Dims *x, const char *name, Component comp, int64_t batch,
-                 int64_t m, int64_t n, int64_t kk)
+static void gemm(OpSink *k, const Dims *x, const char *name, Component comp, int64_t batch, int64_t m,
+                 int64_t n, int64_t kk)
 {
     Op op = graph_gemm_op(name, comp, batch, m, n, kk, x->e_in, x->e);
     graph_emit(k, &op);
@@ -310,8 +308,7 @@ static void io_gather(OpSink *k, const Dims *x, const char *name, double elems)
 /* The partial input gradient of a column-parallel op, combined for the
  * layer below: CR and RC without projection want their D/t slice
  * (reduce-scatter), an RC LSTMP layer the whole P (all-reduce). */
-static void io_grad(OpSink *k, const Dims *x, const char *ar_name, const char *rs_name,
-                    double elems)
+static void io_grad(OpSink *k, const Dims *x, const char *ar_name, const char *rs_name, double elems)
 {
     if (!x->cr && x->p > 0)
         comm(k, x, ar_name, COLL_ALLREDUCE, elems * x->e);
@@ -338,7 +335,7 @@ static void lstm_forward(OpSink *k, const Dims *x, const Layer *L)
     int64_t b = x->b, t = x->t, T = L->steps, D = x->d, P = x->p;
     int64_t n = x->cr ? GATES * D : GATES * D / t; /* gate columns on this shard */
     int64_t kin = io_width(x, L->in), krec = io_width(x, x->r);
-    int64_t dl = D / t;                     /* cells on this shard */
+    int64_t dl = D / t;                    /* cells on this shard */
     double cells = (double)b * (double)dl; /* cells of one step */
     double in = (double)b * (double)T * (double)kin;
     double e = x->e;
@@ -393,8 +390,7 @@ static void lstm_backward(OpSink *k, const Dims *x, const Layer *L)
                 comm(k, x, nm->proj_dgrad_ag, COLL_ALLGATHER, rd * (double)b * (double)P * e);
             gemm(k, x, nm->proj_dgrad, COMP_GEMM, 1, b, dl, r * P);
         }
-        membound(k, nm->cell_bwd, COMP_MEMBOUND, rd * cells * 13.0 * e,
-                 rd * cells * FLOPS_CELL_BWD);
+        membound(k, nm->cell_bwd, COMP_MEMBOUND, rd * cells * 13.0 * e, rd * cells * FLOPS_CELL_BWD);
         if (x->cr) {
             comm(k, x, nm->gates_ag, COLL_ALLGATHER, rd * (double)b * (double)(GATES * D) * e);
             gemm(k, x, nm->gates_h_dgrad, COMP_GEMM, 1, b, R / t, r * GATES * D);
@@ -403,16 +399,14 @@ static void lstm_backward(OpSink *k, const Dims *x, const Layer *L)
             if (P > 0)
                 comm(k, x, nm->gates_h_dgrad_ar, COLL_ALLREDUCE, rd * (double)b * (double)P * e);
             else
-                comm(k, x, nm->gates_h_dgrad_rs, COLL_REDUCESCATTER,
-                     rd * (double)b * (double)D * e);
+                comm(k, x, nm->gates_h_dgrad_rs, COLL_REDUCESCATTER, rd * (double)b * (double)D * e);
         }
     }
     /* Fused over time: the input gradient, its TP reduction (RC), and one
      * weight gradient of [W_x; W_h] over the concatenated [x; r(t-1)]. */
     gemm(k, x, nm->gates_x_dgrad, COMP_GEMM, 1, b * T, kin, n);
     if (!x->cr)
-        io_grad(k, x, nm->gates_x_dgrad_ar, nm->gates_x_dgrad_rs,
-                (double)b * (double)T * (double)L->in);
+        io_grad(k, x, nm->gates_x_dgrad_ar, nm->gates_x_dgrad_rs, (double)b * (double)T * (double)L->in);
     gemm(k, x, nm->gates_wgrad, COMP_GEMM, 1, kin + krec, n, b * T);
     if (P > 0)
         gemm(k, x, nm->proj_wgrad, COMP_GEMM, 1, dl, P, b * T);
@@ -517,8 +511,7 @@ static void attention_forward(OpSink *k, const Dims *x)
     membound(k, "attn.softmax", COMP_ATTENTION, pairs * (4.0 + e), pairs * FLOPS_SOFTMAX);
     gemm(k, x, "attn.context", COMP_ATTENTION, b, tt, D / t, ts);
     if (!x->cr)
-        comm(k, x, "attn.context.allgather", COLL_ALLGATHER,
-             (double)b * (double)tt * (double)D * e);
+        comm(k, x, "attn.context.allgather", COLL_ALLGATHER, (double)b * (double)tt * (double)D * e);
 }
 
 static void attention_backward(OpSink *k, const Dims *x)
@@ -533,11 +526,9 @@ static void attention_backward(OpSink *k, const Dims *x)
     membound(k, "attn.softmax.bwd", COMP_ATTENTION, pairs * 3.0 * e, pairs * FLOPS_SOFTMAX);
     if (x->fused_attn) /* recompute the score: read q, k and the score grad, write dq, dk */
         membound(k, "attn.score.bwd", COMP_ATTENTION,
-                 2.0 * (double)b * (double)(tt + ts) * (double)al * e + pairs * e,
-                 2.0 * el * FLOPS_SCORE);
+                 2.0 * (double)b * (double)(tt + ts) * (double)al * e + pairs * e, 2.0 * el * FLOPS_SCORE);
     else /* read the tanh, write the sum's grad, read it twice to reduce into dq and dk */
-        membound(k, "attn.score.bwd", COMP_ATTENTION, el * 4.0 * e + pairs * e,
-                 2.0 * el * FLOPS_SCORE);
+        membound(k, "attn.score.bwd", COMP_ATTENTION, el * 4.0 * e + pairs * e, 2.0 * el * FLOPS_SCORE);
     gemm(k, x, "attn.query.dgrad", COMP_ATTENTION, 1, b * tt, D, al);
     io_grad(k, x, "attn.query.dgrad.allreduce", "attn.query.dgrad.reducescatter",
             (double)b * (double)tt * (double)D);
@@ -588,8 +579,7 @@ static void head_backward(OpSink *k, const Dims *x)
     if (x->c < x->v) /* read the row gradients, read and write the touched rows */
         membound(k, "softmax.scatter", COMP_EMBED_HEAD, 3.0 * sampled_rows(x) * (double)R * x->e,
                  sampled_rows(x) * (double)R);
-    io_grad(k, x, "softmax.dgrad.allreduce", "softmax.dgrad.reducescatter",
-            (double)rows * (double)R);
+    io_grad(k, x, "softmax.dgrad.allreduce", "softmax.dgrad.reducescatter", (double)rows * (double)R);
 }
 
 static void first_forward(OpSink *k, const Dims *x)
@@ -625,8 +615,7 @@ static double lstm_params(const Dims *x, int64_t in)
 static double lstm_flops(const Dims *x, int64_t in, int64_t steps)
 {
     double D = (double)x->d;
-    return 2.0 * (double)steps *
-           ((double)GATES * D * ((double)in + (double)x->r) + D * (double)x->p);
+    return 2.0 * (double)steps * ((double)GATES * D * ((double)in + (double)x->r) + D * (double)x->p);
 }
 
 static void count_params(const Dims *x, Graph *g)
@@ -656,8 +645,8 @@ static void count_flops(const Dims *x, Graph *g)
         double attn = 2.0 * ts * D * A + 2.0 * tt * D * A + 2.0 * tt * ts * D;
         fwd = enc + dec + attn + 2.0 * tt * D * (double)x->c;
     } else {
-        fwd = (double)x->units * lstm_flops(x, x->r, x->ts) +
-              2.0 * (double)x->ts * (double)x->r * (double)x->c;
+        fwd =
+            (double)x->units * lstm_flops(x, x->r, x->ts) + 2.0 * (double)x->ts * (double)x->r * (double)x->c;
     }
     g->model_flops_per_sample = 3.0 * fwd;
 
@@ -753,7 +742,7 @@ static int emit_all(const Dims *x, Graph *g, Diag *d)
 
 static int list_len(const Graph *g, int i)
 {
-    const OpList *l[NLISTS] = {&g->layer_fwd,  &g->layer_bwd, &g->layer_recompute, &g->first_fwd,
+    const OpList *l[NLISTS] = {&g->layer_fwd, &g->layer_bwd, &g->layer_recompute, &g->first_fwd,
                                &g->first_bwd, &g->last_fwd,  &g->last_bwd};
     return l[i]->n;
 }

@@ -89,16 +89,16 @@ typedef struct {
     int sp;          /* sequence parallelism (only when t > 1) */
     int swiglu, rms, rotary, learned, fused;
     Recompute recompute;
-    double e;        /* activation bytes per element */
-    double e_in;     /* GEMM input bytes per element */
+    double e;    /* activation bytes per element */
+    double e_in; /* GEMM input bytes per element */
 } Dims;
 
 /* Fill d and fail (an explicit return, so static analysers need not know
  * that diag_set returns -1). */
-#define CHECK_FAIL(...)                       \
-    do {                                      \
-        diag_set(d, NULL, 0, 0, __VA_ARGS__); \
-        return -1;                            \
+#define CHECK_FAIL(...)                                                                                      \
+    do {                                                                                                     \
+        diag_set(d, NULL, 0, 0, __VA_ARGS__);                                                                \
+        return -1;                                                                                           \
     } while (0)
 
 static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
@@ -134,8 +134,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
         CHECK_FAIL("ffn (%d) must be divisible by tp (%d)", f, t);
     int sp = p->seq_parallel && t > 1;
     if (sp && m->seq_len % t != 0)
-        CHECK_FAIL("seq_len (%d) must be divisible by tp (%d) with sequence parallelism",
-                   m->seq_len, t);
+        CHECK_FAIL("seq_len (%d) must be divisible by tp (%d) with sequence parallelism", m->seq_len, t);
 
     *x = (Dims){0};
     x->s = m->seq_len;
@@ -173,23 +172,23 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
 
 /* ---- emit helpers -------------------------------------------------------- */
 
-static void gemm(OpSink *k, const Dims *x, const char *name, Component comp, int64_t batch,
-                 int64_t m, int64_t n, int64_t kk)
+static void gemm(OpSink *k, const Dims *x, const char *name, Component comp, int64_t batch, int64_t m,
+                 int64_t n, int64_t kk)
 {
     Op op = graph_gemm_op(name, comp, batch, m, n, kk, x->e_in, x->e);
     graph_emit(k, &op);
 }
 
-static void gemm_bytes(OpSink *k, const char *name, int64_t batch, int64_t m, int64_t n,
-                       int64_t kk, double bytes)
+static void gemm_bytes(OpSink *k, const char *name, int64_t batch, int64_t m, int64_t n, int64_t kk,
+                       double bytes)
 {
     Op op = graph_gemm_op_bytes(name, COMP_ATTENTION, batch, m, n, kk, bytes);
     graph_emit(k, &op);
 }
 
 /* Data- and weight-gradient GEMMs of the forward [m x kk].[kk x n]. */
-static void gemm_grads(OpSink *k, const Dims *x, const char *dname, const char *wname,
-                       Component comp, int64_t m, int64_t n, int64_t kk)
+static void gemm_grads(OpSink *k, const Dims *x, const char *dname, const char *wname, Component comp,
+                       int64_t m, int64_t n, int64_t kk)
 {
     gemm(k, x, dname, comp, 1, m, kk, n);
     gemm(k, x, wname, comp, 1, kk, n, m);
@@ -252,8 +251,7 @@ static void attention_forward(OpSink *k, const Dims *x)
     }
     double scores = (double)batch * (double)x->s * (double)x->s;
     gemm(k, x, "attn.scores", COMP_ATTENTION, batch, x->s, x->s, x->hd);
-    membound(k, "attn.softmax", COMP_ATTENTION, scores * (4.0 * x->e + 1.0),
-             scores * FLOPS_SOFTMAX);
+    membound(k, "attn.softmax", COMP_ATTENTION, scores * (4.0 * x->e + 1.0), scores * FLOPS_SOFTMAX);
     gemm(k, x, "attn.context", COMP_ATTENTION, batch, x->s, x->hd, x->s);
 }
 
@@ -276,8 +274,7 @@ static void attention_backward(OpSink *k, const Dims *x)
     gemm(k, x, "attn.context.dgrad_probs", COMP_ATTENTION, batch, x->s, x->s, x->hd); /* dO V^T */
     gemm(k, x, "attn.context.dgrad_v", COMP_ATTENTION, batch, x->s, x->hd, x->s);     /* P^T dO */
     /* read dropped-probs grad (e), mask (1), probs (e); write scores grad (e) */
-    membound(k, "attn.softmax.bwd", COMP_ATTENTION, scores * (3.0 * x->e + 1.0),
-             scores * FLOPS_SOFTMAX);
+    membound(k, "attn.softmax.bwd", COMP_ATTENTION, scores * (3.0 * x->e + 1.0), scores * FLOPS_SOFTMAX);
     gemm(k, x, "attn.scores.dgrad_q", COMP_ATTENTION, batch, x->s, x->hd, x->s); /* dS K */
     gemm(k, x, "attn.scores.dgrad_k", COMP_ATTENTION, batch, x->s, x->hd, x->s); /* dS^T Q */
 }
@@ -316,11 +313,9 @@ static void layer_forward(OpSink *k, const Dims *x)
     sp_gather(k, x, "ln2.allgather");
     gemm(k, x, "mlp_up", COMP_GEMM, 1, x->rows, x->n_up, x->h);
     if (x->swiglu) /* read gate and up, write f/t */
-        membound(k, "swiglu", COMP_MEMBOUND, (double)x->rows * (double)x->f_l * 3.0 * e,
-                 act_fn_flops(x));
+        membound(k, "swiglu", COMP_MEMBOUND, (double)x->rows * (double)x->f_l * 3.0 * e, act_fn_flops(x));
     else
-        membound(k, "gelu", COMP_MEMBOUND, (double)x->rows * (double)x->f_l * 2.0 * e,
-                 act_fn_flops(x));
+        membound(k, "gelu", COMP_MEMBOUND, (double)x->rows * (double)x->f_l * 2.0 * e, act_fn_flops(x));
     gemm(k, x, "mlp_down", COMP_GEMM, 1, x->rows, x->h, x->f_l);
     tp_reduce(k, x, "mlp_down.allreduce", "mlp_down.reducescatter");
     membound(k, "dropout_residual2", COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
@@ -393,8 +388,7 @@ static void first_forward(OpSink *k, const Dims *x)
             comm(k, "embed.allreduce", COLL_ALLREDUCE, full_buffer(x));
     }
     if (x->learned) /* read words and positions, write */
-        membound(k, "embed.pos", COMP_EMBED_HEAD,
-                 2.0 * sbh * e + (double)x->s * (double)x->h * e, sbh);
+        membound(k, "embed.pos", COMP_EMBED_HEAD, 2.0 * sbh * e + (double)x->s * (double)x->h * e, sbh);
     membound(k, "embed.dropout", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
 }
 
@@ -410,10 +404,8 @@ static void first_backward(OpSink *k, const Dims *x)
     membound(k, "embed.dropout.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
     sp_gather(k, x, "embed.bwd.allgather");
     if (x->learned) /* sum over the batch into s x h */
-        membound(k, "embed.pos.wgrad", COMP_EMBED_HEAD,
-                 sbh * e + (double)x->s * (double)x->h * e, sbh);
-    membound(k, "embed.wgrad", COMP_EMBED_HEAD, sbh * e + 2.0 * sbh * e / (double)x->t,
-             sbh / (double)x->t);
+        membound(k, "embed.pos.wgrad", COMP_EMBED_HEAD, sbh * e + (double)x->s * (double)x->h * e, sbh);
+    membound(k, "embed.wgrad", COMP_EMBED_HEAD, sbh * e + 2.0 * sbh * e / (double)x->t, sbh / (double)x->t);
 }
 
 /* Final norm, vocab-parallel LM head (column-parallel over the padded V),
@@ -464,26 +456,25 @@ static void count_params(const Dims *x, const Model *m, Graph *g)
     g->params_per_layer = attn + mlp + 2.0 * norm + bias;
     g->params_embedding = v * h + (x->learned ? (double)x->s * h : 0.0);
     g->params_head = m->tied_embeddings ? 0.0 : v * h;
-    g->params_total = (double)x->l * g->params_per_layer + g->params_embedding + g->params_head
-                      + norm;
+    g->params_total = (double)x->l * g->params_per_layer + g->params_embedding + g->params_head + norm;
 }
 
 static void count_flops(const Dims *x, Graph *g)
 {
     double s = (double)x->s, h = (double)x->h, f = (double)x->f;
     double kvw = (double)(x->kv * x->hd);
-    double layer = 2.0 * s * h * (h + 2.0 * kvw)      /* qkv */
-                   + 4.0 * s * s * h                    /* scores + context, all heads */
-                   + 2.0 * s * h * h                    /* proj */
+    double layer = 2.0 * s * h * (h + 2.0 * kvw)               /* qkv */
+                   + 4.0 * s * s * h                           /* scores + context, all heads */
+                   + 2.0 * s * h * h                           /* proj */
                    + 2.0 * s * h * f * (x->swiglu ? 2.0 : 1.0) /* mlp_up */
-                   + 2.0 * s * f * h;                   /* mlp_down */
+                   + 2.0 * s * f * h;                          /* mlp_down */
     double head = 2.0 * s * h * (double)x->v;
     g->model_flops_per_sample = 3.0 * ((double)x->l * layer + head);
 
-    double per_layer = graph_gemm_flops(&g->layer_fwd) + graph_gemm_flops(&g->layer_bwd)
-                       + graph_gemm_flops(&g->layer_recompute);
-    double ends = graph_gemm_flops(&g->first_fwd) + graph_gemm_flops(&g->first_bwd)
-                  + graph_gemm_flops(&g->last_fwd) + graph_gemm_flops(&g->last_bwd);
+    double per_layer = graph_gemm_flops(&g->layer_fwd) + graph_gemm_flops(&g->layer_bwd) +
+                       graph_gemm_flops(&g->layer_recompute);
+    double ends = graph_gemm_flops(&g->first_fwd) + graph_gemm_flops(&g->first_bwd) +
+                  graph_gemm_flops(&g->last_fwd) + graph_gemm_flops(&g->last_bwd);
     g->hw_flops_per_sample = ((double)x->l * per_layer + ends) * (double)x->t / (double)x->b;
 }
 
@@ -502,12 +493,12 @@ static void count_activations(const Dims *x, Graph *g)
 {
     double sb = (double)x->rows, h = (double)x->h, e = x->e;
     double seq_region = x->rows_seq * h * (4.0 * e + 2.0);
-    double widths = (double)(2 * x->a_l * x->hd + 2 * x->kv_l * x->hd)
-                    + (double)x->f_l * (x->swiglu ? 3.0 : 2.0);
+    double widths =
+        (double)(2 * x->a_l * x->hd + 2 * x->kv_l * x->hd) + (double)x->f_l * (x->swiglu ? 3.0 : 2.0);
     double tp_region = sb * widths * e;
     double batch = (double)(x->b * x->a_l);
-    double core = x->fused ? batch * (double)x->s * 4.0
-                           : batch * (double)x->s * (double)x->s * (2.0 * e + 1.0);
+    double core =
+        x->fused ? batch * (double)x->s * 4.0 : batch * (double)x->s * (double)x->s * (2.0 * e + 1.0);
     double all = seq_region + tp_region + core;
     switch (x->recompute) {
     case RECOMPUTE_SELECTIVE:
@@ -529,7 +520,7 @@ static void count_activations(const Dims *x, Graph *g)
      * bytes each, /t with SP), the fp32 softmax kept for the logits
      * gradient and the e-byte logits alive while the loss is computed. */
     g->act_bytes_first = x->rows_seq * h;
-    double logits = sb * (double)(x->vp / x->t);
+    double logits = sb * (double)x->vp / x->t; /* vp is a multiple of t */
     g->act_bytes_last = 2.0 * x->rows_seq * h * e + logits * 4.0 + logits * e;
 }
 

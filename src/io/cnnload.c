@@ -75,7 +75,8 @@ typedef struct {
     int nreq;
 } TypeSpec;
 
-static const char *const conv_keys[] = {"out", "kernel", "stride", "pad", "bn", "relu", "bias", "repeat", NULL};
+static const char *const conv_keys[] = {"out",  "kernel", "stride", "pad", "bn",
+                                        "relu", "bias",   "repeat", NULL};
 static const char *const pool_keys[] = {"op", "kernel", "stride", "pad", "repeat", NULL};
 static const char *const fc_keys[] = {"out", "bias", "relu", "repeat", NULL};
 static const char *const concat_keys[] = {"branches", "repeat", NULL};
@@ -299,12 +300,14 @@ static int parse_layer(Parser *p, const YNode *item, int depth, int idx)
         tnode = item->key[0];
         params = item->val[0];
     } else if (item->kind == YN_MAP) {
-        return diag_set(p->d, p->path, item->line, item->col,
-                        "a layer is a mapping with one key, its type (e.g. 'conv: {out: 64, kernel: 3}'), got %d keys",
-                        item->n);
+        return diag_set(
+            p->d, p->path, item->line, item->col,
+            "a layer is a mapping with one key, its type (e.g. 'conv: {out: 64, kernel: 3}'), got %d keys",
+            item->n);
     } else {
-        return diag_set(p->d, p->path, item->line, item->col,
-                        "a layer is a mapping with one key, its type (e.g. 'conv: {out: 64, kernel: 3}'), got a list");
+        return diag_set(
+            p->d, p->path, item->line, item->col,
+            "a layer is a mapping with one key, its type (e.g. 'conv: {out: 64, kernel: 3}'), got a list");
     }
     const TypeSpec *ts = NULL;
     for (int i = 0; i < N_TYPES; i++)
@@ -316,8 +319,8 @@ static int parse_layer(Parser *p, const YNode *item, int depth, int idx)
             names[i] = types[i].name;
         const char *sug = nearest(tnode->text, names, N_TYPES);
         if (sug)
-            return diag_set(p->d, p->path, tnode->line, tnode->col, "unknown layer type '%s' (did you mean '%s'?)",
-                            tnode->text, sug);
+            return diag_set(p->d, p->path, tnode->line, tnode->col,
+                            "unknown layer type '%s' (did you mean '%s'?)", tnode->text, sug);
         return diag_set(p->d, p->path, tnode->line, tnode->col,
                         "unknown layer type '%s' (known: conv, pool, fc, concat, block, global_avg_pool, "
                         "dropout, softmax)",
@@ -328,8 +331,8 @@ static int parse_layer(Parser *p, const YNode *item, int depth, int idx)
         params = NULL;
     if (params && params->kind != YN_MAP)
         return diag_set(p->d, p->path, params->line, params->col,
-                        "%s: expected a mapping of the layer's keys (e.g. {out: 64, kernel: 3}), got %s", ts->name,
-                        params->kind == YN_SEQ ? "a list" : "a scalar");
+                        "%s: expected a mapping of the layer's keys (e.g. {out: 64, kernel: 3}), got %s",
+                        ts->name, params->kind == YN_SEQ ? "a list" : "a scalar");
     const char *type = ts->name;
     /* unknown keys, then required ones */
     int nkeys = 0;
@@ -489,8 +492,7 @@ CnnNet *cnnload_parse(const YNode *list, const char *path, Diag *d)
     p.path = path;
     p.d = d;
     CnnNet *net = calloc(1, sizeof *net);
-    int ok = net && (net->path = strdup(path ? path : "")) &&
-             reserve_seqs(&p, 1) == 0;
+    int ok = net && (net->path = strdup(path ? path : "")) && reserve_seqs(&p, 1) == 0;
     if (!ok)
         oom(&p);
     else
@@ -519,17 +521,20 @@ int cnnload_template(const YNode *root, const char *path, Model *model, CnnNet *
         }
     if (model->kind != MODEL_CNN) {
         if (key)
-            return diag_set(d, path, key->line, key->col, "key 'net': only a cnn model has a layer list (kind is '%s')",
+            return diag_set(d, path, key->line, key->col,
+                            "key 'net': only a cnn model has a layer list (kind is '%s')",
                             model_kind_name(model->kind));
         return 0;
     }
     if (!list && !model->cnn)
-        return diag_set(d, path, root->line, root->col, "missing required key 'net' (the layer list of a cnn model)");
+        return diag_set(d, path, root->line, root->col,
+                        "missing required key 'net' (the layer list of a cnn model)");
     if (model->image_size < 1)
         return diag_set(d, path, root->line, root->col,
                         "missing required key 'image_size' (cnn input height and width, pixels)");
     if (model->channels < 1)
-        return diag_set(d, path, root->line, root->col, "missing required key 'channels' (cnn input channels)");
+        return diag_set(d, path, root->line, root->col,
+                        "missing required key 'channels' (cnn input channels)");
     if (!list) /* a base's net, re-checked with this template's image_size */
         return cnn_check(model->cnn, model->image_size, model->channels, model->classes, NULL, d);
     CnnNet *net = cnnload_parse(list, path, d);

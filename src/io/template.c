@@ -111,7 +111,7 @@ void tdb_free(TemplateDB *db)
 
 typedef struct {
     TemplateDB *db;
-    Template *tpl; /* the template being built (provenance goes here) */
+    Template *tpl;               /* the template being built (provenance goes here) */
     int derive_line, derive_col; /* where a device's derive block is */
     const char *path;
     const char *reldir;
@@ -378,7 +378,7 @@ static int resolve_path(const TemplateDB *db, const ParamTable *table, const cha
                         table->kind, name);
     char lower[128];
     size_t i = 0;
-    for (; name[i] && i < sizeof lower - 1; i++)
+    for (; i < sizeof lower - 1 && name[i]; i++)
         lower[i] = (char)tolower((unsigned char)name[i]);
     lower[i] = '\0';
     snprintf(out, n, "%s/%s/%s.yaml", db->root, table->kind, lower);

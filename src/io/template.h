@@ -21,11 +21,11 @@ typedef struct {
 
 typedef struct {
     const ParamTable *table;
-    char name[64]; /* as referenced: "h100-sxm5-80gb" */
-    char *path;    /* file it was read from */
-    void *obj;     /* table->struct_size bytes; derived defaults not applied */
-    ProvList prov; /* every key the file (or its base) set */
-    void *extra;   /* what a hook parsed besides the table's keys (a cnn net), or NULL */
+    char name[64];              /* as referenced: "h100-sxm5-80gb" */
+    char *path;                 /* file it was read from */
+    void *obj;                  /* table->struct_size bytes; derived defaults not applied */
+    ProvList prov;              /* every key the file (or its base) set */
+    void *extra;                /* what a hook parsed besides the table's keys (a cnn net), or NULL */
     void (*free_extra)(void *); /* frees extra */
 } Template;
 

@@ -66,8 +66,7 @@ static int topo_dims(Topology t)
     }
 }
 
-double net_tier_time(const Network *net, Collective c, double bytes, int p, Algorithm algo,
-                     double bw_scale)
+double net_tier_time(const Network *net, Collective c, double bytes, int p, Algorithm algo, double bw_scale)
 {
     if (bytes <= 0 || (p <= 1 && c != COLL_P2P))
         return 0;

@@ -23,10 +23,10 @@ typedef struct {
 
 typedef struct {
     double time_s;
-    double intra_bytes;  /* bytes each device sends on the intra-node tier */
-    double inter_bytes;  /* bytes each device sends on the scale-out tier */
+    double intra_bytes; /* bytes each device sends on the intra-node tier */
+    double inter_bytes; /* bytes each device sends on the scale-out tier */
     Algorithm algo;
-    const char *tier;    /* "none", "intra", "inter" */
+    const char *tier; /* "none", "intra", "inter" */
 } CollCost;
 
 /* Place a group of p ranks whose members are `stride` ranks apart (tensor
@@ -39,8 +39,7 @@ void net_group(const System *sys, int p, long stride, Group *g);
 void net_collective(const System *sys, const Group *g, Collective c, double bytes, CollCost *out);
 
 /* Collective on one tier alone (no placement): the building block. */
-double net_tier_time(const Network *net, Collective c, double bytes, int p, Algorithm algo,
-                     double bw_scale);
+double net_tier_time(const Network *net, Collective c, double bytes, int p, Algorithm algo, double bw_scale);
 
 const char *algorithm_name(Algorithm a);
 

@@ -33,11 +33,11 @@
 #include "power/power.h"
 
 typedef struct {
-    double t[COMP_COUNT];        /* seconds by component */
-    double bound_t[BOUND_COUNT]; /* GEMM seconds by what limits them */
+    double t[COMP_COUNT];            /* seconds by component */
+    double bound_t[BOUND_COUNT];     /* GEMM seconds by what limits them */
     double inter_bytes, intra_bytes; /* per device, on each network tier */
-    double e[COMP_COUNT];        /* dynamic energy by component, joules, one device */
-    double e_inter;              /* scale-out link energy (NICs, optics), one device */
+    double e[COMP_COUNT];            /* dynamic energy by component, joules, one device */
+    double e_inter;                  /* scale-out link energy (NICs, optics), one device */
 } Costs;
 
 typedef struct {
@@ -202,7 +202,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     /* Ranks: tensor innermost, then data, then pipeline. */
     Ctx x = {sys, dev, &sys->device, phi, sc->precision, {0}, cache};
     Group dp_group, pp_group;
-    long stride[3]; /* tp, dp, pp */
+    long stride[3] = {1, 1, 1}; /* tp, dp, pp */
     placement_strides(sc->placement, tp, dp, pp, stride);
     net_group(sys, tp, stride[0], &x.tp_group);
     net_group(sys, dp, stride[1], &dp_group);
@@ -227,7 +227,8 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
      * embedding and the head; the slowest of them bounds the pipeline. */
     /* Layers of the most loaded stage: chunks of ceil(L / (pp v)) layers
      * when they do not split evenly (the rest of the stages carry fewer). */
-    const double lps = (double)((g.layers + pp * v - 1) / (pp * v)) * v;
+    const int per_chunk = (g.layers + pp * v - 1) / (pp * v); /* integer ceiling */
+    const double lps = (double)per_chunk * v;
     Costs first = {0}, last = {0};
     costs_add(&first, &lf, lps);
     costs_add(&first, &lb, lps);
@@ -242,7 +243,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         costs_add(&first, &tb, 1);
     }
     const Costs *stage = (pp == 1 || costs_total(&first) >= costs_total(&last)) ? &first : &last;
-    const double t_stage = costs_total(stage);              /* t_f + t_b */
+    const double t_stage = costs_total(stage); /* t_f + t_b */
     const double t_b_last = lps * costs_total(&lb) + costs_total(stage == &first ? &fb : &tb);
 
     Costs step = {0};

@@ -95,11 +95,9 @@ typedef struct {
  * register file) also stands for Hopper's 2-CTA clusters of 128 x 256 tiles,
  * whose TMA multicast gives them the L2 traffic of one 256 x 256 tile. */
 static const Tile GEMM_TILES[] = {
-    {256, 256, 64}, {256, 256, 32}, {256, 128, 64}, {256, 128, 32},
-    {128, 256, 64}, {128, 256, 32}, {256, 64, 64},  {256, 64, 32},
-    {128, 128, 64}, {128, 128, 32}, {64, 256, 64},  {64, 256, 32},
-    {128, 64, 64},  {128, 64, 32},  {64, 128, 64},  {64, 128, 32},
-    {64, 64, 64},   {64, 64, 32},
+    {256, 256, 64}, {256, 256, 32}, {256, 128, 64}, {256, 128, 32}, {128, 256, 64}, {128, 256, 32},
+    {256, 64, 64},  {256, 64, 32},  {128, 128, 64}, {128, 128, 32}, {64, 256, 64},  {64, 256, 32},
+    {128, 64, 64},  {128, 64, 32},  {64, 128, 64},  {64, 128, 32},  {64, 64, 64},   {64, 64, 32},
 };
 #define GEMM_NTILES ((int)(sizeof GEMM_TILES / sizeof GEMM_TILES[0]))
 
@@ -203,12 +201,12 @@ static int tile_fits(const Device *dev, const Tile *t, double elem)
 }
 
 /* HBM bytes of one candidate (see the header: L2 block of Bm x Bn tiles). */
-static double hbm_bytes(const Device *dev, const Shape *s, const Tile *t, int64_t tiles_m,
-                        int64_t tiles_n, int sms)
+static double hbm_bytes(const Device *dev, const Shape *s, const Tile *t, int64_t tiles_m, int64_t tiles_n,
+                        int sms)
 {
-    double a = (double)s->m * (double)s->k * s->elem;        /* one A, bytes */
-    double b = (double)s->k * (double)s->n * s->elem;        /* one B */
-    double c = (double)s->m * (double)s->n * s->elem_out;    /* one C */
+    double a = (double)s->m * (double)s->k * s->elem;     /* one A, bytes */
+    double b = (double)s->k * (double)s->n * s->elem;     /* one B */
+    double c = (double)s->m * (double)s->n * s->elem_out; /* one C */
     double compulsory = (double)s->batch * (a + b + c);
     double l2cap = dev->mem[MEM_L2].capacity_bytes;
 
@@ -252,13 +250,13 @@ static double hbm_bytes(const Device *dev, const Shape *s, const Tile *t, int64_
             bn--;
     }
 
-    double reads = (double)s->batch * (a * (double)ceil_div(tiles_n, bn) + b * (double)ceil_div(tiles_m, bm)) +
-                   (double)s->batch * c;
+    double reads =
+        (double)s->batch * (a * (double)ceil_div(tiles_n, bn) + b * (double)ceil_div(tiles_m, bm)) +
+        (double)s->batch * c;
     return reads > compulsory ? reads : compulsory;
 }
 
-static void eval_tile(const Device *dev, const Shape *s, const Tile *t, double rate_sm, int sms,
-                      Eval *e)
+static void eval_tile(const Device *dev, const Shape *s, const Tile *t, double rate_sm, int sms, Eval *e)
 {
     int64_t tiles_m = ceil_div(s->m, t->m);
     int64_t tiles_n = ceil_div(s->n, t->n);
@@ -278,12 +276,11 @@ static void eval_tile(const Device *dev, const Shape *s, const Tile *t, double r
     e->level_s[MEM_L1] = level_time(e->level_bytes[MEM_L1], dev->mem[MEM_L1].bw_bytes_per_s);
 
     /* L2: panels of every tile, existing rows only, plus the output. */
-    e->level_bytes[MEM_L2] =
-        (double)s->batch * ((double)tiles_n * (double)s->m + (double)tiles_m * (double)s->n) *
-            (double)s->k * s->elem +
-        out;
-    e->level_s[MEM_L2] =
-        level_time(e->level_bytes[MEM_L2], dev->mem[MEM_L2].bw_bytes_per_s * dev->l2_eff);
+    e->level_bytes[MEM_L2] = (double)s->batch *
+                                 ((double)tiles_n * (double)s->m + (double)tiles_m * (double)s->n) *
+                                 (double)s->k * s->elem +
+                             out;
+    e->level_s[MEM_L2] = level_time(e->level_bytes[MEM_L2], dev->mem[MEM_L2].bw_bytes_per_s * dev->l2_eff);
 
     /* HBM: panels re-read once per L2 block, at least compulsory. */
     e->level_bytes[MEM_HBM] = hbm_bytes(dev, s, t, tiles_m, tiles_n, sms);
@@ -296,8 +293,8 @@ static void eval_tile(const Device *dev, const Shape *s, const Tile *t, double r
             e->t = e->level_s[l];
 }
 
-static void gemm_compute(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t n,
-                         int64_t k, GemmCost *out)
+static void gemm_compute(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t n, int64_t k,
+                         GemmCost *out)
 {
     *out = (GemmCost){0};
     out->bound = BOUND_COMPUTE;
@@ -367,8 +364,23 @@ static uint64_t mix64(uint64_t x)
     return x;
 }
 
-static size_t cache_home(Precision p, int64_t batch, int64_t m, int64_t n,
-                         int64_t k)
+/* The fields the GEMM cost reads (a memcmp of whole Devices would also
+ * compare padding). */
+static int same_device(const Device *a, const Device *b)
+{
+    for (int p = 0; p < PREC_COUNT; p++)
+        if (a->matrix_flops[p] != b->matrix_flops[p])
+            return 0;
+    for (int l = 0; l < MEM_LEVELS; l++)
+        if (a->mem[l].capacity_bytes != b->mem[l].capacity_bytes ||
+            a->mem[l].bw_bytes_per_s != b->mem[l].bw_bytes_per_s)
+            return 0;
+    return a->vector_flops == b->vector_flops && a->sms == b->sms && a->clock_hz == b->clock_hz &&
+           a->launch_s == b->launch_s && a->matrix_eff == b->matrix_eff && a->vector_eff == b->vector_eff &&
+           a->hbm_eff == b->hbm_eff && a->l2_eff == b->l2_eff;
+}
+
+static size_t cache_home(Precision p, int64_t batch, int64_t m, int64_t n, int64_t k)
 {
     uint64_t h = mix64((uint64_t)batch);
     h = mix64(h ^ (uint64_t)m);
@@ -387,9 +399,7 @@ void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t
         return;
     }
 
-    /* Devices are built from zeroed memory and copied whole, so their
-     * padding compares equal too. */
-    if (!cache->have_dev || memcmp(&cache->dev, dev, sizeof *dev) != 0) {
+    if (!cache->have_dev || !same_device(&cache->dev, dev)) {
         cache_clear(cache);
         cache->dev = *dev;
         cache->have_dev = 1;
@@ -403,7 +413,7 @@ void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t
             break;
         }
         if (cache->slot[j].batch == batch && cache->slot[j].m == m && cache->slot[j].n == n &&
-            cache->slot[j].k == k && cache->slot[j].prec == (int)p ) {
+            cache->slot[j].k == k && cache->slot[j].prec == (int)p) {
             cache->hits++;
             *out = cache->slot[j].cost;
             return;

@@ -14,13 +14,13 @@
 typedef enum { BOUND_COMPUTE, BOUND_L1, BOUND_L2, BOUND_HBM, BOUND_LAUNCH, BOUND_COUNT } Bound;
 
 typedef struct {
-    double time_s;                 /* total, including launch */
-    double compute_s;              /* compute time of the chosen tiling (with wave quantisation) */
-    double level_s[MEM_LEVELS];    /* traffic time per memory level */
-    double level_bytes[MEM_LEVELS];/* bytes moved at each level */
-    Bound bound;                   /* what limits it */
-    int tile_m, tile_n, tile_k;    /* chosen output tile and k step (L1 level) */
-    double waves;                  /* number of waves over the SMs */
+    double time_s;                  /* total, including launch */
+    double compute_s;               /* compute time of the chosen tiling (with wave quantisation) */
+    double level_s[MEM_LEVELS];     /* traffic time per memory level */
+    double level_bytes[MEM_LEVELS]; /* bytes moved at each level */
+    Bound bound;                    /* what limits it */
+    int tile_m, tile_n, tile_k;     /* chosen output tile and k step (L1 level) */
+    double waves;                   /* number of waves over the SMs */
 } GemmCost;
 
 /* Memo of GEMM costs by shape for one device; owned by the caller (one

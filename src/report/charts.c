@@ -117,25 +117,26 @@ static void gp_head(FILE *f, const char *base, const char *what, const char *nam
 /* The loop over output formats around one plot command (printed by fn). */
 static void gp_render(FILE *f, const char *base, void (*plot)(FILE *, const void *), const void *ctx)
 {
-    fprintf(f,
-            "do for [fmt in formats] {\n"
-            "    if (fmt eq 'png') {\n"
-            "        if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-            "            set terminal pngcairo size 1000,700 noenhanced font 'DejaVu Sans,11'\n"
-            "        } else {\n"
-            "            set terminal png size 1000,700 noenhanced\n"
-            "        }\n"
-            "    } else {\n"
-            "        if (fmt eq 'svg') {\n"
-            "            set terminal svg size 1000,700 noenhanced font 'DejaVu Sans,11' background '#ffffff'\n"
-            "        } else {\n"
-            "            print 'unknown format ', fmt, ' (png or svg)'\n"
-            "            exit status 1\n"
-            "        }\n"
-            "    }\n"
-            "    set termoption noenhanced\n"
-            "    set output outprefix.'%s.'.fmt\n",
-            base);
+    fprintf(
+        f,
+        "do for [fmt in formats] {\n"
+        "    if (fmt eq 'png') {\n"
+        "        if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+        "            set terminal pngcairo size 1000,700 noenhanced font 'DejaVu Sans,11'\n"
+        "        } else {\n"
+        "            set terminal png size 1000,700 noenhanced\n"
+        "        }\n"
+        "    } else {\n"
+        "        if (fmt eq 'svg') {\n"
+        "            set terminal svg size 1000,700 noenhanced font 'DejaVu Sans,11' background '#ffffff'\n"
+        "        } else {\n"
+        "            print 'unknown format ', fmt, ' (png or svg)'\n"
+        "            exit status 1\n"
+        "        }\n"
+        "    }\n"
+        "    set termoption noenhanced\n"
+        "    set output outprefix.'%s.'.fmt\n",
+        base);
     plot(f, ctx);
     fputs("    set output\n}\n", f);
 }
@@ -156,7 +157,8 @@ static double point_value(const PlotCtx *c, const RunRow *rr, int col)
     switch (c->kind) {
     case CH_TIME:
         if (c->set->by_ttt)
-            return isfinite(r->time_to_train_s) && r->time_to_train_s > 0 ? r->time_to_train_s / 86400.0 : NAN;
+            return isfinite(r->time_to_train_s) && r->time_to_train_s > 0 ? r->time_to_train_s / 86400.0
+                                                                          : NAN;
         return r->step_time_s;
     case CH_EFF:
         return 100.0 * (col == 0 ? r->mfu : r->scaling_efficiency);
@@ -195,8 +197,8 @@ static void plot_lines(FILE *f, const void *vctx)
         rpt_gp_quote(s->name, name, sizeof name);
         int lines = c->kind == CH_EFF ? 2 : 1;
         for (int k = 0; k < lines; k++) {
-            fprintf(f, "%s        '%s.dat' index %d using 1:%d with linespoints linestyle %d", first ? "" : ", \\\n",
-                    dat, block, 2 + k, 1 + block % 8);
+            fprintf(f, "%s        '%s.dat' index %d using 1:%d with linespoints linestyle %d",
+                    first ? "" : ", \\\n", dat, block, 2 + k, 1 + block % 8);
             if (c->kind == CH_EFF)
                 fprintf(f, " dashtype %d title '%s, %s'", k ? 2 : 1, name, k ? "scaling efficiency" : "MFU");
             else
@@ -224,13 +226,14 @@ static void line_styles(FILE *f)
     static const char *const col[8] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                        "#E69F00", "#56B4E9", "#000000", "#F0E442"};
     for (int i = 0; i < 8; i++)
-        fprintf(f, "set style line %d linecolor rgb '%s' linewidth 2 pointtype %d pointsize 1.2\n", i + 1, col[i],
-                i % 2 ? 5 : 7);
+        fprintf(f, "set style line %d linecolor rgb '%s' linewidth 2 pointtype %d pointsize 1.2\n", i + 1,
+                col[i], i % 2 ? 5 : 7);
 }
 
-static int write_atomic(const char *path, void (*body)(FILE *, const void *), const void *ctx, char *err, size_t n)
+static int write_atomic(const char *path, void (*body)(FILE *, const void *), const void *ctx, char *err,
+                        size_t n)
 {
-    AtomicFile a;
+    AtomicFile a = {0};
     FILE *f = atomic_open(&a, path);
     if (!f) {
         snprintf(err, n, "%s: %s", path, strerror(errno));
@@ -258,9 +261,10 @@ static void dat_lines(FILE *f, const void *vctx)
     const char *w = c->kind == CH_TIME && !c->set->by_ttt ? what[0][1] : what[c->kind][0];
     fprintf(f, "# %s.dat — %s against devices (deepflow %s).\n", chart_file[c->kind], w, DF_VERSION);
     fputs("# The best scenario (status ok) of each series at each device count.\n"
-          "# One block per series, separated by two blank lines (gnuplot 'index').\n", f);
+          "# One block per series, separated by two blank lines (gnuplot 'index').\n",
+          f);
     fprintf(f, "# columns: devices %s\n",
-            c->kind == CH_EFF ? "mfu_percent scaling_efficiency_percent"
+            c->kind == CH_EFF     ? "mfu_percent scaling_efficiency_percent"
             : c->kind == CH_POWER ? "system_power_kw"
             : c->set->by_ttt      ? "time_to_train_days"
                                   : "step_time_s");
@@ -301,12 +305,15 @@ static void gp_lines(FILE *f, const void *vctx)
     if (c->kind == CH_TIME) {
         fprintf(f, "set ylabel '%s'\n", c->set->by_ttt ? "time to train [days]" : "step time [s]");
         fputs("set logscale y 10\n"
-              "set offsets graph 0.04, graph 0.04, 0, 0\n", f);
+              "set offsets graph 0.04, graph 0.04, 0, 0\n",
+              f);
     } else {
         fputs(c->kind == CH_EFF ? "set ylabel 'efficiency [%] (MFU solid, scaling efficiency dashed)'\n"
-                                : "set ylabel 'system power [kW]'\n", f);
+                                : "set ylabel 'system power [kW]'\n",
+              f);
         fputs("set yrange [0:*]\n"
-              "set offsets graph 0.04, graph 0.04, graph 0.06, 0\n", f);
+              "set offsets graph 0.04, graph 0.04, graph 0.06, 0\n",
+              f);
     }
     fputs("set logscale x 2\n"
           "set format x '%g'\n"
@@ -322,8 +329,9 @@ static void gp_lines(FILE *f, const void *vctx)
 static void dat_breakdown(FILE *f, const void *vctx)
 {
     const PlotCtx *c = vctx;
-    fprintf(f, "# breakdown.dat — time of one step by component, seconds, of the best scenario of each series "
-               "(deepflow %s).\n",
+    fprintf(f,
+            "# breakdown.dat — time of one step by component, seconds, of the best scenario of each series "
+            "(deepflow %s).\n",
             DF_VERSION);
     fputs("# columns: label", f);
     for (int k = 0; k < c->nc; k++)
@@ -402,7 +410,8 @@ static int find_gnuplot(char *out, size_t n)
 
 /* Run `gnuplot -e SETTINGS FILE.gp` in dir; its messages are collected in
  * msg.  Returns the exit status (or -1 when it could not run). */
-static int run_gnuplot(const char *prog, const char *dir, const char *settings, const char *gp, char *msg, size_t n)
+static int run_gnuplot(const char *prog, const char *dir, const char *settings, const char *gp, char *msg,
+                       size_t n)
 {
     int pfd[2];
     msg[0] = '\0';
@@ -477,8 +486,9 @@ static int render(const char *prog, const char *dir, const char *base, unsigned 
         while (l && (msg[l - 1] == '\n' || msg[l - 1] == ' '))
             msg[--l] = '\0';
         const char *last = strrchr(msg, '\n');
-        snprintf(err, n, "%s/%s: gnuplot %s %d%s%s", dir, gp, st < 0 ? "could not run, status" : "exited with status",
-                 st, *msg ? ": " : "", last ? last + 1 : msg);
+        snprintf(err, n, "%s/%s: gnuplot %s %d%s%s", dir, gp,
+                 st < 0 ? "could not run, status" : "exited with status", st, *msg ? ": " : "",
+                 last ? last + 1 : msg);
         rc = -1;
     }
     for (int i = 0; i < 2; i++) {

@@ -14,11 +14,11 @@ typedef enum { RC_TEXT, RC_NUM, RC_INT } RcType;
 typedef enum { RF_PLAIN, RF_SECONDS, RF_DAYS, RF_PERCENT, RF_WATTS, RF_KWH, RF_GIB, RF_RATE } RcFormat;
 
 typedef struct {
-    const char *name;   /* summary.csv header */
-    const char *unit;   /* for headers in the workbook; "" if none */
+    const char *name; /* summary.csv header */
+    const char *unit; /* for headers in the workbook; "" if none */
     RcType type;
     RcFormat format;
-    const char *help;   /* glossary */
+    const char *help; /* glossary */
 } ReportCol;
 
 extern const ReportCol report_cols[];

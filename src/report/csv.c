@@ -62,7 +62,7 @@ static int fail(AtomicFile *a, const char *path, char *err, size_t n)
 
 int rpt_summary_csv(const Run *run, const char *path, char *err, size_t n)
 {
-    AtomicFile a;
+    AtomicFile a = {0};
     FILE *f = atomic_open(&a, path);
     if (!f)
         return fail(&a, path, err, n);
@@ -78,7 +78,7 @@ int rpt_summary_csv(const Run *run, const char *path, char *err, size_t n)
 
 int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
 {
-    AtomicFile a;
+    AtomicFile a = {0};
     FILE *f = atomic_open(&a, path);
     if (!f)
         return fail(&a, path, err, n);

@@ -33,7 +33,8 @@ int rpt_parse_formats(const char *s, unsigned *out, char *err, size_t n)
             if (strlen(words[i].name) == len && !strncasecmp(words[i].name, p, len))
                 break;
         if (i == sizeof words / sizeof words[0]) {
-            snprintf(err, n, "--formats: unknown format '%.*s' (expected a list of xlsx, csv, png, svg, or all)",
+            snprintf(err, n,
+                     "--formats: unknown format '%.*s' (expected a list of xlsx, csv, png, svg, or all)",
                      (int)(len > 40 ? 40 : len), p);
             return -1;
         }
@@ -126,7 +127,7 @@ int rpt_series_build(const Run *run, RptSeriesSet *set)
             memset(&set->s[k], 0, sizeof set->s[k]);
             set->s[k].name = rr->sc.series;
             set->s[k].best = -1;
-            set->s[k].pt = malloc(sizeof(int) * (size_t)run->n);
+            set->s[k].pt = calloc((size_t)run->n, sizeof(int));
             if (!set->s[k].pt)
                 goto oom;
         }
@@ -183,7 +184,11 @@ static void name_list(const char *const *names, int n, const char *many, char *b
         return;
     }
     for (int i = 0; i < n && len < sz; i++)
-        len += (size_t)snprintf(buf + len, sz - len, "%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", names[i]);
+        len += (size_t)snprintf(buf + len, sz - len, "%s%s",
+                                i == 0       ? ""
+                                : i == n - 1 ? " and "
+                                             : ", ",
+                                names[i]);
 }
 
 void rpt_question(const Run *run, const RptSeriesSet *set, char *buf, size_t n)
@@ -270,7 +275,8 @@ int rpt_baselines(const Run *run, RptBaseline *out, int max)
             for (int j = 0; j < run->n && all; j++) {
                 const RunRow *c = &run->row[j];
                 if (c->built && isfinite(c->r.speedup) && !strcmp(c->sc.series, b->series) &&
-                    !strcmp(c->sc.model.name, b->model) && c->sc.devices >= a->sc.devices && c->r.speedup <= 1.0)
+                    !strcmp(c->sc.model.name, b->model) && c->sc.devices >= a->sc.devices &&
+                    c->r.speedup <= 1.0)
                     all = 0;
             }
             if (all && (!cross || a->sc.devices < cross))

@@ -33,11 +33,11 @@
 #define DF_VERSION "0.0.0"
 #endif
 
-#define XL_MAX_CHARS 32767     /* characters in one cell */
-#define XL_LAST_ROW 1048575    /* 0-based index of Excel's last row */
+#define XL_MAX_CHARS    32767   /* characters in one cell */
+#define XL_LAST_ROW     1048575 /* 0-based index of Excel's last row */
 #define INPUTS_MAX_ROWS 1000000
-#define MAXW 160               /* columns whose width is tracked */
-#define GIB (1024.0 * 1024.0 * 1024.0)
+#define MAXW            160 /* columns whose width is tracked */
+#define GIB             (1024.0 * 1024.0 * 1024.0)
 
 /* ---- text helpers (exported for the tests) ----------------------------- */
 
@@ -59,7 +59,8 @@ static int utf8_decode(const unsigned char *s, unsigned *cp)
             return 0;
         v = v << 6 | (s[i] & 0x3F);
     }
-    if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10FFFF)) || (v >= 0xD800 && v <= 0xDFFF))
+    if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10FFFF)) ||
+        (v >= 0xD800 && v <= 0xDFFF))
         return 0;
     *cp = v;
     return len;
@@ -201,7 +202,7 @@ typedef struct {
     lxw_format *title, *subtitle, *note, *section, *head, *head_num, *wrap, *bold, *mono;
     lxw_format *days, *pct, *intf, *kw, *mwh, *usd, *speedup, *secs, *secs0, *general, *sci;
     lxw_format *oom, *error;
-    lxw_format *cell; /* table text: indented so that it never touches a right-aligned number */
+    lxw_format *cell;        /* table text: indented so that it never touches a right-aligned number */
     lxw_format *colfmt[128]; /* per summary column */
 } X;
 
@@ -251,7 +252,8 @@ static double num_width(double v)
 {
     double a = fabs(v);
     int digits = a >= 1 ? (int)floor(log10(a)) + 1 : 1;
-    return digits + digits / 3 + 4;
+    const int separators = digits / 3; /* a thousands separator per 3 digits */
+    return digits + separators + 4;
 }
 
 /* A number, or an empty cell when it is not finite. */
@@ -419,7 +421,8 @@ static void sheet_scenarios(X *x, Sheet *sh)
     if (sh->w[col_index("error")] > 60)
         sh->w[col_index("error")] = 60;
     worksheet_freeze_panes(sh->ws, 1, 1);
-    check(x, worksheet_autofilter(sh->ws, 0, 0, (lxw_row_t)(rows > 0 ? rows : 1), (lxw_col_t)(report_ncols - 1)));
+    check(x, worksheet_autofilter(sh->ws, 0, 0, (lxw_row_t)(rows > 0 ? rows : 1),
+                                  (lxw_col_t)(report_ncols - 1)));
     if (rows > 0) {
         int mfu = col_index("mfu");
         lxw_conditional_format bar;
@@ -431,7 +434,8 @@ static void sheet_scenarios(X *x, Sheet *sh)
         bar.min_value = 0;
         bar.max_rule_type = LXW_CONDITIONAL_RULE_TYPE_NUMBER;
         bar.max_value = 1;
-        check(x, worksheet_conditional_format_range(sh->ws, 1, (lxw_col_t)mfu, (lxw_row_t)rows, (lxw_col_t)mfu, &bar));
+        check(x, worksheet_conditional_format_range(sh->ws, 1, (lxw_col_t)mfu, (lxw_row_t)rows,
+                                                    (lxw_col_t)mfu, &bar));
         char letters[8], formula[64];
         rpt_col_letters(col_index("status"), letters);
         static const char *const what[2] = {"oom", "error"};
@@ -442,8 +446,8 @@ static void sheet_scenarios(X *x, Sheet *sh)
             snprintf(formula, sizeof formula, "=$%s2=\"%s\"", letters, what[k]);
             cf.value_string = formula;
             cf.format = k ? x->error : x->oom;
-            check(x, worksheet_conditional_format_range(sh->ws, 1, 0, (lxw_row_t)rows, (lxw_col_t)(report_ncols - 1),
-                                                        &cf));
+            check(x, worksheet_conditional_format_range(sh->ws, 1, 0, (lxw_row_t)rows,
+                                                        (lxw_col_t)(report_ncols - 1), &cf));
         }
     }
     finish_sheet(sh, 6, 60);
@@ -454,8 +458,23 @@ static void sheet_scenarios(X *x, Sheet *sh)
 /* ---- Summary ------------------------------------------------------------ */
 
 enum {
-    B_SERIES, B_SCEN, B_TIME, B_SPEEDUP, B_DEV, B_SYS, B_TP, B_PP, B_DP, B_MB, B_SPS, B_MFU, B_SCALE,
-    B_POWER, B_ENERGY, B_COST, B_NCOL
+    B_SERIES,
+    B_SCEN,
+    B_TIME,
+    B_SPEEDUP,
+    B_DEV,
+    B_SYS,
+    B_TP,
+    B_PP,
+    B_DP,
+    B_MB,
+    B_SPS,
+    B_MFU,
+    B_SCALE,
+    B_POWER,
+    B_ENERGY,
+    B_COST,
+    B_NCOL
 };
 
 /* Chart-data block columns. */
@@ -589,8 +608,10 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int col, const char *
     for (int i = 0; i < x->set.n; i++)
         for (int k = 0; k < x->set.s[i].npt; k++) {
             const RunRow *p = &x->run->row[x->set.s[i].pt[k]];
-            double v = col == D_MFU ? p->r.mfu : col == D_SCALE ? p->r.scaling_efficiency
-                     : col == D_POWER ? p->r.system_power_w / 1e3 : NAN;
+            double v = col == D_MFU     ? p->r.mfu
+                       : col == D_SCALE ? p->r.scaling_efficiency
+                       : col == D_POWER ? p->r.system_power_w / 1e3
+                                        : NAN;
             if (isfinite(v) && v > ymax)
                 ymax = v;
         }
@@ -638,9 +659,8 @@ static void sheet_summary(X *x, Sheet *sh)
     put_long(x, sh, 0, 0, t->title[0] ? t->title : x->in->name, x->title);
     rpt_question(run, &x->set, q, sizeof q);
     put_long(x, sh, 1, 0, q, x->subtitle);
-    snprintf(line, sizeof line,
-             "%d scenario%s from %s: %d ok, %d out of memory, %d failed%s. deepflow %s.", run->n,
-             run->n == 1 ? "" : "s", t->path, run->n_ok, run->n_oom, run->n_error,
+    snprintf(line, sizeof line, "%d scenario%s from %s: %d ok, %d out of memory, %d failed%s. deepflow %s.",
+             run->n, run->n == 1 ? "" : "s", t->path, run->n_ok, run->n_oom, run->n_error,
              run->n_error ? " (see the Errors sheet)" : "", DF_VERSION);
     put_long(x, sh, 2, 0, line, x->note);
     worksheet_set_row(sh->ws, 0, 24, NULL);
@@ -660,10 +680,22 @@ static void sheet_summary(X *x, Sheet *sh)
             ref = i;
     char sp[200];
     snprintf(sp, sizeof sp, "Speedup vs %s", ref >= 0 ? x->set.s[ref].name : "the first series");
-    const char *heads[B_NCOL] = {"Series", "Best scenario", x->set.by_ttt ? "Time to train [days]" : "Step time [s]",
-                                 sp, "Devices", "System", "TP", "PP", "DP", "Microbatch",
-                                 "Throughput [samples/s]", "MFU", "Scaling efficiency", "System power [kW]",
-                                 "Energy to train [MWh]", "Cost to train [USD]"};
+    const char *heads[B_NCOL] = {"Series",
+                                 "Best scenario",
+                                 x->set.by_ttt ? "Time to train [days]" : "Step time [s]",
+                                 sp,
+                                 "Devices",
+                                 "System",
+                                 "TP",
+                                 "PP",
+                                 "DP",
+                                 "Microbatch",
+                                 "Throughput [samples/s]",
+                                 "MFU",
+                                 "Scaling efficiency",
+                                 "System power [kW]",
+                                 "Energy to train [MWh]",
+                                 "Cost to train [USD]"};
     for (int c = 0; c < B_NCOL; c++)
         put_header(x, sh, r, c, heads[c]);
     widen(sh, B_SPEEDUP, (double)utf8_chars(sp) / 3 + 3);
@@ -690,7 +722,7 @@ static void sheet_summary(X *x, Sheet *sh)
                  "Crossover = the smallest device count from which the series trains faster than its "
                  "baseline at every larger count; speedup = the baseline's time to train over the series'.",
                  x->note);
-        static const char *const ch[6] = {"Series", "Baseline", "Model", "Crossover [devices]",
+        static const char *const ch[6] = {"Series",       "Baseline",    "Model", "Crossover [devices]",
                                           "Best speedup", "At [devices]"};
         for (int c = 0; c < 6; c++)
             put_header(x, sh, r, c, ch[c]);
@@ -712,8 +744,8 @@ static void sheet_summary(X *x, Sheet *sh)
 
     /* speedups between every pair of series */
     if (x->set.n >= 3 && x->set.n <= 40) {
-        put_long(x, sh, r++, 0, "Speedup of the row's series over the column's series (best scenario of each)",
-                 x->section);
+        put_long(x, sh, r++, 0,
+                 "Speedup of the row's series over the column's series (best scenario of each)", x->section);
         put_header(x, sh, r, 0, "Series");
         for (int j = 0; j < x->set.n; j++)
             put_header(x, sh, r, 1 + j, x->set.s[j].name);
@@ -739,9 +771,13 @@ static void sheet_summary(X *x, Sheet *sh)
     put_long(x, sh, data_row, 0,
              "Chart data: the best scenario of each series at each device count (scenarios with status ok)",
              x->section);
-    const char *dheads[D_NCOL] = {"Series", "Scenario", "Devices",
-                                  x->set.by_ttt ? "Time to train [days]" : "Step time [s]", "MFU",
-                                  "Scaling efficiency", "System power [kW]"};
+    const char *dheads[D_NCOL] = {"Series",
+                                  "Scenario",
+                                  "Devices",
+                                  x->set.by_ttt ? "Time to train [days]" : "Step time [s]",
+                                  "MFU",
+                                  "Scaling efficiency",
+                                  "System power [kW]"};
     int dh = data_row + 1;
     for (int c = 0; c < D_NCOL; c++)
         put_header(x, sh, dh, c, dheads[c]);
@@ -782,9 +818,8 @@ static void sheet_summary(X *x, Sheet *sh)
                       "General", 1, dmin, dmax, chart_row, 0);
         summary_chart(x, sh, blk, D_MFU, "MFU vs devices", "model FLOPs utilisation", "0%", 0, dmin, dmax,
                       chart_row, dx);
-        summary_chart(x, sh, blk, D_SCALE, "Scaling efficiency vs devices",
-                      "scaling efficiency", "0%", 0, dmin, dmax,
-                      chart_row + dy, 0);
+        summary_chart(x, sh, blk, D_SCALE, "Scaling efficiency vs devices", "scaling efficiency", "0%", 0,
+                      dmin, dmax, chart_row + dy, 0);
         summary_chart(x, sh, blk, D_POWER, "System power vs devices", "system power [kW]", "#,##0", 0, dmin,
                       dmax, chart_row + dy, dx);
     } else {
@@ -803,7 +838,8 @@ static int breakdown_table(X *x, Sheet *sh, int r, int energy)
     const Run *run = x->run;
     char head[160];
     put_long(x, sh, r++, 0,
-             energy ? "All scenarios: energy per step by component [J]" : "All scenarios: time per step by component [s]",
+             energy ? "All scenarios: energy per step by component [J]"
+                    : "All scenarios: time per step by component [s]",
              x->section);
     int ah = r;
     put_header(x, sh, ah, 0, "Scenario");
@@ -833,7 +869,8 @@ static int breakdown_table(X *x, Sheet *sh, int r, int energy)
     if (row == ah + 1)
         put_text(x, sh, row++, 0, "(no scenario was evaluated)", x->note);
     else if (!energy)
-        check(x, worksheet_autofilter(sh->ws, (lxw_row_t)ah, 0, (lxw_row_t)(row - 1), (lxw_col_t)(2 + COMP_COUNT)));
+        check(x, worksheet_autofilter(sh->ws, (lxw_row_t)ah, 0, (lxw_row_t)(row - 1),
+                                      (lxw_col_t)(2 + COMP_COUNT)));
     return row + 1;
 }
 
@@ -842,10 +879,11 @@ static void sheet_breakdown(X *x, Sheet *sh)
     const Run *run = x->run;
     char head[160];
     put_long(x, sh, 0, 0, "Where the time of one training step goes", x->title);
-    put_long(x, sh, 1, 0,
-             "Seconds (and joules) per optimizer step by component. The components add up to the step time; "
-             "dp_comm_hidden is data-parallel communication overlapped with the backward pass, not part of it.",
-             x->note);
+    put_long(
+        x, sh, 1, 0,
+        "Seconds (and joules) per optimizer step by component. The components add up to the step time; "
+        "dp_comm_hidden is data-parallel communication overlapped with the backward pass, not part of it.",
+        x->note);
     /* components that appear in the step time */
     int comp[COMP_COUNT], nc = 0;
     for (int c = 0; c < COMP_COUNT; c++)
@@ -900,8 +938,8 @@ static void sheet_breakdown(X *x, Sheet *sh)
                 if (!cs)
                     continue;
                 chart_series_set_categories(cs, sh->name, (lxw_row_t)b0, 0, (lxw_row_t)(b0 + nb - 1), 0);
-                chart_series_set_values(cs, sh->name, (lxw_row_t)b0, (lxw_col_t)(3 + k), (lxw_row_t)(b0 + nb - 1),
-                                        (lxw_col_t)(3 + k));
+                chart_series_set_values(cs, sh->name, (lxw_row_t)b0, (lxw_col_t)(3 + k),
+                                        (lxw_row_t)(b0 + nb - 1), (lxw_col_t)(3 + k));
                 chart_series_set_name_range(cs, sh->name, (lxw_row_t)bh, (lxw_col_t)(3 + k));
             }
             lxw_chart_options o;
@@ -933,7 +971,7 @@ typedef struct {
 
 static int is_default(const ParamDef *def, const void *obj)
 {
-    const char *f = (const char *)obj + def->offset;
+    const void *f = (const char *)obj + def->offset;
     switch (def->type) {
     case P_DOUBLE:
         return *(const double *)f == def->def;
@@ -945,7 +983,7 @@ static int is_default(const ParamDef *def, const void *obj)
         return *(const int64_t *)f == (int64_t)def->def;
     case P_STRING:
     case P_SUB:
-        return *f == '\0';
+        return *(const char *)f == '\0';
     default: /* kinds added later: no derived value known */
         return 1;
     }
@@ -953,7 +991,8 @@ static int is_default(const ParamDef *def, const void *obj)
 
 /* Where a resolved parameter came from: a cell of the table, a line of a
  * template, "default" or "derived" (computed from other values). */
-static void origin(const InputsCtx *c, const char *key, const ParamDef *def, const void *obj, char *out, size_t n)
+static void origin(const InputsCtx *c, const char *key, const ParamDef *def, const void *obj, char *out,
+                   size_t n)
 {
     const ScenarioSource *src = &c->rr->src;
     const Prov *p = prov_find(&src->over, key);
@@ -1122,7 +1161,8 @@ static const char *const assumptions[] = {
     "GEMM time: a tiled model with wave quantisation and the traffic at each memory level (DeepFlow's "
     "hierarchical roofline), at the achievable fraction of peak the device template states.",
     "Memory-bound operations: bytes moved over the achievable HBM bandwidth, plus kernel launch overhead.",
-    "Pipeline: 1F1B schedule, bubble fraction (pp - 1) / (interleave x microbatches) (Narayanan et al. 2021).",
+    "Pipeline: 1F1B schedule, bubble fraction (pp - 1) / (interleave x microbatches) (Narayanan et al. "
+    "2021).",
     "Collectives: alpha-beta cost on the network tier they cross; ring all-reduce moves 2(p - 1)/p of the "
     "data; data-parallel communication is hidden under the backward pass only as far as the system's "
     "dp_overlap says.",
@@ -1212,7 +1252,7 @@ static void sheet_about(X *x, Sheet *sh)
 
 int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
 {
-    AtomicFile a;
+    AtomicFile a = {0};
     if (!atomic_open(&a, path)) {
         snprintf(err, n, "%s: %s", path, strerror(errno));
         return -1;

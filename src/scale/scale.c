@@ -83,7 +83,8 @@ int scale_steps(const Scenario *sc, double *steps, double *epochs, char *why, si
         *epochs = scale_epochs_at(c, b);
         samples = *epochs * m->dataset_samples;
     } else {
-        snprintf(why, n, "no amount of training (train_tokens, train_samples, epochs) and no convergence curve");
+        snprintf(why, n,
+                 "no amount of training (train_tokens, train_samples, epochs) and no convergence curve");
         return -1;
     }
     *steps = ceil(samples / gb);

@@ -15,8 +15,8 @@
 int search_needed(const Scenario *sc)
 {
     return sc->tp == AUTO_VALUE || sc->pp == AUTO_VALUE || sc->dp == AUTO_VALUE || sc->dp == 0 ||
-           sc->microbatch == AUTO_VALUE || sc->interleave == AUTO_VALUE ||
-           (int)sc->recompute == AUTO_VALUE || (int)sc->placement == AUTO_VALUE;
+           sc->microbatch == AUTO_VALUE || sc->interleave == AUTO_VALUE || (int)sc->recompute == AUTO_VALUE ||
+           (int)sc->placement == AUTO_VALUE;
 }
 
 #define MAX_CHOICES 64
@@ -107,8 +107,8 @@ int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Resul
                 /* an explicit global batch stays; a replica batch scales
                  * with dp; else one microbatch per replica */
                 int64_t gb = sc->global_batch > 0 && !sc->replica_batch ? sc->global_batch
-                             : sc->replica_batch > 0                      ? (int64_t)sc->replica_batch * dp
-                                                                          : (int64_t)mb * dp;
+                             : sc->replica_batch > 0                    ? (int64_t)sc->replica_batch * dp
+                                                                        : (int64_t)mb * dp;
                 if (gb % ((int64_t)mb * dp))
                     continue;
                 for (int a = 0; a < nv; a++) {
@@ -116,8 +116,8 @@ int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Resul
                         continue;
                     for (int c = 0; c < nrc * npl; c++) {
                         Scenario cand = *sc;
-                        cand.placement = sc->placement == (Placement)AUTO_VALUE ? (Placement)(c / nrc)
-                                                                                 : sc->placement;
+                        cand.placement =
+                            sc->placement == (Placement)AUTO_VALUE ? (Placement)(c / nrc) : sc->placement;
                         cand.tp = tp;
                         cand.pp = pp;
                         cand.dp = dp;
