@@ -25,17 +25,10 @@ static double now(void)
 
 static int build(TemplateDB *db, Scenario *sc, const char *const *kv, int n)
 {
-    Setting set[16];
-    char keys[16][64];
-    for (int i = 0; i < n; i++) {
-        const char *eq = strchr(kv[i], '=');
-        snprintf(keys[i], sizeof keys[i], "%.*s", (int)(eq - kv[i]), kv[i]);
-        set[i] = (Setting){keys[i], eq + 1, 1, i + 1};
-    }
     ScenarioSource src;
     Diag d;
     diag_clear(&d);
-    int rc = scenario_build(db, "bench", ".", set, n, 1, sc, &src, &d);
+    int rc = scenario_build_kv(db, "bench", kv, NULL, n, sc, &src, &d);
     scenario_source_free(&src);
     if (rc)
         fprintf(stderr, "bench_eval: %s\n", d.msg);

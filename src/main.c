@@ -437,12 +437,12 @@ static void print_eval(const RunRow *rr)
 static int cmd_eval(int argc, char **argv)
 {
     const char *format = "text", *tdir = NULL;
-    Setting *set = calloc((size_t)argc, sizeof *set);
-    char **keys = calloc((size_t)argc, sizeof *keys);
+    const char **kv = calloc((size_t)argc, sizeof *kv);
+    int *line = calloc((size_t)argc, sizeof *line);
     int n = 0, rc = EXIT_OK;
-    if (!set || !keys) {
-        free(set);
-        free(keys);
+    if (!kv || !line) {
+        free(kv);
+        free(line);
         return EXIT_USAGE;
     }
     for (int i = 1; i < argc; i++) {
@@ -457,15 +457,8 @@ static int cmd_eval(int argc, char **argv)
             rc = usage_error("eval: expected KEY=VALUE, got '%s'", arg);
             break;
         } else {
-            const char *eq = strchr(arg, '=');
-            keys[n] = strndup(arg, (size_t)(eq - arg));
-            for (char *p = keys[n]; p && *p; p++)
-                *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
-            set[n].name = keys[n];
-            set[n].text = eq + 1;
-            set[n].line = i;
-            set[n].col = 0;
-            n++;
+            kv[n] = arg;
+            line[n++] = i; /* messages name the argument */
         }
     }
     if (rc == EXIT_OK && strcmp(format, "text") && strcmp(format, "csv"))
@@ -483,7 +476,7 @@ static int cmd_eval(int argc, char **argv)
         run.row = calloc(1, sizeof *run.row);
         run.n = run.row ? 1 : 0;
         RunRow *rr = run.row;
-        if (rr && scenario_build(&db, "<command line>", ".", set, n, 0, &rr->sc, &rr->src, &rr->diag)) {
+        if (rr && scenario_build_kv(&db, "<command line>", kv, line, n, &rr->sc, &rr->src, &rr->diag)) {
             char msg[1200];
             if (rr->diag.line > 0 && rr->diag.line < argc && !strcmp(rr->diag.file, "<command line>"))
                 fprintf(stderr, "deepflow eval: argument %d (%s): %s\n", rr->diag.line, argv[rr->diag.line],
@@ -513,10 +506,8 @@ static int cmd_eval(int argc, char **argv)
     }
     if (have_db)
         tdb_free(&db);
-    for (int i = 0; i < n; i++)
-        free(keys[i]);
-    free(keys);
-    free(set);
+    free(kv);
+    free(line);
     return rc;
 }
 

@@ -561,18 +561,11 @@ static void test_templates(void **state)
 
 static void scenario(const char *const *kv, int n, Result *r)
 {
-    Setting set[16];
-    char keys[16][64];
-    for (int i = 0; i < n; i++) {
-        const char *eq = strchr(kv[i], '=');
-        snprintf(keys[i], sizeof keys[i], "%.*s", (int)(eq - kv[i]), kv[i]);
-        set[i] = (Setting){keys[i], eq + 1, 1, i + 1};
-    }
     Scenario sc;
     ScenarioSource src;
     Diag d;
     diag_clear(&d);
-    int rc = scenario_build(&db, "test", ".", set, n, 1, &sc, &src, &d);
+    int rc = scenario_build_kv(&db, "test", kv, NULL, n, &sc, &src, &d);
     if (rc)
         print_error("%s\n", d.msg);
     assert_int_equal(rc, 0);

@@ -30,17 +30,10 @@ static int teardown(void **state)
 /* Build a scenario from "key=value" strings. */
 static void build(Scenario *sc, const char *const *kv, int n)
 {
-    Setting set[32];
-    char keys[32][64];
-    for (int i = 0; i < n; i++) {
-        const char *eq = strchr(kv[i], '=');
-        snprintf(keys[i], sizeof keys[i], "%.*s", (int)(eq - kv[i]), kv[i]);
-        set[i] = (Setting){keys[i], eq + 1, 1, i + 1};
-    }
     ScenarioSource src;
     Diag d;
     diag_clear(&d);
-    int rc = scenario_build(&db, "test", ".", set, n, 1, sc, &src, &d);
+    int rc = scenario_build_kv(&db, "test", kv, NULL, n, sc, &src, &d);
     if (rc)
         print_error("%s\n", d.msg);
     assert_int_equal(rc, 0);

@@ -743,10 +743,7 @@ static void plan_free(Plan *p)
 static int plan_make(const Model *m, const GraphParams *p, Plan *pl, Diag *d)
 {
     *pl = (Plan){0};
-    if (p->tp < 1)
-        FAIL(d, NULL, 0, 0, "tp must be >= 1, got %d", p->tp);
-    if (p->microbatch < 1)
-        FAIL(d, NULL, 0, 0, "microbatch must be >= 1, got %d", p->microbatch);
+    /* tp and microbatch >= 1: checked by graph_build */
     if (p->pp < 1)
         FAIL(d, NULL, 0, 0, "pp must be >= 1, got %d", p->pp);
     Walk *w = &pl->w;

@@ -135,6 +135,12 @@ int graph_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
         return diag_set(d, NULL, 0, 0, "unknown precision (%d)", (int)p->precision);
     if ((unsigned)p->recompute > (unsigned)RECOMPUTE_FULL)
         return diag_set(d, NULL, 0, 0, "unknown recompute mode (%d)", (int)p->recompute);
+    if (m->kind != MODEL_GEMM) { /* what every graph with a batch and a split needs */
+        if (p->tp < 1)
+            return diag_set(d, NULL, 0, 0, "tp must be >= 1, got %d", p->tp);
+        if (p->microbatch < 1)
+            return diag_set(d, NULL, 0, 0, "microbatch must be >= 1, got %d", p->microbatch);
+    }
     switch (m->kind) {
     case MODEL_TRANSFORMER:
         return transformer_build(m, p, g, d);

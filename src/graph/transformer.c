@@ -103,10 +103,7 @@ typedef struct {
 
 static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
 {
-    if (p->tp < 1)
-        CHECK_FAIL("tp must be >= 1, got %d", p->tp);
-    if (p->microbatch < 1)
-        CHECK_FAIL("microbatch must be >= 1, got %d", p->microbatch);
+    /* tp and microbatch >= 1: checked by graph_build */
     if (m->seq_len < 1)
         CHECK_FAIL("seq_len must be >= 1, got %d", m->seq_len);
     if (m->layers < 1)

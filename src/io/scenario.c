@@ -3,7 +3,9 @@
  * mechanism for columns and dotted overrides alike. */
 #include "scenario.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -127,6 +129,35 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
         return diag_set(d, file, row_line, 0, "%s", msg);
     }
     return 0;
+}
+
+int scenario_build_kv(TemplateDB *db, const char *file, const char *const *kv, const int *line, int n,
+                      Scenario *sc, ScenarioSource *src, Diag *d)
+{
+    Setting *set = calloc((size_t)(n > 0 ? n : 1), sizeof *set);
+    char(*keys)[128] = calloc((size_t)(n > 0 ? n : 1), sizeof *keys);
+    int rc = -1;
+    memset(src, 0, sizeof *src);
+    if (!set || !keys) {
+        diag_set(d, file, 0, 0, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        const char *eq = strchr(kv[i], '=');
+        const int at = line ? line[i] : i + 1;
+        if (!eq || eq == kv[i] || (size_t)(eq - kv[i]) >= sizeof keys[i]) {
+            diag_set(d, file, at, 0, "expected KEY=VALUE, got '%s'", kv[i]);
+            goto done;
+        }
+        for (size_t k = 0; k < (size_t)(eq - kv[i]); k++)
+            keys[i][k] = (char)tolower((unsigned char)kv[i][k]);
+        set[i] = (Setting){keys[i], eq + 1, at, 0};
+    }
+    rc = scenario_build(db, file, ".", set, n, 0, sc, src, d);
+done:
+    free(set);
+    free(keys);
+    return rc;
 }
 
 int scenario_check(const Scenario *sc, Diag *d)

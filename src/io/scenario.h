@@ -28,6 +28,13 @@ typedef struct {
 int scenario_build(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
                    int row_line, Scenario *sc, ScenarioSource *src, Diag *d);
 
+/* The same from "key=value" strings (the eval command's form; keys are
+ * case-insensitive).  Setting i is placed at line[i] (its argument number;
+ * i + 1 when line is NULL), column 0, of `file`; templates named as files
+ * are looked up beside the working folder. */
+int scenario_build_kv(TemplateDB *db, const char *file, const char *const *kv, const int *line, int n,
+                      Scenario *sc, ScenarioSource *src, Diag *d);
+
 /* Check the strategy's arithmetic: tp*pp*dp = devices, global batch over
  * dp*microbatch, layers over pp*interleave, heads over tp.  Fields set to
  * auto are skipped.  Returns 0 or -1 with d->msg (no position). */
