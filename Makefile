@@ -58,8 +58,8 @@ cli: $(BIN)
 	@sh tests/cli/run.sh $(BIN)
 	@sh tests/cli/report.sh $(BIN)
 
-test: unit cli
-	@echo "all tests passed"
+test: $(TEST_BIN) $(BIN)
+	@sh tests/run_all.sh $(BIN) $(TEST_BIN)
 
 report: $(BIN)
 	./$(BIN) run inputs/default.csv -o reports/default
