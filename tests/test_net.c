@@ -1,0 +1,172 @@
+/* tests/test_net.c — the network engine: ring collectives move 2(p-1)/p of
+ * the buffer, placement decides the tier and the share of scale-out
+ * ports, the cheapest algorithm is taken (trees for small messages across
+ * nodes), and direct topologies pay for their bisection. */
+#include "testutil.h"
+
+#include <string.h>
+
+#include "net/net.h"
+
+static System dgx(void)
+{
+    System s;
+    memset(&s, 0, sizeof s);
+    s.devices_per_node = 8;
+    s.intra = (Network){.name = "nvlink",
+                        .bw_bytes_per_s = 300e9,
+                        .latency_s = 3e-6,
+                        .efficiency = 0.8,
+                        .topology = TOPO_SWITCHED};
+    s.inter = (Network){.name = "ib",
+                        .bw_bytes_per_s = 25e9,
+                        .latency_s = 10e-6,
+                        .efficiency = 0.9,
+                        .topology = TOPO_SWITCHED};
+    return s;
+}
+
+static void test_placement(void **state)
+{
+    (void)state;
+    System s = dgx();
+    Group g;
+    net_group(&s, 8, 1, &g); /* tensor group of 8, neighbours */
+    assert_int_equal(g.per_node, 8);
+    assert_int_equal(g.nodes, 1);
+    assert_int_equal(g.sharing, 1);
+    net_group(&s, 64, 8, &g); /* data group across 64 nodes, one rank each */
+    assert_int_equal(g.per_node, 1);
+    assert_int_equal(g.nodes, 64);
+    assert_int_equal(g.sharing, 8);
+    net_group(&s, 32, 2, &g); /* stride 2: four ranks per node */
+    assert_int_equal(g.per_node, 4);
+    assert_int_equal(g.nodes, 8);
+    assert_int_equal(g.sharing, 2);
+}
+
+static void test_ring_volume(void **state)
+{
+    (void)state;
+    System s = dgx();
+    s.intra.latency_s = 0;
+    Group g;
+    const double S = 1e9, bw = 300e9 * 0.8;
+    for (int p = 2; p <= 8; p *= 2) {
+        net_group(&s, p, 1, &g);
+        CollCost c;
+        net_collective(&s, &g, COLL_ALLREDUCE, S, &c);
+        assert_rel(c.time_s, 2.0 * (p - 1) / p * S / bw, 1e-12);
+        assert_rel(c.intra_bytes, 2.0 * (p - 1) / p * S, 1e-12);
+        assert_int_equal(c.inter_bytes == 0, 1);
+        net_collective(&s, &g, COLL_REDUCESCATTER, S, &c);
+        assert_rel(c.time_s, (double)(p - 1) / p * S / bw, 1e-12);
+        net_collective(&s, &g, COLL_ALLGATHER, S, &c);
+        assert_rel(c.time_s, (double)(p - 1) / p * S / bw, 1e-12);
+    }
+    /* one rank: nothing */
+    net_group(&s, 1, 1, &g);
+    CollCost c;
+    net_collective(&s, &g, COLL_ALLREDUCE, S, &c);
+    assert_true(c.time_s == 0);
+}
+
+static void test_ports_are_shared(void **state)
+{
+    (void)state;
+    System s = dgx();
+    s.inter.latency_s = 0;
+    s.intra.latency_s = 0;
+    Group one, four;
+    net_group(&s, 64, 8, &one);  /* 1 rank per node: one port */
+    net_group(&s, 64, 2, &four); /* 4 ranks per node: four ports */
+    CollCost a, b;
+    net_collective(&s, &one, COLL_ALLREDUCE, 1e9, &a);
+    net_collective(&s, &four, COLL_ALLREDUCE, 1e9, &b);
+    assert_string_equal(a.tier, "inter");
+    assert_rel(a.time_s, 2.0 * 63 / 64 * 1e9 / (25e9 * 0.9), 1e-9);
+    assert_rel(a.time_s / b.time_s, 4.0, 1e-9); /* the group drives four ports */
+    /* 8 x 25 GB/s HDR per node drive a 180 GB/s bus (NCCL measures 192) */
+    Group full;
+    net_group(&s, 16, 1, &full);
+    net_collective(&s, &full, COLL_ALLREDUCE, 1e9, &a);
+    assert_rel(2.0 * 15 / 16 * 1e9 / a.time_s, 8 * 25e9 * 0.9, 1e-9);
+}
+
+static void test_small_messages_take_trees(void **state)
+{
+    (void)state;
+    System s = dgx();
+    Group g;
+    net_group(&s, 512, 8, &g);
+    CollCost small, big;
+    net_collective(&s, &g, COLL_ALLREDUCE, 1e3, &small);
+    assert_int_equal(small.algo, ALGO_TREE);
+    /* the tree's latency is logarithmic, the ring's linear in p */
+    assert_true(small.time_s < 2.0 * 511 * s.inter.latency_s);
+    net_collective(&s, &g, COLL_ALLREDUCE, 1e10, &big);
+    assert_true(big.time_s >= 2.0 * 511 / 512 * 1e10 / (25e9 * 0.9) * (1 - 1e-12));
+    /* more ranks never make the same all-reduce cheaper */
+    double prev = 0;
+    for (int p = 2; p <= 1024; p *= 2) {
+        net_group(&s, p, 8, &g);
+        CollCost c;
+        net_collective(&s, &g, COLL_ALLREDUCE, 1e8, &c);
+        assert_true(c.time_s >= prev * (1 - 1e-12));
+        prev = c.time_s;
+    }
+}
+
+static void test_hierarchical(void **state)
+{
+    (void)state;
+    System s = dgx();
+    s.intra.bw_bytes_per_s = 3e12; /* a fat node: the hierarchical algorithm pays off */
+    Group g;
+    net_group(&s, 64, 1, &g);
+    CollCost c;
+    net_collective(&s, &g, COLL_ALLREDUCE, 1e9, &c);
+    assert_int_equal(c.algo == ALGO_HIER || c.algo == ALGO_RING || c.algo == ALGO_TREE, 1);
+    double hier = net_tier_time(&s.intra, COLL_REDUCESCATTER, 1e9, 8, ALGO_RING, 1.0) +
+                  net_tier_time(&s.intra, COLL_ALLGATHER, 1e9, 8, ALGO_RING, 1.0) +
+                  net_tier_time(&s.inter, COLL_ALLREDUCE, 1e9 / 8, 8, ALGO_TREE, 1.0);
+    assert_true(c.time_s <= hier * (1 + 1e-12));
+}
+
+static void test_direct_topologies(void **state)
+{
+    (void)state;
+    Network sw = {.bw_bytes_per_s = 100e9,
+                  .link_bw_bytes_per_s = 25e9,
+                  .latency_s = 0,
+                  .efficiency = 1,
+                  .topology = TOPO_SWITCHED};
+    Network ring = sw, torus = sw, mesh = sw;
+    ring.topology = TOPO_RING;
+    torus.topology = TOPO_TORUS2D;
+    mesh.topology = TOPO_MESH2D;
+    const double S = 1e9;
+    /* all-to-all: a switch gives full bandwidth, a ring and a torus their bisection */
+    double t_sw = net_tier_time(&sw, COLL_ALLTOALL, S, 64, ALGO_RING, 1);
+    double t_ring = net_tier_time(&ring, COLL_ALLTOALL, S, 64, ALGO_RING, 1);
+    double t_torus = net_tier_time(&torus, COLL_ALLTOALL, S, 64, ALGO_RING, 1);
+    assert_rel(t_sw, 63.0 / 64 * S / 100e9, 1e-12);
+    assert_rel(t_ring / t_sw, 64 / 8.0, 1e-12);
+    assert_rel(t_torus / t_sw, 8 / 4.0, 1e-12);
+    /* a mesh's rings fold back: half the all-reduce bandwidth of a torus */
+    assert_rel(net_tier_time(&mesh, COLL_ALLREDUCE, S, 16, ALGO_RING, 1) /
+                   net_tier_time(&torus, COLL_ALLREDUCE, S, 16, ALGO_RING, 1),
+               2.0, 1e-12);
+    /* point-to-point on a direct topology uses one link */
+    assert_rel(net_tier_time(&torus, COLL_P2P, S, 2, ALGO_RING, 1), S / 25e9, 1e-12);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_placement),        cmocka_unit_test(test_ring_volume),
+        cmocka_unit_test(test_ports_are_shared), cmocka_unit_test(test_small_messages_take_trees),
+        cmocka_unit_test(test_hierarchical),     cmocka_unit_test(test_direct_topologies),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,186 @@
+/* tests/test_scale_search.c — time-to-train and the strategy search.
+ * Convergence curves: the critical-batch law and log-log interpolation of
+ * measured points, a larger batch never needs fewer epochs; the search
+ * returns the true optimum of the model over the strategies it may try
+ * (checked against brute force), honours its bounds, and says why when
+ * nothing fits the constraints. */
+#include "testutil.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "batch/evaluate.h"
+#include "io/scenario.h"
+#include "io/template.h"
+#include "scale/scale.h"
+#include "search/search.h"
+
+static TemplateDB db;
+
+static int setup(void **state)
+{
+    (void)state;
+    Diag d;
+    return tdb_init(&db, "../templates", &d);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tdb_free(&db);
+    return 0;
+}
+
+static void build(Scenario *sc, const char *const *kv, int n)
+{
+    ScenarioSource src;
+    Diag d;
+    diag_clear(&d);
+    int rc = scenario_build_kv(&db, "test", kv, NULL, n, sc, &src, &d);
+    if (rc)
+        print_error("%s\n", d.msg);
+    assert_int_equal(rc, 0);
+    scenario_source_free(&src);
+}
+
+static void test_critical_batch(void **state)
+{
+    (void)state;
+    Convergence c = {.name = "c", .kind = CONV_CRITICAL, .epochs_min = 34.5, .b_crit = 46300};
+    assert_rel(scale_epochs_at(&c, 46300), 69.0, 1e-12); /* twice the minimum at B = B_crit */
+    Scenario sc;
+    memset(&sc, 0, sizeof sc);
+    sc.model.kind = MODEL_CNN;
+    sc.model.dataset_samples = 1281167;
+    sc.model.convergence = c;
+    sc.global_batch = 8192;
+    double steps, epochs;
+    char why[128];
+    assert_int_equal(scale_steps(&sc, &steps, &epochs, why, sizeof why), 0);
+    assert_rel(epochs, 34.5 * (1 + 8192.0 / 46300), 1e-12);
+    assert_rel(steps, ceil(epochs * 1281167 / 8192), 1e-12);
+    /* steps form: S_min (1 + B_noise / B) */
+    Convergence s = {.name = "s", .kind = CONV_CRITICAL, .s_min = 31, .b_noise = 16700};
+    sc.model.convergence = s;
+    sc.global_batch = 1536;
+    assert_int_equal(scale_steps(&sc, &steps, &epochs, why, sizeof why), 0);
+    assert_rel(steps, ceil(31 * (1 + 16700.0 / 1536)), 1e-12);
+}
+
+static void test_table_curve(void **state)
+{
+    (void)state;
+    Convergence c = {.name = "t", .kind = CONV_TABLE, .n = 3};
+    double b[] = {1000, 4000, 16000}, e[] = {30, 40, 80};
+    memcpy(c.batch, b, sizeof b);
+    memcpy(c.epochs, e, sizeof e);
+    for (int i = 0; i < 3; i++)
+        assert_rel(scale_epochs_at(&c, b[i]), e[i], 1e-12);
+    /* halfway in log B is the geometric mean of the epochs */
+    assert_rel(scale_epochs_at(&c, 2000), sqrt(30.0 * 40.0), 1e-12);
+    /* extrapolated along the end segments, and monotone */
+    assert_rel(scale_epochs_at(&c, 64000), 80 * 2, 1e-9); /* slope 1/2 in log-log: B x4, epochs x2 */
+    double prev = 0;
+    for (double x = 100; x < 1e6; x *= 1.7) {
+        double y = scale_epochs_at(&c, x);
+        assert_true(y >= prev);
+        prev = y;
+    }
+    /* the shipped curves load and say a larger batch costs epochs */
+    Diag d;
+    const Template *t = tdb_get(&db, &param_convergence_table, "imagenet-mlperf", ".", &d);
+    assert_non_null(t);
+    const Convergence *im = t->obj;
+    assert_rel(scale_epochs_at(im, 3264), 35.2, 1e-12);
+    assert_true(scale_epochs_at(im, 65536) > 2 * scale_epochs_at(im, 4096));
+}
+
+static void test_explicit_amounts_win(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {"system=dgx-a100-80g",
+                                     "model=gpt3-175b",
+                                     "devices=1024",
+                                     "tp=8",
+                                     "pp=16",
+                                     "global_batch=1536",
+                                     "recompute=full",
+                                     "model.convergence=gpt3-mlperf",
+                                     "train_tokens=300e9"};
+    Scenario sc;
+    Result r;
+    build(&sc, kv, 9);
+    assert_int_equal(evaluate(&sc, &r), 0);
+    assert_rel(r.steps, ceil(300e9 / 2048 / 1536), 1e-12);
+    build(&sc, kv, 8); /* no budget: the curve decides */
+    sc.train_tokens = 0;
+    assert_int_equal(evaluate(&sc, &r), 0);
+    assert_rel(r.steps, ceil(31 * (1 + 16700.0 / 1536)), 1e-12);
+}
+
+/* The search's answer is the best of an independent brute force over the
+ * same space. */
+static void test_search_is_optimal(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {
+        "system=dgx-a100-80g", "model=gpt",        "devices=32",     "tp=auto",          "pp=auto",
+        "microbatch=auto",     "global_batch=256", "recompute=auto", "train_tokens=1e10"};
+    Scenario sc;
+    Result best;
+    build(&sc, kv, 9);
+    assert_int_equal(evaluate(&sc, &best), 0);
+    assert_true(best.searched > 20);
+    assert_int_equal(best.status, STATUS_OK);
+    double brute = INFINITY;
+    for (int tp = 1; tp <= 32; tp *= 2)
+        for (int pp = 1; tp * pp <= 32; pp *= 2)
+            for (int mb = 1; mb <= 256; mb *= 2)
+                for (int rc = 0; rc < 3; rc++) {
+                    Scenario c = sc;
+                    c.tp = tp;
+                    c.pp = pp;
+                    c.dp = 32 / (tp * pp);
+                    c.microbatch = mb;
+                    c.recompute = (Recompute)rc;
+                    Diag d;
+                    Result r;
+                    if (scenario_check(&c, &d) || evaluate(&c, &r) || r.status != STATUS_OK)
+                        continue;
+                    if (r.time_to_train_s < brute)
+                        brute = r.time_to_train_s;
+                }
+    assert_rel(best.time_to_train_s, brute, 1e-12);
+    /* deterministic */
+    Result again;
+    assert_int_equal(evaluate(&sc, &again), 0);
+    assert_true(again.time_to_train_s == best.time_to_train_s && again.tp == best.tp && again.pp == best.pp);
+}
+
+static void test_search_bounds(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {
+        "system=dgx-a100-80g", "model=gpt",        "devices=32", "tp=auto", "pp=auto",
+        "microbatch=4",        "global_batch=256", "min_mp=4",   "max_mp=8"};
+    Scenario sc;
+    Result r;
+    build(&sc, kv, 9);
+    assert_int_equal(evaluate(&sc, &r), 0);
+    assert_true(r.tp * r.pp >= 4 && r.tp * r.pp <= 8);
+    /* nothing between 3 and 3 divides 32 */
+    sc.min_mp = sc.max_mp = 3;
+    assert_int_equal(evaluate(&sc, &r), -1);
+    assert_int_equal(r.status, STATUS_ERROR);
+    assert_non_null(strstr(r.error, "the search found no strategy for 32 devices with 3 <= tp x pp <= 3"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_critical_batch),       cmocka_unit_test(test_table_curve),
+        cmocka_unit_test(test_explicit_amounts_win), cmocka_unit_test(test_search_is_optimal),
+        cmocka_unit_test(test_search_bounds),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
