@@ -42,7 +42,7 @@ $(BIN): $(BUILD)/src/main.o $(BUILD)/libdeepflow.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 	@ln -sf $(BUILD)/deepflow deepflow 2>/dev/null || true
 
-$(BUILD)/tests/%: tests/%.c tests/testutil.h $(BUILD)/libdeepflow.a
+$(BUILD)/tests/%: tests/%.c tests/testutil.h tests/testdb.h $(BUILD)/libdeepflow.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(BUILD)/libdeepflow.a $(LDLIBS) -lcmocka
 

@@ -6,6 +6,7 @@
  * (shard FLOPs x tp = whole) and of the pipeline partition (stages sum to
  * the whole, the heaviest is at least the mean, the cut is optimal), the
  * loader's exact messages, and a whole scenario through evaluate(). */
+#include "testdb.h"
 #include "testutil.h"
 
 #include <stdlib.h>
@@ -21,23 +22,6 @@
 #include "io/scenario.h"
 #include "io/template.h"
 #include "io/ytree.h"
-
-static TemplateDB db;
-
-static int setup(void **state)
-{
-    (void)state;
-    Diag d;
-    diag_clear(&d);
-    return tdb_init(&db, "../templates", &d);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tdb_free(&db);
-    return 0;
-}
 
 static const Model *model(const char *name)
 {
@@ -562,15 +546,8 @@ static void test_templates(void **state)
 static void scenario(const char *const *kv, int n, Result *r)
 {
     Scenario sc;
-    ScenarioSource src;
-    Diag d;
-    diag_clear(&d);
-    int rc = scenario_build_kv(&db, "test", kv, NULL, n, &sc, &src, &d);
-    if (rc)
-        print_error("%s\n", d.msg);
-    assert_int_equal(rc, 0);
-    scenario_source_free(&src);
-    rc = evaluate(&sc, r);
+    build_scenario(&sc, kv, n);
+    int rc = evaluate(&sc, r);
     if (rc)
         print_error("evaluate: %s\n", r->error);
     assert_int_equal(rc, 0);
@@ -625,5 +602,5 @@ int main(void)
         cmocka_unit_test(test_loader_errors),      cmocka_unit_test(test_templates),
         cmocka_unit_test(test_end_to_end),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

@@ -18,6 +18,7 @@
 #include "graph/graph_internal.h"
 #include "io/scenario.h"
 #include "io/template.h"
+#include "testdb.h"
 #include "testutil.h"
 
 /* ---- models ---------------------------------------------------------------- */
@@ -393,34 +394,6 @@ static void test_errors(void **state)
 
 /* ---- end to end ---------------------------------------------------------- */
 
-static TemplateDB db;
-
-static int setup(void **state)
-{
-    (void)state;
-    Diag d;
-    return tdb_init(&db, "../templates", &d);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tdb_free(&db);
-    return 0;
-}
-
-static void build_scenario(Scenario *sc, const char *const *kv, int n)
-{
-    ScenarioSource src;
-    Diag d;
-    diag_clear(&d);
-    int rc = scenario_build_kv(&db, "test", kv, NULL, n, sc, &src, &d);
-    if (rc)
-        print_error("%s\n", d.msg);
-    assert_int_equal(rc, 0);
-    scenario_source_free(&src);
-}
-
 static void test_templates_load(void **state)
 {
     (void)state;
@@ -491,5 +464,5 @@ int main(void)
         cmocka_unit_test(test_templates_load),
         cmocka_unit_test(test_biglstm_on_dgx1),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

@@ -2,6 +2,7 @@
  * of power x time, the device never draws more than its cap, a tighter cap
  * never makes a step faster, DVFS follows the alpha-power law, and the
  * system adds nodes, switches and PUE on top of the devices. */
+#include "testdb.h"
 #include "testutil.h"
 
 #include <string.h>
@@ -10,35 +11,6 @@
 #include "io/scenario.h"
 #include "io/template.h"
 #include "power/power.h"
-
-static TemplateDB db;
-
-static int setup(void **state)
-{
-    (void)state;
-    Diag d;
-    return tdb_init(&db, "../templates", &d);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tdb_free(&db);
-    return 0;
-}
-
-/* Build a scenario from "key=value" strings. */
-static void build(Scenario *sc, const char *const *kv, int n)
-{
-    ScenarioSource src;
-    Diag d;
-    diag_clear(&d);
-    int rc = scenario_build_kv(&db, "test", kv, NULL, n, sc, &src, &d);
-    if (rc)
-        print_error("%s\n", d.msg);
-    assert_int_equal(rc, 0);
-    scenario_source_free(&src);
-}
 
 static const char *const gpt_1024[] = {
     "system=dgx-a100-80g", "model=gpt3-175b",   "devices=1024",  "tp=8", "pp=16",
@@ -49,7 +21,7 @@ static void test_energy_is_power_times_time(void **state)
     (void)state;
     Scenario sc;
     Result r;
-    build(&sc, gpt_1024, 8);
+    build_scenario(&sc, gpt_1024, 8);
     assert_int_equal(evaluate(&sc, &r), 0);
     double sum = 0;
     for (int c = 0; c < COMP_COUNT; c++)
@@ -76,7 +48,7 @@ static void test_cap_costs_time(void **state)
         Scenario sc;
         Result r;
         kv[8] = caps[i];
-        build(&sc, kv, 9);
+        build_scenario(&sc, kv, 9);
         assert_int_equal(evaluate(&sc, &r), 0);
         assert_true(r.device_power_w <= sc.power_cap_w * (1 + 1e-9));
         assert_true(r.step_time_s >= prev_t * (1 - 1e-12)); /* a tighter cap is never faster */
@@ -94,7 +66,7 @@ static void test_cap_out_of_reach_is_an_error(void **state)
     kv[8] = "power_cap=20 W";
     Scenario sc;
     Result r;
-    build(&sc, kv, 9);
+    build_scenario(&sc, kv, 9);
     assert_int_equal(evaluate(&sc, &r), -1);
     assert_int_equal(r.status, STATUS_ERROR);
     assert_non_null(strstr(r.error, "cannot meet its 20 W power cap"));
@@ -169,5 +141,5 @@ int main(void)
         cmocka_unit_test(test_system_power),
         cmocka_unit_test(test_energy_counts),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

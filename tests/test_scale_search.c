@@ -4,6 +4,7 @@
  * returns the true optimum of the model over the strategies it may try
  * (checked against brute force), honours its bounds, and says why when
  * nothing fits the constraints. */
+#include "testdb.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -14,34 +15,6 @@
 #include "io/template.h"
 #include "scale/scale.h"
 #include "search/search.h"
-
-static TemplateDB db;
-
-static int setup(void **state)
-{
-    (void)state;
-    Diag d;
-    return tdb_init(&db, "../templates", &d);
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tdb_free(&db);
-    return 0;
-}
-
-static void build(Scenario *sc, const char *const *kv, int n)
-{
-    ScenarioSource src;
-    Diag d;
-    diag_clear(&d);
-    int rc = scenario_build_kv(&db, "test", kv, NULL, n, sc, &src, &d);
-    if (rc)
-        print_error("%s\n", d.msg);
-    assert_int_equal(rc, 0);
-    scenario_source_free(&src);
-}
 
 static void test_critical_batch(void **state)
 {
@@ -109,10 +82,10 @@ static void test_explicit_amounts_win(void **state)
                                      "train_tokens=300e9"};
     Scenario sc;
     Result r;
-    build(&sc, kv, 9);
+    build_scenario(&sc, kv, 9);
     assert_int_equal(evaluate(&sc, &r), 0);
     assert_rel(r.steps, ceil(300e9 / 2048 / 1536), 1e-12);
-    build(&sc, kv, 8); /* no budget: the curve decides */
+    build_scenario(&sc, kv, 8); /* no budget: the curve decides */
     sc.train_tokens = 0;
     assert_int_equal(evaluate(&sc, &r), 0);
     assert_rel(r.steps, ceil(31 * (1 + 16700.0 / 1536)), 1e-12);
@@ -128,7 +101,7 @@ static void test_search_is_optimal(void **state)
         "microbatch=auto",     "global_batch=256", "recompute=auto", "train_tokens=1e10"};
     Scenario sc;
     Result best;
-    build(&sc, kv, 9);
+    build_scenario(&sc, kv, 9);
     assert_int_equal(evaluate(&sc, &best), 0);
     assert_true(best.searched > 20);
     assert_int_equal(best.status, STATUS_OK);
@@ -165,7 +138,7 @@ static void test_search_bounds(void **state)
         "microbatch=4",        "global_batch=256", "min_mp=4",   "max_mp=8"};
     Scenario sc;
     Result r;
-    build(&sc, kv, 9);
+    build_scenario(&sc, kv, 9);
     assert_int_equal(evaluate(&sc, &r), 0);
     assert_true(r.tp * r.pp >= 4 && r.tp * r.pp <= 8);
     /* nothing between 3 and 3 divides 32 */
@@ -182,5 +155,5 @@ int main(void)
         cmocka_unit_test(test_explicit_amounts_win), cmocka_unit_test(test_search_is_optimal),
         cmocka_unit_test(test_search_bounds),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }
