@@ -148,6 +148,8 @@ static const ParamDef system_defs[] = {
     PSUB(System, "inter", inter, param_network_table, 1, "scale-out network between nodes"),
     PD(System, "dp_overlap", dp_overlap, UNIT_FRACTION, 0, 1, 0, 0,
        "fraction of DP gradient communication hidden under the backward pass"),
+    PD(System, "framework.gemm_efficiency", gemm_eff, UNIT_FRACTION, 0.05, 1, 1, 0,
+       "fraction of the device's best-kernel GEMM rate the training stack sustains (fitted; 1: ideal)"),
     PD(System, "framework.op_overhead", host_op_s, UNIT_TIME, 0, 1e-2, 0, 0,
        "host time to dispatch one operation (eager framework); the device idles when kernels are shorter"),
     PD(System, "node_power", node_overhead_w, UNIT_POWER, 0, 1e6, 0, 0,

@@ -64,11 +64,12 @@ typedef struct {
     char name[NAME_MAX_LEN];
     Device device;
     int devices_per_node;
-    Network intra;                /* scale-up tier inside a node */
-    Network inter;                /* scale-out tier between nodes */
-    double dp_overlap;            /* fraction of DP gradient communication hidden under backward */
-    double host_op_s;             /* framework dispatch time per operation (eager mode), fitted */
-    double node_overhead_w;       /* host CPUs, NICs, fans per node */
+    Network intra;          /* scale-up tier inside a node */
+    Network inter;          /* scale-out tier between nodes */
+    double dp_overlap;      /* fraction of DP gradient communication hidden under backward */
+    double host_op_s;       /* framework dispatch time per operation (eager mode), fitted */
+    double gemm_eff;        /* fraction of the device's best-kernel GEMM rate the training stack sustains */
+    double node_overhead_w; /* host CPUs, NICs, fans per node */
     double switch_w_per_device;   /* fabric switches, apportioned per device */
     double pue;                   /* facility power usage effectiveness */
     double price_per_device_hour; /* $ ; 0 unknown */

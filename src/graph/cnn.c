@@ -775,7 +775,7 @@ static int plan_make(const Model *m, const GraphParams *p, Plan *pl, Diag *d)
         b_all += pl->bytes[i];
     }
     /* shares of the whole net's FLOPs and bytes */
-    double *fa = malloc(sizeof *fa * (size_t)n), *fb = malloc(sizeof *fb * (size_t)n);
+    double *fa = calloc((size_t)n, sizeof *fa), *fb = calloc((size_t)n, sizeof *fb);
     if (!fa || !fb) {
         free(fa);
         free(fb);

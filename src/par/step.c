@@ -167,8 +167,11 @@ static double weight_bytes(Precision p)
 int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
 {
     const System *sys = &sc->system;
-    Device scaled;
-    pwr_scale_device(&sys->device, phi, &scaled);
+    /* the device as the training stack drives it, at the nominal clock and
+     * at the DVFS clock */
+    Device nominal = sys->device, scaled;
+    nominal.matrix_eff *= sys->gemm_eff > 0 ? sys->gemm_eff : 1.0;
+    pwr_scale_device(&nominal, phi, &scaled);
     const Device *dev = &scaled;
     const Model *mdl = &sc->model;
     const int tp = sc->tp, pp = sc->pp, dp = sc->dp, mb = sc->microbatch, v = sc->interleave;
@@ -200,7 +203,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     snprintf(r->pp_tier, sizeof r->pp_tier, "none");
 
     /* Ranks: tensor innermost, then data, then pipeline. */
-    Ctx x = {sys, dev, &sys->device, phi, sc->precision, {0}, cache};
+    Ctx x = {sys, dev, &nominal, phi, sc->precision, {0}, cache};
     Group dp_group, pp_group;
     long stride[3] = {1, 1, 1}; /* tp, dp, pp */
     placement_strides(sc->placement, tp, dp, pp, stride);
@@ -349,12 +352,11 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->model_flops_per_step = g.model_flops_per_sample * samples;
     r->hardware_flops_per_step = g.hw_flops_per_sample * samples;
     /* utilisation of the nominal peak, whatever clock DVFS chose */
-    const Device *nominal = &sys->device;
-    double peak = nominal->matrix_flops[sc->precision];
+    double peak = nominal.matrix_flops[sc->precision];
     for (int p = sc->precision; peak <= 0 && p > 0; p--)
-        peak = nominal->matrix_flops[p - 1];
+        peak = nominal.matrix_flops[p - 1];
     if (peak <= 0)
-        peak = nominal->vector_flops;
+        peak = nominal.vector_flops;
     r->model_tflops_per_device = r->model_flops_per_step / r->step_time_s / sc->devices / 1e12;
     r->mfu = r->model_flops_per_step / (r->step_time_s * sc->devices * peak);
     r->hfu = r->hardware_flops_per_step / (r->step_time_s * sc->devices * peak);
