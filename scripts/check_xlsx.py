@@ -26,6 +26,9 @@ import re
 import sys
 import warnings
 
+# days: four decimals below 0.1 day, two below 10, one above (xlsx.c rpt_num_format)
+DAYS_FORMAT = "[<0.1]0.0000;[<10]0.00;#,##0.0"
+
 warnings.simplefilter("ignore")  # openpyxl: "extension is not supported"
 import openpyxl  # noqa: E402
 
@@ -140,8 +143,8 @@ def main(argv):
             if key in PCT_COLS and isinstance(v, (int, float)) and "%" not in cell.number_format:
                 fail("Scenarios %s%d (%s) has number format %r, not a percentage"
                      % (cell.column_letter, r, key, cell.number_format))
-            if key == "time_to_train_days" and isinstance(v, (int, float)) and cell.number_format != "0.0":
-                fail("Scenarios time_to_train_days has number format %r, not 0.0" % cell.number_format)
+            if key == "time_to_train_days" and isinstance(v, (int, float)) and cell.number_format != DAYS_FORMAT:
+                fail("Scenarios time_to_train_days has number format %r, not %r" % (cell.number_format, DAYS_FORMAT))
     if checked < 3:
         fail("only %d numeric Scenarios cells could be compared with summary.csv" % checked)
     if ws.freeze_panes != "B2":

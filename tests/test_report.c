@@ -82,7 +82,7 @@ static void test_number_formatting(void **state)
     assert_string_equal(b, "4096");
 
     assert_string_equal(rpt_num_format(RC_NUM, RF_PERCENT), "0.0%");
-    assert_string_equal(rpt_num_format(RC_NUM, RF_DAYS), "0.0");
+    assert_string_equal(rpt_num_format(RC_NUM, RF_DAYS), "[<0.1]0.0000;[<10]0.00;#,##0.0");
     assert_string_equal(rpt_num_format(RC_NUM, RF_GIB), "0.0");
     assert_string_equal(rpt_num_format(RC_NUM, RF_WATTS), "#,##0");
     assert_string_equal(rpt_num_format(RC_NUM, RF_KWH), "#,##0");

@@ -149,8 +149,8 @@ const char *rpt_num_format(RcType type, RcFormat format)
     if (type == RC_INT)
         return "#,##0";
     switch (format) {
-    case RF_DAYS:
-        return "0.0";
+    case RF_DAYS: /* trainings of minutes show their digits, long ones a tenth of a day */
+        return "[<0.1]0.0000;[<10]0.00;#,##0.0";
     case RF_PERCENT:
         return "0.0%";
     case RF_WATTS:
@@ -356,7 +356,7 @@ static void make_formats(X *x)
     x->mono = workbook_add_format(wb);
     format_set_font_name(x->mono, "DejaVu Sans Mono");
     format_set_font_size(x->mono, 9);
-    x->days = numfmt(x, "0.0");
+    x->days = numfmt(x, rpt_num_format(RC_NUM, RF_DAYS));
     x->pct = numfmt(x, "0.0%");
     x->intf = numfmt(x, "#,##0");
     x->kw = numfmt(x, "#,##0.0");
