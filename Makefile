@@ -32,7 +32,7 @@ deps: $(DEPS_STAMP)
 
 $(BUILD)/%.o: %.c $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DDF_VERSION=\"$(VERSION)\" -DDF_TEMPLATE_DIR=\"$(PREFIX)/share/deepflow/templates\" -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS) -DDF_VERSION=\"$(VERSION)\" -MMD -MP -c $< -o $@
 
 $(BUILD)/libdeepflow.a: $(LIB_OBJ)
 	@rm -f $@

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cnnload.h"
 #include "tech/tech.h"
@@ -61,9 +62,27 @@ static int is_dir(const char *p)
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The installed templates: PREFIX/share/deepflow/templates beside
+ * PREFIX/bin/deepflow, found from the running executable. */
+static int installed_dir(char *out, size_t n)
+{
+    char exe[512];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0)
+        return -1;
+    exe[len] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    snprintf(out, n, "%s/../share/deepflow/templates", exe);
+    return 0;
+}
+
 int tdb_init(TemplateDB *db, const char *root, Diag *d)
 {
     memset(db, 0, sizeof *db);
+    char installed[700];
     const char *cands[4] = {root, NULL, NULL, NULL};
     int nc = 1;
     if (!root) {
@@ -72,10 +91,8 @@ int tdb_init(TemplateDB *db, const char *root, Diag *d)
         if (env && *env)
             cands[nc++] = env;
         cands[nc++] = "templates";
-#ifdef DF_TEMPLATE_DIR
-        cands[nc++] = DF_TEMPLATE_DIR;
-#endif
-        cands[nc++] = "/usr/local/share/deepflow/templates";
+        if (installed_dir(installed, sizeof installed) == 0)
+            cands[nc++] = installed;
     }
     for (int i = 0; i < nc; i++)
         if (cands[i] && is_dir(cands[i])) {
@@ -83,7 +100,8 @@ int tdb_init(TemplateDB *db, const char *root, Diag *d)
             return 0;
         }
     return diag_set(d, root ? root : "templates", 0, 0,
-                    "templates folder not found (set DEEPFLOW_TEMPLATES or run from the project folder)");
+                    "templates folder not found (set DEEPFLOW_TEMPLATES, run from the project folder, or "
+                    "install with make install)");
 }
 
 static void template_free(Template *t)
