@@ -68,6 +68,17 @@ static double gemm_flops(const Graph *g)
     return graph_gemm_flops(&g->layer_fwd) + graph_gemm_flops(&g->layer_bwd);
 }
 
+/* Runs of the ops called `name` in a list (kernels launched, collectives
+ * started). */
+static int runs(const OpList *l, const char *name)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->op[i].name, name))
+            n += op_runs(&l->op[i]);
+    return n;
+}
+
 /* ---- counts of the shipped nets ----------------------------------------- */
 
 /* torchvision.models.resnet50 (v1.5): ResNet50_Weights.IMAGENET1K_V1 lists
@@ -107,6 +118,20 @@ static void test_resnet50_counts(void **state)
     assert_rel(gemm_flops(&g) / 32.0, 6.0 * 4089184256.0 - 2.0 * conv1, 1e-12);
     assert_rel(g.hw_flops_per_sample, gemm_flops(&g) / 32.0, 1e-12);
     assert_true(g.layer_fwd.n <= GRAPH_MAX_OPS && g.layer_bwd.n <= GRAPH_MAX_OPS);
+    /* Every kernel keeps its launch: 53 convolutions (49 + 4 projection
+     * shortcuts), each with batch norm, forward; 52 data gradients. */
+    assert_int_equal(runs(&g.layer_fwd, "conv"), 53);
+    assert_int_equal(runs(&g.layer_fwd, "bn"), 53);
+    assert_int_equal(runs(&g.layer_bwd, "conv.dgrad"), 52);
+    assert_int_equal(runs(&g.layer_bwd, "conv.wgrad"), 53);
+    /* the repeated blocks' convolutions are one op each, run per block */
+    int repeated = 0;
+    for (int i = 0; i < g.layer_fwd.n; i++)
+        if (g.layer_fwd.op[i].kind == OP_GEMM) {
+            assert_int_equal(g.layer_fwd.op[i].batch, 1);
+            repeated += g.layer_fwd.op[i].repeat > 1;
+        }
+    assert_true(repeated > 0);
 }
 
 /* Inception-V3 without its auxiliary head: torchvision's 27,161,264 (with
@@ -134,6 +159,13 @@ static void test_inception_counts(void **state)
     build(m, &p, &g);
     assert_rel(g.params_total, 23834568.0, 0);
     assert_rel(g.model_flops_per_sample, 6.0 * 5713216096.0, 1e-15);
+    /* 94 convolutions, each with batch norm and ReLU; 15 concats (11
+     * modules, and two nested 1x3 / 3x1 pairs in each of the last two) */
+    assert_int_equal(runs(&g.layer_fwd, "conv"), 94);
+    assert_int_equal(runs(&g.layer_fwd, "relu"), 94);
+    assert_int_equal(runs(&g.layer_bwd, "bn.bwd"), 94);
+    assert_int_equal(runs(&g.layer_fwd, "concat"), 15);
+    assert_true(g.layer_fwd.n <= GRAPH_MAX_OPS && g.layer_bwd.n <= GRAPH_MAX_OPS);
 }
 
 /* ---- a convolution as an implicit GEMM --------------------------------- */
@@ -206,11 +238,7 @@ static void test_conv_implicit_gemm(void **state)
     }
     assert_int_equal(wg, 1);
     /* the first conv reads the input image: no data gradient for it */
-    int dgrads = 0;
-    for (int i = 0; i < g.layer_bwd.n; i++)
-        if (!strcmp(g.layer_bwd.op[i].name, "conv.dgrad"))
-            dgrads += (int)g.layer_bwd.op[i].batch;
-    assert_int_equal(dgrads, 1);
+    assert_int_equal(runs(&g.layer_bwd, "conv.dgrad"), 1);
     cnnload_free(net);
 }
 
@@ -242,6 +270,9 @@ static void test_tp_split(void **state)
             assert_int_equal(ag->coll, COLL_ALLGATHER);
             assert_int_equal(ar->coll, COLL_ALLREDUCE);
             assert_true(find(&g1.layer_fwd, "conv.allgather") == NULL);
+            /* one collective per split layer: every one keeps its latency */
+            assert_int_equal(runs(&gt.layer_fwd, "conv.allgather"), runs(&gt.layer_fwd, "conv"));
+            assert_int_equal(runs(&gt.layer_bwd, "conv.dgrad.allreduce"), runs(&gt.layer_bwd, "conv.dgrad"));
             /* kernel split shards the activations that are per channel */
             assert_true(gt.act_bytes_per_layer < g1.act_bytes_per_layer);
         }

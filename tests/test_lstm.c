@@ -8,9 +8,9 @@
  *    parameters", mlbench.github.io 2020-10-02 post);
  * and the invariants of the kernel splits (shard FLOPs x tp = whole, both RC
  * and CR), the tensor-parallel collectives (only with tp > 1), the
- * timestep slots (k-stretched recurrent GEMMs that add up to T steps), the
- * pipelining fields (wavefront = seq_len, stage boundary), and one
- * end-to-end evaluation on a DGX-1. */
+ * timesteps (one op of one step's shape repeated T times: T launches per
+ * layer, a step time that grows with T), the pipelining fields (wavefront =
+ * seq_len, stage boundary), and one end-to-end evaluation on a DGX-1. */
 #include <string.h>
 
 #include "batch/evaluate.h"
@@ -18,6 +18,7 @@
 #include "graph/graph_internal.h"
 #include "io/scenario.h"
 #include "io/template.h"
+#include "perf/perf.h"
 #include "testdb.h"
 #include "testutil.h"
 
@@ -99,7 +100,7 @@ static double comm_bytes(const Graph *g)
     double s = 0;
     for (int i = 0; i < 7; i++)
         for (int j = 0; j < lists(g, i)->n; j++)
-            s += lists(g, i)->op[j].comm_bytes;
+            s += lists(g, i)->op[j].comm_bytes * op_runs(&lists(g, i)->op[j]);
     return s;
 }
 
@@ -110,7 +111,7 @@ static double shard_gemm_flops(const Graph *g)
         double f = 0;
         for (int j = 0; j < lists(g, i)->n; j++)
             if (lists(g, i)->op[j].kind == OP_GEMM)
-                f += lists(g, i)->op[j].flops;
+                f += lists(g, i)->op[j].flops * op_runs(&lists(g, i)->op[j]);
         s += f * (i < 3 ? g->layers : 1);
     }
     return s;
@@ -271,7 +272,7 @@ static void test_auto_split(void **state)
                 if (grc.layer_fwd.op[j].kind == OP_COMM) {
                     assert_int_equal(grc.layer_fwd.op[j].coll, COLL_ALLREDUCE);
                     assert_rel(grc.layer_fwd.op[j].comm_bytes, 64.0 * 1024 * 2, 0);
-                    ar++;
+                    ar += op_runs(&grc.layer_fwd.op[j]);
                 }
             assert_int_equal(ar, 20);
         }
@@ -282,55 +283,145 @@ static void test_auto_split(void **state)
 
 /* ---- timesteps ----------------------------------------------------------- */
 
-/* The recurrent GEMMs of a layer's slots add up to T steps of (b, R, 4D/t):
- * m = b, and their reduction dimensions sum to T R. */
-static void check_steps(const OpList *l, const char *name, int64_t b, int64_t steps_k, int *slots)
+/* The per-step op `name` of a list: one op of one step's shape, (b, n, k)
+ * with batch 1, repeated `steps` times. */
+static void check_step_op(const OpList *l, const char *name, int64_t b, int64_t n, int64_t k, int steps)
 {
-    int64_t k = 0;
-    *slots = 0;
+    int seen = 0;
     for (int i = 0; i < l->n; i++)
         if (!strcmp(l->op[i].name, name)) {
             assert_int_equal(l->op[i].m, b);
+            assert_int_equal(l->op[i].n, n);
+            assert_int_equal(l->op[i].k, k);
             assert_int_equal(l->op[i].batch, 1);
-            k += l->op[i].k;
-            (*slots)++;
+            assert_int_equal(l->op[i].repeat, steps);
+            seen++;
         }
-    assert_int_equal(k, steps_k);
+    assert_int_equal(seen, 1);
 }
 
-static void test_timestep_slots(void **state)
+/* Kernels (and collectives) a list launches: every run of every op. */
+static int launches(const OpList *l)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++)
+        n += op_runs(&l->op[i]);
+    return n;
+}
+
+static void test_timesteps(void **state)
 {
     (void)state;
-    int slots;
-    /* BigLSTM: T = 20 fits one op per step, with tp 1 and with CR. */
+    /* BigLSTM, T = 20: the recurrent GEMM and the projection run once per
+     * step, and per step the cell (and at tp > 1 one collective each). */
     Model m = biglstm();
     GraphParams p = params(1, 64, RECOMPUTE_NONE);
     Graph g;
     build_ok(&m, &p, &g);
-    check_steps(&g.layer_fwd, "gates.h", 64, 20 * 1024, &slots);
-    assert_int_equal(slots, 20);
-    check_steps(&g.layer_bwd, "gates.h.dgrad", 64, 20 * 4 * 8192, &slots);
-    assert_int_equal(slots, 20);
+    check_step_op(&g.layer_fwd, "gates.h", 64, 4 * 8192, 1024, 20);
+    check_step_op(&g.layer_fwd, "proj", 64, 1024, 8192, 20);
+    check_step_op(&g.layer_bwd, "gates.h.dgrad", 64, 1024, 4 * 8192, 20);
+    /* forward: dropout and gates.x once, gates.h, cell and proj per step */
+    assert_int_equal(launches(&g.layer_fwd), 2 + 3 * 20);
+    /* backward: proj.dgrad, cell.bwd and gates.h.dgrad per step; gates.x
+     * dgrad, the weight gradients and dropout once */
+    assert_int_equal(launches(&g.layer_bwd), 3 * 20 + 4);
     p = params(8, 64, RECOMPUTE_NONE);
     build_ok(&m, &p, &g);
-    check_steps(&g.layer_fwd, "gates.h", 64, 20 * 1024, &slots);
-    assert_int_equal(slots, 20);
-    assert_int_equal(g.layer_fwd.op[2].n, 4 * 8192 / 8);
+    check_step_op(&g.layer_fwd, "gates.h", 64, 4 * 8192 / 8, 1024, 20);
+    /* RC: one all-reduce of b P per step and layer */
+    assert_int_equal(launches(&g.layer_fwd), 2 + 4 * 20);
 
-    /* GNMT: 50 steps per layer and two layers per unit do not fit one op per
-     * step; the slots still add up to 50 steps. */
+    /* GNMT, T = 50, two layers per unit: every per-step op of each layer
+     * runs 50 times; the list holds a fixed number of ops. */
     m = gnmt(8);
     p = params(4, 64, RECOMPUTE_NONE);
     build_ok(&m, &p, &g);
-    check_steps(&g.layer_fwd, "enc.gates.h", 64, 50 * 1024, &slots);
-    assert_true(slots > 1 && slots < 50);
-    check_steps(&g.layer_fwd, "dec.gates.h", 64, 50 * 1024, &slots);
-    check_steps(&g.first_fwd, "enc.rev.gates.h", 64, 50 * 1024, &slots);
-    check_steps(&g.layer_bwd, "dec.gates.h.dgrad", 64, 50 * 4 * 1024 / 4, &slots);
-    print_message("GNMT-8, tp 4: %d slots for 50 steps, layer_fwd %d ops, layer_bwd %d ops\n", slots,
-                  g.layer_fwd.n, g.layer_bwd.n);
+    check_step_op(&g.layer_fwd, "enc.gates.h", 64, 4 * 1024 / 4, 1024, 50);
+    check_step_op(&g.layer_fwd, "dec.gates.h", 64, 4 * 1024 / 4, 1024, 50);
+    check_step_op(&g.first_fwd, "enc.rev.gates.h", 64, 4 * 1024 / 4, 1024, 50);
+    check_step_op(&g.layer_bwd, "dec.gates.h.dgrad", 64, 1024, 4 * 1024 / 4, 50);
+    /* per layer and step: gates.h, cell, h.allgather (RC, no projection) */
+    int steps = 0;
+    for (int i = 0; i < g.layer_fwd.n; i++)
+        if (g.layer_fwd.op[i].repeat == 50)
+            steps++;
+    assert_int_equal(steps, 2 * 3);
+    print_message("GNMT-8, tp 4: layer_fwd %d ops, %d launches; layer_bwd %d ops, %d launches\n",
+                  g.layer_fwd.n, launches(&g.layer_fwd), g.layer_bwd.n, launches(&g.layer_bwd));
     for (int i = 0; i < 7; i++)
         assert_true(lists(&g, i)->n <= GRAPH_MAX_OPS);
+}
+
+/* A longer sequence costs more per step: BigLSTM on a DGX-1, step time at
+ * T = 10, 20 and 40 (each step's kernels are charged, launches included). */
+static void test_step_time_grows_with_seq_len(void **state)
+{
+    (void)state;
+    static const char *const lens[] = {"model.seq_len=10", "model.seq_len=20", "model.seq_len=40"};
+    double prev = 0;
+    for (int i = 0; i < 3; i++) {
+        const char *kv[] = {"system=dgx-v100", "model=biglstm",    "devices=8",      "tp=2",
+                            "microbatch=64",   "global_batch=256", "precision=fp32", lens[i]};
+        Scenario sc;
+        build_scenario(&sc, kv, 8);
+        Result r;
+        int rc = evaluate(&sc, &r);
+        if (rc)
+            print_error("evaluate: %s\n", r.error);
+        assert_int_equal(rc, 0);
+        assert_true(r.step_time_s > prev);
+        if (i > 0) /* twice the steps: less than twice the time (the S sampled
+                    * classes and the weight update do not grow with T) */
+            assert_true(r.step_time_s < 2.0 * prev);
+        prev = r.step_time_s;
+    }
+}
+
+/* An op that repeats r times costs r runs: GNMT-8 on one V100 at the
+ * nominal clock, whose GEMM time is the sum over the graph's GEMMs of
+ * repeat x one run's gemm_cost (the per-step GEMMs repeat 50 times). */
+static void test_repeat_costs_every_run(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {
+        "system=dgx-v100", "model=gnmt",      "devices=1",      "tp=1",          "pp=1",
+        "microbatch=32",   "global_batch=64", "precision=fp16", "recompute=none"};
+    Scenario sc;
+    build_scenario(&sc, kv, 9);
+    Result r;
+    int rc = evaluate(&sc, &r);
+    if (rc)
+        print_error("evaluate: %s\n", r.error);
+    assert_int_equal(rc, 0);
+    assert_rel(r.clock_scale, 1.0, 0);
+    /* the device as step.c drives it: the stack's share of GEMM efficiency */
+    Device dev = sc.system.device;
+    dev.matrix_eff *= sc.system.gemm_eff > 0 ? sc.system.gemm_eff : 1.0;
+    GraphParams p = params(1, 32, RECOMPUTE_NONE);
+    Graph g;
+    build_ok(&sc.model, &p, &g);
+    double gemm = 0, once = 0;
+    int repeated = 0;
+    for (int i = 0; i < 7; i++) {
+        const OpList *l = lists(&g, i);
+        double sum = 0;
+        for (int j = 0; j < l->n; j++) {
+            const Op *op = &l->op[j];
+            if (op->kind != OP_GEMM || op->comp != COMP_GEMM)
+                continue;
+            GemmCost c;
+            gemm_cost(&dev, PREC_FP16, op->batch, op->m, op->n, op->k, NULL, &c);
+            sum += op_runs(op) * c.time_s;
+            once += c.time_s * (i < 3 ? g.layers : 1);
+            repeated += op->repeat == 50;
+        }
+        gemm += sum * (i < 3 ? g.layers : 1);
+    }
+    assert_true(repeated > 0);
+    assert_true(gemm > 1.5 * once);   /* the repeats matter */
+    const double micro = 64.0 / 32.0; /* microbatches per step */
+    assert_rel(r.comp_time_s[COMP_GEMM], micro * gemm, 1e-12);
 }
 
 /* ---- pipelining, memory, recompute --------------------------------------- */
@@ -458,7 +549,9 @@ int main(void)
         cmocka_unit_test(test_gnmt_flops),
         cmocka_unit_test(test_split_flops_times_tp),
         cmocka_unit_test(test_auto_split),
-        cmocka_unit_test(test_timestep_slots),
+        cmocka_unit_test(test_timesteps),
+        cmocka_unit_test(test_step_time_grows_with_seq_len),
+        cmocka_unit_test(test_repeat_costs_every_run),
         cmocka_unit_test(test_pipeline_fields),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_templates_load),

@@ -78,11 +78,17 @@
  *    8 on V100 and H100, are within 10 %); a step model that costs every
  *    stage on the device would remove this.
  *  - Op lists hold GRAPH_MAX_OPS ops and a net has hundreds of kernels, so
- *    the lists are merged: GEMMs of one kind and one shape become one
- *    batched GEMM (batch = how many), memory-bound ops and collectives of
- *    one kind are summed into one.  FLOPs and bytes are kept exactly; what
- *    is lost is a kernel launch (and a host dispatch) per merged op and a
- *    collective's latency per merged collective.
+ *    ops fold into repeated ones (Op.repeat): GEMMs of one name and shape
+ *    (a `repeat:` layer, or like layers elsewhere in the stage) become one
+ *    GEMM that runs once per layer, memory-bound ops and collectives of one
+ *    name one op that runs once per kernel or collective with their mean
+ *    bytes.  Every kernel keeps its launch (and host dispatch) and every
+ *    collective its latency; FLOPs and bytes are kept exactly.  The time is
+ *    exact for the GEMMs (one shape, one cost), for the memory-bound ops
+ *    (bytes / bandwidth + launch while bandwidth-bound, which every CNN
+ *    memory-bound op is) and for collectives inside a node (alpha-beta,
+ *    linear in bytes); across nodes the cheapest algorithm is picked per
+ *    size, a concave cost, so the mean overstates a mix slightly.
  *  - Recompute: full keeps each unit's input and recomputes the stage's
  *    forward in backward (working set: the largest unit); selective has no
  *    attention core to drop in a CNN and is the same as none. */
@@ -848,38 +854,52 @@ int cnn_stages(const Model *m, const GraphParams *p, double *flops, double *byte
     return n;
 }
 
-/* Merge ops of one kind (and, for GEMMs, one shape) into one. */
+/* Ops that fold into one repeated op: GEMMs of one name and shape,
+ * memory-bound ops and collectives of one name. */
 static int same_op(const Op *a, const Op *b)
 {
     if (a->kind != b->kind || a->comp != b->comp || strcmp(a->name, b->name) != 0)
         return 0;
     if (a->kind == OP_GEMM)
-        return a->m == b->m && a->n == b->n && a->k == b->k;
+        return a->batch == b->batch && a->m == b->m && a->n == b->n && a->k == b->k;
     if (a->kind == OP_COMM)
         return a->coll == b->coll;
     return 1;
 }
 
-static void merge_into(OpSink *k, const OpBuf *raw, int reverse)
+/* Fold the raw ops (one per kernel or collective, in walk order, or reversed
+ * for backward) into the list: each folded op repeats once per raw op, with
+ * their mean FLOPs and bytes (their sums while folding, divided at the
+ * end), so that repeat x one run is the raw ops' total. */
+static void fold_into(OpSink *k, const OpBuf *raw, int reverse)
 {
+    const int first = k->list->n;
     for (int r = 0; r < raw->n; r++) {
         const Op *op = &raw->op[reverse ? raw->n - 1 - r : r];
         Op *hit = NULL;
-        for (int j = 0; j < k->list->n && !hit; j++)
+        for (int j = first; j < k->list->n && !hit; j++)
             if (same_op(&k->list->op[j], op))
                 hit = &k->list->op[j];
         if (!hit) {
-            graph_emit(k, op);
+            Op one = *op;
+            one.repeat = 1;
+            graph_emit(k, &one);
             continue;
         }
-        hit->batch += op->batch;
+        hit->repeat++;
         hit->flops += op->flops;
         hit->bytes += op->bytes;
         hit->comm_bytes += op->comm_bytes;
     }
+    for (int j = first; j < k->list->n; j++) {
+        Op *op = &k->list->op[j];
+        op->flops /= op->repeat;
+        op->bytes /= op->repeat;
+        op->comm_bytes /= op->repeat;
+    }
 }
 
-/* The graph of a plan: the heaviest stage's ops, merged, and the counts. */
+/* The graph of a plan: the heaviest stage's ops, folded, and the counts. */
 static int build(const Model *m, const GraphParams *p, const Plan *pl, OpBuf *fwd, OpBuf *bwd, Graph *g,
                  Diag *d)
 {
@@ -906,8 +926,8 @@ static int build(const Model *m, const GraphParams *p, const Plan *pl, OpBuf *fw
     graph_sink_init(&k[0], &g->layer_fwd, "layer_fwd", d);
     graph_sink_init(&k[1], &g->layer_bwd, "layer_bwd", d);
     graph_sink_init(&k[2], &g->layer_recompute, "layer_recompute", d);
-    merge_into(&k[0], fwd, 0);
-    merge_into(&k[1], bwd, 1);
+    fold_into(&k[0], fwd, 0);
+    fold_into(&k[1], bwd, 1);
     if (p->recompute == RECOMPUTE_FULL)
         for (int i = 0; i < g->layer_fwd.n; i++) {
             Op op = g->layer_fwd.op[i];

@@ -82,7 +82,7 @@ double graph_gemm_flops(const OpList *l)
     double sum = 0.0;
     for (int i = 0; i < l->n; i++)
         if (l->op[i].kind == OP_GEMM)
-            sum += l->op[i].flops;
+            sum += l->op[i].flops * op_runs(&l->op[i]);
     return sum;
 }
 

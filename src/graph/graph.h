@@ -27,19 +27,30 @@ typedef enum {
     COLL_COUNT
 } Collective;
 
+/* One kernel or collective, or `repeat` of them run one after the other
+ * (an LSTM's timesteps, a CNN's layers of one shape): the other fields
+ * describe one run, and the step model charges every run its time, energy,
+ * launch and latency. */
 typedef struct {
     const char *name; /* static string: "qkv", "mlp_up.dgrad", "softmax" ... */
     OpKind kind;
     Component comp; /* breakdown component it is charged to */
     /* OP_GEMM: */
     int64_t batch, m, n, k;
-    /* every op: */
+    /* every op, one run: */
     double flops; /* FLOPs (GEMM: 2*batch*m*n*k) */
     double bytes; /* minimum HBM bytes read + written (GEMM: inputs + output once) */
+    int repeat;   /* the op runs this many times in sequence; 0 or 1 = once */
     /* OP_COMM: */
     Collective coll;
     double comm_bytes; /* message size per device (the full buffer, as NCCL counts it) */
 } Op;
+
+/* How many times an op runs (its repeat, at least 1). */
+static inline int op_runs(const Op *op)
+{
+    return op->repeat > 1 ? op->repeat : 1;
+}
 
 #define GRAPH_MAX_OPS 96
 

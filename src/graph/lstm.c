@@ -28,18 +28,13 @@
  *    recurrent data gradient runs per step; the input data gradient and one
  *    weight gradient of [W_x; W_h] over the concatenated input run fused
  *    over time (m or k = b T).
- *  - Timesteps and the op budget: an OpList holds GRAPH_MAX_OPS ops, so the
- *    T steps of a layer are emitted in slots (one per step when they fit,
- *    else as many equal slots as fit, each of r = T / slots steps).  A slot's
- *    recurrent GEMM is one op with the step's m and n and a reduction
- *    dimension r k: the GEMM model then charges r steps' worth of k-loop
- *    (compute and weight traffic) at one step's wave quantisation, which is
- *    what r dependent GEMMs cost.  (batch = r would pack the steps into
- *    shared waves as if they were independent, which the recurrence forbids.)
- *    What a slot of r > 1 undercounts: r - 1 kernel launches per op, r - 1
- *    output writes of the GEMM and r - 1 collective latencies.  BigLSTM
- *    (T = 20) gets one step per slot (18 slots under CR), GNMT (T = 50,
- *    two layers per unit) 22 slots at tp 1 and 14 with tp > 1.
+ *  - Timesteps: every per-step op (the recurrent GEMM, the cell, the
+ *    projection, their collectives) is one op of one step's shape that
+ *    repeats T times (Op.repeat): the step model charges each of the T
+ *    dependent kernels its own wave quantisation, launch, output write and
+ *    collective latency.  (One GEMM of batch T would pack the steps into
+ *    shared waves as if they were independent, which the recurrence
+ *    forbids.)  A layer is a fixed number of ops whatever T.
  *  - Pointwise gate math, one fused kernel per step (cuDNN): read the 4D
  *    pre-activations and c(t-1), write the activated gates (kept for
  *    backward), c(t) and h(t): 11 e bytes and 20 FLOPs per cell (DeepFlow's 5
@@ -167,7 +162,6 @@ typedef struct {
     double biases; /* bias vectors per gate block */
     Recompute recompute;
     double e, e_in;
-    int64_t slots; /* at most this many op slots per layer's timesteps */
 } Dims;
 
 /* One LSTM layer. */
@@ -313,15 +307,30 @@ static void io_grad(OpSink *k, const Dims *x, const char *ar_name, const char *r
         comm(k, x, rs_name, COLL_REDUCESCATTER, elems * x->e);
 }
 
-/* Steps of slot i when T steps share n slots (the first T mod n get one more). */
-static int64_t slot_steps(int64_t T, int64_t n, int64_t i)
+/* Per-step ops: one step's op, run `steps` times in sequence. */
+static void gemm_steps(OpSink *k, const Dims *x, const char *name, int64_t steps, int64_t m, int64_t n,
+                       int64_t kk)
 {
-    return T / n + (i < T % n ? 1 : 0);
+    Op op = graph_gemm_op(name, COMP_GEMM, 1, m, n, kk, x->e_in, x->e);
+    op.repeat = (int)steps;
+    graph_emit(k, &op);
 }
 
-static int64_t slots_for(const Dims *x, int64_t T)
+static void membound_steps(OpSink *k, const char *name, int64_t steps, double bytes, double flops)
 {
-    return T < x->slots ? T : x->slots;
+    Op op = graph_membound_op(name, COMP_MEMBOUND, bytes, flops);
+    op.repeat = (int)steps;
+    graph_emit(k, &op);
+}
+
+static void comm_steps(OpSink *k, const Dims *x, const char *name, int64_t steps, Collective coll,
+                       double comm_bytes)
+{
+    if (x->t == 1)
+        return;
+    Op op = graph_comm_op(name, coll, comm_bytes);
+    op.repeat = (int)steps;
+    graph_emit(k, &op);
 }
 
 /* ---- one LSTM layer ------------------------------------------------------ */
@@ -339,23 +348,19 @@ static void lstm_forward(OpSink *k, const Dims *x, const Layer *L)
 
     membound(k, nm->dropout, COMP_MEMBOUND, in * (2.0 * e + 1.0), in * FLOPS_DROPOUT);
     gemm(k, x, nm->gates_x, COMP_GEMM, 1, b * T, n, kin);
-    int64_t ns = slots_for(x, T);
-    for (int64_t i = 0; i < ns; i++) {
-        int64_t r = slot_steps(T, ns, i);
-        double rd = (double)r;
-        gemm(k, x, nm->gates_h, COMP_GEMM, 1, b, n, r * krec);
+    /* one step, T times */
+    gemm_steps(k, x, nm->gates_h, T, b, n, krec);
+    if (x->cr)
+        comm_steps(k, x, nm->gates_rs, T, COLL_REDUCESCATTER, (double)b * (double)(GATES * D) * e);
+    membound_steps(k, nm->cell, T, cells * 11.0 * e, cells * FLOPS_CELL);
+    if (P > 0) {
+        gemm_steps(k, x, nm->proj, T, b, P, dl);
         if (x->cr)
-            comm(k, x, nm->gates_rs, COLL_REDUCESCATTER, rd * (double)b * (double)(GATES * D) * e);
-        membound(k, nm->cell, COMP_MEMBOUND, rd * cells * 11.0 * e, rd * cells * FLOPS_CELL);
-        if (P > 0) {
-            gemm(k, x, nm->proj, COMP_GEMM, 1, b, P, r * dl);
-            if (x->cr)
-                comm(k, x, nm->proj_rs, COLL_REDUCESCATTER, rd * (double)b * (double)P * e);
-            else
-                comm(k, x, nm->proj_ar, COLL_ALLREDUCE, rd * (double)b * (double)P * e);
-        } else if (!x->cr) {
-            comm(k, x, nm->h_ag, COLL_ALLGATHER, rd * (double)b * (double)D * e);
-        }
+            comm_steps(k, x, nm->proj_rs, T, COLL_REDUCESCATTER, (double)b * (double)P * e);
+        else
+            comm_steps(k, x, nm->proj_ar, T, COLL_ALLREDUCE, (double)b * (double)P * e);
+    } else if (!x->cr) {
+        comm_steps(k, x, nm->h_ag, T, COLL_ALLGATHER, (double)b * (double)D * e);
     }
     if (L->residual) {
         double out = (double)b * (double)T * (double)krec;
@@ -378,26 +383,22 @@ static void lstm_backward(OpSink *k, const Dims *x, const Layer *L)
         double out = (double)b * (double)T * (double)krec;
         membound(k, nm->residual_bwd, COMP_MEMBOUND, 3.0 * out * e, out * FLOPS_RESIDUAL);
     }
-    int64_t ns = slots_for(x, T);
-    for (int64_t i = 0; i < ns; i++) {
-        int64_t r = slot_steps(T, ns, i);
-        double rd = (double)r;
-        if (P > 0) {
-            if (x->cr)
-                comm(k, x, nm->proj_dgrad_ag, COLL_ALLGATHER, rd * (double)b * (double)P * e);
-            gemm(k, x, nm->proj_dgrad, COMP_GEMM, 1, b, dl, r * P);
-        }
-        membound(k, nm->cell_bwd, COMP_MEMBOUND, rd * cells * 13.0 * e, rd * cells * FLOPS_CELL_BWD);
-        if (x->cr) {
-            comm(k, x, nm->gates_ag, COLL_ALLGATHER, rd * (double)b * (double)(GATES * D) * e);
-            gemm(k, x, nm->gates_h_dgrad, COMP_GEMM, 1, b, R / t, r * GATES * D);
-        } else {
-            gemm(k, x, nm->gates_h_dgrad, COMP_GEMM, 1, b, R, r * (GATES * D / t));
-            if (P > 0)
-                comm(k, x, nm->gates_h_dgrad_ar, COLL_ALLREDUCE, rd * (double)b * (double)P * e);
-            else
-                comm(k, x, nm->gates_h_dgrad_rs, COLL_REDUCESCATTER, rd * (double)b * (double)D * e);
-        }
+    /* one step, T times */
+    if (P > 0) {
+        if (x->cr)
+            comm_steps(k, x, nm->proj_dgrad_ag, T, COLL_ALLGATHER, (double)b * (double)P * e);
+        gemm_steps(k, x, nm->proj_dgrad, T, b, dl, P);
+    }
+    membound_steps(k, nm->cell_bwd, T, cells * 13.0 * e, cells * FLOPS_CELL_BWD);
+    if (x->cr) {
+        comm_steps(k, x, nm->gates_ag, T, COLL_ALLGATHER, (double)b * (double)(GATES * D) * e);
+        gemm_steps(k, x, nm->gates_h_dgrad, T, b, R / t, GATES * D);
+    } else {
+        gemm_steps(k, x, nm->gates_h_dgrad, T, b, R, GATES * D / t);
+        if (P > 0)
+            comm_steps(k, x, nm->gates_h_dgrad_ar, T, COLL_ALLREDUCE, (double)b * (double)P * e);
+        else
+            comm_steps(k, x, nm->gates_h_dgrad_rs, T, COLL_REDUCESCATTER, (double)b * (double)D * e);
     }
     /* Fused over time: the input gradient, its TP reduction (RC), and one
      * weight gradient of [W_x; W_h] over the concatenated [x; r(t-1)]. */
@@ -713,9 +714,9 @@ static void count_activations(const Dims *x, Graph *g)
 
 #define NLISTS 7
 
+/* Emit every list; g arrives zeroed (graph_build). */
 static int emit_all(const Dims *x, Graph *g, Diag *d)
 {
-    *g = (Graph){0};
     OpSink k[NLISTS];
     graph_sink_init(&k[0], &g->layer_fwd, "layer_fwd", d);
     graph_sink_init(&k[1], &g->layer_bwd, "layer_bwd", d);
@@ -737,51 +738,12 @@ static int emit_all(const Dims *x, Graph *g, Diag *d)
     return 0;
 }
 
-static int list_len(const Graph *g, int i)
-{
-    const OpList *l[NLISTS] = {&g->layer_fwd, &g->layer_bwd, &g->layer_recompute, &g->first_fwd,
-                               &g->first_bwd, &g->last_fwd,  &g->last_bwd};
-    return l[i]->n;
-}
-
-/* The most timestep slots per layer that keep every list within
- * GRAPH_MAX_OPS: each list holds fixed + slots x per_slot ops (linear in
- * the slots while they do not exceed any layer's T), measured from builds
- * with one and two slots. */
-static int choose_slots(Dims *x, Graph *g, Diag *d)
-{
-    int64_t tmax = x->ts > x->tt ? x->ts : x->tt;
-    int n1[NLISTS], n2[NLISTS];
-    x->slots = 1;
-    if (emit_all(x, g, d))
-        return -1;
-    for (int i = 0; i < NLISTS; i++)
-        n1[i] = list_len(g, i);
-    x->slots = 2;
-    if (emit_all(x, g, d))
-        return -1;
-    for (int i = 0; i < NLISTS; i++)
-        n2[i] = list_len(g, i);
-    int64_t best = tmax;
-    for (int i = 0; i < NLISTS; i++) {
-        int per = n2[i] - n1[i];
-        int fixed = n1[i] - per;
-        if (per > 0) {
-            int64_t fit = (GRAPH_MAX_OPS - fixed) / per;
-            if (fit < best)
-                best = fit;
-        }
-    }
-    x->slots = best < 1 ? 1 : best;
-    return 0;
-}
-
 int lstmmodel_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
 {
     Dims x = {0};
     if (check_dims(m, p, &x, d) != 0)
         return -1;
-    if (choose_slots(&x, g, d) != 0 || emit_all(&x, g, d) != 0)
+    if (emit_all(&x, g, d) != 0)
         return -1;
 
     g->layers = (int)x.units;

@@ -52,12 +52,15 @@ typedef struct {
 
 /* Cost one op list.  Ops run in order on one stream; the host dispatches
  * them ahead of the device, so the list takes max(device time, ops x host
- * dispatch time): the excess is charged to COMP_HOST. */
+ * dispatch time): the excess is charged to COMP_HOST.  An op that repeats
+ * r times (Op.repeat) costs r runs: r x its time, energy and link bytes,
+ * and r dispatches; a GEMM's cost is looked up once. */
 static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
 {
-    double device = 0;
+    double device = 0, runs = 0;
     for (int i = 0; i < l->n; i++) {
         const Op *op = &l->op[i];
+        const double r = op_runs(op);
         double t = 0;
         Component comp = recompute ? COMP_RECOMPUTE : op->comp;
         double e = 0;
@@ -83,27 +86,28 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
                 g.bound = launch > worst ? BOUND_LAUNCH : b;
                 g.time_s = worst + launch;
             }
-            t = g.time_s;
-            e = pwr_gemm_energy(x->dev, x->prec, op->flops, &g);
+            t = r * g.time_s;
+            e = r * pwr_gemm_energy(x->dev, x->prec, op->flops, &g);
             c->bound_t[g.bound] += t;
         } else if (op->kind == OP_MEMBOUND) {
-            t = membound_time(x->dev, op->bytes, op->flops);
-            e = pwr_membound_energy(x->dev, op->bytes, op->flops);
+            t = r * membound_time(x->dev, op->bytes, op->flops);
+            e = r * pwr_membound_energy(x->dev, op->bytes, op->flops);
         } else {
             CollCost cc;
             net_collective(x->sys, &x->tp_group, op->coll, op->comm_bytes, &cc);
-            t = cc.time_s;
-            c->inter_bytes += cc.inter_bytes;
-            c->intra_bytes += cc.intra_bytes;
-            e = pwr_link_energy(&x->sys->intra, cc.intra_bytes);
-            c->e_inter += pwr_link_energy(&x->sys->inter, cc.inter_bytes);
+            t = r * cc.time_s;
+            c->inter_bytes += r * cc.inter_bytes;
+            c->intra_bytes += r * cc.intra_bytes;
+            e = r * pwr_link_energy(&x->sys->intra, cc.intra_bytes);
+            c->e_inter += r * pwr_link_energy(&x->sys->inter, cc.inter_bytes);
             comp = COMP_TP_COMM;
         }
         c->t[comp] += t;
         c->e[comp] += e;
         device += t;
+        runs += r;
     }
-    double host = l->n * x->sys->host_op_s;
+    double host = runs * x->sys->host_op_s;
     if (host > device)
         c->t[COMP_HOST] += host - device;
 }
