@@ -279,6 +279,137 @@ static void test_tp_split(void **state)
     }
 }
 
+/* ---- branch placement ---------------------------------------------------- */
+
+/* Ops of one kind in a list, and their runs. */
+static int kind_runs(const OpList *l, OpKind kind)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++)
+        if (l->op[i].kind == kind)
+            n += op_runs(&l->op[i]);
+    return n;
+}
+
+/* A stem conv (kernel split) and a module of four 1x1 branches of 60, 40,
+ * 30 and 30 channels, microbatch 4, 16 x 16 x 8 input.  Longest processing
+ * time first on 2 devices: 60 -> d0, 40 -> d1, 30 -> d1 (70), 30 -> d0
+ * (90): the listed device runs the 60- and a 30-channel branch whole. */
+static void test_branch_placement(void **state)
+{
+    (void)state;
+    Diag d;
+    diag_clear(&d);
+    CnnNet *net = parse("- conv: {out: 16, kernel: 3, pad: 1, bn: yes, relu: yes}\n"
+                        "- concat:\n"
+                        "    branches:\n"
+                        "      - [conv: {out: 60, kernel: 1, bn: yes, relu: yes}]\n"
+                        "      - [conv: {out: 40, kernel: 1, bn: yes, relu: yes}]\n"
+                        "      - [conv: {out: 30, kernel: 1, bn: yes, relu: yes}]\n"
+                        "      - [conv: {out: 30, kernel: 1, bn: yes, relu: yes}]\n",
+                        &d);
+    if (!net)
+        print_error("%s\n", d.msg);
+    assert_non_null(net);
+    Model m = {.name = "module", .kind = MODEL_CNN, .image_size = 16, .channels = 8, .cnn = net};
+    m.cnn_split = CNN_SPLIT_BRANCH;
+    Graph g1, g;
+    GraphParams p = params(1, 1, 4);
+    build(&m, &p, &g1);
+    p = params(2, 1, 4);
+    build(&m, &p, &g);
+    const double pix = 4.0 * 16 * 16, e = 2.0;
+    /* the stem splits its 16 channels; the branches run whole */
+    int convs = 0, chans = 0;
+    for (int i = 0; i < g.layer_fwd.n; i++) {
+        const Op *op = &g.layer_fwd.op[i];
+        if (op->kind != OP_GEMM || op->k != 16)
+            continue;
+        convs += op_runs(op);
+        chans += (int)op->n * op_runs(op);
+        assert_true(op->n == 60 || op->n == 30);
+    }
+    assert_int_equal(convs, 2);
+    assert_int_equal(chans, 90);
+    assert_non_null(find(&g.layer_fwd, "conv.allgather")); /* the stem's */
+    assert_int_equal(runs(&g.layer_fwd, "conv.allgather"), 1);
+    /* the module: one all-gather of its output (shards padded to the
+     * larger, 90 channels) forward, one all-reduce of its input gradient
+     * backward, nothing else */
+    assert_int_equal(runs(&g.layer_fwd, "concat.allgather"), 1);
+    assert_rel(find(&g.layer_fwd, "concat.allgather")->comm_bytes, 2.0 * 90 * pix * e, 0);
+    assert_int_equal(kind_runs(&g.layer_fwd, OP_COMM), 2);
+    assert_int_equal(runs(&g.layer_bwd, "concat.dgrad.allreduce"), 1);
+    assert_rel(find(&g.layer_bwd, "concat.dgrad.allreduce")->comm_bytes, 16.0 * pix * e, 0);
+    assert_int_equal(kind_runs(&g.layer_bwd, OP_COMM), 1); /* the stem reads the image: no dgrad */
+    /* FLOPs: the module's 90 of 160 channels on the busiest device, half the
+     * stem's; the counts of the whole net unchanged */
+    const double stem = 2.0 * pix * 16 * 72, branch = 2.0 * pix * 16; /* per output channel */
+    const double fwd = graph_gemm_flops(&g.layer_fwd);
+    assert_rel(fwd, stem / 2 + 90 * branch, 1e-12);
+    assert_rel(graph_gemm_flops(&g1.layer_fwd), stem + 160 * branch, 1e-12);
+    assert_true(2 * gemm_flops(&g) >= gemm_flops(&g1));
+    assert_rel(g.params_total, g1.params_total, 0);
+    assert_rel(g.model_flops_per_sample, g1.model_flops_per_sample, 0);
+    assert_rel(g.hw_flops_per_sample, g1.hw_flops_per_sample, 1e-12); /* the group runs each branch once */
+    /* the busiest device holds its branches' weights whole (tp x them) */
+    const double bw = 16.0 + 2.0; /* per branch channel: 1x1 weights + bn */
+    assert_rel(g.params_per_layer, (16.0 * 72 + 2.0 * 16) + 2.0 * 90 * bw, 1e-12);
+
+    /* 4 and 8 devices: a branch each (the rest idle), the 60 listed */
+    for (int tp = 4; tp <= 8; tp *= 2) {
+        p = params(tp, 1, 4);
+        build(&m, &p, &g);
+        assert_rel(graph_gemm_flops(&g.layer_fwd), stem / tp + 60 * branch, 1e-12);
+        assert_rel(find(&g.layer_fwd, "concat.allgather")->comm_bytes, tp * 60.0 * pix * e, 0);
+        assert_true(tp * gemm_flops(&g) >= gemm_flops(&g1));
+    }
+    /* kernel: every conv split, a collective each */
+    m.cnn_split = CNN_SPLIT_KERNEL;
+    p = params(2, 1, 4);
+    build(&m, &p, &g);
+    assert_int_equal(runs(&g.layer_fwd, "conv.allgather"), 5);
+    assert_null(find(&g.layer_fwd, "concat.allgather"));
+    assert_rel(2 * gemm_flops(&g), gemm_flops(&g1), 1e-12);
+    /* auto without rates (graph_build called directly): the kernel split */
+    m.cnn_split = CNN_SPLIT_AUTO;
+    build(&m, &p, &g);
+    assert_int_equal(runs(&g.layer_fwd, "conv.allgather"), 5);
+    cnnload_free(net);
+}
+
+/* Inception-V3 with its modules' branches placed: whole branches, one
+ * all-gather and one input all-reduce per module (11 modules; the nested
+ * 1x3 / 3x1 concats of the last two run whole on their device), the stem's
+ * 5 convolutions and the fc kernel-split. */
+static void test_inception_branch_placement(void **state)
+{
+    (void)state;
+    Model m = *model("inception-v3");
+    m.cnn_split = CNN_SPLIT_BRANCH;
+    Graph g1, g;
+    GraphParams p = params(1, 1, 32);
+    build(&m, &p, &g1);
+    for (int tp = 2; tp <= 8; tp *= 2) {
+        p = params(tp, 1, 32);
+        build(&m, &p, &g);
+        assert_int_equal(runs(&g.layer_fwd, "concat.allgather"), 11);
+        assert_int_equal(runs(&g.layer_bwd, "concat.dgrad.allreduce"), 11);
+        assert_int_equal(runs(&g.layer_fwd, "conv.allgather"), 5);
+        assert_int_equal(runs(&g.layer_fwd, "fc.allgather"), 1);
+        assert_int_equal(kind_runs(&g.layer_fwd, OP_COMM), 11 + 5 + 1);
+        assert_true(runs(&g.layer_fwd, "conv") < 94);
+        /* imbalance is real: tp x the busiest device's FLOPs >= the whole */
+        assert_true(tp * gemm_flops(&g) >= gemm_flops(&g1));
+        assert_rel(g.params_total, 23834568.0, 0);
+        assert_rel(g.model_flops_per_sample, g1.model_flops_per_sample, 0);
+        assert_rel(g.hw_flops_per_sample, g1.hw_flops_per_sample, 1e-12);
+        print_message("Inception-V3, branches on %d devices: busiest %.3g of %.3g GEMM FLOPs per device "
+                      "(%.2fx the even share)\n",
+                      tp, gemm_flops(&g), gemm_flops(&g1) / tp, tp * gemm_flops(&g) / gemm_flops(&g1));
+    }
+}
+
 /* ---- pipeline ----------------------------------------------------------- */
 
 static double max2(double a, double b)
@@ -624,14 +755,41 @@ static void test_end_to_end(void **state)
                   rp.samples_per_s);
 }
 
+/* cnn_split on a DGX-1 (tp 2 over NVLink, 32 images): auto chooses per
+ * concat by the estimate from the device's and the link's rates, and for
+ * Inception-V3 places every module's branches: as fast as branch, faster
+ * than the kernel split, with less tensor-parallel communication. */
+static void test_split_modes(void **state)
+{
+    (void)state;
+    const char *split[] = {"model.cnn_split=kernel", "model.cnn_split=branch", "model.cnn_split=auto"};
+    Result r[3];
+    for (int i = 0; i < 3; i++) {
+        const char *kv[] = {"system=dgx-v100", "model=inception-v3", "devices=2",      "tp=2",  "pp=1",
+                            "microbatch=32",   "global_batch=32",    "precision=fp16", split[i]};
+        scenario(kv, 9, &r[i]);
+        assert_int_equal(r[i].status, STATUS_OK);
+        assert_rel(r[i].params_total, 23834568.0, 0);
+    }
+    print_message("Inception-V3, tp 2, 32 images: kernel %.2f ms (TP comm %.2f), branch %.2f ms (%.2f), "
+                  "auto %.2f ms\n",
+                  r[0].step_time_s * 1e3, r[0].comp_time_s[COMP_TP_COMM] * 1e3, r[1].step_time_s * 1e3,
+                  r[1].comp_time_s[COMP_TP_COMM] * 1e3, r[2].step_time_s * 1e3);
+    assert_rel(r[2].step_time_s, r[1].step_time_s, 0);
+    assert_true(r[1].step_time_s < r[0].step_time_s);
+    assert_true(r[1].comp_time_s[COMP_TP_COMM] < r[0].comp_time_s[COMP_TP_COMM]);
+    assert_rel(r[1].model_flops_per_step, r[0].model_flops_per_step, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resnet50_counts),    cmocka_unit_test(test_inception_counts),
         cmocka_unit_test(test_conv_implicit_gemm), cmocka_unit_test(test_tp_split),
+        cmocka_unit_test(test_branch_placement),   cmocka_unit_test(test_inception_branch_placement),
         cmocka_unit_test(test_pipeline_partition), cmocka_unit_test(test_recompute),
         cmocka_unit_test(test_loader_errors),      cmocka_unit_test(test_templates),
-        cmocka_unit_test(test_end_to_end),
+        cmocka_unit_test(test_end_to_end),         cmocka_unit_test(test_split_modes),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

@@ -213,6 +213,7 @@ static const char *const norm_choices[] = {"layernorm", "rmsnorm", NULL};
 static const char *const pos_choices[] = {"learned", "rotary", NULL};
 static const char *const attn_choices[] = {"unfused", "fused", NULL};
 static const char *const lstm_split_choices[] = {"auto", "rc", "cr", NULL};
+static const char *const cnn_split_choices[] = {"auto", "kernel", "branch", NULL};
 
 static int model_finish(void *obj, Diag *d)
 {
@@ -276,6 +277,9 @@ static const ParamDef model_defs[] = {
     PI(Model, "image_size", image_size, 1, 1e5, 0, 0, 0, "cnn input height and width (pixels)"),
     PI(Model, "channels", channels, 1, 1e5, 0, 0, 0, "cnn input channels"),
     PI(Model, "classes", classes, 0, 1e8, 0, 0, 0, "cnn output classes (the softmax width; 0: not checked)"),
+    PE(Model, "cnn_split", cnn_split, cnn_split_choices, CNN_SPLIT_AUTO, 0,
+       "cnn model parallelism over tp at a concat: kernel (every conv's output channels), branch (whole "
+       "branches on devices, one all-gather), auto (per concat the lower estimated time)"),
     PD(Model, "train_tokens", train_tokens, UNIT_NUMBER, 0, 1e18, 0, 0, "tokens to train on"),
     PD(Model, "train_samples", train_samples, UNIT_NUMBER, 0, 1e18, 0, 0, "samples to train on"),
     PD(Model, "dataset_samples", dataset_samples, UNIT_NUMBER, 0, 1e18, 0, 0,

@@ -100,6 +100,7 @@ typedef enum { NORM_LAYERNORM, NORM_RMSNORM } NormKind;
 typedef enum { POS_LEARNED, POS_ROTARY } PosKind;
 typedef enum { ATTN_UNFUSED, ATTN_FUSED } AttnKind;
 typedef enum { LSTM_SPLIT_AUTO, LSTM_SPLIT_RC, LSTM_SPLIT_CR } LstmSplit;
+typedef enum { CNN_SPLIT_AUTO, CNN_SPLIT_KERNEL, CNN_SPLIT_BRANCH } CnnSplit;
 
 typedef struct {
     char name[NAME_MAX_LEN];
@@ -124,6 +125,7 @@ typedef struct {
     int channels;             /* input channels */
     int classes;              /* softmax width, checked against the net; 0: not checked */
     const struct CnnNet *cnn; /* layer list (graph/cnn.h), owned by the template db (immutable) */
+    CnnSplit cnn_split;       /* model parallelism at a concat: kernel split, branch placement, auto */
     /* lstm (graph/lstm.c; also layers, hidden = cell size D, seq_len =
      * timesteps T (source side of a seq2seq model), vocab, attention) */
     int proj;             /* LSTMP projection P: width of the recurrent output; 0: none */

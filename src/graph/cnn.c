@@ -7,7 +7,11 @@
  * fully connected layers as GEMMs.  Model parallelism: the kernel split
  * (each of tp devices computes ceil(Cout/tp) output channels of every conv
  * and fc layer, then all-gathers the output; backward all-reduces the
- * input gradient), and a pipeline that cuts the top-level layers into
+ * input gradient); branch placement at a concat (Pal et al., IEEE Micro
+ * 2019, "Optimizing multi-GPU parallelization strategies for deep learning
+ * training", whose DLPlacer places the branches of Inception modules on
+ * different devices: each device runs its branches whole, one all-gather
+ * of the module's output); and a pipeline that cuts the top-level layers into
  * GraphParams.pp contiguous stages balanced in forward + backward GEMM
  * FLOPs and in HBM bytes; the graph lists the heaviest stage (graph.h:
  * layers = pp).
@@ -24,9 +28,10 @@
  *    23,834,568).  MACs: convolutions and fc layers only, forward, one
  *    image (ResNet-50 at 224: 4.09 G; Inception-V3 at 299: 5.71 G).
  *  - model_flops_per_sample = 3 x 2 x MACs (forward, data and weight
- *    gradients); hw_flops_per_sample counts what runs: no data gradient for
- *    a layer whose input needs none (the first convolution), the padded
- *    ceil(Cout/tp) shards, and the forward again under full recompute.
+ *    gradients); hw_flops_per_sample counts what the tensor-parallel group
+ *    runs: no data gradient for a layer whose input needs none (the first
+ *    convolution), the padded ceil(Cout/tp) shards of every device, each
+ *    placed branch once, and the forward again under full recompute.
  *  - GEMM bytes are the implicit-GEMM minimum: the input tensor (not the
  *    kh·kw-times larger im2col matrix), the weights and the output, once.
  *    (The perf engine prices the shape as a plain GEMM.)  A conv bias is
@@ -59,6 +64,34 @@
  *    full tensors.  Backward: each device holds the full output gradient
  *    (replicated), takes its shard, and all-reduces its partial input
  *    gradient (comm_bytes = N·H·W·Cin·e) unless the input needs none.
+ *  - Branch placement (Model.cnn_split): a concat's branches go to the tp
+ *    devices whole, by longest processing time first on their forward +
+ *    backward GEMM FLOPs (Graham 1969: the most FLOPs first, each to the
+ *    device with the fewest so far); with more devices than branches the
+ *    rest idle, so tp x the busiest device's FLOPs >= the module's.  A
+ *    device runs its branches' layer chains unsplit with no communication
+ *    (a concat nested in a branch runs whole too), writes their outputs
+ *    into its slice of the module output (the concat copy of its channels)
+ *    and one all-gather fills the rest (shards padded to the device with
+ *    the most channels, as NCCL gathers equal shards: comm_bytes = tp ·
+ *    N·Ho·Wo·max_c·e).  Backward: each device sums its branches' input
+ *    gradients and one all-reduce (N·H·W·Cin·e) sums the devices'.  The
+ *    graph lists the slowest device: the one with the largest estimated
+ *    time (below), or without rates the most FLOPs.  Layers outside
+ *    concats keep the kernel split.  params_per_layer counts tp x the
+ *    parameters that device holds (its branches whole), which the step
+ *    model divides by tp.  cnn_split: kernel, branch, or auto (the
+ *    default): per concat the one of lower estimated time on the listed
+ *    device, with GraphParams.rates (step.c: the device's sustained GEMM
+ *    rate, HBM bandwidth and launch time, the tp group's all-gather latency
+ *    and bandwidth): a GEMM flops / rate + launch, a memory-bound op bytes
+ *    / bandwidth + launch, an all-gather latency + bytes / bandwidth, an
+ *    all-reduce twice that; the kernel split's estimate walks every branch
+ *    split, branch placement the listed device's branches and its two
+ *    collectives (the concat copy is left out of both).  Without rates
+ *    (graph_build called on its own) auto keeps the kernel split.  Each
+ *    concat is walked once more per mode it estimates (a dry walk: counts
+ *    only, nothing kept).
  *  - Pipeline: the units are the top-level layers with repeats expanded
  *    (a concat module or residual block is one unit).  A stage's time is
  *    about a F + b B (F its GEMM FLOPs, B the HBM bytes of its ops) for a
@@ -68,11 +101,11 @@
  *    So the partition minimises the largest share of either F or B that a
  *    stage holds (bisection on the bound with a greedy fill, optimal for
  *    contiguous stages), and the graph lists the stage with the largest
- *    F share + B share (heaviest_stage).  params_per_layer and
- *    act_bytes_per_layer are the largest of any stage (the step model uses
- *    them for the most loaded device's memory and gradient exchange);
- *    stage_boundary_bytes is the largest activation crossing a cut, full
- *    size per microbatch.  The early layers' thin GEMMs also run below
+ *    F share + B share (heaviest_stage).  params_per_layer (tp x what one
+ *    device holds) and act_bytes_per_layer are the largest of any stage
+ *    (the step model uses them for the most loaded device's memory and
+ *    gradient exchange); stage_boundary_bytes is the largest activation
+ *    crossing a cut, full size per microbatch.  The early layers' thin GEMMs also run below
  *    peak, which neither F nor B sees: Inception-V3's stem stage at pp = 2
  *    is ~1.3x the listed one on V100 (the other cases checked, pp = 2 to
  *    8 on V100 and H100, are within 10 %); a step model that costs every
@@ -133,7 +166,10 @@ typedef struct {
     double fwd_flops, bwd_flops; /* GEMM FLOPs run on one shard, one microbatch */
     double bytes;                /* HBM bytes of its GEMM and memory-bound ops, forward + backward */
     double params;               /* whole (unsplit) */
+    double dev_params;           /* tp x the parameters one device holds (kernel split: = params) */
     double macs;                 /* one image, forward, unsplit */
+    double group_flops;          /* GEMM FLOPs the whole tp group runs, forward + backward */
+    double group_fwd_flops;      /* of them forward */
     double saved_internal;       /* bytes of the tensors it creates and saves, one device */
     double in_bytes;             /* its input, one device */
     double out_bytes;            /* its output, full, one microbatch (a stage's message) */
@@ -144,8 +180,13 @@ typedef struct {
 typedef struct {
     const CnnNet *net;
     Diag *d;
-    int64_t nb; /* images per microbatch */
-    int64_t tp;
+    int64_t nb;    /* images per microbatch */
+    int64_t tp;    /* devices a layer splits over: the group, or 1 inside a placed branch */
+    int64_t group; /* the tensor-parallel group (GraphParams.tp) */
+    CnnSplit split;
+    GraphRates rates;
+    int rated;  /* rates known: estimate the time of what is walked */
+    double est; /* estimated seconds of the ops walked on one device (rated) */
     double e, e_in;
     int classes; /* the softmax width to check; 0: none */
     int layers;  /* leaf layers walked so far */
@@ -209,18 +250,39 @@ static void push(Walk *w, OpBuf *b, const Op *op)
     b->op[b->n++] = *op;
 }
 
-/* Count an op in the unit (GEMM FLOPs, HBM bytes) and keep it when the
- * unit's ops are wanted. */
+/* Estimated seconds of an op on one device (GraphRates): FLOPs at the
+ * sustained GEMM rate or bytes at the HBM rate, plus a launch; a
+ * collective as latency + buffer / bandwidth of an all-gather, twice for an
+ * all-reduce (a ring reduce-scatter and all-gather). */
+static double est_op(const Walk *w, const Op *op)
+{
+    const GraphRates *r = &w->rates;
+    if (op->kind == OP_GEMM)
+        return op->flops / r->flop_s + r->launch_s;
+    if (op->kind == OP_MEMBOUND)
+        return op->bytes / r->hbm_bytes_s + r->launch_s;
+    const double f = op->coll == COLL_ALLREDUCE ? 2.0 : 1.0;
+    return f * (r->coll_latency_s + op->comm_bytes / r->coll_bytes_s);
+}
+
+/* Count an op in the unit (GEMM FLOPs, HBM bytes, estimated time) and keep
+ * it when the unit's ops are wanted. */
 static void add_op(Walk *w, int bwd, const Op *op)
 {
     if (op->kind == OP_GEMM) {
-        if (bwd)
+        const double group = op->flops * (double)w->tp; /* every device of a split runs its shard */
+        if (bwd) {
             w->u.bwd_flops += op->flops;
-        else
+        } else {
             w->u.fwd_flops += op->flops;
+            w->u.group_fwd_flops += group;
+        }
+        w->u.group_flops += group;
     }
     if (op->kind != OP_COMM)
         w->u.bytes += op->bytes;
+    if (w->rated)
+        w->est += est_op(w, op);
     push(w, bwd ? w->bwd : w->fwd, op);
 }
 
@@ -307,6 +369,14 @@ static double elems(const Walk *w, const Shape *s)
     return (double)w->nb * (double)s->c * (double)s->h * (double)s->w;
 }
 
+/* A layer's parameters: the whole count, and tp x what one device holds
+ * (a kernel-split layer 1/tp of them, a layer of a placed branch all). */
+static void add_params(Walk *w, double p)
+{
+    w->u.params += p;
+    w->u.dev_params += p * (double)w->group / (double)w->tp;
+}
+
 /* ---- layers ---------------------------------------------------------------- */
 
 static int walk_seq(Walk *w, const CnnSeq *q, int in, Shape *s, int depth);
@@ -321,8 +391,8 @@ static int layer_conv(Walk *w, const CnnLayer *L, int in, Shape *s)
     const double x = elems(w, s), raw = (double)m * (double)cl, e = w->e, ei = w->e_in;
     const int grad_in = w->t[in].grad;
 
-    w->u.params +=
-        (double)cout * (double)k + (L->bn ? 2.0 * (double)cout : 0.0) + (L->bias ? (double)cout : 0.0);
+    add_params(w, (double)cout * (double)k + (L->bn ? 2.0 * (double)cout : 0.0) +
+                      (L->bias ? (double)cout : 0.0));
     w->u.macs += (double)ho * wo * (double)cout * (double)k;
 
     gemm(w, 0, "conv", COMP_GEMM, m, cl, k, (x + (double)k * cl) * ei + raw * e);
@@ -406,7 +476,7 @@ static int layer_fc(Walk *w, const CnnLayer *L, int in, Shape *s)
     const int64_t nb = w->nb;
     const double e = w->e, ei = w->e_in, y = (double)nb * (double)ol;
     const int grad_in = w->t[in].grad;
-    w->u.params += (double)f * (double)out + (L->bias ? (double)out : 0.0);
+    add_params(w, (double)f * (double)out + (L->bias ? (double)out : 0.0));
     w->u.macs += (double)f * (double)out;
 
     Op op = graph_gemm_op("fc", COMP_GEMM, 1, nb, ol, f, ei, e);
@@ -480,16 +550,186 @@ static void fork_grads(Walk *w, int in, int consumers)
                  (double)(consumers - 1) * w->t[in].bytes / w->e);
 }
 
+/* ---- branch placement ------------------------------------------------------ */
+
+/* One branch of a concat walked whole on one device, without keeping
+ * anything: what it would add. */
+typedef struct {
+    double flops, fwd_flops; /* GEMM FLOPs, forward + backward and forward */
+    double params, macs, est;
+    int layers, grad;
+    Shape s; /* its output */
+} Branch;
+
+/* Walk q on tp devices from `in` as a dry run: no ops, no tensors, the unit
+ * and the layer count as they were; *br gets what the walk added (flops at
+ * tp: one device's share). */
+static int dry_walk(Walk *w, const CnnSeq *q, int in, int64_t tp, const Shape *s, int depth, Branch *br)
+{
+    const Unit u0 = w->u;
+    const double est0 = w->est;
+    const int layers0 = w->layers, nt0 = w->nt, saved0 = w->t[in].saved;
+    const int64_t tp0 = w->tp;
+    OpBuf *fwd0 = w->fwd, *bwd0 = w->bwd;
+    w->u = (Unit){0};
+    w->est = 0;
+    w->tp = tp;
+    w->fwd = w->bwd = NULL;
+    Shape o = *s;
+    int out = walk_seq(w, q, in, &o, depth);
+    if (out >= 0)
+        *br = (Branch){w->u.fwd_flops + w->u.bwd_flops,
+                       w->u.fwd_flops,
+                       w->u.params,
+                       w->u.macs,
+                       w->est,
+                       w->layers - layers0,
+                       w->t[out].grad,
+                       o};
+    w->u = u0;
+    w->est = est0;
+    w->layers = layers0;
+    w->nt = nt0;
+    w->t[in].saved = saved0;
+    w->tp = tp0;
+    w->fwd = fwd0;
+    w->bwd = bwd0;
+    return out < 0 ? -1 : 0;
+}
+
+/* Branch placement of a concat over the tp group. */
+typedef struct {
+    Branch br[CNN_MAX_BRANCHES];
+    int dev[CNN_MAX_BRANCHES]; /* the device of each branch */
+    int busy;                  /* the device the graph lists (place_branches) */
+    int max_c;                 /* output channels of the device with the most */
+} BranchPlan;
+
+/* Longest processing time first (Graham 1969): branches by FLOPs, most
+ * first, each to the device with the fewest FLOPs so far (ties: the lower
+ * index).  The device listed is the slowest: the largest estimated time
+ * when the walk is rated (a device with fewer FLOPs may have more
+ * memory-bound work, e.g. a pooling branch), else the most FLOPs (ties:
+ * the lower index). */
+static void place_branches(int nb, int64_t tp, int rated, BranchPlan *bp)
+{
+    const int nd = tp < nb ? (int)tp : nb; /* more devices than branches: the rest idle */
+    double load[CNN_MAX_BRANCHES] = {0}, est[CNN_MAX_BRANCHES] = {0};
+    int chan[CNN_MAX_BRANCHES] = {0}, order[CNN_MAX_BRANCHES];
+    for (int b = 0; b < nb; b++) { /* insertion sort, stable */
+        int j = b;
+        while (j > 0 && bp->br[order[j - 1]].flops < bp->br[b].flops) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = b;
+    }
+    for (int i = 0; i < nb; i++) {
+        int d = 0;
+        for (int c = 1; c < nd; c++)
+            if (load[c] < load[d])
+                d = c;
+        bp->dev[order[i]] = d;
+        load[d] += bp->br[order[i]].flops;
+        est[d] += bp->br[order[i]].est;
+        chan[d] += bp->br[order[i]].s.c;
+    }
+    const double *slow = rated ? est : load;
+    bp->busy = 0;
+    bp->max_c = 0;
+    for (int d = 0; d < nd; d++) {
+        if (slow[d] > slow[bp->busy])
+            bp->busy = d;
+        if (chan[d] > bp->max_c)
+            bp->max_c = chan[d];
+    }
+}
+
+/* The all-gather of a placed concat's output: NCCL gathers equal shards,
+ * so each device's is padded to the largest (max_c channels). */
+static double placed_gather_bytes(const Walk *w, const BranchPlan *bp, const Shape *o)
+{
+    return (double)w->tp * (double)bp->max_c * (double)w->nb * (double)o->h * (double)o->w * w->e;
+}
+
+/* How a concat splits over the group: 1 branch placement (bp filled), 0
+ * kernel split, -1 error.  cnn_split: kernel, branch, or auto: branch
+ * placement when its estimated time on the listed device (its branches
+ * whole, one all-gather of the output, one all-reduce of the input
+ * gradient) is below the kernel split's (every branch on ceil(Cout/tp)
+ * channels, its collectives); without rates auto keeps the kernel split. */
+static int concat_mode(Walk *w, const CnnLayer *L, int in, const Shape *s, int depth, BranchPlan *bp)
+{
+    const int nb = L->nseq;
+    if (w->tp <= 1 || nb < 2 || w->split == CNN_SPLIT_KERNEL || (w->split == CNN_SPLIT_AUTO && !w->rated))
+        return 0;
+    for (int b = 0; b < nb; b++)
+        if (dry_walk(w, &w->net->seq[L->seq + b], in, 1, s, depth + 1, &bp->br[b]))
+            return -1;
+    place_branches(nb, w->tp, w->rated, bp);
+    if (w->split == CNN_SPLIT_BRANCH)
+        return 1;
+    double placed = 0, kernel = 0;
+    Shape o = bp->br[0].s;
+    o.c = 0;
+    for (int b = 0; b < nb; b++) {
+        o.c += bp->br[b].s.c;
+        if (bp->dev[b] == bp->busy)
+            placed += bp->br[b].est;
+        Branch k;
+        if (dry_walk(w, &w->net->seq[L->seq + b], in, w->tp, s, depth + 1, &k))
+            return -1;
+        kernel += k.est;
+    }
+    Op ag = graph_comm_op("concat.allgather", COLL_ALLGATHER, placed_gather_bytes(w, bp, &o));
+    placed += est_op(w, &ag);
+    if (w->t[in].grad) {
+        Op ar = graph_comm_op("concat.dgrad.allreduce", COLL_ALLREDUCE, elems(w, s) * w->e);
+        placed += est_op(w, &ar);
+    }
+    return placed < kernel;
+}
+
 static int layer_concat(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
 {
-    fork_grads(w, in, L->nseq);
+    BranchPlan bp;
+    const int placed = concat_mode(w, L, in, s, depth, &bp);
+    if (placed < 0)
+        return -1;
+    int own = L->nseq; /* branches on the listed device */
+    if (placed) {
+        own = 0;
+        for (int b = 0; b < L->nseq; b++)
+            own += bp.dev[b] == bp.busy;
+        /* backward, last first: the device's partial input gradient,
+         * summed over the group once */
+        if (w->t[in].grad)
+            comm(w, 1, "concat.dgrad.allreduce", COLL_ALLREDUCE, elems(w, s) * w->e);
+    }
+    fork_grads(w, in, own);
     Shape o = {0, 0, 0};
-    int grad = 0;
+    int grad = 0, own_c = 0;
+    const int64_t tp = w->tp;
+    if (placed)
+        w->tp = 1; /* the device runs its branches whole */
     for (int b = 0; b < L->nseq; b++) {
         Shape sb = *s;
-        int out = walk_seq(w, &w->net->seq[L->seq + b], in, &sb, depth + 1);
-        if (out < 0)
-            return -1;
+        if (placed && bp.dev[b] != bp.busy) { /* on another device: counted, not listed */
+            const Branch *br = &bp.br[b];
+            w->u.params += br->params;
+            w->u.macs += br->macs;
+            w->u.group_flops += br->flops;
+            w->u.group_fwd_flops += br->fwd_flops;
+            w->layers += br->layers;
+            sb = br->s;
+            grad |= br->grad;
+        } else {
+            int out = walk_seq(w, &w->net->seq[L->seq + b], in, &sb, depth + 1);
+            if (out < 0)
+                return -1;
+            grad |= w->t[out].grad;
+            own_c += sb.c;
+        }
         if (b > 0 && (sb.h != o.h || sb.w != o.w))
             FAIL(w->d, w->net->path, L->line, L->col,
                  "concat: branch %d gives %dx%d but branch 1 gives %dx%d (H x W must agree)", b + 1, sb.h,
@@ -497,12 +737,19 @@ static int layer_concat(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
         o.c += sb.c;
         o.h = sb.h;
         o.w = sb.w;
-        grad |= w->t[out].grad;
     }
+    w->tp = tp;
+    if (w->layers > CNN_MAX_LAYERS)
+        FAIL(w->d, w->net->path, L->line, L->col, "the net has more than %d layers once repeats are expanded",
+             CNN_MAX_LAYERS);
     const double y = elems(w, &o), e = w->e;
-    membound(w, 0, "concat", COMP_MEMBOUND, 2.0 * y * e, 0.0);
+    /* placed: the device writes its branches' slices, the all-gather the rest */
+    const double copied = placed ? y * (double)own_c / (double)o.c : y;
+    membound(w, 0, "concat", COMP_MEMBOUND, 2.0 * copied * e, 0.0);
+    if (placed)
+        comm(w, 0, "concat.allgather", COLL_ALLGATHER, placed_gather_bytes(w, &bp, &o));
     if (grad)
-        membound(w, 1, "concat.bwd", COMP_MEMBOUND, 2.0 * y * e, 0.0);
+        membound(w, 1, "concat.bwd", COMP_MEMBOUND, 2.0 * copied * e, 0.0);
     *s = o;
     return tensor_new(w, y * e, grad);
 }
@@ -644,7 +891,7 @@ int cnn_check(const CnnNet *net, int image_size, int channels, int classes, CnnS
     w.net = net;
     w.d = d;
     w.nb = 1;
-    w.tp = 1;
+    w.tp = w.group = 1;
     w.e = w.e_in = 2.0;
     w.classes = classes;
     Shape o;
@@ -756,7 +1003,10 @@ static int plan_make(const Model *m, const GraphParams *p, Plan *pl, Diag *d)
     w->net = m->cnn;
     w->d = d;
     w->nb = p->microbatch;
-    w->tp = p->tp;
+    w->tp = w->group = p->tp;
+    w->split = m->cnn_split;
+    w->rates = p->rates;
+    w->rated = p->rates.flop_s > 0 && p->rates.hbm_bytes_s > 0 && p->rates.coll_bytes_s > 0;
     w->e = graph_act_elem_bytes(p->precision);
     w->e_in = graph_gemm_elem_bytes(p->precision);
     w->classes = m->classes;
@@ -913,6 +1163,10 @@ static int build(const Model *m, const GraphParams *p, const Plan *pl, OpBuf *fw
     w2.d = d;
     w2.nb = pl->w.nb;
     w2.tp = pl->w.tp;
+    w2.group = pl->w.group;
+    w2.split = pl->w.split;
+    w2.rates = pl->w.rates;
+    w2.rated = pl->w.rated;
     w2.e = pl->w.e;
     w2.e_in = pl->w.e_in;
     w2.classes = pl->w.classes;
@@ -944,7 +1198,7 @@ static int build(const Model *m, const GraphParams *p, const Plan *pl, OpBuf *fw
     for (int s = 0; s < pp; s++) {
         double sp = 0, act = 0, ckpt = 0;
         for (int i = pl->first[s]; i < pl->first[s + 1]; i++) {
-            sp += u[i].params;
+            sp += u[i].dev_params;
             act += u[i].saved_internal;
             if (u[i].needs_input && !(i > pl->first[s] && u[i - 1].out_saved))
                 act += u[i].in_bytes;
@@ -965,8 +1219,8 @@ static int build(const Model *m, const GraphParams *p, const Plan *pl, OpBuf *fw
     for (int i = 0; i < n; i++) {
         params += u[i].params;
         macs += u[i].macs;
-        run += u[i].fwd_flops + u[i].bwd_flops;
-        run_fwd += u[i].fwd_flops;
+        run += u[i].group_flops;
+        run_fwd += u[i].group_fwd_flops;
     }
     if (p->recompute == RECOMPUTE_FULL)
         run += run_fwd;
@@ -976,7 +1230,7 @@ static int build(const Model *m, const GraphParams *p, const Plan *pl, OpBuf *fw
     g->params_total = params;
     g->params_per_layer = stage_params_max;
     g->model_flops_per_sample = 3.0 * 2.0 * macs;
-    g->hw_flops_per_sample = run * (double)p->tp / (double)p->microbatch;
+    g->hw_flops_per_sample = run / (double)p->microbatch;
     g->act_bytes_per_layer = stage_act_max;
     g->act_bytes_recompute_working = p->recompute == RECOMPUTE_FULL ? working : 0.0;
     g->bytes_per_elem = (int)pl->w.e_in;

@@ -99,6 +99,18 @@ typedef struct {
     double stage_boundary_bytes;
 } Graph;
 
+/* Rough rates of one device and of its tensor-parallel group, for a
+ * builder that chooses between ways of splitting a layer by estimated time
+ * (graph/cnn.c: kernel split or branch placement of a concat).  All 0:
+ * unknown, and the builder keeps its default. */
+typedef struct {
+    double flop_s;         /* GEMM FLOP/s one device sustains */
+    double hbm_bytes_s;    /* HBM bytes/s of a memory-bound op */
+    double launch_s;       /* per kernel */
+    double coll_latency_s; /* per all-gather on the tp group (a ring all-reduce: twice) */
+    double coll_bytes_s;   /* all-gather buffer bytes per second on the tp group */
+} GraphRates;
+
 typedef struct {
     int tp;           /* tensor-parallel degree (>= 1) */
     int seq_parallel; /* 0/1 */
@@ -106,6 +118,7 @@ typedef struct {
     Precision precision;
     Recompute recompute;
     int pp; /* pipeline stages (>= 1): graphs of unlike layers partition on it */
+    GraphRates rates;
 } GraphParams;
 
 /* Build the graph.  Returns 0, or -1 with d filled when the model cannot be

@@ -112,6 +112,32 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         c->t[COMP_HOST] += host - device;
 }
 
+/* The rough rates a graph builder may choose by (GraphRates): the device
+ * at its nominal clock (so that the choice does not move with DVFS), and an
+ * all-gather on the tensor-parallel group as latency + bytes / bandwidth,
+ * fitted through its cost at 1 MiB and 64 MiB (exact for the alpha-beta
+ * ring inside a node). */
+static void graph_rates(const Device *nominal, Precision prec, const System *sys, const Group *tp_group,
+                        GraphRates *out)
+{
+    double peak = nominal->matrix_flops[prec];
+    for (int p = prec; peak <= 0 && p > 0; p--)
+        peak = nominal->matrix_flops[p - 1];
+    if (peak <= 0)
+        peak = nominal->vector_flops;
+    out->flop_s = peak * nominal->matrix_eff;
+    out->hbm_bytes_s = nominal->mem[MEM_HBM].bw_bytes_per_s * nominal->hbm_eff;
+    out->launch_s = nominal->launch_s;
+    const double s1 = 1048576.0, s2 = 64.0 * 1048576.0;
+    CollCost c1, c2;
+    net_collective(sys, tp_group, COLL_ALLGATHER, s1, &c1);
+    net_collective(sys, tp_group, COLL_ALLGATHER, s2, &c2);
+    if (c2.time_s > c1.time_s) {
+        out->coll_bytes_s = (s2 - s1) / (c2.time_s - c1.time_s);
+        out->coll_latency_s = fmax(0.0, c1.time_s - s1 / out->coll_bytes_s);
+    }
+}
+
 static void costs_add(Costs *dst, const Costs *src, double scale)
 {
     for (int i = 0; i < COMP_COUNT; i++) {
@@ -191,10 +217,21 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     if (tp < 1 || pp < 1 || dp < 1 || mb < 1 || v < 1)
         return fail(r, "the strategy is not resolved (auto needs the search)");
 
+    /* Ranks: tensor innermost, then data, then pipeline. */
+    Ctx x = {sys, dev, &nominal, phi, sc->precision, {0}, cache};
+    Group dp_group, pp_group;
+    long stride[3] = {1, 1, 1}; /* tp, dp, pp */
+    placement_strides(sc->placement, tp, dp, pp, stride);
+    net_group(sys, tp, stride[0], &x.tp_group);
+    net_group(sys, dp, stride[1], &dp_group);
+    net_group(sys, pp, stride[2], &pp_group);
+
     Graph g;
     Diag d;
     diag_clear(&d);
-    GraphParams gp = {tp, sc->seq_parallel, mb, sc->precision, sc->recompute, pp};
+    GraphParams gp = {tp, sc->seq_parallel, mb, sc->precision, sc->recompute, pp, {0, 0, 0, 0, 0}};
+    if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time */
+        graph_rates(&nominal, sc->precision, sys, &x.tp_group, &gp.rates);
     if (graph_build(mdl, &gp, &g, &d))
         return fail(r, d.msg);
 
@@ -205,15 +242,6 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     snprintf(r->tp_tier, sizeof r->tp_tier, "none");
     snprintf(r->dp_tier, sizeof r->dp_tier, "none");
     snprintf(r->pp_tier, sizeof r->pp_tier, "none");
-
-    /* Ranks: tensor innermost, then data, then pipeline. */
-    Ctx x = {sys, dev, &nominal, phi, sc->precision, {0}, cache};
-    Group dp_group, pp_group;
-    long stride[3] = {1, 1, 1}; /* tp, dp, pp */
-    placement_strides(sc->placement, tp, dp, pp, stride);
-    net_group(sys, tp, stride[0], &x.tp_group);
-    net_group(sys, dp, stride[1], &dp_group);
-    net_group(sys, pp, stride[2], &pp_group);
 
     /* One layer, one microbatch. */
     Costs lf = {0}, lb = {0}, ff = {0}, fb = {0}, tf = {0}, tb = {0};
