@@ -59,6 +59,12 @@ static void test_table_curve(void **state)
         assert_true(y >= prev);
         prev = y;
     }
+    /* with a fitted critical batch, outside the points the law takes over,
+     * anchored at the nearest point */
+    c.b_crit = 8000;
+    assert_rel(scale_epochs_at(&c, 64000), 80 * (1 + 64000 / 8000.0) / (1 + 16000 / 8000.0), 1e-12);
+    assert_rel(scale_epochs_at(&c, 500), 30 * (1 + 500 / 8000.0) / (1 + 1000 / 8000.0), 1e-12);
+    assert_rel(scale_epochs_at(&c, 2000), sqrt(30.0 * 40.0), 1e-12); /* inside: unchanged */
     /* the shipped curves load and say a larger batch costs epochs */
     Diag d;
     const Template *t = tdb_get(&db, &param_convergence_table, "imagenet-mlperf", ".", &d);

@@ -8,7 +8,9 @@
  *   critical_batch, steps form:   steps(B)  = s_min (1 + b_noise / B)
  *   critical_batch, epochs form:  epochs(B) = epochs_min (1 + B / b_crit)
  *   table: measured (B, epochs) points, interpolated linearly in
- *          log B - log epochs, extrapolated along the end segments.
+ *          log B - log epochs; outside them, the critical-batch law with
+ *          the curve's fitted b_crit anchored at the nearest point, else
+ *          along the end segments.
  * B is counted in samples, or in tokens (B x seq_len) when the curve says
  * so.  Steps are rounded up to whole steps. */
 #include "scale.h"
@@ -25,6 +27,14 @@ double scale_epochs_at(const Convergence *c, double b)
     }
     if (c->n < 2)
         return NAN;
+    /* outside the measured points, the critical-batch law fitted to them
+     * (when the curve gives b_crit), anchored at the nearest point: the
+     * last segment of a table says little about much larger batches */
+    const int last = c->n - 1;
+    if (c->b_crit > 0 && b > c->batch[last])
+        return c->epochs[last] * (1.0 + b / c->b_crit) / (1.0 + c->batch[last] / c->b_crit);
+    if (c->b_crit > 0 && b < c->batch[0])
+        return c->epochs[0] * (1.0 + b / c->b_crit) / (1.0 + c->batch[0] / c->b_crit);
     int i = 0;
     while (i < c->n - 2 && b > c->batch[i + 1])
         i++;
