@@ -19,7 +19,7 @@ BENCH_BIN := $(BENCH_SRC:scripts/%.c=$(BUILD)/%)
 BIN      := $(BUILD)/deepflow
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-.PHONY: all test report bench install clean lint format validate deps unit cli asan
+.PHONY: all test report bench install clean lint format validate deps unit cli asan fuzz
 
 all: $(BIN)
 
@@ -76,17 +76,29 @@ install: $(BIN)
 	cp -R templates $(DESTDIR)$(PREFIX)/share/deepflow/
 
 lint: $(DEPS_STAMP)
-	clang-format --dry-run --Werror src/*/*.c src/*/*.h src/main.c tests/*.c tests/*.h
+	clang-format --dry-run --Werror src/*/*.c src/*/*.h src/main.c tests/*.c tests/*.h tests/fuzz/*.c
 	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --inline-suppr --std=c11 -Isrc src
 	clang-tidy --quiet $(LIB_SRC) src/main.c -- $(filter-out -Werror,$(CFLAGS))
 
 format:
-	clang-format -i src/*/*.c src/*/*.h src/main.c tests/*.c tests/*.h
+	clang-format -i src/*/*.c src/*/*.h src/main.c tests/*.c tests/*.h tests/fuzz/*.c
 
 asan:
 	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" LDLIBS="$(LDLIBS) -fsanitize=address,undefined" test
 
+# libFuzzer harnesses (clang): tables and sweeps, YAML, units; FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 30
+FUZZ_SRC := $(sort $(filter-out src/main.c src/report/%,$(wildcard src/*/*.c)))
+fuzz: $(DEPS_STAMP)
+	@mkdir -p build-fuzz
+	@for h in table yaml units; do \
+	  clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+	    -Isrc -o build-fuzz/fuzz_$$h tests/fuzz/fuzz_$$h.c $(FUZZ_SRC) -lcsv -lyaml -lm -pthread || exit 1; \
+	  echo "fuzz_$$h: $(FUZZ_SECONDS) s"; \
+	  build-fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=0 2>&1 | tail -n 2 || exit 1; \
+	done
+
 clean:
-	rm -rf $(BUILD) build-asan deepflow
+	rm -rf $(BUILD) build-asan build-fuzz deepflow
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d
