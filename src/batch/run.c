@@ -47,6 +47,67 @@ static void row_fail(RunRow *rr, const char *name)
     diag_format(&rr->diag, rr->r.error, sizeof rr->r.error);
 }
 
+/* Rows ordered by (a, b, devices, input order): groups of a series and
+ * model, or of a name, are then contiguous, so the per-group passes below
+ * cost n log n instead of n^2 string comparisons (sweeps reach 10^6 rows). */
+typedef struct {
+    const char *a, *b;
+    int devices;
+    int idx;
+} Key;
+
+static int key_cmp(const void *x, const void *y)
+{
+    const Key *p = x, *q = y;
+    int c = strcmp(p->a, q->a);
+    if (!c)
+        c = strcmp(p->b, q->b);
+    if (!c)
+        c = (p->devices > q->devices) - (p->devices < q->devices);
+    return c ? c : (p->idx > q->idx) - (p->idx < q->idx);
+}
+
+/* Keys (series, model, devices) of every row, sorted; NULL when out of memory. */
+static Key *series_keys(const Run *run)
+{
+    Key *k = malloc(sizeof *k * (size_t)(run->n > 0 ? run->n : 1));
+    if (!k)
+        return NULL;
+    for (int i = 0; i < run->n; i++)
+        k[i] = (Key){run->row[i].sc.series, run->row[i].sc.model.name, run->row[i].sc.devices, i};
+    qsort(k, (size_t)run->n, sizeof *k, key_cmp);
+    return k;
+}
+
+/* Names are unique: a repeat is an error of the later row, which names the
+ * first.  name_col[i]: column of row i's name cell (0 when none). */
+static void unique_names(Run *run, const char *path, const int *name_col)
+{
+    Key *k = malloc(sizeof *k * (size_t)(run->n > 0 ? run->n : 1));
+    if (!k)
+        return;
+    for (int i = 0; i < run->n; i++)
+        k[i] = (Key){run->row[i].sc.name, "", 0, i};
+    qsort(k, (size_t)run->n, sizeof *k, key_cmp);
+    for (int i = 1, first = 0; i < run->n; i++) {
+        if (strcmp(k[first].a, k[i].a)) {
+            first = i; /* a new name: the first row that uses it */
+            continue;
+        }
+        RunRow *rr = &run->row[k[i].idx];
+        if (!rr->built)
+            continue;
+        char name[sizeof rr->sc.name];
+        snprintf(name, sizeof name, "%s", rr->sc.name);
+        diag_set(&rr->diag, path, rr->line, name_col[k[i].idx],
+                 "column 'scenario': name '%s' is already used at line %d", name,
+                 run->row[k[first].idx].line);
+        scenario_source_free(&rr->src);
+        row_fail(rr, name);
+    }
+    free(k);
+}
+
 int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress, void *ctx, Run *run)
 {
     memset(run, 0, sizeof *run);
@@ -105,23 +166,23 @@ int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress,
             snprintf(rr->sc.name, sizeof rr->sc.name, "%s", name);
             if (c_series < 0 || !sw[e].val[c_series][0])
                 snprintf(rr->sc.series, sizeof rr->sc.series, "%s", rr->sc.system.name);
-            /* names are unique: a repeat is an error of the later row */
-            for (int k = 0; k < run->n - 1; k++)
-                if (!strcmp(run->row[k].sc.name, rr->sc.name)) {
-                    diag_set(&rr->diag, t->path, tr->line, c_name >= 0 ? tr->cell[c_name].col : 0,
-                             "column 'scenario': name '%s' is already used at line %d", rr->sc.name,
-                             run->row[k].line);
-                    scenario_source_free(&rr->src);
-                    row_fail(rr, name);
-                    break;
-                }
-            if (rr->diag.msg[0] == '\0')
-                rr->built = 1;
+            rr->built = 1;
         }
         free(sw);
     }
     free(set);
     free(reldir);
+    /* the name cell's column of each row: rows follow the table's order */
+    int *name_col = calloc((size_t)(run->n > 0 ? run->n : 1), sizeof *name_col);
+    if (name_col) {
+        for (int i = 0, j = 0; i < run->n; i++) {
+            while (j < t->nrow && t->row[j].line != run->row[i].line)
+                j++;
+            name_col[i] = c_name >= 0 && j < t->nrow ? t->row[j].cell[c_name].col : 0;
+        }
+        unique_names(run, t->path, name_col);
+        free(name_col);
+    }
     run_evaluate(run, threads, progress, ctx);
     return 0;
 }
@@ -153,47 +214,61 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* Scaling efficiency against the smallest device count of the series:
- * (T0 N0) / (T N) on time-to-train when known, else per-device throughput. */
-static void scaling_efficiency(Run *run)
+/* Scaling efficiency against the smallest device count of the series (and
+ * model): (T0 N0) / (T N) on time-to-train when known, else per-device
+ * throughput.  The reference is the first ok row of the group in (devices,
+ * input) order. */
+static void scaling_efficiency(Run *run, const Key *k)
 {
-    for (int i = 0; i < run->n; i++) {
-        RunRow *a = &run->row[i];
-        if (!a->built || a->r.status == STATUS_ERROR)
-            continue;
+    for (int g = 0; g < run->n;) {
+        int end = g + 1;
+        while (end < run->n && !strcmp(k[end].a, k[g].a) && !strcmp(k[end].b, k[g].b))
+            end++;
         const RunRow *ref = NULL;
-        for (int j = 0; j < run->n; j++) {
-            const RunRow *b = &run->row[j];
-            if (!b->built || b->r.status != STATUS_OK || strcmp(a->sc.series, b->sc.series) ||
-                strcmp(a->sc.model.name, b->sc.model.name))
-                continue;
-            if (!ref || b->sc.devices < ref->sc.devices)
+        for (int i = g; i < end && !ref; i++) {
+            const RunRow *b = &run->row[k[i].idx];
+            if (b->built && b->r.status == STATUS_OK)
                 ref = b;
         }
-        if (!ref)
-            continue;
-        double na = a->sc.devices, n0 = ref->sc.devices;
-        if (isfinite(a->r.time_to_train_s) && isfinite(ref->r.time_to_train_s))
-            a->r.scaling_efficiency = (ref->r.time_to_train_s * n0) / (a->r.time_to_train_s * na);
-        else
-            a->r.scaling_efficiency = (a->r.samples_per_s / na) / (ref->r.samples_per_s / n0);
+        for (int i = g; ref && i < end; i++) {
+            RunRow *a = &run->row[k[i].idx];
+            if (!a->built || a->r.status == STATUS_ERROR)
+                continue;
+            double na = a->sc.devices, n0 = ref->sc.devices;
+            if (isfinite(a->r.time_to_train_s) && isfinite(ref->r.time_to_train_s))
+                a->r.scaling_efficiency = (ref->r.time_to_train_s * n0) / (a->r.time_to_train_s * na);
+            else
+                a->r.scaling_efficiency = (a->r.samples_per_s / na) / (ref->r.samples_per_s / n0);
+        }
+        g = end;
     }
 }
 
-/* Speedup over the row's baseline series: the row of that series with the
- * same model and device count, time-to-train over time-to-train (else
- * throughput over throughput). */
-static void speedups(Run *run)
+/* Speedup over the row's baseline series: the first ok row of that series
+ * with the same model and device count, time-to-train over time-to-train
+ * (else throughput over throughput). */
+static void speedups(Run *run, const Key *k)
 {
     for (int i = 0; i < run->n; i++) {
         RunRow *a = &run->row[i];
         a->r.speedup = NAN;
         if (!a->built || a->r.status != STATUS_OK || !a->sc.baseline[0])
             continue;
-        for (int j = 0; j < run->n; j++) {
-            const RunRow *b = &run->row[j];
-            if (!b->built || b->r.status != STATUS_OK || strcmp(b->sc.series, a->sc.baseline) ||
-                strcmp(b->sc.model.name, a->sc.model.name) || b->sc.devices != a->sc.devices)
+        /* the first key not below (baseline, model, devices) */
+        const Key want = {a->sc.baseline, a->sc.model.name, a->sc.devices, -1};
+        int lo = 0, hi = run->n;
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            if (key_cmp(&k[mid], &want) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < run->n && !strcmp(k[lo].a, want.a) && !strcmp(k[lo].b, want.b) &&
+               k[lo].devices == want.devices;
+             lo++) {
+            const RunRow *b = &run->row[k[lo].idx];
+            if (!b->built || b->r.status != STATUS_OK)
                 continue;
             if (isfinite(a->r.time_to_train_s) && isfinite(b->r.time_to_train_s))
                 a->r.speedup = b->r.time_to_train_s / a->r.time_to_train_s;
@@ -240,8 +315,12 @@ void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx)
         else
             run->n_ok++;
     }
-    scaling_efficiency(run);
-    speedups(run);
+    Key *k = series_keys(run);
+    if (k) {
+        scaling_efficiency(run, k);
+        speedups(run, k);
+        free(k);
+    }
 }
 
 void run_free(Run *run)
