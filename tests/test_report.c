@@ -296,6 +296,47 @@ static void test_series_best(void **state)
     free(run.row);
 }
 
+/* Baseline comparisons: the best speedup, and the crossover, the smallest
+ * device count from which every larger count is faster (a dip resets it;
+ * a series slower at its largest count never crosses). */
+static void test_baselines(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *series;
+        int devices;
+        double speedup;
+    } pts[] = {{"H", 8, 1.2},   {"H", 16, 0.9}, {"H", 32, 1.1}, {"H", 64, 1.5}, /* crossover 32 */
+               {"G", 8, 1.3},   {"G", 16, 0.8},                                 /* never */
+               {"F", 16, 1.05}, {"F", 8, 1.01}};                                /* from 8, any order */
+    const int n = (int)(sizeof pts / sizeof pts[0]);
+    Run run;
+    memset(&run, 0, sizeof run);
+    run.row = calloc((size_t)n + 1, sizeof *run.row);
+    assert_non_null(run.row);
+    for (int i = 0; i < n; i++) {
+        fill_row(&run.row[i], "r", pts[i].series, pts[i].devices, STATUS_OK, 1);
+        snprintf(run.row[i].sc.baseline, sizeof run.row[i].sc.baseline, "DP");
+        run.row[i].r.speedup = pts[i].speedup;
+    }
+    fill_row(&run.row[n], "dp", "DP", 8, STATUS_OK, 1); /* the baseline itself has none */
+    run.row[n].r.speedup = NAN;
+    run.n = n + 1;
+    RptBaseline b[8];
+    assert_int_equal(rpt_baselines(&run, b, 8), 3);
+    assert_string_equal(b[0].series, "H");
+    assert_int_equal(b[0].points, 4);
+    assert_int_equal(b[0].crossover, 32);
+    assert_rel(b[0].best, 1.5, 1e-15);
+    assert_int_equal(b[0].best_devices, 64);
+    assert_string_equal(b[1].series, "G");
+    assert_int_equal(b[1].crossover, 0);
+    assert_int_equal(b[1].best_devices, 8);
+    assert_int_equal(b[2].crossover, 8);
+    assert_int_equal(rpt_baselines(&run, b, 1), 1); /* at most max comparisons */
+    free(run.row);
+}
+
 static void test_document_time(void **state)
 {
     (void)state;
@@ -418,7 +459,8 @@ int main(void)
         cmocka_unit_test(test_number_formatting), cmocka_unit_test(test_parse_formats),
         cmocka_unit_test(test_sheet_names),       cmocka_unit_test(test_formula_guard),
         cmocka_unit_test(test_clean_text),        cmocka_unit_test(test_series_best),
-        cmocka_unit_test(test_document_time),     cmocka_unit_test(test_writers),
+        cmocka_unit_test(test_baselines),         cmocka_unit_test(test_document_time),
+        cmocka_unit_test(test_writers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
