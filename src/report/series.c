@@ -240,49 +240,59 @@ void rpt_question(const Run *run, const RptSeriesSet *set, char *buf, size_t n)
                  set->by_ttt ? " and cost" : "", sl, set->by_ttt ? "train" : "run", ml, range);
 }
 
+/* The comparison of row a in out[0..n), or -1. */
+static int baseline_of(const RunRow *a, const RptBaseline *out, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(out[k].series, a->sc.series) && !strcmp(out[k].model, a->sc.model.name))
+            return k;
+    return -1;
+}
+
+static int compared(const RunRow *a)
+{
+    return a->built && a->sc.baseline[0] && isfinite(a->r.speedup);
+}
+
 int rpt_baselines(const Run *run, RptBaseline *out, int max)
 {
     int n = 0;
     for (int i = 0; i < run->n; i++) {
         const RunRow *a = &run->row[i];
-        if (!a->built || !a->sc.baseline[0] || !isfinite(a->r.speedup))
+        if (!compared(a))
             continue;
-        int k = 0;
-        while (k < n && (strcmp(out[k].series, a->sc.series) || strcmp(out[k].model, a->sc.model.name)))
-            k++;
-        if (k == n) {
+        int k = baseline_of(a, out, n);
+        if (k < 0) {
             if (n == max)
                 continue;
             out[n] = (RptBaseline){a->sc.series, a->sc.baseline, a->sc.model.name, 0, 0, NAN, 0};
-            n++;
+            k = n++;
         }
         RptBaseline *b = &out[k];
         b->points++;
         if (!(b->best >= a->r.speedup))
             b->best = a->r.speedup, b->best_devices = a->sc.devices;
+        /* for now: the largest device count at which the series is not faster */
+        if (a->r.speedup <= 1.0 && a->sc.devices > b->crossover)
+            b->crossover = a->sc.devices;
     }
     /* crossover: the smallest device count c such that every point of the
-     * series at c devices or more is faster than the baseline */
-    for (int k = 0; k < n; k++) {
-        RptBaseline *b = &out[k];
-        int cross = 0;
-        for (int i = 0; i < run->n; i++) {
-            const RunRow *a = &run->row[i];
-            if (!a->built || !isfinite(a->r.speedup) || strcmp(a->sc.series, b->series) ||
-                strcmp(a->sc.model.name, b->model))
-                continue;
-            int all = 1;
-            for (int j = 0; j < run->n && all; j++) {
-                const RunRow *c = &run->row[j];
-                if (c->built && isfinite(c->r.speedup) && !strcmp(c->sc.series, b->series) &&
-                    !strcmp(c->sc.model.name, b->model) && c->sc.devices >= a->sc.devices &&
-                    c->r.speedup <= 1.0)
-                    all = 0;
-            }
-            if (all && (!cross || a->sc.devices < cross))
-                cross = a->sc.devices;
-        }
-        b->crossover = cross;
+     * series at c devices or more is faster than the baseline, i.e. the
+     * smallest point above the last one that is not (0 when none is) */
+    int *cross = calloc((size_t)(n > 0 ? n : 1), sizeof *cross);
+    if (!cross) {
+        for (int k = 0; k < n; k++)
+            out[k].crossover = 0;
+        return n;
     }
+    for (int i = 0; i < run->n; i++) {
+        const RunRow *a = &run->row[i];
+        int k = compared(a) ? baseline_of(a, out, n) : -1;
+        if (k >= 0 && a->sc.devices > out[k].crossover && (!cross[k] || a->sc.devices < cross[k]))
+            cross[k] = a->sc.devices;
+    }
+    for (int k = 0; k < n; k++)
+        out[k].crossover = cross[k];
+    free(cross);
     return n;
 }
