@@ -373,8 +373,8 @@ static void print_eval(const RunRow *rr)
     const Result *r = &rr->r;
     char a[64];
     printf("scenario     %s\n", sc->name);
-    printf("system       %s: %s, %d per node\n", sc->system.name, sc->system.device.name,
-           sc->system.devices_per_node);
+    printf("system       %s: %s, %d per node; stack %s\n", sc->system.name, sc->system.device.name,
+           sc->system.devices_per_node, sc->system.framework.name);
     if (sc->model.kind == MODEL_GEMM)
         printf("model        %s: GEMM %lld x %lld x %lld (%s)\n", sc->model.name, (long long)sc->model.m,
                (long long)sc->model.k, (long long)sc->model.n, precision_name(sc->precision));
@@ -397,8 +397,17 @@ static void print_eval(const RunRow *rr)
                r->mem_total_bytes / 1073741824.0, r->mem_capacity_bytes / 1073741824.0);
     else
         printf("status       ok\n");
+    const int ranged = isfinite(r->interval_lo) && isfinite(r->interval_hi);
     unit_format(r->step_time_s, UNIT_TIME, a, sizeof a);
-    printf("step time    %s  (%.6g samples/s)\n", a, r->samples_per_s);
+    printf("step time    %s  (%.6g samples/s)", a, r->samples_per_s);
+    if (ranged) {
+        char lo[64], hi[64];
+        unit_format(r->step_time_s * r->interval_lo, UNIT_TIME, lo, sizeof lo);
+        unit_format(r->step_time_s * r->interval_hi, UNIT_TIME, hi, sizeof hi);
+        printf("; 90 %% range %s to %s", lo, hi);
+    }
+    printf("\n");
+    printf("interval     %s\n", r->interval_basis);
     printf("throughput   %.4g TFLOP/s per device; MFU %.1f %%, HFU %.1f %%\n", r->model_tflops_per_device,
            100 * r->mfu, 100 * r->hfu);
     printf("bottleneck   %s\n", r->bottleneck);
@@ -407,7 +416,13 @@ static void print_eval(const RunRow *rr)
     if (sc->model.kind == MODEL_GEMM)
         printf("bound        %s\n", strstr(r->bottleneck, "(compute)") ? "compute-bound" : "memory-bound");
     if (isfinite(r->time_to_train_s))
-        printf("to train     %.6g steps, %.4g days\n", r->steps, r->time_to_train_s / 86400);
+    {
+        printf("to train     %.6g steps, %.4g days", r->steps, r->time_to_train_s / 86400);
+        if (ranged)
+            printf(" (%.4g to %.4g)", r->time_to_train_s * r->interval_lo / 86400,
+                   r->time_to_train_s * r->interval_hi / 86400);
+        printf("\n");
+    }
     printf("breakdown    %-18s %12s %7s\n", "component", "time", "share");
     for (int c = 0; c < COMP_COUNT; c++) {
         if (r->comp_time_s[c] <= 0)
@@ -421,9 +436,17 @@ static void print_eval(const RunRow *rr)
            r->device_power_w, r->power_cap_w, 100 * r->clock_scale, r->system_power_w / 1e3);
     printf("energy       %.4g kJ per step (system)", r->energy_per_step_j / 1e3);
     if (isfinite(r->energy_to_train_j))
+    {
         printf(", %.4g MWh to train", r->energy_to_train_j / 3.6e9);
-    if (isfinite(r->cost_usd))
+        if (ranged)
+            printf(" (%.4g to %.4g)", r->energy_to_train_j * r->interval_lo / 3.6e9,
+                   r->energy_to_train_j * r->interval_hi / 3.6e9);
+    }
+    if (isfinite(r->cost_usd)) {
         printf(", $%.4g at list price", r->cost_usd);
+        if (ranged)
+            printf(" ($%.4g to $%.4g)", r->cost_usd * r->interval_lo, r->cost_usd * r->interval_hi);
+    }
     printf("\n");
     printf("memory per device (most loaded)\n");
     print_size("weights", r->mem_weights_bytes);

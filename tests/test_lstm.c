@@ -397,7 +397,7 @@ static void test_repeat_costs_every_run(void **state)
     assert_rel(r.clock_scale, 1.0, 0);
     /* the device as step.c drives it: the stack's share of GEMM efficiency */
     Device dev = sc.system.device;
-    dev.matrix_eff *= sc.system.gemm_eff > 0 ? sc.system.gemm_eff : 1.0;
+    dev.matrix_eff *= sc.system.framework.gemm_eff > 0 ? sc.system.framework.gemm_eff : 1.0;
     GraphParams p = params(1, 32, RECOMPUTE_NONE);
     Graph g;
     build_ok(&sc.model, &p, &g);

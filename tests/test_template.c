@@ -18,7 +18,7 @@
 #include "core/types.h"
 #include "io/template.h"
 
-static const char *const kinds[] = {"devices", "networks", "systems", "models"};
+static const char *const kinds[] = {"devices", "networks", "systems", "models", "frameworks"};
 
 typedef struct {
     char root[64]; /* /tmp/df-tpl-XXXXXX */
@@ -320,7 +320,11 @@ static void test_system_refs_and_provenance(void **state)
         "  latency: 5 us\n"
         "  efficiency: 90 %\n"
         "device.hbm.bandwidth: 2 TB/s\n"
-        "intra.latency: 1 us\n");
+        "intra.latency: 1 us\n"
+        "framework:\n"
+        "  name: Stack\n"
+        "  gemm_efficiency: 0.9\n"
+        "dp_overlap: 25 %\n"); /* the old name of framework.dp_overlap */
     const Template *t = get_ok(f, &param_system_table, "box");
     const System *s = t->obj;
     assert_string_equal(s->name, "Box");
@@ -334,6 +338,10 @@ static void test_system_refs_and_provenance(void **state)
     assert_rel(s->inter.efficiency, 0.9, 1e-15);
     assert_rel(s->device.mem[MEM_HBM].bw_bytes_per_s, 2e12, 1e-15);
     assert_rel(s->pue, 1.0, 1e-15); /* default */
+    assert_string_equal(s->framework.name, "Stack");
+    assert_rel(s->framework.gemm_eff, 0.9, 1e-15);
+    assert_rel(s->framework.dp_overlap, 0.25, 1e-15);
+    assert_rel(s->framework.host_op_s, 0.0, 1e-15); /* default */
 
     char sys_path[256], dev_path[256], net_path[256];
     snprintf(sys_path, sizeof sys_path, "%s/systems/box.yaml", f->root);
@@ -364,12 +372,12 @@ static void test_system_refs_and_provenance(void **state)
     assert_rel(dev->mem[MEM_HBM].bw_bytes_per_s, 3.35e12, 1e-15);
 
     /* a dotted override before the reference it overrides still lands */
-    put(f, "systems/late.yaml", "name: Late\ndevice.sms: 64\ndevice: gpu\nintra: fast\ninter: fast\n");
+    put(f, "systems/late.yaml", "name: Late\ndevice.sms: 64\ndevice: gpu\nintra: fast\ninter: fast\nframework: {name: S}\n");
     s = get_ok(f, &param_system_table, "late")->obj;
     assert_int_equal(s->device.sms, 64);
 
     /* a dotted override of a reference that is never set */
-    put(f, "systems/noref.yaml", "name: NoRef\ndevice.sms: 64\nintra: fast\ninter: fast\n");
+    put(f, "systems/noref.yaml", "name: NoRef\ndevice.sms: 64\nintra: fast\ninter: fast\nframework: {name: S}\n");
     get_fail(f, &param_system_table, "noref");
     expect_at(f, "systems/noref.yaml",
               "2:1: key 'device.sms': 'device' is not set (name a devices template first)");

@@ -27,6 +27,8 @@ static void reset(Result *r)
     r->energy_to_train_j = NAN;
     r->cost_usd = NAN;
     r->epochs = NAN;
+    r->interval_lo = NAN;
+    r->interval_hi = NAN;
     for (int i = 0; i < COMP_COUNT; i++)
         r->comp_energy_j[i] = NAN;
 }
@@ -34,6 +36,30 @@ static void reset(Result *r)
 static double device_power(const Result *r)
 {
     return r->device_energy_j / r->step_time_s;
+}
+
+/* The prediction interval of the scenario's training stack on its regime
+ * (one node or several), from the stack's validation residuals; a regime
+ * without runs borrows the other's. */
+static void prediction_interval(const Scenario *sc, Result *r)
+{
+    const Framework *fw = &sc->system.framework;
+    const int multi = sc->devices > sc->system.devices_per_node;
+    const Interval *own = multi ? &fw->multi_node : &fw->single_node;
+    const Interval *other = multi ? &fw->single_node : &fw->multi_node;
+    const Interval *iv = own->lo > 0 ? own : other;
+    if (!(iv->lo > 0)) {
+        snprintf(r->interval_basis, sizeof r->interval_basis, "none: %s is not a prediction", fw->name);
+        return;
+    }
+    r->interval_lo = iv->lo;
+    r->interval_hi = iv->hi;
+    if (iv->runs > 0)
+        snprintf(r->interval_basis, sizeof r->interval_basis, "%s, %s: %d runs", fw->name,
+                 iv == &fw->multi_node ? "multi-node" : "single-node", iv->runs);
+    else
+        snprintf(r->interval_basis, sizeof r->interval_basis, "%s: no runs of its own, widest validated",
+                 fw->name);
 }
 
 static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
@@ -125,7 +151,8 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
 
 int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
 {
-    if (search_needed(sc))
-        return search_strategy(sc, evaluate_fixed, cache, r);
-    return evaluate_fixed(sc, cache, r);
+    int rc = search_needed(sc) ? search_strategy(sc, evaluate_fixed, cache, r) : evaluate_fixed(sc, cache, r);
+    if (r->status != STATUS_ERROR)
+        prediction_interval(sc, r);
+    return rc;
 }

@@ -53,6 +53,7 @@ typedef struct ParamTable {
 
 extern const ParamTable param_device_table;
 extern const ParamTable param_network_table;
+extern const ParamTable param_framework_table;
 extern const ParamTable param_system_table;
 extern const ParamTable param_model_table;
 extern const ParamTable param_scenario_table;
@@ -62,6 +63,10 @@ extern const ParamTable param_scenario_table;
 extern const ParamTable param_technology_table;
 extern const ParamTable param_derive_table;
 extern const ParamTable param_convergence_table;
+
+/* The key an old name now stands for in table t ("dp_overlap" of a
+ * system is "framework.dp_overlap"), or NULL. */
+const char *param_alias(const ParamTable *t, const char *key);
 
 /* Find a key in a table (exact, case-insensitive).  For a dotted key that
  * descends into a P_SUB entry ("device.hbm.bandwidth"), *table_out and

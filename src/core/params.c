@@ -138,6 +138,54 @@ static const ParamDef network_defs[] = {
 
 const ParamTable param_network_table = {"networks", network_defs, N(network_defs), sizeof(Network), NULL};
 
+/* ---- framework (training stack) ----------------------------------------- */
+
+static const char *const yesno_choices[] = {"no", "yes", NULL};
+
+static const ParamDef framework_defs[] = {
+    PS(Framework, "name", name, 1, "training stack"),
+    PD(Framework, "gemm_efficiency", gemm_eff, UNIT_FRACTION, 0.05, 1, 1, 0,
+       "fraction of the device's best-kernel GEMM rate the stack sustains (fitted; 1: ideal)"),
+    PD(Framework, "op_overhead", host_op_s, UNIT_TIME, 0, 1e-2, 0, 0,
+       "host time to dispatch one graph operation; the device idles when kernels are shorter (fitted)"),
+    PE(Framework, "flash_attention", flash, yesno_choices, FLASH_YES, 0,
+       "fused (flash) attention kernels, for models that leave attention to the stack"),
+    PD(Framework, "tp_overlap", tp_overlap, UNIT_FRACTION, 0, 1, 0, 0,
+       "fraction of tensor-parallel communication hidden under GEMMs"),
+    PD(Framework, "dp_overlap", dp_overlap, UNIT_FRACTION, 0, 1, 0, 0,
+       "fraction of data-parallel gradient communication hidden under the backward pass"),
+    PB(Framework, "fp8_linear_only", fp8_linear_only, 1,
+       "with precision fp8, only the linear layers run in fp8; attention and the LM head stay bf16"),
+    PD(Framework, "interval.single_node.lo", single_node.lo, UNIT_NUMBER, 0, 10, 0, 0,
+       "prediction interval, one node: low quantile of measured / predicted step time (make validate)"),
+    PD(Framework, "interval.single_node.hi", single_node.hi, UNIT_NUMBER, 0, 10, 0, 0,
+       "prediction interval, one node: high quantile of measured / predicted step time"),
+    PI(Framework, "interval.single_node.runs", single_node.runs, 0, 1e9, 0, 0, 0,
+       "validation runs behind the one-node interval"),
+    PD(Framework, "interval.multi_node.lo", multi_node.lo, UNIT_NUMBER, 0, 10, 0, 0,
+       "prediction interval, several nodes: low quantile of measured / predicted step time"),
+    PD(Framework, "interval.multi_node.hi", multi_node.hi, UNIT_NUMBER, 0, 10, 0, 0,
+       "prediction interval, several nodes: high quantile of measured / predicted step time"),
+    PI(Framework, "interval.multi_node.runs", multi_node.runs, 0, 1e9, 0, 0, 0,
+       "validation runs behind the several-node interval"),
+};
+
+static int framework_finish(void *obj, Diag *d)
+{
+    const Framework *f = obj;
+    const Interval *iv[2] = {&f->single_node, &f->multi_node};
+    const char *nm[2] = {"single_node", "multi_node"};
+    for (int i = 0; i < 2; i++)
+        if ((iv[i]->lo > 0) != (iv[i]->hi > 0) || (iv[i]->lo > 0 && !(iv[i]->lo <= 1 && iv[i]->hi >= 1)))
+            return diag_set(d, NULL, 0, 0,
+                            "keys 'interval.%s.lo/hi': need both, with lo <= 1 <= hi (got %g and %g)", nm[i],
+                            iv[i]->lo, iv[i]->hi);
+    return 0;
+}
+
+const ParamTable param_framework_table = {"frameworks", framework_defs, N(framework_defs), sizeof(Framework),
+                                          framework_finish};
+
 /* ---- system ----------------------------------------------------------- */
 
 static const ParamDef system_defs[] = {
@@ -146,12 +194,8 @@ static const ParamDef system_defs[] = {
     PI(System, "devices_per_node", devices_per_node, 1, 1e6, 8, 0, 0, "accelerators per node"),
     PSUB(System, "intra", intra, param_network_table, 1, "scale-up network inside a node"),
     PSUB(System, "inter", inter, param_network_table, 1, "scale-out network between nodes"),
-    PD(System, "dp_overlap", dp_overlap, UNIT_FRACTION, 0, 1, 0, 0,
-       "fraction of DP gradient communication hidden under the backward pass"),
-    PD(System, "framework.gemm_efficiency", gemm_eff, UNIT_FRACTION, 0.05, 1, 1, 0,
-       "fraction of the device's best-kernel GEMM rate the training stack sustains (fitted; 1: ideal)"),
-    PD(System, "framework.op_overhead", host_op_s, UNIT_TIME, 0, 1e-2, 0, 0,
-       "host time to dispatch one operation (eager framework); the device idles when kernels are shorter"),
+    PSUB(System, "framework", framework, param_framework_table, 1,
+         "training stack (templates/frameworks): GEMM efficiency, host overhead, overlap, kernels"),
     PD(System, "node_power", node_overhead_w, UNIT_POWER, 0, 1e6, 0, 0,
        "per-node power besides the accelerators (host, NICs, fans)"),
     PD(System, "switch_power", switch_w_per_device, UNIT_POWER, 0, 1e5, 0, 0,
@@ -211,7 +255,7 @@ static const char *const model_kind_choices[] = {"transformer", "gemm", "lstm", 
 static const char *const mlp_choices[] = {"gelu", "swiglu", NULL};
 static const char *const norm_choices[] = {"layernorm", "rmsnorm", NULL};
 static const char *const pos_choices[] = {"learned", "rotary", NULL};
-static const char *const attn_choices[] = {"unfused", "fused", NULL};
+static const char *const attn_choices[] = {"auto", "unfused", "fused", NULL};
 static const char *const lstm_split_choices[] = {"auto", "rc", "cr", NULL};
 static const char *const cnn_split_choices[] = {"auto", "kernel", "branch", NULL};
 
@@ -257,9 +301,11 @@ static const ParamDef model_defs[] = {
     PE(Model, "mlp", mlp, mlp_choices, MLP_GELU, 0, "MLP kind"),
     PE(Model, "norm", norm, norm_choices, NORM_LAYERNORM, 0, "normalisation"),
     PE(Model, "position", position, pos_choices, POS_LEARNED, 0, "position embedding"),
-    PE(Model, "attention", attention, attn_choices, ATTN_FUSED, 0,
-       "attention kernel: unfused (s x s scores in HBM) or fused (flash)"),
+    PE(Model, "attention", attention, attn_choices, ATTN_AUTO, 0,
+       "attention kernel: unfused (s x s scores in HBM), fused (flash) or auto (the training stack's)"),
     PB(Model, "tied_embeddings", tied_embeddings, 1, "LM head shares the input embedding"),
+    PB(Model, "causal", causal, 1,
+       "causal (decoder) attention: fused kernels skip the masked half of the score blocks; no for encoders"),
     PI64(Model, "m", m, 1, 1e9, 0, 0, "GEMM rows of A and C"),
     PI64(Model, "n", n, 1, 1e9, 0, 0, "GEMM columns of B and C"),
     PI64(Model, "k", k, 1, 1e9, 0, 0, "GEMM inner dimension"),
@@ -334,11 +380,31 @@ const ParamTable param_scenario_table = {"scenarios", scenario_defs, N(scenario_
 
 /* ---- generic operations ---------------------------------------------- */
 
+/* Keys that moved, still accepted under their old names: tables and
+ * templates of users name them. */
+static const struct {
+    const ParamTable *table;
+    const char *old_key, *new_key;
+} key_aliases[] = {
+    {&param_system_table, "dp_overlap", "framework.dp_overlap"},
+};
+
+const char *param_alias(const ParamTable *t, const char *key)
+{
+    for (size_t i = 0; i < N(key_aliases); i++)
+        if (key_aliases[i].table == t && !strcasecmp(key_aliases[i].old_key, key))
+            return key_aliases[i].new_key;
+    return NULL;
+}
+
 const ParamDef *param_find(const ParamTable *t, const char *key, const ParamTable **table_out,
                            size_t *base_off_out)
 {
     size_t base = 0;
     for (;;) {
+        const char *moved = param_alias(t, key);
+        if (moved)
+            key = moved;
         const ParamDef *sub = NULL;
         size_t sublen = 0;
         for (size_t i = 0; i < t->count; i++) {

@@ -60,15 +60,36 @@ typedef struct {
     Topology topology;
 } Network;
 
+/* The training stack (templates/frameworks): what the software makes of
+ * the hardware.  Every field is fitted or documented in its template. */
+typedef enum { FLASH_NO, FLASH_YES } FlashKind;
+
+/* Prediction interval of a stack on one regime: quantiles of the ratio
+ * measured / predicted step time over the public validation runs of that
+ * regime (make validate computes them). */
+typedef struct {
+    double lo, hi; /* ratio quantiles (e.g. 5th and 95th percentile); 0: unknown */
+    int runs;      /* validation runs behind them */
+} Interval;
+
+typedef struct {
+    char name[NAME_MAX_LEN];
+    double gemm_eff;     /* fraction of the device's best-kernel GEMM rate the stack sustains */
+    double host_op_s;    /* host dispatch time per graph operation (eager framework) */
+    FlashKind flash;     /* fused (flash) attention when the model leaves it to the stack */
+    double tp_overlap;   /* fraction of tensor-parallel communication hidden under GEMMs */
+    double dp_overlap;   /* fraction of DP gradient communication hidden under backward */
+    int fp8_linear_only; /* precision fp8: only the linear layers run in fp8 (Transformer Engine) */
+    Interval single_node, multi_node;
+} Framework;
+
 typedef struct {
     char name[NAME_MAX_LEN];
     Device device;
     int devices_per_node;
     Network intra;          /* scale-up tier inside a node */
     Network inter;          /* scale-out tier between nodes */
-    double dp_overlap;      /* fraction of DP gradient communication hidden under backward */
-    double host_op_s;       /* framework dispatch time per operation (eager mode), fitted */
-    double gemm_eff;        /* fraction of the device's best-kernel GEMM rate the training stack sustains */
+    Framework framework;    /* the training stack */
     double node_overhead_w; /* host CPUs, NICs, fans per node */
     double switch_w_per_device;   /* fabric switches, apportioned per device */
     double pue;                   /* facility power usage effectiveness */
@@ -98,7 +119,7 @@ typedef enum { MODEL_TRANSFORMER, MODEL_GEMM, MODEL_LSTM, MODEL_CNN, MODEL_KIND_
 typedef enum { MLP_GELU, MLP_SWIGLU } MlpKind;
 typedef enum { NORM_LAYERNORM, NORM_RMSNORM } NormKind;
 typedef enum { POS_LEARNED, POS_ROTARY } PosKind;
-typedef enum { ATTN_UNFUSED, ATTN_FUSED } AttnKind;
+typedef enum { ATTN_AUTO, ATTN_UNFUSED, ATTN_FUSED } AttnKind; /* auto: the stack's */
 typedef enum { LSTM_SPLIT_AUTO, LSTM_SPLIT_RC, LSTM_SPLIT_CR } LstmSplit;
 typedef enum { CNN_SPLIT_AUTO, CNN_SPLIT_KERNEL, CNN_SPLIT_BRANCH } CnnSplit;
 
@@ -118,6 +139,7 @@ typedef struct {
     PosKind position;
     AttnKind attention;
     int tied_embeddings; /* LM head shares the input embedding */
+    int causal;          /* decoder (causal mask): fused attention skips the masked blocks */
     /* gemm */
     int64_t m, n, k;
     /* cnn (graph/cnn.c) */
@@ -235,6 +257,11 @@ typedef struct {
     double clock_scale;                          /* DVFS clock / nominal clock (1: not throttled) */
     double power_cap_w;                          /* the cap the device was held to */
     double cost_usd;                             /* price x devices x time to train; NaN unknown */
+    /* Prediction interval (DESIGN.md 6.10): measured / predicted step time
+     * lies in [interval_lo, interval_hi] for 90 % of the stack's validation
+     * runs of this regime; NaN when the stack has none (ideal). */
+    double interval_lo, interval_hi;
+    char interval_basis[96]; /* which runs the interval comes from */
     double epochs;                               /* epochs to train (NaN when the amount is not in epochs) */
     int searched;                                /* strategies the search evaluated (0: none) */
     double comp_time_s[COMP_COUNT];

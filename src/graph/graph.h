@@ -119,7 +119,14 @@ typedef struct {
     Recompute recompute;
     int pp; /* pipeline stages (>= 1): graphs of unlike layers partition on it */
     GraphRates rates;
+    int flash; /* the training stack has fused (flash) attention: used when the model says auto */
 } GraphParams;
+
+/* Whether a model's attention runs fused: its own choice, else the stack's. */
+static inline int graph_attention_fused(const Model *m, const GraphParams *p)
+{
+    return m->attention == ATTN_FUSED || (m->attention == ATTN_AUTO && p->flash);
+}
 
 /* Build the graph.  Returns 0, or -1 with d filled when the model cannot be
  * built with these parameters (e.g. heads not divisible by tp). */

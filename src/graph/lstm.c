@@ -239,7 +239,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->tt = seq2seq ? (m->tgt_len > 0 ? m->tgt_len : m->seq_len) : 0;
     x->units = units;
     x->a = m->hidden;
-    x->fused_attn = m->attention == ATTN_FUSED;
+    x->fused_attn = graph_attention_fused(m, p);
     x->tied = m->tied_embeddings != 0;
     x->biases = m->lstm_biases > 0 ? m->lstm_biases : 1;
     x->recompute = p->recompute;

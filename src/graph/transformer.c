@@ -30,7 +30,11 @@
  *    unfused path does), so the batched GEMMs have batch b*a/t.
  *  - Fused (flash) attention is two OP_GEMMs "attn.qk" and "attn.av" with
  *    the FLOPs of QK^T and PV but bytes of Q, K, V, O and the fp32 row
- *    statistics only (no s*s traffic, no softmax op).  Its backward has five
+ *    statistics only (no s*s traffic, no softmax op).  With a causal mask
+ *    the kernel skips the score blocks above the diagonal (FlashAttention's
+ *    causal path, 128-row blocks): of nb = ceil(s/128) block rows it runs
+ *    nb(nb+1)/2 blocks, so the key length each query row sees is
+ *    s (nb+1)/(2 nb).  Unfused attention computes every score and masks.  Its backward has five
  *    GEMMs: the flash kernel rematerialises S = QK^T ("attn.qk.remat"), then
  *    dP, dV, dQ, dK.  The remat is counted in hardware FLOPs.
  *  - Backward of a weight GEMM [m x k].[k x n]: X.dgrad (m x n).(n x k) and
@@ -79,6 +83,7 @@ static const int64_t VOCAB_PAD = 128;
 typedef struct {
     int64_t s, b, h, a, kv, f, v, vp, t, l;
     int64_t hd;      /* head dimension h/a */
+    int64_t s_kv;    /* key length the fused attention kernel runs per query row (causal: ~s/2) */
     int64_t a_l;     /* query heads on this shard: a/t */
     int64_t kv_l;    /* kv heads on this shard: kv/t, or 1 replicated when t > kv */
     int64_t n_qkv;   /* qkv output columns on this shard */
@@ -158,7 +163,12 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->rms = m->norm == NORM_RMSNORM;
     x->rotary = m->position == POS_ROTARY;
     x->learned = m->position == POS_LEARNED;
-    x->fused = m->attention == ATTN_FUSED;
+    x->fused = graph_attention_fused(m, p);
+    x->s_kv = x->s;
+    if (x->fused && m->causal) {
+        const int64_t blk = 128, nb = (x->s + blk - 1) / blk;
+        x->s_kv = (x->s * (nb + 1) + 2 * nb - 1) / (2 * nb); /* integer ceiling */
+    }
     x->recompute = p->recompute;
     x->e = graph_act_elem_bytes(p->precision);
     x->e_in = graph_gemm_elem_bytes(p->precision);
@@ -242,8 +252,8 @@ static void attention_forward(OpSink *k, const Dims *x)
         double q = (double)(batch * x->s * x->hd);            /* Q or O elements */
         double kvh = (double)(x->b * x->kv_l * x->s * x->hd); /* K or V elements */
         double stats = (double)batch * (double)x->s * 4.0;    /* fp32 logsumexp per row */
-        gemm_bytes(k, "attn.qk", batch, x->s, x->s, x->hd, (q + kvh) * x->e_in);
-        gemm_bytes(k, "attn.av", batch, x->s, x->hd, x->s, kvh * x->e_in + q * x->e + stats);
+        gemm_bytes(k, "attn.qk", batch, x->s, x->s_kv, x->hd, (q + kvh) * x->e_in);
+        gemm_bytes(k, "attn.av", batch, x->s, x->hd, x->s_kv, kvh * x->e_in + q * x->e + stats);
         return;
     }
     double scores = (double)batch * (double)x->s * (double)x->s;
@@ -259,12 +269,12 @@ static void attention_backward(OpSink *k, const Dims *x)
         double q = (double)(batch * x->s * x->hd);
         double kvh = (double)(x->b * x->kv_l * x->s * x->hd);
         double stats = (double)batch * (double)x->s * 4.0;
-        gemm_bytes(k, "attn.qk.remat", batch, x->s, x->s, x->hd, (q + kvh) * x->e_in + stats);
-        gemm_bytes(k, "attn.av.dgrad_probs", batch, x->s, x->s, x->hd,
+        gemm_bytes(k, "attn.qk.remat", batch, x->s, x->s_kv, x->hd, (q + kvh) * x->e_in + stats);
+        gemm_bytes(k, "attn.av.dgrad_probs", batch, x->s, x->s_kv, x->hd,
                    q * x->e + kvh * x->e_in + q * x->e); /* dO, V, O (rowsum dO*O) */
-        gemm_bytes(k, "attn.av.dgrad_v", batch, x->s, x->hd, x->s, kvh * x->e);
-        gemm_bytes(k, "attn.qk.dgrad_q", batch, x->s, x->hd, x->s, q * x->e);
-        gemm_bytes(k, "attn.qk.dgrad_k", batch, x->s, x->hd, x->s, kvh * x->e);
+        gemm_bytes(k, "attn.av.dgrad_v", batch, x->s, x->hd, x->s_kv, kvh * x->e);
+        gemm_bytes(k, "attn.qk.dgrad_q", batch, x->s, x->hd, x->s_kv, q * x->e);
+        gemm_bytes(k, "attn.qk.dgrad_k", batch, x->s, x->hd, x->s_kv, kvh * x->e);
         return;
     }
     double scores = (double)batch * (double)x->s * (double)x->s;

@@ -229,6 +229,17 @@ static int apply_map(Ctx *c, const ParamTable *t, void *obj, const YNode *map, c
                     def = &t->defs[j];
                     break;
                 }
+            const char *moved = def ? NULL : param_alias(t, full);
+            if (moved) { /* an old name: applied as the dotted key it moved to */
+                if (pass == 0)
+                    continue;
+                const ParamDef *sub = sub_prefix(t, moved);
+                if (!sub)
+                    return diag_set(c->d, c->path, k->line, k->col, "key '%s': internal alias error", full);
+                if (apply_dotted_sub(c, sub, obj, k, v, moved, provprefix))
+                    return -1;
+                continue;
+            }
             if ((def && def->type == P_SUB) != (pass == 0))
                 continue;
             if (root && !*prefix &&

@@ -48,16 +48,32 @@ typedef struct {
     Precision prec;
     Group tp_group;
     GemmCache *cache;
+    double tp_overlap; /* fraction of TP collectives the stack hides under GEMMs (0: none) */
 } Ctx;
+
+/* The precision a GEMM runs in: with fp8 training and a stack that keeps
+ * fp8 to the linear layers (Transformer Engine), attention and the LM head
+ * stay bf16. */
+static Precision op_precision(const Ctx *x, const Op *op)
+{
+    if (x->prec != PREC_FP8 || !x->sys->framework.fp8_linear_only)
+        return x->prec;
+    if (op->comp == COMP_ATTENTION || op->comp == COMP_EMBED_HEAD || !strncmp(op->name, "attn.", 5))
+        return PREC_BF16;
+    return x->prec;
+}
 
 /* Cost one op list.  Ops run in order on one stream; the host dispatches
  * them ahead of the device, so the list takes max(device time, ops x host
  * dispatch time): the excess is charged to COMP_HOST.  An op that repeats
  * r times (Op.repeat) costs r runs: r x its time, energy and link bytes,
- * and r dispatches; a GEMM's cost is looked up once. */
+ * and r dispatches; a GEMM's cost is looked up once.  A stack that
+ * overlaps tensor-parallel communication with the GEMMs (Megatron-Core's
+ * tp_comm_overlap) hides the fraction tp_overlap of the list's collective
+ * time, at most the list's GEMM time. */
 static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
 {
-    double device = 0, runs = 0;
+    double device = 0, runs = 0, t_gemm = 0, t_coll = 0;
     for (int i = 0; i < l->n; i++) {
         const Op *op = &l->op[i];
         const double r = op_runs(op);
@@ -69,7 +85,8 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
             /* The tiling is chosen at the nominal clock (and memoised);
              * at phi x the clock, compute and the on-chip levels take
              * 1/phi as long, HBM the same. */
-            gemm_cost(x->nominal, x->prec, op->batch, op->m, op->n, op->k, x->cache, &g);
+            const Precision prec = op_precision(x, op);
+            gemm_cost(x->nominal, prec, op->batch, op->m, op->n, op->k, x->cache, &g);
             if (x->phi != 1.0) {
                 const double launch = x->nominal->launch_s;
                 double worst = g.compute_s / x->phi;
@@ -87,8 +104,9 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
                 g.time_s = worst + launch;
             }
             t = r * g.time_s;
-            e = r * pwr_gemm_energy(x->dev, x->prec, op->flops, &g);
+            e = r * pwr_gemm_energy(x->dev, prec, op->flops, &g);
             c->bound_t[g.bound] += t;
+            t_gemm += t;
         } else if (op->kind == OP_MEMBOUND) {
             t = r * membound_time(x->dev, op->bytes, op->flops);
             e = r * pwr_membound_energy(x->dev, op->bytes, op->flops);
@@ -101,13 +119,19 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
             e = r * pwr_link_energy(&x->sys->intra, cc.intra_bytes);
             c->e_inter += r * pwr_link_energy(&x->sys->inter, cc.inter_bytes);
             comp = COMP_TP_COMM;
+            t_coll += t;
         }
         c->t[comp] += t;
         c->e[comp] += e;
         device += t;
         runs += r;
     }
-    double host = runs * x->sys->host_op_s;
+    if (x->tp_overlap > 0 && t_coll > 0) {
+        double hidden = fmin(x->tp_overlap * t_coll, t_gemm);
+        c->t[COMP_TP_COMM] -= hidden;
+        device -= hidden;
+    }
+    double host = runs * x->sys->framework.host_op_s;
     if (host > device)
         c->t[COMP_HOST] += host - device;
 }
@@ -200,7 +224,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     /* the device as the training stack drives it, at the nominal clock and
      * at the DVFS clock */
     Device nominal = sys->device, scaled;
-    nominal.matrix_eff *= sys->gemm_eff > 0 ? sys->gemm_eff : 1.0;
+    nominal.matrix_eff *= sys->framework.gemm_eff > 0 ? sys->framework.gemm_eff : 1.0;
     pwr_scale_device(&nominal, phi, &scaled);
     const Device *dev = &scaled;
     const Model *mdl = &sc->model;
@@ -218,7 +242,10 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         return fail(r, "the strategy is not resolved (auto needs the search)");
 
     /* Ranks: tensor innermost, then data, then pipeline. */
-    Ctx x = {sys, dev, &nominal, phi, sc->precision, {0}, cache};
+    /* Megatron-Core overlaps TP communication only with sequence
+     * parallelism on (it asserts it) [MCore-mpc]. */
+    Ctx x = {sys, dev, &nominal, phi, sc->precision, {0}, cache,
+             sc->seq_parallel && tp > 1 ? sys->framework.tp_overlap : 0.0};
     Group dp_group, pp_group;
     long stride[3] = {1, 1, 1}; /* tp, dp, pp */
     placement_strides(sc->placement, tp, dp, pp, stride);
@@ -229,7 +256,8 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     Graph g;
     Diag d;
     diag_clear(&d);
-    GraphParams gp = {tp, sc->seq_parallel, mb, sc->precision, sc->recompute, pp, {0, 0, 0, 0, 0}};
+    const Framework *fw = &sys->framework;
+    GraphParams gp = {tp, sc->seq_parallel, mb, sc->precision, sc->recompute, pp, {0, 0, 0, 0, 0}, fw->flash};
     if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time */
         graph_rates(&nominal, sc->precision, sys, &x.tp_group, &gp.rates);
     if (graph_build(mdl, &gp, &g, &d))
@@ -338,7 +366,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         step.inter_bytes += c1.inter_bytes + c2.inter_bytes + n3 * c3.inter_bytes;
         step.intra_bytes += c1.intra_bytes + c2.intra_bytes + n3 * c3.intra_bytes;
         tier_name(r->dp_tier, sizeof r->dp_tier, &dp_group, &c1);
-        double hidden = sys->dp_overlap * t_dp;
+        double hidden = fw->dp_overlap * t_dp;
         if (hidden > t_b_last)
             hidden = t_b_last;
         step.t[COMP_DP_COMM] = t_dp - hidden;

@@ -25,12 +25,18 @@ const ReportCol report_cols[] = {
     {"recompute", "", RC_TEXT, RF_PLAIN, "activation recomputation"},
     {"precision", "", RC_TEXT, RF_PLAIN, "training precision"},
     {"placement", "", RC_TEXT, RF_PLAIN, "rank order over devices, innermost first"},
+    {"framework", "", RC_TEXT, RF_PLAIN, "training stack the system runs (templates/frameworks)"},
     {"step_time_s", "s", RC_NUM, RF_SECONDS, "time of one optimizer step"},
+    {"step_time_s_lo", "s", RC_NUM, RF_SECONDS,
+     "low end of the 90 % prediction interval of the step time (validation residuals)"},
+    {"step_time_s_hi", "s", RC_NUM, RF_SECONDS, "high end of the 90 % prediction interval of the step time"},
     {"samples_per_s", "samples/s", RC_NUM, RF_RATE, "training throughput"},
     {"steps", "", RC_NUM, RF_PLAIN, "optimizer steps to train"},
     {"epochs", "", RC_NUM, RF_PLAIN, "epochs over the dataset the training takes (convergence curve)"},
     {"time_to_train_s", "s", RC_NUM, RF_SECONDS, "steps x step time"},
     {"time_to_train_days", "days", RC_NUM, RF_DAYS, "time to train in days"},
+    {"time_to_train_days_lo", "days", RC_NUM, RF_DAYS, "low end of the time to train (prediction interval)"},
+    {"time_to_train_days_hi", "days", RC_NUM, RF_DAYS, "high end of the time to train (prediction interval)"},
     {"model_tflops_per_device", "TFLOP/s", RC_NUM, RF_RATE,
      "model FLOPs (no recompute) per second per device"},
     {"mfu", "", RC_NUM, RF_PERCENT, "model FLOPs utilisation of the precision's dense peak"},
@@ -54,6 +60,14 @@ const ReportCol report_cols[] = {
     {"system_power_w", "W", RC_NUM, RF_WATTS, "whole system at the wall (nodes, switches, PUE)"},
     {"energy_per_step_j", "J", RC_NUM, RF_PLAIN, "system energy of one step"},
     {"energy_to_train_kwh", "kWh", RC_NUM, RF_KWH, "system energy to train"},
+    {"energy_to_train_kwh_lo", "kWh", RC_NUM, RF_KWH,
+     "low end of the energy to train (prediction interval, at the predicted power)"},
+    {"energy_to_train_kwh_hi", "kWh", RC_NUM, RF_KWH, "high end of the energy to train (prediction interval)"},
+    {"cost_usd", "USD", RC_NUM, RF_PLAIN, "accelerator-hours x list price (empty: no price in the template)"},
+    {"cost_usd_lo", "USD", RC_NUM, RF_PLAIN, "low end of the cost (prediction interval)"},
+    {"cost_usd_hi", "USD", RC_NUM, RF_PLAIN, "high end of the cost (prediction interval)"},
+    {"interval_basis", "", RC_TEXT, RF_PLAIN,
+     "the validation runs the prediction interval comes from (stack, one node or several, count)"},
 };
 const int report_ncols = (int)(sizeof report_cols / sizeof report_cols[0]);
 
@@ -89,6 +103,8 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         return text(t, n, recompute_name(ok ? r->recompute : sc->recompute));
     if (!strcmp(name, "precision"))
         return text(t, n, precision_name(sc->precision));
+    if (!strcmp(name, "framework"))
+        return text(t, n, sc->system.framework.name);
     if (!strcmp(name, "placement"))
         return text(t, n, placement_name(ok ? r->placement : sc->placement));
     if (!strcmp(name, "devices"))
@@ -117,7 +133,18 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         return text(t, n, r->pp_tier);
     if (!strcmp(name, "dp_tier"))
         return text(t, n, r->dp_tier);
+    if (!strcmp(name, "interval_basis"))
+        return text(t, n, r->interval_basis);
     double v = NAN;
+    const size_t nl = strlen(name);
+    double scale = 1.0; /* a _lo / _hi column: the base figure times the interval's end */
+    char base[64];
+    if (nl > 3 && nl < sizeof base && (!strcmp(name + nl - 3, "_lo") || !strcmp(name + nl - 3, "_hi"))) {
+        scale = !strcmp(name + nl - 3, "_lo") ? r->interval_lo : r->interval_hi;
+        memcpy(base, name, nl - 3);
+        base[nl - 3] = '\0';
+        name = base;
+    }
     if (!strcmp(name, "step_time_s"))
         v = r->step_time_s;
     else if (!strcmp(name, "samples_per_s"))
@@ -160,6 +187,8 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         v = r->energy_per_step_j;
     else if (!strcmp(name, "energy_to_train_kwh"))
         v = r->energy_to_train_j / 3.6e6;
-    *num = v;
+    else if (!strcmp(name, "cost_usd"))
+        v = r->cost_usd;
+    *num = v * scale;
     return 1;
 }
