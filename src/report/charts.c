@@ -203,6 +203,9 @@ static void plot_lines(FILE *f, const void *vctx)
                 fprintf(f, " dashtype %d title '%s, %s'", k ? 2 : 1, name, k ? "scaling efficiency" : "MFU");
             else
                 fprintf(f, " title '%s'", name);
+            if (c->kind == CH_TIME) /* the prediction interval as error bars */
+                fprintf(f, ", \\\n        '%s.dat' index %d using 1:2:3:4 with yerrorbars linestyle %d notitle", dat,
+                        block, 1 + block % 8);
             first = 0;
         }
         block++;
@@ -266,8 +269,8 @@ static void dat_lines(FILE *f, const void *vctx)
     fprintf(f, "# columns: devices %s\n",
             c->kind == CH_EFF     ? "mfu_percent scaling_efficiency_percent"
             : c->kind == CH_POWER ? "system_power_kw"
-            : c->set->by_ttt      ? "time_to_train_days"
-                                  : "step_time_s");
+            : c->set->by_ttt      ? "time_to_train_days low high (90 % prediction interval)"
+                                  : "step_time_s low high (90 % prediction interval)");
     char name[300];
     int block = 0;
     for (int i = 0; i < c->set->n; i++) {
@@ -284,6 +287,10 @@ static void dat_lines(FILE *f, const void *vctx)
             dat_num(f, point_value(c, rr, 0));
             if (c->kind == CH_EFF)
                 dat_num(f, point_value(c, rr, 1));
+            if (c->kind == CH_TIME) {
+                dat_num(f, point_value(c, rr, 0) * rr->r.interval_lo);
+                dat_num(f, point_value(c, rr, 0) * rr->r.interval_hi);
+            }
             fputc('\n', f);
         }
         block++;

@@ -461,6 +461,7 @@ enum {
     B_SERIES,
     B_SCEN,
     B_TIME,
+    B_RANGE,
     B_SPEEDUP,
     B_DEV,
     B_SYS,
@@ -478,7 +479,11 @@ enum {
 };
 
 /* Chart-data block columns. */
-enum { D_SERIES, D_SCEN, D_DEV, D_TIME, D_MFU, D_SCALE, D_POWER, D_NCOL };
+enum { D_SERIES, D_SCEN, D_DEV, D_TIME, D_MFU, D_SCALE, D_POWER, D_TLO, D_THI, D_NCOL };
+
+/* The time a chart or table shows for a row (days to train or step
+ * seconds), times f: 1, or an end of the prediction interval. */
+static double shown_time(const X *x, const RunRow *p, double f);
 
 static double ttt_days(const RunRow *rr)
 {
@@ -514,6 +519,13 @@ static void put_speedup(X *x, Sheet *sh, int row, int col, const RunRow *a, int 
     widen(sh, col, 7);
 }
 
+static double shown_time(const X *x, const RunRow *p, double f)
+{
+    if (x->set.by_ttt)
+        return has_ttt(p) ? ttt_days(p) * f : NAN;
+    return p->r.step_time_s * f;
+}
+
 static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
 {
     put_text(x, sh, row, B_SERIES, s->name, x->bold);
@@ -528,6 +540,14 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
         put_num(x, sh, row, B_TIME, ttt_days(rr), x->days);
     else
         put_num(x, sh, row, B_TIME, r->step_time_s, x->secs);
+    if (isfinite(r->interval_lo) && isfinite(r->interval_hi)) {
+        char range[64];
+        snprintf(range, sizeof range, "%.3g to %.3g", shown_time(x, rr, r->interval_lo),
+                 shown_time(x, rr, r->interval_hi));
+        put_text(x, sh, row, B_RANGE, range, NULL);
+    } else {
+        put_text(x, sh, row, B_RANGE, "none (ideal stack)", x->note);
+    }
     put_num(x, sh, row, B_DEV, rr->sc.devices, x->intf);
     put_text(x, sh, row, B_SYS, rr->sc.system.name, NULL);
     put_num(x, sh, row, B_TP, r->tp, x->intf);
@@ -624,6 +644,11 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int col, const char *
             chart_axis_set_max(c->y_axis, nice_ceil(ymax * 1.05));
     }
     chart_axis_set_num_format(c->y_axis, yfmt);
+    /* one colour per series (its band lines share it): a qualitative palette */
+    static const lxw_color_t palette[] = {0x1F77B4, 0xFF7F0E, 0x2CA02C, 0xD62728, 0x9467BD,
+                                          0x8C564B, 0xE377C2, 0x7F7F7F, 0xBCBD22, 0x17BECF};
+    const int npal = (int)(sizeof palette / sizeof palette[0]);
+    int nmain = 0;
     for (int i = 0; i < x->set.n; i++) {
         const RptSeries *s = &x->set.s[i];
         if (s->npt == 0)
@@ -632,15 +657,49 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int col, const char *
         lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
         if (!cs)
             continue;
+        nmain++;
         chart_series_set_categories(cs, sh->name, (lxw_row_t)r1, D_DEV, (lxw_row_t)r2, D_DEV);
         chart_series_set_values(cs, sh->name, (lxw_row_t)r1, (lxw_col_t)col, (lxw_row_t)r2, (lxw_col_t)col);
         /* the name is a reference to the cell that holds it, so that no
          * user text is ever parsed as a formula or a range */
         chart_series_set_name_range(cs, sh->name, (lxw_row_t)r1, D_SERIES);
-        lxw_chart_line ln = {.width = 2.25};
+        lxw_chart_line ln = {.color = palette[i % npal], .width = 2.25};
         chart_series_set_line(cs, &ln);
         chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
         chart_series_set_marker_size(cs, 6);
+        lxw_chart_fill mf = {.color = palette[i % npal]};
+        lxw_chart_line ml = {.color = palette[i % npal]};
+        chart_series_set_marker_fill(cs, &mf);
+        chart_series_set_marker_line(cs, &ml);
+    }
+    /* the time chart: each series' 90 % prediction interval as thin dashed
+     * low and high lines, out of the legend */
+    int nband = 0;
+    for (int i = 0; col == D_TIME && i < x->set.n; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (s->npt == 0 || !isfinite(x->run->row[s->pt[0]].r.interval_lo))
+            continue;
+        int r1 = blk[i], r2 = blk[i] + s->npt - 1;
+        for (int e = 0; e < 2; e++) {
+            lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+            if (!cs)
+                continue;
+            lxw_col_t vc = (lxw_col_t)(e ? D_THI : D_TLO);
+            chart_series_set_categories(cs, sh->name, (lxw_row_t)r1, D_DEV, (lxw_row_t)r2, D_DEV);
+            chart_series_set_values(cs, sh->name, (lxw_row_t)r1, vc, (lxw_row_t)r2, vc);
+            chart_series_set_name_range(cs, sh->name, (lxw_row_t)r1, D_SERIES);
+            lxw_chart_line ln = {.color = palette[i % npal], .width = 0.75, .dash_type = LXW_CHART_LINE_DASH_DASH};
+            chart_series_set_line(cs, &ln);
+            chart_series_set_marker_type(cs, LXW_CHART_MARKER_NONE);
+            nband++;
+        }
+    }
+    if (nband > 0 && nband <= 62) {
+        int16_t del[64];
+        for (int k = 0; k < nband; k++)
+            del[k] = (int16_t)(nmain + k);
+        del[nband] = -1;
+        chart_legend_delete_series(c, del);
     }
     lxw_chart_options o;
     memset(&o, 0, sizeof o);
@@ -683,6 +742,7 @@ static void sheet_summary(X *x, Sheet *sh)
     const char *heads[B_NCOL] = {"Series",
                                  "Best scenario",
                                  x->set.by_ttt ? "Time to train [days]" : "Step time [s]",
+                                 "90 % range (validation)",
                                  sp,
                                  "Devices",
                                  "System",
@@ -777,7 +837,9 @@ static void sheet_summary(X *x, Sheet *sh)
                                   x->set.by_ttt ? "Time to train [days]" : "Step time [s]",
                                   "MFU",
                                   "Scaling efficiency",
-                                  "System power [kW]"};
+                                  "System power [kW]",
+                                  x->set.by_ttt ? "Time to train, low [days]" : "Step time, low [s]",
+                                  x->set.by_ttt ? "Time to train, high [days]" : "Step time, high [s]"};
     int dh = data_row + 1;
     for (int c = 0; c < D_NCOL; c++)
         put_header(x, sh, dh, c, dheads[c]);
@@ -802,6 +864,8 @@ static void sheet_summary(X *x, Sheet *sh)
             put_num(x, sh, rr0, D_MFU, p->r.mfu, x->pct);
             put_num(x, sh, rr0, D_SCALE, p->r.scaling_efficiency, x->pct);
             put_num(x, sh, rr0, D_POWER, p->r.system_power_w / 1e3, x->kw);
+            put_num(x, sh, rr0, D_TLO, shown_time(x, p, p->r.interval_lo), x->set.by_ttt ? x->days : x->secs);
+            put_num(x, sh, rr0, D_THI, shown_time(x, p, p->r.interval_hi), x->set.by_ttt ? x->days : x->secs);
             if (!dmin || p->sc.devices < dmin)
                 dmin = p->sc.devices;
             if (p->sc.devices > dmax)
