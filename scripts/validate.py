@@ -124,7 +124,9 @@ def report(kind, rows, pred, verbose):
           ("all", len(allerr), 100 * mean, 100 * max(allerr) if allerr else float("nan"), worst_rho))
     if failed:
         print("rows not evaluated: %d" % failed)
-    return mean, worst_rho, failed
+    signed = [x[2] for v in groups.values() for x in v]
+    return mean, worst_rho, failed, max(allerr) if allerr else float("nan"), len(allerr), \
+        sum(1 for e in signed if e < 0)
 
 
 # ---- published training runs (validation/published/runs.csv) -----------------
@@ -305,7 +307,7 @@ def main():
         errs = [e for _, e in by_source[gen]]
         m, mx = stats(errs)
         opt = sum(1 for e in errs if e < 0)
-        results[gen] = (m, float("nan"), 0)
+        results[gen] = (m, float("nan"), 0, mx, len(errs), opt)
         print("%-16s %3d runs  mean|err| %5.1f%%  max|err| %5.1f%%  optimistic %d of %d" %
               (gen, len(errs), 100 * m, 100 * mx, opt, len(errs)))
 
@@ -320,7 +322,8 @@ def main():
             if len(v) < MIN_RUNS:
                 continue
             lo, hi = min(quantile(v, 0.05), 1.0), max(quantile(v, 0.95), 1.0)
-            intervals[(stack, regime)] = (lo, hi, len(v))
+            mean_err = sum(abs(1.0 / q - 1.0) for q in v) / len(v)
+            intervals[(stack, regime)] = (lo, hi, len(v), mean_err)
             print("  %-14s %-6s %5d runs (%s)  %.3f .. %.3f" % (stack, regime, len(v), basis, lo, hi))
 
     print("\nsummary (mean |error| per source, threshold):")
@@ -334,12 +337,65 @@ def main():
         print("  %-16s %5.1f%%  (<= %.0f%%) %s" % (src, 100 * m, 100 * th, flag))
     mm, mr = results["vtrain-multi"][0], results["vtrain-multi"][1]
     print("vTrain multi-node worst group rank correlation %.3f (target >= 0.85)" % mr)
+    table = readme_table(results)
     if "--write" in args:
         write_intervals(root, intervals)
+        write_readme(root, table)
     else:
         check_intervals(root, intervals)
+        check_readme(root, table)
     if bad:
         raise SystemExit("validate: mean |error| above its threshold on %s" % ", ".join(bad))
+
+
+SOURCE_NAMES = {
+    "vtrain-multi": "vTrain, multi-node (A100, Megatron-DeepSpeed; 3.6-175 B on 64-512 GPUs)",
+    "vtrain-single": "vTrain, single-node (A100, 1-8 GPUs)",
+    "published-a100": "published A100 runs (Megatron-LM SC'21, Korthikanti 2022, MT-NLG, BLOOM, MegaScale)",
+    "published-h100": "published H100 runs (Llama 3, NeMo 24.07, Megatron-Bridge 25.11)",
+}
+README_BEGIN = "<!-- make validate: begin (scripts/validate.py --write regenerates this table) -->\n"
+README_END = "<!-- make validate: end -->\n"
+
+
+def readme_table(results):
+    out = ["| source | runs | mean \\|error\\| | max \\|error\\| | optimistic | threshold |\n",
+           "|---|---|---|---|---|---|\n"]
+    for src in sorted(results):
+        m, _, _, mx, n, opt = results[src]
+        out.append("| %s | %d | %.1f %% | %.1f %% | %d | %.0f %% |\n" %
+                   (SOURCE_NAMES.get(src, src), n, 100 * m, 100 * mx, opt, 100 * THRESHOLDS.get(src, 0.10)))
+    rho = results["vtrain-multi"][1]
+    out.append("\nvTrain multi-node: worst rank correlation within a model group %.2f (target 0.85).\n" % rho)
+    return "".join(out)
+
+
+def readme_parts(root):
+    path = os.path.join(root, "README.md")
+    with open(path) as f:
+        text = f.read()
+    if README_BEGIN not in text or README_END not in text:
+        return path, None
+    a = text.index(README_BEGIN) + len(README_BEGIN)
+    b = text.index(README_END)
+    return path, (text[:a], text[a:b], text[b:])
+
+
+def write_readme(root, table):
+    path, parts = readme_parts(root)
+    if parts is None:
+        print("note: README.md has no validation markers; table not written")
+        return
+    with open(path, "w") as f:
+        f.write(parts[0] + table + parts[2])
+    print("wrote the validation table of %s" % path)
+
+
+def check_readme(root, table):
+    _, parts = readme_parts(root)
+    if parts is not None and parts[1] != table:
+        print("note: README.md's validation table differs from this run; `scripts/validate.py "
+              "build/deepflow --write` regenerates it")
 
 
 def interval_lines(intervals, stack, widest):
@@ -347,8 +403,9 @@ def interval_lines(intervals, stack, widest):
     for regime, key in (("single", "single_node"), ("multi", "multi_node")):
         iv = intervals.get((stack, regime))
         if iv is None:
-            iv = (widest[0], widest[1], 0)
-        out.append("  %s: {lo: %.3f, hi: %.3f, runs: %d}\n" % (key, iv[0], iv[1], iv[2]))
+            out.append("  %s: {lo: %.3f, hi: %.3f, runs: 0}\n" % (key, widest[0], widest[1]))
+        else:
+            out.append("  %s: {lo: %.3f, hi: %.3f, runs: %d, mean_error: %.3f}\n" % ((key,) + iv))
     return out
 
 

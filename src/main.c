@@ -415,8 +415,7 @@ static void print_eval(const RunRow *rr)
         printf("search       best of %d strategies (fastest to train, then least energy)\n", r->searched);
     if (sc->model.kind == MODEL_GEMM)
         printf("bound        %s\n", strstr(r->bottleneck, "(compute)") ? "compute-bound" : "memory-bound");
-    if (isfinite(r->time_to_train_s))
-    {
+    if (isfinite(r->time_to_train_s)) {
         printf("to train     %.6g steps, %.4g days", r->steps, r->time_to_train_s / 86400);
         if (ranged)
             printf(" (%.4g to %.4g)", r->time_to_train_s * r->interval_lo / 86400,
@@ -435,8 +434,7 @@ static void print_eval(const RunRow *rr)
     printf("power        device %.0f W (cap %.0f W, clock %.0f %% of nominal), system %.4g kW at the wall\n",
            r->device_power_w, r->power_cap_w, 100 * r->clock_scale, r->system_power_w / 1e3);
     printf("energy       %.4g kJ per step (system)", r->energy_per_step_j / 1e3);
-    if (isfinite(r->energy_to_train_j))
-    {
+    if (isfinite(r->energy_to_train_j)) {
         printf(", %.4g MWh to train", r->energy_to_train_j / 3.6e9);
         if (ranged)
             printf(" (%.4g to %.4g)", r->energy_to_train_j * r->interval_lo / 3.6e9,

@@ -457,7 +457,8 @@ static void check_result_identities(const Scenario *sc, const Result *r)
     /* hardware FLOPs add the recompute to the model's, but a causal fused
      * attention kernel skips the masked half of the scores that the model
      * FLOPs (Megatron's convention) count */
-    if (!(sc->model.causal && graph_attention_fused(&sc->model, &(GraphParams){.flash = sc->system.framework.flash})))
+    if (!(sc->model.causal &&
+          graph_attention_fused(&sc->model, &(GraphParams){.flash = sc->system.framework.flash})))
         assert_true(r->hfu >= r->mfu * (1 - 1e-12));
     assert_true(r->hfu <= 1);
 }
@@ -497,8 +498,8 @@ static void test_every_system_at_its_cap(void **state)
     assert_true(n >= 9);
     for (int i = 0; i < n; i++) {
         char spec[200];
-        snprintf(spec, sizeof spec, "system=%s, model=gemm, model.m=8192, model.n=8192, model.k=8192, devices=1",
-                 names[i]);
+        snprintf(spec, sizeof spec,
+                 "system=%s, model=gemm, model.m=8192, model.n=8192, model.k=8192, devices=1", names[i]);
         build_ok(f, spec);
         if (f->sc.system.device.matrix_flops[PREC_BF16] <= 0) { /* V100: its 16-bit format is fp16 */
             snprintf(spec + strlen(spec), sizeof spec - strlen(spec), ", precision=fp16");
@@ -562,7 +563,8 @@ static void test_fp8_linear_only(void **state)
 {
     Fix *f = *state;
     Result te, all8, b16;
-    const char *base = "system=dgx-h100, model=llama2-7b, devices=8, tp=1, microbatch=1, global_batch=8, zero=1";
+    const char *base =
+        "system=dgx-h100, model=llama2-7b, devices=8, tp=1, microbatch=1, global_batch=8, zero=1";
     char spec[300];
     snprintf(spec, sizeof spec, "%s, precision=fp8", base);
     build_ok(f, spec);

@@ -372,12 +372,14 @@ static void test_system_refs_and_provenance(void **state)
     assert_rel(dev->mem[MEM_HBM].bw_bytes_per_s, 3.35e12, 1e-15);
 
     /* a dotted override before the reference it overrides still lands */
-    put(f, "systems/late.yaml", "name: Late\ndevice.sms: 64\ndevice: gpu\nintra: fast\ninter: fast\nframework: {name: S}\n");
+    put(f, "systems/late.yaml",
+        "name: Late\ndevice.sms: 64\ndevice: gpu\nintra: fast\ninter: fast\nframework: {name: S}\n");
     s = get_ok(f, &param_system_table, "late")->obj;
     assert_int_equal(s->device.sms, 64);
 
     /* a dotted override of a reference that is never set */
-    put(f, "systems/noref.yaml", "name: NoRef\ndevice.sms: 64\nintra: fast\ninter: fast\nframework: {name: S}\n");
+    put(f, "systems/noref.yaml",
+        "name: NoRef\ndevice.sms: 64\nintra: fast\ninter: fast\nframework: {name: S}\n");
     get_fail(f, &param_system_table, "noref");
     expect_at(f, "systems/noref.yaml",
               "2:1: key 'device.sms': 'device' is not set (name a devices template first)");

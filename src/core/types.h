@@ -68,8 +68,9 @@ typedef enum { FLASH_NO, FLASH_YES } FlashKind;
  * measured / predicted step time over the public validation runs of that
  * regime (make validate computes them). */
 typedef struct {
-    double lo, hi; /* ratio quantiles (e.g. 5th and 95th percentile); 0: unknown */
-    int runs;      /* validation runs behind them */
+    double lo, hi;   /* ratio quantiles (e.g. 5th and 95th percentile); 0: unknown */
+    int runs;        /* validation runs behind them */
+    double mean_err; /* mean |predicted / measured - 1| over those runs */
 } Interval;
 
 typedef struct {
@@ -87,10 +88,10 @@ typedef struct {
     char name[NAME_MAX_LEN];
     Device device;
     int devices_per_node;
-    Network intra;          /* scale-up tier inside a node */
-    Network inter;          /* scale-out tier between nodes */
-    Framework framework;    /* the training stack */
-    double node_overhead_w; /* host CPUs, NICs, fans per node */
+    Network intra;                /* scale-up tier inside a node */
+    Network inter;                /* scale-out tier between nodes */
+    Framework framework;          /* the training stack */
+    double node_overhead_w;       /* host CPUs, NICs, fans per node */
     double switch_w_per_device;   /* fabric switches, apportioned per device */
     double pue;                   /* facility power usage effectiveness */
     double price_per_device_hour; /* $ ; 0 unknown */
@@ -262,8 +263,8 @@ typedef struct {
      * runs of this regime; NaN when the stack has none (ideal). */
     double interval_lo, interval_hi;
     char interval_basis[96]; /* which runs the interval comes from */
-    double epochs;                               /* epochs to train (NaN when the amount is not in epochs) */
-    int searched;                                /* strategies the search evaluated (0: none) */
+    double epochs;           /* epochs to train (NaN when the amount is not in epochs) */
+    int searched;            /* strategies the search evaluated (0: none) */
     double comp_time_s[COMP_COUNT];
     double comp_energy_j[COMP_COUNT];
     /* collective tier names, for the breakdown */

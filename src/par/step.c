@@ -244,8 +244,8 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     /* Ranks: tensor innermost, then data, then pipeline. */
     /* Megatron-Core overlaps TP communication only with sequence
      * parallelism on (it asserts it) [MCore-mpc]. */
-    Ctx x = {sys, dev, &nominal, phi, sc->precision, {0}, cache,
-             sc->seq_parallel && tp > 1 ? sys->framework.tp_overlap : 0.0};
+    Ctx x = {sys,           dev, &nominal, phi,
+             sc->precision, {0}, cache,    sc->seq_parallel && tp > 1 ? sys->framework.tp_overlap : 0.0};
     Group dp_group, pp_group;
     long stride[3] = {1, 1, 1}; /* tp, dp, pp */
     placement_strides(sc->placement, tp, dp, pp, stride);

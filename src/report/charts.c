@@ -204,8 +204,9 @@ static void plot_lines(FILE *f, const void *vctx)
             else
                 fprintf(f, " title '%s'", name);
             if (c->kind == CH_TIME) /* the prediction interval as error bars */
-                fprintf(f, ", \\\n        '%s.dat' index %d using 1:2:3:4 with yerrorbars linestyle %d notitle", dat,
-                        block, 1 + block % 8);
+                fprintf(f,
+                        ", \\\n        '%s.dat' index %d using 1:2:3:4 with yerrorbars linestyle %d notitle",
+                        dat, block, 1 + block % 8);
             first = 0;
         }
         block++;

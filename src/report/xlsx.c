@@ -688,7 +688,8 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int col, const char *
             chart_series_set_categories(cs, sh->name, (lxw_row_t)r1, D_DEV, (lxw_row_t)r2, D_DEV);
             chart_series_set_values(cs, sh->name, (lxw_row_t)r1, vc, (lxw_row_t)r2, vc);
             chart_series_set_name_range(cs, sh->name, (lxw_row_t)r1, D_SERIES);
-            lxw_chart_line ln = {.color = palette[i % npal], .width = 0.75, .dash_type = LXW_CHART_LINE_DASH_DASH};
+            lxw_chart_line ln = {
+                .color = palette[i % npal], .width = 0.75, .dash_type = LXW_CHART_LINE_DASH_DASH};
             chart_series_set_line(cs, &ln);
             chart_series_set_marker_type(cs, LXW_CHART_MARKER_NONE);
             nband++;
@@ -1228,8 +1229,13 @@ static const char *const assumptions[] = {
     "Pipeline: 1F1B schedule, bubble fraction (pp - 1) / (interleave x microbatches) (Narayanan et al. "
     "2021).",
     "Collectives: alpha-beta cost on the network tier they cross; ring all-reduce moves 2(p - 1)/p of the "
-    "data; data-parallel communication is hidden under the backward pass only as far as the system's "
-    "dp_overlap says.",
+    "data; tensor- and data-parallel communication is hidden under compute only as far as the training "
+    "stack's tp_overlap and dp_overlap say.",
+    "The training stack (templates/frameworks) is what a competent team runs on the hardware's generation: "
+    "its GEMM efficiency and host overhead are fitted on public measurements; 'ideal' is an upper bound, not "
+    "a prediction.",
+    "Ranges (the *_lo and *_hi columns): 90 % of the stack's public validation runs had measured / predicted "
+    "step times inside them (make validate); energy and cost scale with the time at the predicted power.",
     "Memory: mixed-precision Adam (16-bit weights, gradients and fp32 master weights and moments, sharded "
     "by ZeRO) and activations after Korthikanti et al. 2022; a strategy that does not fit is 'oom'.",
     "Power: energy per FLOP and per bit moved plus static power; system power adds node overhead, "
@@ -1296,6 +1302,44 @@ static void sheet_about(X *x, Sheet *sh)
         put_text(x, sh, r, 0, line, NULL);
         put_long(x, sh, r++, 1, assumptions[i], NULL);
     }
+    r++;
+
+    put_long(x, sh, r++, 0, "Training stacks of this report and how well they predict", x->section);
+    static const char *const sheads[6] = {"Stack",        "Regime",         "Runs",
+                                          "Mean |error|", "90 % range low", "90 % range high"};
+    for (int c = 0; c < 6; c++)
+        put_header(x, sh, r, c, sheads[c]);
+    r++;
+    for (int i = 0; i < x->run->n; i++) {
+        const Framework *fw = &x->run->row[i].sc.system.framework;
+        int seen = !x->run->row[i].built || !fw->name[0];
+        for (int j = 0; j < i && !seen; j++)
+            seen = x->run->row[j].built && !strcmp(x->run->row[j].sc.system.framework.name, fw->name);
+        if (seen)
+            continue;
+        const Interval *iv[2] = {&fw->single_node, &fw->multi_node};
+        for (int k = 0; k < 2; k++, r++) {
+            put_text(x, sh, r, 0, fw->name, NULL);
+            put_text(x, sh, r, 1, k ? "several nodes" : "one node", NULL);
+            if (!(iv[k]->lo > 0)) {
+                put_text(x, sh, r, 2, "none: an upper bound, not a prediction", x->note);
+                continue;
+            }
+            if (iv[k]->runs > 0)
+                put_num(x, sh, r, 2, iv[k]->runs, x->intf);
+            else
+                put_text(x, sh, r, 2, "none of its own: the widest validated range", x->note);
+            if (iv[k]->runs > 0)
+                put_num(x, sh, r, 3, iv[k]->mean_err, x->pct);
+            put_num(x, sh, r, 4, iv[k]->lo, NULL);
+            put_num(x, sh, r, 5, iv[k]->hi, NULL);
+        }
+    }
+    put_long(x, sh, r++, 0,
+             "Error = predicted / measured step time - 1 on public training runs (vTrain's A100 iterations, "
+             "published Megatron-LM, MT-NLG, BLOOM, MegaScale, Llama 3, NeMo runs: validation/published); "
+             "the README's validation table has them per source.",
+             x->note);
     r++;
 
     put_long(x, sh, r++, 0, "Glossary of the Scenarios columns", x->section);
