@@ -287,6 +287,11 @@ def header_row(ws, cell):
 
 def expected_value(head, want):
     """The summary.csv value a chart-data column should hold, or False."""
+    for end, suffix in (("low", "_lo"), ("high", "_hi")):
+        if head.startswith("Time to train, %s [days]" % end):
+            return num(want["time_to_train_days" + suffix])
+        if head.startswith("Step time, %s [s]" % end):
+            return num(want["step_time_s" + suffix])
     if head.startswith("Time to train [days]"):
         return num(want["time_to_train_days"])
     if head.startswith("Step time [s]"):
