@@ -581,6 +581,42 @@ static void test_fp8_linear_only(void **state)
     assert_true(te.comp_time_s[COMP_ATTENTION] > all8.comp_time_s[COMP_ATTENTION]);
 }
 
+/* Published configurations that trained on 80 GB GPUs fit in the memory
+ * model (validation/published/runs.csv): BLOOM-176B (ZeRO-1; without it the
+ * 16-bit gradients and fp32 state do not fit), Korthikanti et al.'s 530B
+ * with selective recompute, NeMo's fp8 GPT-3 175B on 512 H100s without
+ * recompute (fp8 copies of the linear layers' inputs). */
+static void test_published_configs_fit(void **state)
+{
+    Fix *f = *state;
+    static const char *const specs[] = {
+        "system=dgx-a100-80g, model=gpt, devices=384, tp=4, pp=12, microbatch=2, global_batch=2048, "
+        "recompute=full, zero=1, model.layers=70, model.hidden=14336, model.heads=112, model.seq_len=2048, "
+        "model.vocab=250880",
+        "system=dgx-a100-80g, model=gpt, devices=280, tp=8, pp=35, interleave=3, microbatch=1, "
+        "global_batch=280, "
+        "recompute=selective, seq_parallel=yes, precision=fp16, model.layers=105, model.hidden=20480, "
+        "model.heads=128, model.seq_len=2048, model.vocab=51200",
+        "system=dgx-h100, model=gpt3-175b, devices=512, tp=4, pp=8, interleave=6, microbatch=2, "
+        "global_batch=2048, recompute=none, seq_parallel=yes, zero=1, precision=fp8",
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        Result r;
+        build_ok(f, specs[i]);
+        eval_ok(&f->sc, &r);
+        if (r.status != STATUS_OK || !r.fits_memory)
+            fail_msg("published configuration %zu: %.1f GiB of %.1f GiB", i + 1,
+                     r.mem_total_bytes / 1073741824.0, r.mem_capacity_bytes / 1073741824.0);
+    }
+    /* BLOOM without ZeRO-1 does not fit: the check can fail */
+    build_ok(f, "system=dgx-a100-80g, model=gpt, devices=384, tp=4, pp=12, microbatch=2, global_batch=2048, "
+                "recompute=full, zero=0, model.layers=70, model.hidden=14336, model.heads=112, "
+                "model.seq_len=2048, model.vocab=250880");
+    Result r;
+    eval_ok(&f->sc, &r);
+    assert_int_equal(r.status, STATUS_OOM);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -598,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_every_system_at_its_cap),
         cmocka_unit_test(test_framework_stack),
         cmocka_unit_test(test_fp8_linear_only),
+        cmocka_unit_test(test_published_configs_fit),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

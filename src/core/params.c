@@ -90,6 +90,8 @@ static const ParamDef device_defs[] = {
        "kernel launch and tail overhead per kernel"),
     PD(Device, "efficiency.matrix", matrix_eff, UNIT_FRACTION, 0.01, 1, 0, 1,
        "achievable fraction of matrix peak (fitted, see template)"),
+    PD(Device, "efficiency.matrix_fp8", matrix_eff_fp8, UNIT_FRACTION, 0, 1, 0, 0,
+       "achievable fraction of the fp8 matrix peak (fitted; 0: as efficiency.matrix)"),
     PD(Device, "efficiency.vector", vector_eff, UNIT_FRACTION, 0.01, 1, 0.7, 0,
        "achievable fraction of vector peak (fitted)"),
     PD(Device, "efficiency.hbm", hbm_eff, UNIT_FRACTION, 0.01, 1, 0, 1,

@@ -32,10 +32,11 @@ typedef struct {
     double hbm_reserved_bytes; /* HBM the runtime keeps (context, allocator slack) */
     double launch_s;           /* kernel launch + tail overhead per kernel */
     /* Fitted, each with its source in the template: */
-    double matrix_eff; /* achievable fraction of matrix peak (large GEMM) */
-    double vector_eff; /* achievable fraction of vector peak */
-    double hbm_eff;    /* achievable fraction of HBM bandwidth (STREAM) */
-    double l2_eff;     /* achievable fraction of L2 bandwidth */
+    double matrix_eff;     /* achievable fraction of matrix peak (large GEMM) */
+    double matrix_eff_fp8; /* the same for fp8 GEMMs (0: as matrix_eff) */
+    double vector_eff;     /* achievable fraction of vector peak */
+    double hbm_eff;        /* achievable fraction of HBM bandwidth (STREAM) */
+    double l2_eff;         /* achievable fraction of L2 bandwidth */
     /* Power (issue: power and energy) */
     double tdp_w;
     double idle_w;

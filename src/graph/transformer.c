@@ -12,8 +12,11 @@
  *  - Element sizes: activations, membound traffic and TP messages at 2 bytes
  *    (fp16, bf16, fp8) or 4 (fp32, tf32).  GEMM inputs at the same size,
  *    except fp8 where they are read at 1 byte; GEMM outputs are written at
- *    the activation size.  Stored activations for fp8 are counted at 2 bytes
- *    (Transformer Engine keeps fp8 copies of some; not modelled).
+ *    the activation size.  Stored activations for fp8: the inputs of the
+ *    four linear layers (qkv, proj, mlp_up, mlp_down), which backward needs
+ *    for the weight gradients, are kept as Transformer Engine keeps them, in
+ *    fp8 (1 byte); the residual stream, Q, K, V and the MLP's inner tensors
+ *    stay 16-bit.
  *  - GEMM bytes are the minimum traffic: both inputs read once, output
  *    written once.  Comm ops carry comm_bytes only (bytes = 0).
  *  - Membound FLOPs are rough per-element operation counts (table below);
@@ -499,10 +502,15 @@ static void count_flops(const Dims *x, Graph *g)
 static void count_activations(const Dims *x, Graph *g)
 {
     double sb = (double)x->rows, h = (double)x->h, e = x->e;
-    double seq_region = x->rows_seq * h * (4.0 * e + 2.0);
-    double widths =
-        (double)(2 * x->a_l * x->hd + 2 * x->kv_l * x->hd) + (double)x->f_l * (x->swiglu ? 3.0 : 2.0);
-    double tp_region = sb * widths * e;
+    const double e8 = x->e_in < x->e ? x->e_in : x->e; /* linear-layer inputs: fp8 copies under fp8 */
+    /* ln1 and ln2 inputs (e), qkv and mlp_up inputs (e8), two dropout masks */
+    double seq_region = x->rows_seq * h * (2.0 * e + 2.0 * e8 + 2.0);
+    /* Q and K, V (e); proj input (e8); MLP: gelu input (e) and output =
+     * mlp_down input (e8), or SwiGLU gate and up (e) and output (e8) */
+    double widths_e =
+        (double)(x->a_l * x->hd + 2 * x->kv_l * x->hd) + (double)x->f_l * (x->swiglu ? 2.0 : 1.0);
+    double widths_8 = (double)(x->a_l * x->hd) + (double)x->f_l;
+    double tp_region = sb * (widths_e * e + widths_8 * e8);
     double batch = (double)(x->b * x->a_l);
     double core =
         x->fused ? batch * (double)x->s * 4.0 : batch * (double)x->s * (double)x->s * (2.0 * e + 1.0);

@@ -224,7 +224,9 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     /* the device as the training stack drives it, at the nominal clock and
      * at the DVFS clock */
     Device nominal = sys->device, scaled;
-    nominal.matrix_eff *= sys->framework.gemm_eff > 0 ? sys->framework.gemm_eff : 1.0;
+    const double stack_eff = sys->framework.gemm_eff > 0 ? sys->framework.gemm_eff : 1.0;
+    nominal.matrix_eff *= stack_eff;
+    nominal.matrix_eff_fp8 *= stack_eff;
     pwr_scale_device(&nominal, phi, &scaled);
     const Device *dev = &scaled;
     const Model *mdl = &sc->model;
