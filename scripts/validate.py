@@ -246,7 +246,7 @@ MIN_RUNS = 10  # runs behind a prediction interval
 # Thresholds on the mean |error| of each source: CI fails above them.  The
 # target is 10 % everywhere (issue 9); a source that misses it has its
 # achieved figure, rounded up, as a guard against regressions.
-THRESHOLDS = {"vtrain-multi": 0.10, "vtrain-single": 0.10, "published-a100": 0.10, "published-h100": 0.20}
+THRESHOLDS = {"vtrain-multi": 0.10, "vtrain-single": 0.10, "published-a100": 0.10, "published-h100": 0.15}
 
 
 def main():
@@ -325,6 +325,19 @@ def main():
             mean_err = sum(abs(1.0 / q - 1.0) for q in v) / len(v)
             intervals[(stack, regime)] = (lo, hi, len(v), mean_err)
             print("  %-14s %-6s %5d runs (%s)  %.3f .. %.3f" % (stack, regime, len(v), basis, lo, hi))
+    # a stack with too few runs for quantiles: the widest interval of the
+    # others, widened to cover every run of its own
+    w = widest(intervals)
+    for stack in sorted({k[0] for k in ratios}):
+        pooled = ratios.get((stack, "single"), []) + ratios.get((stack, "multi"), [])
+        if len(pooled) >= MIN_RUNS or not pooled:
+            continue
+        lo, hi = min(w[0], min(pooled)), max(w[1], max(pooled))
+        mean_err = sum(abs(1.0 / q - 1.0) for q in pooled) / len(pooled)
+        for regime in ("single", "multi"):
+            intervals[(stack, regime)] = (lo, hi, len(pooled), mean_err)
+        print("  %-14s both   %5d runs (too few: the widest, covering them)  %.3f .. %.3f" %
+              (stack, len(pooled), lo, hi))
 
     print("\nsummary (mean |error| per source, threshold):")
     bad = []
