@@ -617,6 +617,38 @@ static void test_published_configs_fit(void **state)
     assert_int_equal(r.status, STATUS_OOM);
 }
 
+/* GEMM efficiency against shape: published cuBLAS bf16 TFLOP/s on H100
+ * (vLLM's benchmark_fp8_gemm, torch bf16 columns; stack-facts.md 1c) for
+ * weight shapes N x K and token counts M, from weight streaming (M = 16)
+ * to full tiles: every point within 10 %.  The model gets there with its
+ * tiles, waves, split-K and stream-K; no fitted curve. */
+static void test_gemm_shapes_h100(void **state)
+{
+    Fix *f = *state;
+    static const struct {
+        int m, n, k;
+        double tflops;
+    } pts[] = {
+        {16, 12288, 5376, 46.5},   {64, 12288, 5376, 182.6},  {128, 12288, 5376, 352.6},
+        {128, 2112, 7168, 275.7},  {256, 2112, 7168, 401.9},  {512, 2112, 7168, 566.3},
+        {1024, 2112, 7168, 619.8}, {4096, 2112, 7168, 715.8}, {8192, 2112, 7168, 666.4},
+    };
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        char spec[200];
+        snprintf(spec, sizeof spec,
+                 "system=dgx-h100, system.framework=ideal, model=gemm, model.m=%d, model.n=%d, model.k=%d, "
+                 "devices=1, power_cap=10 kW",
+                 pts[i].m, pts[i].n, pts[i].k);
+        build_ok(f, spec);
+        Result r;
+        eval_ok(&f->sc, &r);
+        double rel = r.model_tflops_per_device / pts[i].tflops - 1.0;
+        if (fabs(rel) > 0.10)
+            fail_msg("H100 GEMM %d x %d x %d: %.1f TFLOP/s against %.1f measured (%+.1f %%)", pts[i].m,
+                     pts[i].n, pts[i].k, r.model_tflops_per_device, pts[i].tflops, 100 * rel);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -635,6 +667,7 @@ int main(void)
         cmocka_unit_test(test_framework_stack),
         cmocka_unit_test(test_fp8_linear_only),
         cmocka_unit_test(test_published_configs_fit),
+        cmocka_unit_test(test_gemm_shapes_h100),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -88,6 +88,9 @@ static const ParamDef device_defs[] = {
        "HBM held by the runtime (context, allocator slack)"),
     PD(Device, "launch_overhead", launch_s, UNIT_TIME, 0, 1e-2, 0, 1,
        "kernel launch and tail overhead per kernel"),
+    PB(Device, "stream_k", stream_k, 0,
+       "the GEMM library deals a partial last wave's k steps over all SMs (stream-K: cuBLAS on Hopper and "
+       "later); no: whole tiles per wave (wave quantisation) and split-K for small shapes"),
     PD(Device, "efficiency.matrix", matrix_eff, UNIT_FRACTION, 0.01, 1, 0, 1,
        "achievable fraction of matrix peak (fitted, see template)"),
     PD(Device, "efficiency.matrix_fp8", matrix_eff_fp8, UNIT_FRACTION, 0, 1, 0, 0,

@@ -31,6 +31,7 @@ typedef struct {
     MemSpec mem[MEM_LEVELS];
     double hbm_reserved_bytes; /* HBM the runtime keeps (context, allocator slack) */
     double launch_s;           /* kernel launch + tail overhead per kernel */
+    int stream_k;              /* the GEMM library balances a partial last wave (stream-K, Hopper on) */
     /* Fitted, each with its source in the template: */
     double matrix_eff;     /* achievable fraction of matrix peak (large GEMM) */
     double matrix_eff_fp8; /* the same for fp8 GEMMs (0: as matrix_eff) */

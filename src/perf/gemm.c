@@ -101,6 +101,9 @@ static const Tile GEMM_TILES[] = {
 };
 #define GEMM_NTILES ((int)(sizeof GEMM_TILES / sizeof GEMM_TILES[0]))
 
+/* Largest split-K factor tried. */
+#define GEMM_MAX_SPLIT 16
+
 /* Relative margin by which a candidate must beat the best so far: equal
  * times (to rounding) keep the larger tile. */
 #define GEMM_TIE_REL 1e-12
@@ -260,30 +263,47 @@ static double hbm_bytes(const Device *dev, const Shape *s, const Tile *t, int64_
     return reads > compulsory ? reads : compulsory;
 }
 
-static void eval_tile(const Device *dev, const Shape *s, const Tile *t, double rate_sm, int sms, Eval *e)
+/* Split-K (cuBLAS heuristics; CUTLASS split-K and stream-K, Osama et al.,
+ * PPoPP'23): when a shape has fewer output tiles than SMs, the k loop of
+ * each tile is cut into `split` parts that run on different SMs, each
+ * writing an fp32 partial tile that a reduction reads back through L2. */
+static void eval_tile(const Device *dev, const Shape *s, const Tile *t, int split, double rate_sm, int sms,
+                      Eval *e)
 {
     int64_t tiles_m = ceil_div(s->m, t->m);
     int64_t tiles_n = ceil_div(s->n, t->n);
     int64_t tiles = s->batch * tiles_m * tiles_n;
-    int64_t waves = ceil_div(tiles, sms);
-    double kpad = (double)(ceil_div(s->k, t->k) * t->k);
+    int64_t ksteps = ceil_div(s->k, t->k);
     double out = (double)s->batch * (double)s->m * (double)s->n * s->elem_out;
+    double kpad, waves, partials;
+    if (split > 0) { /* data-parallel tiles, split-K when split > 1 */
+        waves = (double)ceil_div(tiles * split, sms);
+        kpad = (double)(ceil_div(ksteps, split) * t->k); /* k of one split, padded */
+        partials =
+            split > 1 ? 2.0 * (double)split * (double)s->batch * (double)s->m * (double)s->n * 4.0 : 0.0;
+    } else { /* stream-K: the tiles' k steps dealt evenly over the SMs; the
+              * tiles an SM shares write and read back an fp32 partial */
+        waves = (double)ceil_div(tiles * ksteps, sms) / (double)ksteps;
+        kpad = (double)(ksteps * t->k);
+        partials = 2.0 * (double)sms * (double)t->m * (double)t->n * 4.0;
+    }
 
     *e = (Eval){0};
-    e->waves = (double)waves;
+    e->waves = waves;
     /* Wave quantisation: each wave takes one full tile's time on one SM. */
     double tile_flop = 2.0 * (double)t->m * (double)t->n * kpad;
-    e->compute_s = rate_sm > 0.0 ? (double)waves * tile_flop / rate_sm : INFINITY;
+    e->compute_s = rate_sm > 0.0 ? waves * tile_flop / rate_sm : INFINITY;
 
     /* L1: panels of every tile, padding included. */
-    e->level_bytes[MEM_L1] = (double)tiles * (double)(t->m + t->n) * kpad * s->elem;
+    e->level_bytes[MEM_L1] = (double)tiles * (double)(t->m + t->n) * (double)(ksteps * t->k) * s->elem;
     e->level_s[MEM_L1] = level_time(e->level_bytes[MEM_L1], dev->mem[MEM_L1].bw_bytes_per_s);
 
-    /* L2: panels of every tile, existing rows only, plus the output. */
+    /* L2: panels of every tile, existing rows only, plus the output (and
+     * the split-K partials, written and read back). */
     e->level_bytes[MEM_L2] = (double)s->batch *
                                  ((double)tiles_n * (double)s->m + (double)tiles_m * (double)s->n) *
                                  (double)s->k * s->elem +
-                             out;
+                             out + partials;
     e->level_s[MEM_L2] = level_time(e->level_bytes[MEM_L2], dev->mem[MEM_L2].bw_bytes_per_s * dev->l2_eff);
 
     /* HBM: panels re-read once per L2 block, at least compulsory. */
@@ -317,17 +337,27 @@ static void gemm_compute(const Device *dev, Precision p, int64_t batch, int64_t 
         }
 
     Eval best = {0};
-    int best_i = -1;
+    int best_i = -1, best_split = 1; /* 0: stream-K */
     for (int i = 0; i < GEMM_NTILES; i++) {
         const Tile *t = &GEMM_TILES[i];
         /* With nothing fitting, only the smallest (last) tile is tried. */
         if (any_fits ? !tile_fits(dev, t, s.elem) : i != GEMM_NTILES - 1)
             continue;
-        Eval e;
-        eval_tile(dev, &s, t, rate_sm, sms, &e);
-        if (best_i < 0 || e.t < best.t * (1.0 - GEMM_TIE_REL)) {
-            best = e;
-            best_i = i;
+        /* split-K only while the splits still fill idle SMs */
+        const int64_t tiles = s.batch * ceil_div(s.m, t->m) * ceil_div(s.n, t->n);
+        const int64_t ksteps = ceil_div(s.k, t->k);
+        for (int split = 0; split <= GEMM_MAX_SPLIT && split <= ksteps; split++) {
+            if (split == 0 && (!dev->stream_k || tiles % sms == 0))
+                continue; /* stream-K only helps a partial last wave */
+            if (split > 1 && tiles * (split - 1) >= sms)
+                break;
+            Eval e;
+            eval_tile(dev, &s, t, split, rate_sm, sms, &e);
+            if (best_i < 0 || e.t < best.t * (1.0 - GEMM_TIE_REL)) {
+                best = e;
+                best_i = i;
+                best_split = split;
+            }
         }
     }
 
@@ -341,6 +371,7 @@ static void gemm_compute(const Device *dev, Precision p, int64_t batch, int64_t 
     out->tile_n = t->n;
     out->tile_k = t->k;
     out->waves = best.waves;
+    out->split_k = best_split;
 
     /* The bound is the largest term (compute first among equals); launch
      * when the launch overhead alone exceeds all of them. */
@@ -380,7 +411,7 @@ static int same_device(const Device *a, const Device *b)
             a->mem[l].bw_bytes_per_s != b->mem[l].bw_bytes_per_s)
             return 0;
     return a->vector_flops == b->vector_flops && a->sms == b->sms && a->clock_hz == b->clock_hz &&
-           a->launch_s == b->launch_s && a->matrix_eff == b->matrix_eff &&
+           a->launch_s == b->launch_s && a->stream_k == b->stream_k && a->matrix_eff == b->matrix_eff &&
            a->matrix_eff_fp8 == b->matrix_eff_fp8 && a->vector_eff == b->vector_eff &&
            a->hbm_eff == b->hbm_eff && a->l2_eff == b->l2_eff;
 }

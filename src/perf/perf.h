@@ -21,6 +21,7 @@ typedef struct {
     Bound bound;                    /* what limits it */
     int tile_m, tile_n, tile_k;     /* chosen output tile and k step (L1 level) */
     double waves;                   /* number of waves over the SMs */
+    int split_k;                    /* k loop split over this many SMs per tile (1: none; 0: stream-K) */
 } GemmCost;
 
 /* Memo of GEMM costs by shape for one device; owned by the caller (one
