@@ -671,6 +671,23 @@ static void test_model_finish(void **state)
     expect_at(f, "models/gqa.yaml", "7:11: key 'kv_heads': heads (16) must be a multiple of kv_heads (5)");
 }
 
+/* A stack's prediction interval must bracket 1 and come in pairs. */
+static void test_framework_interval(void **state)
+{
+    Fix *f = *state;
+    put(f, "frameworks/ok.yaml",
+        "name: OK\ngemm_efficiency: 0.8\ninterval:\n  multi_node: {lo: 0.9, hi: 1.3, runs: 12, mean_error: "
+        "0.07}\n");
+    const Framework *fw = get_ok(f, &param_framework_table, "ok")->obj;
+    assert_rel(fw->multi_node.hi, 1.3, 1e-15);
+    assert_int_equal(fw->multi_node.runs, 12);
+    assert_true(fw->single_node.lo == 0); /* none: the evaluation borrows the other regime's */
+    put(f, "frameworks/bad.yaml", "name: Bad\ninterval:\n  single_node: {lo: 1.1, hi: 1.3}\n");
+    get_fail(f, &param_framework_table, "bad");
+    assert_non_null(
+        strstr(f->msg, "keys 'interval.single_node.lo/hi': need both, with lo <= 1 <= hi (got 1.1 and 1.3)"));
+}
+
 static void test_model_finish_required(void **state)
 {
     Fix *f = *state;
@@ -839,6 +856,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_yaml_faults, setup, teardown),
         cmocka_unit_test_setup_teardown(test_file_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_base_cycle, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_framework_interval, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_finish, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_finish_required, setup, teardown),
         cmocka_unit_test(test_shipped_templates),

@@ -147,6 +147,17 @@ const ParamTable param_network_table = {"networks", network_defs, N(network_defs
 
 static const char *const yesno_choices[] = {"no", "yes", NULL};
 
+/* The four keys of one regime's prediction interval (make validate writes them). */
+#define P_INTERVAL(regime, words)                                                                            \
+    PD(Framework, "interval." #regime ".lo", regime.lo, UNIT_NUMBER, 0, 10, 0, 0,                            \
+       "prediction interval, " words ": low quantile of measured / predicted step time (make validate)"),    \
+        PD(Framework, "interval." #regime ".hi", regime.hi, UNIT_NUMBER, 0, 10, 0, 0,                        \
+           "prediction interval, " words ": high quantile of measured / predicted step time"),               \
+        PD(Framework, "interval." #regime ".mean_error", regime.mean_err, UNIT_NUMBER, 0, 10, 0, 0,          \
+           "mean |predicted / measured - 1| over the validation runs, " words),                              \
+        PI(Framework, "interval." #regime ".runs", regime.runs, 0, 1e9, 0, 0, 0,                             \
+           "validation runs behind the interval, " words)
+
 static const ParamDef framework_defs[] = {
     PS(Framework, "name", name, 1, "training stack"),
     PD(Framework, "gemm_efficiency", gemm_eff, UNIT_FRACTION, 0.05, 1, 1, 0,
@@ -161,22 +172,8 @@ static const ParamDef framework_defs[] = {
        "fraction of data-parallel gradient communication hidden under the backward pass"),
     PB(Framework, "fp8_linear_only", fp8_linear_only, 1,
        "with precision fp8, only the linear layers run in fp8; attention and the LM head stay bf16"),
-    PD(Framework, "interval.single_node.lo", single_node.lo, UNIT_NUMBER, 0, 10, 0, 0,
-       "prediction interval, one node: low quantile of measured / predicted step time (make validate)"),
-    PD(Framework, "interval.single_node.hi", single_node.hi, UNIT_NUMBER, 0, 10, 0, 0,
-       "prediction interval, one node: high quantile of measured / predicted step time"),
-    PD(Framework, "interval.single_node.mean_error", single_node.mean_err, UNIT_NUMBER, 0, 10, 0, 0,
-       "mean |predicted / measured - 1| over the validation runs behind the single-node interval"),
-    PI(Framework, "interval.single_node.runs", single_node.runs, 0, 1e9, 0, 0, 0,
-       "validation runs behind the one-node interval"),
-    PD(Framework, "interval.multi_node.lo", multi_node.lo, UNIT_NUMBER, 0, 10, 0, 0,
-       "prediction interval, several nodes: low quantile of measured / predicted step time"),
-    PD(Framework, "interval.multi_node.hi", multi_node.hi, UNIT_NUMBER, 0, 10, 0, 0,
-       "prediction interval, several nodes: high quantile of measured / predicted step time"),
-    PD(Framework, "interval.multi_node.mean_error", multi_node.mean_err, UNIT_NUMBER, 0, 10, 0, 0,
-       "mean |predicted / measured - 1| over the validation runs behind the multi-node interval"),
-    PI(Framework, "interval.multi_node.runs", multi_node.runs, 0, 1e9, 0, 0, 0,
-       "validation runs behind the several-node interval"),
+    P_INTERVAL(single_node, "one node"),
+    P_INTERVAL(multi_node, "several nodes"),
 };
 
 static int framework_finish(void *obj, Diag *d)
