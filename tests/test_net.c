@@ -161,12 +161,50 @@ static void test_direct_topologies(void **state)
     assert_rel(net_tier_time(&torus, COLL_P2P, S, 2, ALGO_RING, 1), S / 25e9, 1e-12);
 }
 
+/* A measured bus-bandwidth curve (nccl-tests, 8 x A100 all-reduce) slows
+ * the mid-size messages to what NCCL reaches and leaves the alpha-beta
+ * cost where it is slower (tiny messages) or equal (the largest). */
+static void test_busbw_curve(void **state)
+{
+    (void)state;
+    System s = dgx();
+    s.intra.latency_s = 3.4e-6;
+    s.intra.efficiency = 0.78;
+    static const double size[] = {32768,    1048576,   4194304,    16777216,
+                                  67108864, 268435456, 1073741824, 4294967296.0};
+    static const double busbw[] = {1.31, 18.00, 72.33, 106.16, 171.54, 194.07, 229.04, 233.88}; /* GB/s */
+    s.intra.busbw.n = 8;
+    s.intra.busbw_ranks = 8;
+    for (int i = 0; i < 8; i++) {
+        s.intra.busbw.x[i] = size[i];
+        s.intra.busbw.y[i] = busbw[i] * 1e9 / 300e9;
+    }
+    Group g;
+    net_group(&s, 8, 1, &g);
+    for (int i = 1; i < 8; i++) { /* every measured point from 1 MiB on, reproduced */
+        CollCost c;
+        net_collective(&s, &g, COLL_ALLREDUCE, size[i], &c);
+        assert_rel(size[i] * 2.0 * 7 / 8 / c.time_s, busbw[i] * 1e9, 0.01);
+    }
+    CollCost tiny, ab;
+    net_collective(&s, &g, COLL_ALLREDUCE, 4096, &tiny);
+    System plain = s;
+    plain.intra.busbw.n = 0;
+    net_collective(&plain, &g, COLL_ALLREDUCE, 4096, &ab);
+    assert_rel(tiny.time_s, ab.time_s, 1e-12); /* latency-bound: alpha-beta */
+    net_collective(&plain, &g, COLL_ALLREDUCE, 16777216, &ab);
+    CollCost mid;
+    net_collective(&s, &g, COLL_ALLREDUCE, 16777216, &mid);
+    assert_true(mid.time_s > 1.5 * ab.time_s); /* 106 GB/s measured against 170 from alpha-beta */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_placement),        cmocka_unit_test(test_ring_volume),
         cmocka_unit_test(test_ports_are_shared), cmocka_unit_test(test_small_messages_take_trees),
         cmocka_unit_test(test_hierarchical),     cmocka_unit_test(test_direct_topologies),
+        cmocka_unit_test(test_busbw_curve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

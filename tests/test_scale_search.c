@@ -43,10 +43,10 @@ static void test_critical_batch(void **state)
 static void test_table_curve(void **state)
 {
     (void)state;
-    Convergence c = {.name = "t", .kind = CONV_TABLE, .n = 3};
+    Convergence c = {.name = "t", .kind = CONV_TABLE, .table = {.n = 3}};
     double b[] = {1000, 4000, 16000}, e[] = {30, 40, 80};
-    memcpy(c.batch, b, sizeof b);
-    memcpy(c.epochs, e, sizeof e);
+    memcpy(c.table.x, b, sizeof b);
+    memcpy(c.table.y, e, sizeof e);
     for (int i = 0; i < 3; i++)
         assert_rel(scale_epochs_at(&c, b[i]), e[i], 1e-12);
     /* halfway in log B is the geometric mean of the epochs */

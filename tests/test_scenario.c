@@ -417,7 +417,7 @@ static void test_dp_allreduce_scaling(void **state)
         Result r;
         snprintf(spec, sizeof spec,
                  "system=dgx-a100-80g, model=gpt, devices=%d, global_batch=64, system.dp_overlap=0, "
-                 "system.intra.latency=0",
+                 "system.intra.latency=0, system.intra.busbw=1:1;1e15:1", /* alpha-beta alone */
                  dps[i]);
         build_ok(f, spec);
         eval_ok(&f->sc, &r);

@@ -19,7 +19,7 @@ typedef enum {
     P_ENUM,   /* int, one of the names in `choices` (index) */
     P_STRING, /* char[NAME_MAX_LEN] */
     P_SUB,    /* nested object described by `sub`; a scalar value names a template of `sub->kind` */
-    P_POINTS, /* (x, y) pairs into `int n; double x[], y[]` at offset (Convergence layout):
+    P_POINTS, /* (x, y) pairs into a Points at offset:
                  YAML [[x, y], ...] or text "x:y;x:y" */
 } ParamType;
 

@@ -139,9 +139,28 @@ static const ParamDef network_defs[] = {
     PD(Network, "links_per_mm", links_per_mm, UNIT_NUMBER, 0, 1e6, 0, 0,
        "links per mm of die edge (on-package kinds)"),
     PE(Network, "topology", topology, topology_choices, TOPO_SWITCHED, 0, "topology of the tier"),
+    {"busbw", offsetof(Network, busbw), P_POINTS, UNIT_NUMBER, 0, CURVE_MAX_POINTS, 0, 0, 0, 0, NULL, NULL,
+     "measured all-reduce bus bandwidth as a fraction of bandwidth, by message size in bytes (nccl-tests)"},
+    PI(Network, "busbw_ranks", busbw_ranks, 2, 1e6, 8, 0, 0, "ranks of the busbw measurements"),
 };
 
-const ParamTable param_network_table = {"networks", network_defs, N(network_defs), sizeof(Network), NULL};
+static int network_finish(void *obj, Diag *d)
+{
+    const Points *c = &((const Network *)obj)->busbw;
+    if (c->n == 1)
+        return diag_set(d, NULL, 0, 0, "key 'busbw': a curve needs at least 2 points");
+    for (int i = 0; i < c->n; i++) {
+        if (!(c->x[i] > 0 && c->y[i] > 0 && c->y[i] <= 2))
+            return diag_set(d, NULL, 0, 0,
+                            "key 'busbw': point %d: size must be > 0 and the fraction in (0, 2]", i + 1);
+        if (i && !(c->x[i] > c->x[i - 1]))
+            return diag_set(d, NULL, 0, 0, "key 'busbw': sizes must increase (point %d)", i + 1);
+    }
+    return 0;
+}
+
+const ParamTable param_network_table = {"networks", network_defs, N(network_defs), sizeof(Network),
+                                        network_finish};
 
 /* ---- framework (training stack) ----------------------------------------- */
 
@@ -227,12 +246,12 @@ static int conv_finish(void *obj, Diag *d)
             return diag_set(d, NULL, 0, 0,
                             "a critical_batch convergence needs s_min and b_noise, or epochs_min and b_crit");
     } else {
-        if (c->n < 2)
+        if (c->table.n < 2)
             return diag_set(d, NULL, 0, 0, "key 'points': a table convergence needs at least 2 points");
-        for (int i = 0; i < c->n; i++) {
-            if (!(c->batch[i] > 0 && c->epochs[i] > 0))
+        for (int i = 0; i < c->table.n; i++) {
+            if (!(c->table.x[i] > 0 && c->table.y[i] > 0))
                 return diag_set(d, NULL, 0, 0, "key 'points': point %d: batch and epochs must be > 0", i + 1);
-            if (i && !(c->batch[i] > c->batch[i - 1]))
+            if (i && !(c->table.x[i] > c->table.x[i - 1]))
                 return diag_set(d, NULL, 0, 0, "key 'points': batches must increase (point %d)", i + 1);
         }
     }
@@ -248,8 +267,8 @@ static const ParamDef convergence_defs[] = {
     PD(Convergence, "b_noise", b_noise, UNIT_NUMBER, 0, 1e15, 0, 0, "gradient noise scale (batch)"),
     PD(Convergence, "epochs_min", epochs_min, UNIT_NUMBER, 0, 1e9, 0, 0, "epochs at a batch of 1"),
     PD(Convergence, "b_crit", b_crit, UNIT_NUMBER, 0, 1e15, 0, 0, "critical batch"),
-    {"points", offsetof(Convergence, n), P_POINTS, UNIT_NUMBER, 0, CONV_MAX_POINTS, 0, 0, 0, 0, NULL, NULL,
-     "measured (global batch, epochs to target) points"},
+    {"points", offsetof(Convergence, table), P_POINTS, UNIT_NUMBER, 0, CONV_MAX_POINTS, 0, 0, 0, 0, NULL,
+     NULL, "measured (global batch, epochs to target) points"},
 };
 
 const ParamTable param_convergence_table = {"convergence", convergence_defs, N(convergence_defs),
@@ -587,10 +606,10 @@ static int is_word(const char *text, const char *w)
     return *text == '\0';
 }
 
-/* "x:y;x:y;..." into the (n, x[], y[]) layout of Convergence. */
+/* "x:y;x:y;..." into a Points. */
 static int set_points(const ParamDef *def, void *f, const char *label, const char *text, Diag *d)
 {
-    Convergence *c = (Convergence *)((char *)f - offsetof(Convergence, n));
+    Points *c = f;
     const int max = (int)def->max;
     int n = 0;
     char item[128], why[128];
@@ -606,8 +625,8 @@ static int set_points(const ParamDef *def, void *f, const char *label, const cha
         if (!colon)
             return bad_value(def, label, text, "a point is written x:y", d);
         *colon = '\0';
-        if (unit_parse(item, UNIT_NUMBER, &c->batch[n], why, sizeof why) ||
-            unit_parse(colon + 1, UNIT_NUMBER, &c->epochs[n], why, sizeof why))
+        if (unit_parse(item, UNIT_NUMBER, &c->x[n], why, sizeof why) ||
+            unit_parse(colon + 1, UNIT_NUMBER, &c->y[n], why, sizeof why))
             return bad_value(def, label, text, why, d);
         n++;
         p += len + (end ? 1 : 0);
@@ -711,11 +730,11 @@ int param_format(const ParamDef *def, const void *obj, char *buf, size_t n)
     case P_SUB:
         return snprintf(buf, n, "%s", (const char *)f); /* every sub-struct starts with its name */
     case P_POINTS: {
-        const Convergence *c = (const Convergence *)((const char *)f - offsetof(Convergence, n));
+        const Points *c = f;
         size_t len = 0;
         buf[0] = '\0';
         for (int i = 0; i < c->n && len < n; i++)
-            len += (size_t)snprintf(buf + len, n - len, "%s%g:%g", i ? ";" : "", c->batch[i], c->epochs[i]);
+            len += (size_t)snprintf(buf + len, n - len, "%s%g:%g", i ? ";" : "", c->x[i], c->y[i]);
         return (int)len;
     }
     }

@@ -48,6 +48,14 @@ typedef struct {
     double dvfs_alpha;  /* alpha-power law exponent */
 } Device;
 
+/* Measured (x, y) points of a curve, x increasing (a convergence table, a
+ * bus-bandwidth curve). */
+#define CURVE_MAX_POINTS 32
+typedef struct {
+    int n;
+    double x[CURVE_MAX_POINTS], y[CURVE_MAX_POINTS];
+} Points;
+
 typedef enum { TOPO_SWITCHED, TOPO_RING, TOPO_TORUS2D, TOPO_TORUS3D, TOPO_MESH2D, TOPO_COUNT } Topology;
 
 /* One link technology and how a tier uses it. */
@@ -60,6 +68,12 @@ typedef struct {
     double links_per_mm;        /* on-package kinds: links per mm of die edge; 0 otherwise */
     double link_bw_bytes_per_s; /* one link, one direction */
     Topology topology;
+    /* Measured all-reduce bus bandwidth / bandwidth by message size (x:
+     * bytes per rank, as nccl-tests counts the size; y: fraction) on a
+     * group of busbw_ranks: mid-size messages fall short of the alpha-beta
+     * cost (NCCL's protocols and chunking); n = 0: alpha-beta alone. */
+    Points busbw;
+    int busbw_ranks;
 } Network;
 
 /* The training stack (templates/frameworks): what the software makes of
@@ -106,7 +120,7 @@ typedef struct {
  * in log-log space. */
 typedef enum { CONV_CRITICAL, CONV_TABLE } ConvKind;
 typedef enum { BATCH_SAMPLES, BATCH_TOKENS } BatchUnit;
-#define CONV_MAX_POINTS 32
+#define CONV_MAX_POINTS CURVE_MAX_POINTS
 
 typedef struct {
     char name[NAME_MAX_LEN];
@@ -114,8 +128,7 @@ typedef struct {
     BatchUnit unit;            /* what B counts */
     double s_min, b_noise;     /* steps form */
     double epochs_min, b_crit; /* epochs form */
-    int n;                     /* table form: points, B increasing */
-    double batch[CONV_MAX_POINTS], epochs[CONV_MAX_POINTS];
+    Points table;              /* table form: (B, epochs) points, B increasing */
 } Convergence;
 
 typedef enum { MODEL_TRANSFORMER, MODEL_GEMM, MODEL_LSTM, MODEL_CNN, MODEL_KIND_COUNT } ModelKind;

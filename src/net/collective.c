@@ -66,6 +66,25 @@ static int topo_dims(Topology t)
     }
 }
 
+/* The measured bus-bandwidth fraction of a tier for a ring collective that
+ * moves `wire` bytes per rank: the all-reduce of busbw_ranks ranks that
+ * moves as much, interpolated in log size, clamped to the end points. */
+static double busbw_fraction(const Network *net, double wire)
+{
+    const Points *c = &net->busbw;
+    const int pm = net->busbw_ranks > 1 ? net->busbw_ranks : 8;
+    const double size = wire / (2.0 * (pm - 1) / pm);
+    if (size <= c->x[0])
+        return c->y[0];
+    if (size >= c->x[c->n - 1])
+        return c->y[c->n - 1];
+    int i = 0;
+    while (i < c->n - 2 && size > c->x[i + 1])
+        i++;
+    const double f = (log(size) - log(c->x[i])) / (log(c->x[i + 1]) - log(c->x[i]));
+    return c->y[i] + f * (c->y[i + 1] - c->y[i]);
+}
+
 double net_tier_time(const Network *net, Collective c, double bytes, int p, Algorithm algo, double bw_scale)
 {
     if (bytes <= 0 || (p <= 1 && c != COLL_P2P))
@@ -107,7 +126,15 @@ double net_tier_time(const Network *net, Collective c, double bytes, int p, Algo
             eff_bw = net->link_bw_bytes_per_s * net->efficiency * bw_scale;
         break;
     }
-    return steps * a + wire / eff_bw;
+    double t = steps * a + wire / eff_bw;
+    /* A measured curve (nccl-tests) bounds a ring collective from below:
+     * mid-size messages reach only part of the bandwidth. */
+    if (net->busbw.n >= 2 && algo == ALGO_RING && c != COLL_P2P && c != COLL_ALLTOALL) {
+        const double fr = busbw_fraction(net, wire);
+        if (fr > 0)
+            t = fmax(t, wire / (net->bw_bytes_per_s * bw_scale * fr));
+    }
+    return t;
 }
 
 void net_collective(const System *sys, const Group *g, Collective c, double bytes, CollCost *out)

@@ -25,21 +25,21 @@ double scale_epochs_at(const Convergence *c, double b)
             return c->epochs_min * (1.0 + b / c->b_crit);
         return NAN; /* steps form: epochs depend on the dataset; see scale_steps */
     }
-    if (c->n < 2)
+    if (c->table.n < 2)
         return NAN;
     /* outside the measured points, the critical-batch law fitted to them
      * (when the curve gives b_crit), anchored at the nearest point: the
      * last segment of a table says little about much larger batches */
-    const int last = c->n - 1;
-    if (c->b_crit > 0 && b > c->batch[last])
-        return c->epochs[last] * (1.0 + b / c->b_crit) / (1.0 + c->batch[last] / c->b_crit);
-    if (c->b_crit > 0 && b < c->batch[0])
-        return c->epochs[0] * (1.0 + b / c->b_crit) / (1.0 + c->batch[0] / c->b_crit);
+    const int last = c->table.n - 1;
+    if (c->b_crit > 0 && b > c->table.x[last])
+        return c->table.y[last] * (1.0 + b / c->b_crit) / (1.0 + c->table.x[last] / c->b_crit);
+    if (c->b_crit > 0 && b < c->table.x[0])
+        return c->table.y[0] * (1.0 + b / c->b_crit) / (1.0 + c->table.x[0] / c->b_crit);
     int i = 0;
-    while (i < c->n - 2 && b > c->batch[i + 1])
+    while (i < c->table.n - 2 && b > c->table.x[i + 1])
         i++;
-    const double x0 = log(c->batch[i]), x1 = log(c->batch[i + 1]);
-    const double y0 = log(c->epochs[i]), y1 = log(c->epochs[i + 1]);
+    const double x0 = log(c->table.x[i]), x1 = log(c->table.x[i + 1]);
+    const double y0 = log(c->table.y[i]), y1 = log(c->table.y[i + 1]);
     const double t = (log(b) - x0) / (x1 - x0);
     return exp(y0 + t * (y1 - y0));
 }
