@@ -549,7 +549,9 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
         put_text(x, sh, row, B_RANGE, "none (ideal stack)", x->note);
     }
     put_num(x, sh, row, B_DEV, rr->sc.devices, x->intf);
-    put_text(x, sh, row, B_SYS, rr->sc.system.name, NULL);
+    char sys_stack[2 * NAME_MAX_LEN + 8];
+    snprintf(sys_stack, sizeof sys_stack, "%s; %s", rr->sc.system.name, rr->sc.system.framework.name);
+    put_text(x, sh, row, B_SYS, sys_stack, NULL);
     put_num(x, sh, row, B_TP, r->tp, x->intf);
     put_num(x, sh, row, B_PP, r->pp, x->intf);
     put_num(x, sh, row, B_DP, r->dp, x->intf);
@@ -746,7 +748,7 @@ static void sheet_summary(X *x, Sheet *sh)
                                  "90 % range (validation)",
                                  sp,
                                  "Devices",
-                                 "System",
+                                 "System; training stack",
                                  "TP",
                                  "PP",
                                  "DP",
