@@ -585,7 +585,9 @@ static void test_fp8_linear_only(void **state)
  * model (validation/published/runs.csv): BLOOM-176B (ZeRO-1; without it the
  * 16-bit gradients and fp32 state do not fit), Korthikanti et al.'s 530B
  * with selective recompute, NeMo's fp8 GPT-3 175B on 512 H100s without
- * recompute (fp8 copies of the linear layers' inputs). */
+ * recompute (fp8 copies of the linear layers' inputs), Llama 3 405B on
+ * 16,384 H100s interleaved with 16 microbatches over 16 stages (the first
+ * stage then holds what plain 1F1B holds: it was flagged at 109 GiB). */
 static void test_published_configs_fit(void **state)
 {
     Fix *f = *state;
@@ -599,6 +601,10 @@ static void test_published_configs_fit(void **state)
         "model.heads=128, model.seq_len=2048, model.vocab=51200",
         "system=dgx-h100, model=gpt3-175b, devices=512, tp=4, pp=8, interleave=6, microbatch=2, "
         "global_batch=2048, recompute=none, seq_parallel=yes, zero=1, precision=fp8",
+        "system=dgx-h100, model=gpt, devices=16384, tp=8, pp=16, microbatch=1, global_batch=2048, interleave=2, "
+        "recompute=none, seq_parallel=yes, zero=2, model.layers=126, model.hidden=16384, model.heads=128, "
+        "model.kv_heads=8, model.ffn=53248, model.seq_len=8192, model.vocab=128000, model.mlp=swiglu, "
+        "model.norm=rmsnorm, model.position=rotary",
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         Result r;
@@ -615,6 +621,22 @@ static void test_published_configs_fit(void **state)
     Result r;
     eval_ok(&f->sc, &r);
     assert_int_equal(r.status, STATUS_OOM);
+
+    /* interleaving: 1 + (pp - 1)/(pp v) more activations with many
+     * microbatches, none more when there are only pp of them */
+    const char *il = "system=dgx-h100, model=gpt3-175b, devices=64, tp=8, pp=8, microbatch=1, recompute=selective, "
+                     "seq_parallel=yes";
+    double act[2][2];
+    for (int many = 0; many < 2; many++)
+        for (int v = 0; v < 2; v++) {
+            char spec[300];
+            snprintf(spec, sizeof spec, "%s, global_batch=%d, interleave=%d", il, many ? 64 : 8, v ? 3 : 1);
+            build_ok(f, spec);
+            eval_ok(&f->sc, &r);
+            act[many][v] = r.mem_activations_bytes;
+        }
+    assert_rel(act[0][1], act[0][0], 0.02); /* m = pp: as 1F1B (up to the embedding stage's extras) */
+    assert_true(act[1][1] > act[1][0] * (1 + 7.0 / 24) * 0.97);
 }
 
 /* GEMM efficiency against shape: published cuBLAS bf16 TFLOP/s on H100

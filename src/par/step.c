@@ -429,8 +429,18 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->mem_weights_bytes = p_dev * wb / (sc->zero >= 3 ? dp : 1);
     r->mem_grads_bytes = p_dev * STEP_GRAD_BYTES / (sc->zero >= 2 ? dp : 1);
     r->mem_optimizer_bytes = p_dev * optim_b / (sc->zero >= 1 ? dp : 1);
+    /* Microbatches whose activations the first stage holds at its peak.
+     * 1F1B: min(m, pp).  Interleaved (Megatron-LM's schedule): the first
+     * stage runs 2(pp - 1) + (v - 1) pp warm-up chunk forwards before its
+     * first backward, i.e. holds v pp + pp - 1 chunks of lps / v layers,
+     * the factor 1 + (pp - 1) / (pp v) over 1F1B -- but never more than
+     * the m v chunks there are: with m = pp it holds what 1F1B holds. */
     const double inflight = (double)(m_micro < pp ? m_micro : pp);
-    const double ileave = v > 1 ? 1.0 + (double)(pp - 1) / ((double)pp * v) : 1.0;
+    double ileave = 1.0;
+    if (v > 1) {
+        const double chunks = fmin((double)m_micro * v, (double)v * pp + pp - 1);
+        ileave = chunks / ((double)v * inflight);
+    }
     double work = sc->recompute == RECOMPUTE_FULL ? g.act_bytes_recompute_working : 0.0;
     double a_first = g.act_bytes_per_layer * lps * inflight * ileave + g.act_bytes_first * inflight + work;
     double a_last = g.act_bytes_per_layer * lps + g.act_bytes_last + work;
