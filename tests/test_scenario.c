@@ -601,7 +601,8 @@ static void test_published_configs_fit(void **state)
         "model.heads=128, model.seq_len=2048, model.vocab=51200",
         "system=dgx-h100, model=gpt3-175b, devices=512, tp=4, pp=8, interleave=6, microbatch=2, "
         "global_batch=2048, recompute=none, seq_parallel=yes, zero=1, precision=fp8",
-        "system=dgx-h100, model=gpt, devices=16384, tp=8, pp=16, microbatch=1, global_batch=2048, interleave=2, "
+        "system=dgx-h100, model=gpt, devices=16384, tp=8, pp=16, microbatch=1, global_batch=2048, "
+        "interleave=2, "
         "recompute=none, seq_parallel=yes, zero=2, model.layers=126, model.hidden=16384, model.heads=128, "
         "model.kv_heads=8, model.ffn=53248, model.seq_len=8192, model.vocab=128000, model.mlp=swiglu, "
         "model.norm=rmsnorm, model.position=rotary",
@@ -624,8 +625,9 @@ static void test_published_configs_fit(void **state)
 
     /* interleaving: 1 + (pp - 1)/(pp v) more activations with many
      * microbatches, none more when there are only pp of them */
-    const char *il = "system=dgx-h100, model=gpt3-175b, devices=64, tp=8, pp=8, microbatch=1, recompute=selective, "
-                     "seq_parallel=yes";
+    const char *il =
+        "system=dgx-h100, model=gpt3-175b, devices=64, tp=8, pp=8, microbatch=1, recompute=selective, "
+        "seq_parallel=yes";
     double act[2][2];
     for (int many = 0; many < 2; many++)
         for (int v = 0; v < 2; v++) {
