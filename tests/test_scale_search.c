@@ -154,12 +154,52 @@ static void test_search_bounds(void **state)
     assert_non_null(strstr(r.error, "the search found no strategy for 32 devices with 3 <= tp x pp <= 3"));
 }
 
+/* Whether a scenario's global batch lies where its curve was measured:
+ * a table's points by default, or the template's measured range; tokens
+ * for token curves; -1 when an explicit amount of training decides. */
+static void test_extrapolation_flag(void **state)
+{
+    (void)state;
+    Scenario sc;
+    memset(&sc, 0, sizeof sc);
+    Convergence *c = &sc.model.convergence;
+    snprintf(c->name, sizeof c->name, "t");
+    c->kind = CONV_TABLE;
+    c->table.n = 3;
+    const double b[] = {1000, 4000, 16000}, e[] = {30, 40, 80};
+    memcpy(c->table.x, b, sizeof b);
+    memcpy(c->table.y, e, sizeof e);
+    sc.global_batch = 1000;
+    assert_int_equal(scale_extrapolated(&sc), 0);
+    sc.global_batch = 16000;
+    assert_int_equal(scale_extrapolated(&sc), 0);
+    sc.global_batch = 16001;
+    assert_int_equal(scale_extrapolated(&sc), 1);
+    sc.global_batch = 999;
+    assert_int_equal(scale_extrapolated(&sc), 1);
+    /* a critical-batch law measured at one batch of tokens */
+    c->kind = CONV_CRITICAL;
+    c->table.n = 0;
+    c->unit = BATCH_TOKENS;
+    c->measured_min = c->measured_max = 20480;
+    sc.model.seq_len = 20;
+    sc.global_batch = 1024;
+    assert_int_equal(scale_extrapolated(&sc), 0);
+    sc.global_batch = 2048;
+    assert_int_equal(scale_extrapolated(&sc), 1);
+    /* no range at all: extrapolated; an explicit amount: no curve */
+    c->measured_min = c->measured_max = 0;
+    assert_int_equal(scale_extrapolated(&sc), 1);
+    sc.train_samples = 1e6;
+    assert_int_equal(scale_extrapolated(&sc), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_critical_batch),       cmocka_unit_test(test_table_curve),
         cmocka_unit_test(test_explicit_amounts_win), cmocka_unit_test(test_search_is_optimal),
-        cmocka_unit_test(test_search_bounds),
+        cmocka_unit_test(test_search_bounds),        cmocka_unit_test(test_extrapolation_flag),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

@@ -29,6 +29,7 @@ static void reset(Result *r)
     r->epochs = NAN;
     r->interval_lo = NAN;
     r->interval_hi = NAN;
+    r->conv_extrapolated = -1;
     for (int i = 0; i < COMP_COUNT; i++)
         r->comp_energy_j[i] = NAN;
 }
@@ -138,6 +139,7 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
     char why[128];
     double steps;
     double epochs;
+    r->conv_extrapolated = scale_extrapolated(sc);
     if (scale_steps(sc, &steps, &epochs, why, sizeof why) == 0) {
         r->steps = steps;
         r->epochs = epochs;

@@ -125,10 +125,11 @@ typedef enum { BATCH_SAMPLES, BATCH_TOKENS } BatchUnit;
 typedef struct {
     char name[NAME_MAX_LEN];
     ConvKind kind;
-    BatchUnit unit;            /* what B counts */
-    double s_min, b_noise;     /* steps form */
-    double epochs_min, b_crit; /* epochs form */
-    Points table;              /* table form: (B, epochs) points, B increasing */
+    BatchUnit unit;                    /* what B counts */
+    double s_min, b_noise;             /* steps form */
+    double epochs_min, b_crit;         /* epochs form */
+    Points table;                      /* table form: (B, epochs) points, B increasing */
+    double measured_min, measured_max; /* global batches the source measured (0: the table's points) */
 } Convergence;
 
 typedef enum { MODEL_TRANSFORMER, MODEL_GEMM, MODEL_LSTM, MODEL_CNN, MODEL_KIND_COUNT } ModelKind;
@@ -279,6 +280,7 @@ typedef struct {
     double interval_lo, interval_hi;
     char interval_basis[96]; /* which runs the interval comes from */
     double epochs;           /* epochs to train (NaN when the amount is not in epochs) */
+    int conv_extrapolated;   /* -1: no curve used; 0: batch inside the measured range; 1: outside it */
     int searched;            /* strategies the search evaluated (0: none) */
     double comp_time_s[COMP_COUNT];
     double comp_energy_j[COMP_COUNT];

@@ -33,6 +33,9 @@ const ReportCol report_cols[] = {
     {"samples_per_s", "samples/s", RC_NUM, RF_RATE, "training throughput"},
     {"steps", "", RC_NUM, RF_PLAIN, "optimizer steps to train"},
     {"epochs", "", RC_NUM, RF_PLAIN, "epochs over the dataset the training takes (convergence curve)"},
+    {"convergence", "", RC_TEXT, RF_PLAIN,
+     "measured: the global batch lies in the range the convergence curve's source measured; extrapolated: "
+     "outside it; empty: an explicit amount of training"},
     {"time_to_train_s", "s", RC_NUM, RF_SECONDS, "steps x step time"},
     {"time_to_train_days", "days", RC_NUM, RF_DAYS, "time to train in days"},
     {"time_to_train_days_lo", "days", RC_NUM, RF_DAYS, "low end of the time to train (prediction interval)"},
@@ -134,6 +137,8 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         return text(t, n, r->pp_tier);
     if (!strcmp(name, "dp_tier"))
         return text(t, n, r->dp_tier);
+    if (!strcmp(name, "convergence"))
+        return text(t, n, r->conv_extrapolated < 0 ? "" : r->conv_extrapolated ? "extrapolated" : "measured");
     if (!strcmp(name, "interval_basis"))
         return text(t, n, r->interval_basis);
     double v = NAN;

@@ -44,6 +44,23 @@ double scale_epochs_at(const Convergence *c, double b)
     return exp(y0 + t * (y1 - y0));
 }
 
+int scale_extrapolated(const Scenario *sc)
+{
+    const Model *m = &sc->model;
+    if (sc->train_tokens > 0 || sc->train_samples > 0 || sc->epochs > 0 || !m->convergence.name[0])
+        return -1;
+    const Convergence *c = &m->convergence;
+    double lo = c->measured_min, hi = c->measured_max;
+    if (!(lo > 0) && c->table.n >= 1)
+        lo = c->table.x[0];
+    if (!(hi > 0) && c->table.n >= 1)
+        hi = c->table.x[c->table.n - 1];
+    if (!(lo > 0 && hi > 0))
+        return 1; /* nothing says where the curve was measured */
+    double b = (double)sc->global_batch * (c->unit == BATCH_TOKENS ? m->seq_len : 1);
+    return b < lo * (1 - 1e-9) || b > hi * (1 + 1e-9);
+}
+
 int scale_steps(const Scenario *sc, double *steps, double *epochs, char *why, size_t n)
 {
     const double gb = (double)sc->global_batch;

@@ -13,6 +13,11 @@
  * when unknown).  Returns 0, or -1 with why[] saying what is missing. */
 int scale_steps(const Scenario *sc, double *steps, double *epochs, char *why, size_t n);
 
+/* Whether the steps of a scenario rest on its convergence curve inside the
+ * global batches the curve's source measured (0), outside them (1), or on
+ * no curve at all (-1: an explicit amount of training). */
+int scale_extrapolated(const Scenario *sc);
+
 /* Epochs to the target at global batch b (in the curve's unit). */
 double scale_epochs_at(const Convergence *c, double b);
 
