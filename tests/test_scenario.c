@@ -673,6 +673,33 @@ static void test_gemm_shapes_h100(void **state)
     }
 }
 
+/* The optimizer is the model's: its fp32 state per parameter (Adam and
+ * RMSProp 8 bytes, SGD momentum and Adagrad 4, plus 4 of master weights in
+ * 16-bit training) and the bytes its step moves. */
+static void test_optimizers(void **state)
+{
+    Fix *f = *state;
+    static const struct {
+        const char *name;
+        double state;
+    } opt[] = {{"adam", 8}, {"sgd_momentum", 4}, {"rmsprop", 8}, {"adagrad", 4}, {"lamb", 8}};
+    double t_opt[5];
+    for (int i = 0; i < 5; i++) {
+        char spec[200];
+        snprintf(spec, sizeof spec, "system=dgx-h100, model=llama2-7b, devices=1, model.optimizer=%s",
+                 opt[i].name);
+        build_ok(f, spec);
+        Result r;
+        eval_ok(&f->sc, &r);
+        assert_rel(r.mem_optimizer_bytes, r.mem_weights_bytes / 2.0 * (opt[i].state + 4.0), 1e-12);
+        t_opt[i] = r.comp_time_s[COMP_OPTIMIZER];
+        /* bytes: gradient 4, state and master read and written, 16-bit copy written */
+        const double bytes = r.mem_weights_bytes / 2.0 * (4.0 + 2.0 * (opt[i].state + 4.0) + 2.0);
+        assert_true(t_opt[i] >= bytes / f->sc.system.device.mem[MEM_HBM].bw_bytes_per_s);
+    }
+    assert_rel(t_opt[0] / t_opt[1], (4.0 + 2 * 12.0 + 2) / (4.0 + 2 * 8.0 + 2), 0.02); /* Adam / SGD */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -692,6 +719,7 @@ int main(void)
         cmocka_unit_test(test_fp8_linear_only),
         cmocka_unit_test(test_published_configs_fit),
         cmocka_unit_test(test_gemm_shapes_h100),
+        cmocka_unit_test(test_optimizers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -287,6 +287,7 @@ static const char *const pos_choices[] = {"learned", "rotary", NULL};
 static const char *const attn_choices[] = {"auto", "unfused", "fused", NULL};
 static const char *const lstm_split_choices[] = {"auto", "rc", "cr", NULL};
 static const char *const cnn_split_choices[] = {"auto", "kernel", "branch", NULL};
+static const char *const optimizer_choices[] = {"adam", "sgd_momentum", "rmsprop", "adagrad", "lamb", NULL};
 
 static int model_finish(void *obj, Diag *d)
 {
@@ -355,6 +356,8 @@ static const ParamDef model_defs[] = {
     PE(Model, "cnn_split", cnn_split, cnn_split_choices, CNN_SPLIT_AUTO, 0,
        "cnn model parallelism over tp at a concat: kernel (every conv's output channels), branch (whole "
        "branches on devices, one all-gather), auto (per concat the lower estimated time)"),
+    PE(Model, "optimizer", optimizer, optimizer_choices, OPT_ADAM, 0,
+       "optimizer: adam, sgd_momentum, rmsprop, adagrad or lamb (its state per parameter and step cost)"),
     PD(Model, "train_tokens", train_tokens, UNIT_NUMBER, 0, 1e18, 0, 0, "tokens to train on"),
     PD(Model, "train_samples", train_samples, UNIT_NUMBER, 0, 1e18, 0, 0, "samples to train on"),
     PD(Model, "dataset_samples", dataset_samples, UNIT_NUMBER, 0, 1e18, 0, 0,

@@ -138,6 +138,9 @@ typedef enum { NORM_LAYERNORM, NORM_RMSNORM } NormKind;
 typedef enum { POS_LEARNED, POS_ROTARY } PosKind;
 typedef enum { ATTN_AUTO, ATTN_UNFUSED, ATTN_FUSED } AttnKind; /* auto: the stack's */
 typedef enum { LSTM_SPLIT_AUTO, LSTM_SPLIT_RC, LSTM_SPLIT_CR } LstmSplit;
+/* The optimizer a model trains with: its state per parameter and step cost
+ * (par/step.c). */
+typedef enum { OPT_ADAM, OPT_SGD_MOMENTUM, OPT_RMSPROP, OPT_ADAGRAD, OPT_LAMB, OPT_COUNT } OptimizerKind;
 typedef enum { CNN_SPLIT_AUTO, CNN_SPLIT_KERNEL, CNN_SPLIT_BRANCH } CnnSplit;
 
 typedef struct {
@@ -174,6 +177,7 @@ typedef struct {
     int tgt_len;          /* seq2seq: target timesteps; 0: = seq_len */
     int lstm_biases;      /* bias vectors per gate block: 1 (TensorFlow), 2 (PyTorch b_ih + b_hh) */
     LstmSplit lstm_split; /* kernel split of the gate GEMMs over tp (DeepFlow RC / CR) */
+    OptimizerKind optimizer;
     /* amount of training */
     double train_tokens;  /* 0: not given */
     double train_samples; /* 0: not given */

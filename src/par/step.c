@@ -213,6 +213,21 @@ static int fail(Result *r, const char *msg)
     return -1;
 }
 
+OptimizerSpec step_optimizer(OptimizerKind k)
+{
+    /* fp32 state per parameter and vector FLOPs per parameter of one step:
+     * Adam m, v (Kingma & Ba 2015); SGD momentum buffer; RMSProp mean
+     * square and momentum (TensorFlow's RMSProp with momentum, as
+     * Inception-V3 trained, Szegedy et al. 2016); Adagrad accumulator
+     * (Duchi et al. 2011); LAMB m, v plus the per-layer trust ratio's two
+     * norms (You et al. 2020). */
+    static const OptimizerSpec spec[OPT_COUNT] = {
+        [OPT_ADAM] = {8.0, 12.0},   [OPT_SGD_MOMENTUM] = {4.0, 3.0}, [OPT_RMSPROP] = {8.0, 8.0},
+        [OPT_ADAGRAD] = {4.0, 5.0}, [OPT_LAMB] = {8.0, 16.0},
+    };
+    return spec[(unsigned)k < OPT_COUNT ? k : OPT_ADAM];
+}
+
 static double weight_bytes(Precision p)
 {
     return (p == PREC_FP32 || p == PREC_TF32) ? 4.0 : 2.0;
@@ -381,13 +396,18 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         step.t[COMP_DP_HIDDEN] = hidden;
     }
 
-    /* Optimizer: Adam over the local (ZeRO-sharded) parameters; reads
-     * master, m, v, gradient and writes master, m, v and the 16-bit copy. */
+    /* Optimizer over the local (ZeRO-sharded) parameters: reads the
+     * gradient, reads and writes its state and (16-bit training) the fp32
+     * master weights, writes the 16-bit copy. */
+    const OptimizerSpec os = step_optimizer(mdl->optimizer);
+    const double wb = weight_bytes(sc->precision);
+    const double master_b = wb == 4.0 ? 0.0 : 4.0;
     if (p_dev > 0) {
         const double p_opt = sc->zero >= 1 ? p_dev / dp : p_dev;
-        const double bytes = p_opt * (4 * 3 + STEP_GRAD_BYTES + 4 * 3 + weight_bytes(sc->precision));
-        step.t[COMP_OPTIMIZER] = membound_time(dev, bytes, 12.0 * p_opt);
-        step.e[COMP_OPTIMIZER] = pwr_membound_energy(dev, bytes, 12.0 * p_opt);
+        const double bytes =
+            p_opt * (STEP_GRAD_BYTES + 2.0 * (os.state_bytes + master_b) + (master_b > 0 ? wb : 0.0));
+        step.t[COMP_OPTIMIZER] = membound_time(dev, bytes, os.flops * p_opt);
+        step.e[COMP_OPTIMIZER] = pwr_membound_energy(dev, bytes, os.flops * p_opt);
     }
 
     r->step_time_s = costs_total(&step);
@@ -424,8 +444,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->hfu = r->hardware_flops_per_step / (r->step_time_s * sc->devices * peak);
 
     /* Memory of the most loaded device. */
-    const double wb = weight_bytes(sc->precision);
-    const double optim_b = wb == 4.0 ? 8.0 : STEP_OPTIM_BYTES;
+    const double optim_b = os.state_bytes + master_b;
     r->mem_weights_bytes = p_dev * wb / (sc->zero >= 3 ? dp : 1);
     r->mem_grads_bytes = p_dev * STEP_GRAD_BYTES / (sc->zero >= 2 ? dp : 1);
     r->mem_optimizer_bytes = p_dev * optim_b / (sc->zero >= 1 ? dp : 1);
