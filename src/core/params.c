@@ -358,6 +358,10 @@ static const ParamDef model_defs[] = {
        "branches on devices, one all-gather), auto (per concat the lower estimated time)"),
     PE(Model, "optimizer", optimizer, optimizer_choices, OPT_ADAM, 0,
        "optimizer: adam, sgd_momentum, rmsprop, adagrad or lamb (its state per parameter and step cost)"),
+    PB(Model, "sparse_grads", sparse_grads, 0,
+       "the embedding's (and a sampled softmax's) gradients are the touched rows only (TensorFlow "
+       "IndexedSlices): exchanged by all-gather when that is cheaper, updated sparsely by SGD, RMSProp, "
+       "Adagrad"),
     PD(Model, "train_tokens", train_tokens, UNIT_NUMBER, 0, 1e18, 0, 0, "tokens to train on"),
     PD(Model, "train_samples", train_samples, UNIT_NUMBER, 0, 1e18, 0, 0, "samples to train on"),
     PD(Model, "dataset_samples", dataset_samples, UNIT_NUMBER, 0, 1e18, 0, 0,

@@ -178,6 +178,7 @@ typedef struct {
     int lstm_biases;      /* bias vectors per gate block: 1 (TensorFlow), 2 (PyTorch b_ih + b_hh) */
     LstmSplit lstm_split; /* kernel split of the gate GEMMs over tp (DeepFlow RC / CR) */
     OptimizerKind optimizer;
+    int sparse_grads; /* embedding (and sampled-softmax) gradients exchanged as touched rows */
     /* amount of training */
     double train_tokens;  /* 0: not given */
     double train_samples; /* 0: not given */

@@ -74,6 +74,10 @@ typedef struct {
     double params_per_layer;
     double params_embedding; /* input embedding (+ learned positions) */
     double params_head;      /* LM head when not tied; 0 when tied */
+    /* Width of the vocabulary tables (elements per row: the embedding's
+     * and the head's), whose gradients may be row-sparse (model key
+     * sparse_grads); 0: the model has none. */
+    double embed_row, head_row;
     /* Model FLOPs of one sample, forward + backward, whole model, without
      * recompute (for MFU); and with the scenario's recompute (for HFU). */
     double model_flops_per_sample;

@@ -628,6 +628,8 @@ static void count_params(const Dims *x, Graph *g)
         g->params_embedding = V * R;
     }
     g->params_head = x->tied ? 0.0 : V * R + V;
+    g->embed_row = x->seq2seq ? D : R;
+    g->head_row = x->tied ? 0.0 : R + 1.0; /* weights and bias */
     g->params_total = (double)x->units * g->params_per_layer + g->params_embedding + g->params_head;
 }
 

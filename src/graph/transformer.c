@@ -466,6 +466,8 @@ static void count_params(const Dims *x, const Model *m, Graph *g)
     g->params_per_layer = attn + mlp + 2.0 * norm + bias;
     g->params_embedding = v * h + (x->learned ? (double)x->s * h : 0.0);
     g->params_head = m->tied_embeddings ? 0.0 : v * h;
+    g->embed_row = h;
+    g->head_row = m->tied_embeddings ? 0.0 : h;
     g->params_total = (double)x->l * g->params_per_layer + g->params_embedding + g->params_head + norm;
 }
 

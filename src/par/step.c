@@ -360,6 +360,28 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         p_first = p_last = lps * ppl + g.params_embedding / tp + g.params_head / tp;
     const double p_dev = p_first > p_last ? p_first : p_last;
 
+    /* Row-sparse gradients (model sparse_grads; TensorFlow's IndexedSlices,
+     * exchanged by Horovod as all-gathers of values and indices): the
+     * vocabulary tables on this device touch only the rows of the
+     * replica's tokens per step (at most; repeats make it fewer), a
+     * sampled softmax also its samples; a full softmax's gradient is dense.
+     * Vocab-parallel tables hold V/tp rows. */
+    double sp_params = 0, sp_touched = 0, sp_bytes = 0; /* on this device */
+    if (mdl->sparse_grads && mdl->vocab > 0 && sc->zero == 0) {
+        const double V = (double)mdl->vocab;
+        const double tokens = (double)sc->global_batch / dp * (mdl->seq_len > 0 ? mdl->seq_len : 1);
+        const int has_embed = pp == 1 || p_first >= p_last, has_head = pp == 1 || p_last > p_first;
+        const double rows[2] = {fmin(V, tokens), mdl->samples > 0 ? fmin(V, tokens + mdl->samples) : V};
+        const double width[2] = {has_embed ? g.embed_row : 0.0, has_head ? g.head_row : 0.0};
+        for (int i = 0; i < 2; i++) {
+            if (width[i] <= 0)
+                continue;
+            sp_params += V * width[i] / tp;
+            sp_touched += rows[i] * width[i] / tp;
+            sp_bytes += rows[i] / tp * (width[i] * STEP_GRAD_BYTES + 8.0); /* fp32 values + int64 index */
+        }
+    }
+
     /* Data-parallel gradient exchange (ZeRO >= 2 reduce-scatters gradients
      * and all-gathers the updated 16-bit weights; ZeRO-3 also all-gathers
      * weights in forward and backward). */
@@ -376,6 +398,17 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
                 n3 = 2.0 * m_micro; /* forward and backward, every microbatch */
                 t_dp += n3 * c3.time_s;
             }
+        } else if (sp_params > 0) {
+            /* dense part all-reduced; the sparse tables all-gathered (every
+             * rank receives every other's rows), or densified when that is
+             * cheaper (Horovod's sparse_as_dense) */
+            CollCost dense_sp;
+            net_collective(sys, &dp_group, COLL_ALLREDUCE, (p_dev - sp_params) * STEP_GRAD_BYTES, &c1);
+            net_collective(sys, &dp_group, COLL_ALLGATHER, sp_bytes * dp, &c2);
+            net_collective(sys, &dp_group, COLL_ALLREDUCE, sp_params * STEP_GRAD_BYTES, &dense_sp);
+            if (dense_sp.time_s < c2.time_s)
+                c2 = dense_sp;
+            t_dp = c1.time_s + c2.time_s;
         } else {
             net_collective(sys, &dp_group, COLL_ALLREDUCE, p_dev * STEP_GRAD_BYTES, &c1);
             t_dp = c1.time_s;
@@ -403,7 +436,12 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     const double wb = weight_bytes(sc->precision);
     const double master_b = wb == 4.0 ? 0.0 : 4.0;
     if (p_dev > 0) {
-        const double p_opt = sc->zero >= 1 ? p_dev / dp : p_dev;
+        double p_opt = sc->zero >= 1 ? p_dev / dp : p_dev;
+        /* TensorFlow's sparse updates (SGD, RMSProp, Adagrad) touch only
+         * the gradient's rows; Adam and LAMB decay every moment */
+        if (sp_params > 0 && (mdl->optimizer == OPT_SGD_MOMENTUM || mdl->optimizer == OPT_RMSPROP ||
+                              mdl->optimizer == OPT_ADAGRAD))
+            p_opt -= sp_params - sp_touched;
         const double bytes =
             p_opt * (STEP_GRAD_BYTES + 2.0 * (os.state_bytes + master_b) + (master_b > 0 ? wb : 0.0));
         step.t[COMP_OPTIMIZER] = membound_time(dev, bytes, os.flops * p_opt);
