@@ -198,13 +198,50 @@ static void test_busbw_curve(void **state)
     assert_true(mid.time_s > 1.5 * ab.time_s); /* 106 GB/s measured against 170 from alpha-beta */
 }
 
+/* DGX-1's hybrid cube-mesh: a group's rings get the links its members
+ * share (a neighbouring pair 1 NVLink, a quad 4, all eight 6), not the
+ * GPU's whole 150 GB/s as behind a switch. */
+static void test_cube_mesh(void **state)
+{
+    (void)state;
+    System s = dgx();
+    s.intra.bw_bytes_per_s = 150e9;
+    s.intra.link_bw_bytes_per_s = 25e9;
+    s.intra.latency_s = 0;
+    s.intra.group_links.n = 3;
+    const double size[] = {2, 4, 8}, links[] = {1, 4, 6};
+    memcpy(s.intra.group_links.x, size, sizeof size);
+    memcpy(s.intra.group_links.y, links, sizeof links);
+    assert_rel(net_group_bw(&s.intra, 2), 25e9, 1e-15);
+    assert_rel(net_group_bw(&s.intra, 3), 25e9, 1e-15); /* step function */
+    assert_rel(net_group_bw(&s.intra, 4), 100e9, 1e-15);
+    assert_rel(net_group_bw(&s.intra, 8), 150e9, 1e-15);
+    const double S = 64e6;
+    for (int i = 0; i < 3; i++) {
+        int p = (int)size[i];
+        Group g;
+        net_group(&s, p, 1, &g);
+        CollCost c;
+        net_collective(&s, &g, COLL_ALLREDUCE, S, &c);
+        assert_rel(c.time_s, 2.0 * (p - 1) / p * S / (links[i] * 25e9 * 0.8), 1e-12);
+    }
+    Group pair;
+    net_group(&s, 2, 1, &pair);
+    CollCost p2p;
+    net_collective(&s, &pair, COLL_P2P, S, &p2p);
+    assert_rel(p2p.time_s, S / (25e9 * 0.8), 1e-12);
+    /* a switch: every group gets the device's bandwidth */
+    s.intra.group_links.n = 0;
+    assert_rel(net_group_bw(&s.intra, 2), 150e9, 1e-15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_placement),        cmocka_unit_test(test_ring_volume),
         cmocka_unit_test(test_ports_are_shared), cmocka_unit_test(test_small_messages_take_trees),
         cmocka_unit_test(test_hierarchical),     cmocka_unit_test(test_direct_topologies),
-        cmocka_unit_test(test_busbw_curve),
+        cmocka_unit_test(test_busbw_curve),      cmocka_unit_test(test_cube_mesh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -142,11 +142,26 @@ static const ParamDef network_defs[] = {
     {"busbw", offsetof(Network, busbw), P_POINTS, UNIT_NUMBER, 0, CURVE_MAX_POINTS, 0, 0, 0, 0, NULL, NULL,
      "measured all-reduce bus bandwidth as a fraction of bandwidth, by message size in bytes (nccl-tests)"},
     PI(Network, "busbw_ranks", busbw_ranks, 2, 1e6, 8, 0, 0, "ranks of the busbw measurements"),
+    {"group_links", offsetof(Network, group_links), P_POINTS, UNIT_NUMBER, 0, CURVE_MAX_POINTS, 0, 0, 0, 0,
+     NULL, NULL,
+     "switchless mesh (DGX-1 cube-mesh): [group size, links per device its rings use]; the group gets that "
+     "many link_bandwidth"},
 };
 
 static int network_finish(void *obj, Diag *d)
 {
-    const Points *c = &((const Network *)obj)->busbw;
+    const Network *net = obj;
+    const Points *gl = &net->group_links;
+    for (int i = 0; i < gl->n; i++) {
+        if (!(gl->x[i] >= 2 && gl->y[i] > 0))
+            return diag_set(d, NULL, 0, 0, "key 'group_links': point %d: a group of >= 2 and > 0 links",
+                            i + 1);
+        if (i && !(gl->x[i] > gl->x[i - 1]))
+            return diag_set(d, NULL, 0, 0, "key 'group_links': group sizes must increase (point %d)", i + 1);
+    }
+    if (gl->n > 0 && !(net->link_bw_bytes_per_s > 0))
+        return diag_set(d, NULL, 0, 0, "key 'group_links': needs link_bandwidth");
+    const Points *c = &net->busbw;
     if (c->n == 1)
         return diag_set(d, NULL, 0, 0, "key 'busbw': a curve needs at least 2 points");
     for (int i = 0; i < c->n; i++) {

@@ -74,6 +74,12 @@ typedef struct {
      * cost (NCCL's protocols and chunking); n = 0: alpha-beta alone. */
     Points busbw;
     int busbw_ranks;
+    /* A direct (switchless) scale-up mesh such as DGX-1's hybrid cube-mesh:
+     * x a group size on this tier, y the links per device its rings use
+     * (a step function: the entry of the largest x <= p); the group's
+     * bandwidth is y x link_bandwidth, not the device's whole bandwidth.
+     * n = 0: a switch gives every group the device's bandwidth. */
+    Points group_links;
 } Network;
 
 /* The training stack (templates/frameworks): what the software makes of

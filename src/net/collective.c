@@ -85,11 +85,23 @@ static double busbw_fraction(const Network *net, double wire)
     return c->y[i] + f * (c->y[i + 1] - c->y[i]);
 }
 
+double net_group_bw(const Network *net, int p)
+{
+    const Points *gl = &net->group_links;
+    if (gl->n == 0 || !(net->link_bw_bytes_per_s > 0))
+        return net->bw_bytes_per_s;
+    double links = gl->y[0];
+    for (int i = 1; i < gl->n && gl->x[i] <= p; i++)
+        links = gl->y[i];
+    return fmin(net->bw_bytes_per_s, links * net->link_bw_bytes_per_s);
+}
+
 double net_tier_time(const Network *net, Collective c, double bytes, int p, Algorithm algo, double bw_scale)
 {
     if (bytes <= 0 || (p <= 1 && c != COLL_P2P))
         return 0;
-    const double bw = net->bw_bytes_per_s * net->efficiency * bw_scale;
+    const double raw_bw = net_group_bw(net, c == COLL_P2P ? 2 : p);
+    const double bw = raw_bw * net->efficiency * bw_scale;
     const double a = net->latency_s;
     const int dims = topo_dims(net->topology);
     const double side = pow((double)p, 1.0 / dims);
@@ -132,7 +144,7 @@ double net_tier_time(const Network *net, Collective c, double bytes, int p, Algo
     if (net->busbw.n >= 2 && algo == ALGO_RING && c != COLL_P2P && c != COLL_ALLTOALL) {
         const double fr = busbw_fraction(net, wire);
         if (fr > 0)
-            t = fmax(t, wire / (net->bw_bytes_per_s * bw_scale * fr));
+            t = fmax(t, wire / (raw_bw * bw_scale * fr));
     }
     return t;
 }
@@ -167,7 +179,8 @@ void net_collective(const System *sys, const Group *g, Collective c, double byte
     /* Flat ring / tree over all p ranks: every step is paced by the
      * slowest hop: the scale-out crossing (g ports) or an intra hop. */
     double inter_bw = sys->inter.bw_bytes_per_s * sys->inter.efficiency * share;
-    double intra_bw = g->per_node > 1 ? sys->intra.bw_bytes_per_s * sys->intra.efficiency : INFINITY;
+    double intra_bw =
+        g->per_node > 1 ? net_group_bw(&sys->intra, g->per_node) * sys->intra.efficiency : INFINITY;
     double bw = fmin(inter_bw, intra_bw);
     double wire = frac * bytes;
     double alpha = fmax(sys->inter.latency_s, g->per_node > 1 ? sys->intra.latency_s : 0);

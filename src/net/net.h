@@ -38,6 +38,11 @@ void net_group(const System *sys, int p, long stride, Group *g);
  * "size"; for point-to-point the message).  p = 1 costs nothing. */
 void net_collective(const System *sys, const Group *g, Collective c, double bytes, CollCost *out);
 
+/* Bandwidth per device, per direction, that a group of p ranks gets on a
+ * tier: the device's on a switch, group_links x link_bandwidth on a
+ * switchless mesh (DGX-1's cube-mesh). */
+double net_group_bw(const Network *net, int p);
+
 /* Collective on one tier alone (no placement): the building block. */
 double net_tier_time(const Network *net, Collective c, double bytes, int p, Algorithm algo, double bw_scale);
 
