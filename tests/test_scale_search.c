@@ -154,6 +154,36 @@ static void test_search_bounds(void **state)
     assert_non_null(strstr(r.error, "the search found no strategy for 32 devices with 3 <= tp x pp <= 3"));
 }
 
+/* replica_batch = auto: the best of the per-replica batches 1 ... 1,024
+ * (time to train with the convergence curve), never worse than any one. */
+static void test_replica_batch_auto(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {
+        "system=dgx-v100", "model=gnmt",     "devices=64",         "tp=1",          "pp=1",
+        "microbatch=auto", "recompute=auto", "replica_batch=auto", "precision=fp16"};
+    Scenario sc;
+    Result best;
+    build_scenario(&sc, kv, 9);
+    assert_int_equal(sc.replica_batch, AUTO_VALUE);
+    assert_int_equal(evaluate(&sc, &best), 0);
+    assert_int_equal(best.status, STATUS_OK);
+    double brute = INFINITY;
+    for (int rb = 1; rb <= 1024; rb *= 2) {
+        Scenario c = sc;
+        c.replica_batch = rb;
+        c.global_batch = 0;
+        Result r;
+        if (evaluate(&c, &r) || r.status != STATUS_OK)
+            continue;
+        assert_true(best.time_to_train_s <= r.time_to_train_s * (1 + 1e-12));
+        if (r.time_to_train_s < brute)
+            brute = r.time_to_train_s;
+    }
+    assert_rel(best.time_to_train_s, brute, 1e-12);
+    assert_true(best.global_batch % 64 == 0);
+}
+
 /* Whether a scenario's global batch lies where its curve was measured:
  * a table's points by default, or the template's measured range; tokens
  * for token curves; -1 when an explicit amount of training decides. */
@@ -200,6 +230,7 @@ int main(void)
         cmocka_unit_test(test_critical_batch),       cmocka_unit_test(test_table_curve),
         cmocka_unit_test(test_explicit_amounts_win), cmocka_unit_test(test_search_is_optimal),
         cmocka_unit_test(test_search_bounds),        cmocka_unit_test(test_extrapolation_flag),
+        cmocka_unit_test(test_replica_batch_auto),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

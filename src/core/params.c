@@ -408,8 +408,9 @@ static const ParamDef scenario_defs[] = {
     PI(Scenario, "microbatch", microbatch, 1, 1e6, 1, 0, 1, "samples per microbatch"),
     PI64(Scenario, "global_batch", global_batch, 1, 1e9, 0, 0,
          "samples per optimizer step; default microbatch x dp"),
-    PI(Scenario, "replica_batch", replica_batch, 0, 1e9, 0, 0, 0,
-       "samples per data-parallel replica per step (global_batch = replica_batch x dp)"),
+    PI(Scenario, "replica_batch", replica_batch, 0, 1e9, 0, 0, 1,
+       "samples per data-parallel replica per step (global_batch = replica_batch x dp); auto: the search "
+       "tries powers of two from 1 to 1,024"),
     PI(Scenario, "interleave", interleave, 1, 1e4, 1, 0, 1, "model chunks per pipeline stage"),
     PE(Scenario, "recompute", recompute, recompute_choices, RECOMPUTE_NONE, 1, "activation recomputation"),
     PB(Scenario, "seq_parallel", seq_parallel, 0, "sequence parallelism"),

@@ -16,7 +16,7 @@ int search_needed(const Scenario *sc)
 {
     return sc->tp == AUTO_VALUE || sc->pp == AUTO_VALUE || sc->dp == AUTO_VALUE || sc->dp == 0 ||
            sc->microbatch == AUTO_VALUE || sc->interleave == AUTO_VALUE || (int)sc->recompute == AUTO_VALUE ||
-           (int)sc->placement == AUTO_VALUE;
+           (int)sc->placement == AUTO_VALUE || sc->replica_batch == AUTO_VALUE;
 }
 
 #define MAX_CHOICES 64
@@ -55,8 +55,48 @@ static int better(const Result *a, const Result *b)
     return ea < eb;
 }
 
+/* replica_batch = auto: the best of the powers of two from 1 to
+ * REPLICA_MAX samples per replica (a team tunes the per-device batch of
+ * data parallelism too: the baseline must be the best of it), each with
+ * the rest of the strategy searched. */
+#define REPLICA_MAX 1024
+
+static int search_replica(const Scenario *sc, SearchEval eval, GemmCache *cache, Result *r)
+{
+    Result best, t;
+    int have = 0, count = 0;
+    char last[256] = "";
+    for (int rb = 1; rb <= REPLICA_MAX; rb *= 2) {
+        Scenario c = *sc;
+        c.replica_batch = rb;
+        c.global_batch = c.dp > 0 ? (int64_t)rb * c.dp : 0;
+        int rc = search_needed(&c) ? search_strategy(&c, eval, cache, &t) : eval(&c, cache, &t);
+        count += t.searched > 0 ? t.searched : 1;
+        if (rc == 0 && t.status == STATUS_OK) {
+            if (!have || better(&t, &best))
+                best = t;
+            have = 1;
+        } else if (t.error[0]) {
+            snprintf(last, sizeof last, "%s", t.error);
+        }
+    }
+    if (!have) {
+        memset(r, 0, sizeof *r);
+        r->status = STATUS_ERROR;
+        snprintf(r->error, sizeof r->error, "no replica batch from 1 to %d gives a strategy that fits%s%s",
+                 REPLICA_MAX, last[0] ? ": " : "", last);
+        r->searched = count;
+        return -1;
+    }
+    *r = best;
+    r->searched = count;
+    return 0;
+}
+
 int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Result *r)
 {
+    if (sc->replica_batch == AUTO_VALUE)
+        return search_replica(sc, eval, cache, r);
     int tps[MAX_CHOICES], pps[MAX_CHOICES], mbs[MAX_CHOICES], vs[8], rcs[3];
     int ntp, npp, nmb = 0, nv = 0, nrc = 0;
     const int n = sc->devices;
