@@ -736,6 +736,26 @@ static void test_sparse_gradients(void **state)
     assert_true(adam.comp_time_s[COMP_OPTIMIZER] > 5 * sp.comp_time_s[COMP_OPTIMIZER]);
 }
 
+/* An LSTM pipeline hands every timestep to the next stage as it is done
+ * (Pal et al. 2019): T messages of 1/T the size per microbatch, each
+ * paying the link latency. */
+static void test_lstm_timestep_handoffs(void **state)
+{
+    Fix *f = *state;
+    Result a, b;
+    const char *base = "system=dgx-v100, model=gnmt, devices=2, tp=1, pp=2, microbatch=32, global_batch=128, "
+                       "precision=fp16";
+    char spec[300];
+    snprintf(spec, sizeof spec, "%s, system.intra.latency=0", base);
+    build_ok(f, spec);
+    eval_ok(&f->sc, &a);
+    snprintf(spec, sizeof spec, "%s, system.intra.latency=10 us", base);
+    build_ok(f, spec);
+    eval_ok(&f->sc, &b);
+    const double T = f->sc.model.seq_len, m = 128 / 32, pp = 2;
+    assert_rel(b.comp_time_s[COMP_PP_COMM] - a.comp_time_s[COMP_PP_COMM], 2 * (m + pp - 1) * T * 10e-6, 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -757,6 +777,7 @@ int main(void)
         cmocka_unit_test(test_gemm_shapes_h100),
         cmocka_unit_test(test_optimizers),
         cmocka_unit_test(test_sparse_gradients),
+        cmocka_unit_test(test_lstm_timestep_handoffs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -341,9 +341,13 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         double msg = g.stage_boundary_bytes > 0
                          ? g.stage_boundary_bytes
                          : (double)mdl->seq_len * mb * mdl->hidden * g.bytes_per_elem / tp;
+        /* A graph pipelined in units (an LSTM's timesteps) hands each unit
+         * over as it is done: wave messages of 1/wave the size, each paying
+         * the link's latency (Pal et al. 2019's layer pipelining). */
+        const int units = g.wavefront > 1 ? g.wavefront : 1;
         CollCost p2p;
-        net_collective(sys, &pp_group, COLL_P2P, msg, &p2p);
-        const double sends = 2.0 * ((double)v * m_micro + pp - 1);
+        net_collective(sys, &pp_group, COLL_P2P, msg / units, &p2p);
+        const double sends = 2.0 * ((double)v * m_micro + pp - 1) * units;
         step.t[COMP_PP_COMM] = p2p.time_s * sends;
         step.e[COMP_PP_COMM] = pwr_link_energy(&sys->intra, p2p.intra_bytes * sends);
         step.e_inter += pwr_link_energy(&sys->inter, p2p.inter_bytes * sends);
