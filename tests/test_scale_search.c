@@ -154,6 +154,31 @@ static void test_search_bounds(void **state)
     assert_non_null(strstr(r.error, "the search found no strategy for 32 devices with 3 <= tp x pp <= 3"));
 }
 
+/* Sensitivity: a curve with its critical batch scaled by k reads as the
+ * template's at B / k. */
+static void test_curve_sensitivity(void **state)
+{
+    (void)state;
+    Scenario sc;
+    memset(&sc, 0, sizeof sc);
+    Convergence *c = &sc.model.convergence;
+    snprintf(c->name, sizeof c->name, "t");
+    c->kind = CONV_CRITICAL;
+    c->epochs_min = 10;
+    c->b_crit = 1000;
+    sc.model.dataset_samples = 1e6;
+    sc.global_batch = 4000;
+    char why[128];
+    double s1, s2, e1, e2;
+    assert_int_equal(scale_steps_scaled(&sc, 1.0, &s1, &e1, why, sizeof why), 0);
+    assert_rel(e1, 10 * (1 + 4.0), 1e-12);
+    assert_int_equal(scale_steps_scaled(&sc, 2.0, &s2, &e2, why, sizeof why), 0);
+    assert_rel(e2, 10 * (1 + 2.0), 1e-12);
+    assert_true(s2 < s1);
+    assert_int_equal(scale_steps_scaled(&sc, 0.5, &s2, &e2, why, sizeof why), 0);
+    assert_rel(e2, 10 * (1 + 8.0), 1e-12);
+}
+
 /* replica_batch = auto: the best of the per-replica batches 1 ... 1,024
  * (time to train with the convergence curve), never worse than any one. */
 static void test_replica_batch_auto(void **state)
@@ -230,7 +255,7 @@ int main(void)
         cmocka_unit_test(test_critical_batch),       cmocka_unit_test(test_table_curve),
         cmocka_unit_test(test_explicit_amounts_win), cmocka_unit_test(test_search_is_optimal),
         cmocka_unit_test(test_search_bounds),        cmocka_unit_test(test_extrapolation_flag),
-        cmocka_unit_test(test_replica_batch_auto),
+        cmocka_unit_test(test_replica_batch_auto),   cmocka_unit_test(test_curve_sensitivity),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

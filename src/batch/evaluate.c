@@ -30,6 +30,8 @@ static void reset(Result *r)
     r->interval_lo = NAN;
     r->interval_hi = NAN;
     r->conv_extrapolated = -1;
+    r->ttt_bcrit_half_s = r->ttt_bcrit_double_s = NAN;
+    r->speedup_bcrit_half = r->speedup_bcrit_double = NAN;
     for (int i = 0; i < COMP_COUNT; i++)
         r->comp_energy_j[i] = NAN;
 }
@@ -145,6 +147,13 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
         r->epochs = epochs;
         r->time_to_train_s = steps * r->step_time_s;
         r->energy_to_train_j = r->system_power_w * r->time_to_train_s;
+        if (r->conv_extrapolated >= 0) {
+            double s2, e2;
+            if (scale_steps_scaled(sc, 1.0 / SCALE_SENSITIVITY, &s2, &e2, why, sizeof why) == 0)
+                r->ttt_bcrit_half_s = s2 * r->step_time_s;
+            if (scale_steps_scaled(sc, SCALE_SENSITIVITY, &s2, &e2, why, sizeof why) == 0)
+                r->ttt_bcrit_double_s = s2 * r->step_time_s;
+        }
         if (sc->system.price_per_device_hour > 0)
             r->cost_usd = sc->system.price_per_device_hour * sc->devices * r->time_to_train_s / 3600.0;
     }

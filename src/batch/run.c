@@ -252,6 +252,7 @@ static void speedups(Run *run, const Key *k)
     for (int i = 0; i < run->n; i++) {
         RunRow *a = &run->row[i];
         a->r.speedup = NAN;
+        a->r.speedup_bcrit_half = a->r.speedup_bcrit_double = NAN;
         if (!a->built || a->r.status != STATUS_OK || !a->sc.baseline[0])
             continue;
         /* the first key not below (baseline, model, devices) */
@@ -270,9 +271,11 @@ static void speedups(Run *run, const Key *k)
             const RunRow *b = &run->row[k[lo].idx];
             if (!b->built || b->r.status != STATUS_OK)
                 continue;
-            if (isfinite(a->r.time_to_train_s) && isfinite(b->r.time_to_train_s))
+            if (isfinite(a->r.time_to_train_s) && isfinite(b->r.time_to_train_s)) {
                 a->r.speedup = b->r.time_to_train_s / a->r.time_to_train_s;
-            else
+                a->r.speedup_bcrit_half = b->r.ttt_bcrit_half_s / a->r.ttt_bcrit_half_s;
+                a->r.speedup_bcrit_double = b->r.ttt_bcrit_double_s / a->r.ttt_bcrit_double_s;
+            } else
                 a->r.speedup = a->r.samples_per_s / b->r.samples_per_s;
             break;
         }

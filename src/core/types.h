@@ -292,7 +292,12 @@ typedef struct {
     char interval_basis[96]; /* which runs the interval comes from */
     double epochs;           /* epochs to train (NaN when the amount is not in epochs) */
     int conv_extrapolated;   /* -1: no curve used; 0: batch inside the measured range; 1: outside it */
-    int searched;            /* strategies the search evaluated (0: none) */
+    /* Sensitivity to the convergence curve: time to train with its
+     * critical batch halved and doubled (NaN: no curve used), and the
+     * speedups over the baseline with them (batch runner). */
+    double ttt_bcrit_half_s, ttt_bcrit_double_s;
+    double speedup_bcrit_half, speedup_bcrit_double;
+    int searched; /* strategies the search evaluated (0: none) */
     double comp_time_s[COMP_COUNT];
     double comp_energy_j[COMP_COUNT];
     /* collective tier names, for the breakdown */

@@ -33,6 +33,10 @@ const ReportCol report_cols[] = {
     {"samples_per_s", "samples/s", RC_NUM, RF_RATE, "training throughput"},
     {"steps", "", RC_NUM, RF_PLAIN, "optimizer steps to train"},
     {"epochs", "", RC_NUM, RF_PLAIN, "epochs over the dataset the training takes (convergence curve)"},
+    {"time_to_train_days_bcrit_half", "days", RC_NUM, RF_DAYS,
+     "time to train if the convergence curve's critical batch were half the template's (sensitivity)"},
+    {"time_to_train_days_bcrit_double", "days", RC_NUM, RF_DAYS,
+     "time to train if the convergence curve's critical batch were twice the template's (sensitivity)"},
     {"convergence", "", RC_TEXT, RF_PLAIN,
      "measured: the global batch lies in the range the convergence curve's source measured; extrapolated: "
      "outside it; empty: an explicit amount of training"},
@@ -48,6 +52,10 @@ const ReportCol report_cols[] = {
      "against the smallest device count of the same series and model"},
     {"speedup", "x", RC_NUM, RF_PLAIN,
      "time-to-train of the baseline series at the same devices and model / this row's"},
+    {"speedup_bcrit_half", "x", RC_NUM, RF_PLAIN,
+     "the speedup with the convergence curve's critical batch halved"},
+    {"speedup_bcrit_double", "x", RC_NUM, RF_PLAIN,
+     "the speedup with the convergence curve's critical batch doubled"},
     {"memory_per_device_gib", "GiB", RC_NUM, RF_GIB, "memory of the most loaded device"},
     {"memory_capacity_gib", "GiB", RC_NUM, RF_GIB, "device memory capacity"},
     {"fits_memory", "", RC_TEXT, RF_PLAIN, "yes when the strategy fits"},
@@ -173,6 +181,14 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         v = r->scaling_efficiency;
     else if (!strcmp(name, "speedup"))
         v = r->speedup;
+    else if (!strcmp(name, "speedup_bcrit_half"))
+        v = r->speedup_bcrit_half;
+    else if (!strcmp(name, "speedup_bcrit_double"))
+        v = r->speedup_bcrit_double;
+    else if (!strcmp(name, "time_to_train_days_bcrit_half"))
+        v = r->ttt_bcrit_half_s / 86400.0;
+    else if (!strcmp(name, "time_to_train_days_bcrit_double"))
+        v = r->ttt_bcrit_double_s / 86400.0;
     else if (!strcmp(name, "memory_per_device_gib"))
         v = r->mem_total_bytes / GIB;
     else if (!strcmp(name, "memory_capacity_gib"))

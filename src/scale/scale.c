@@ -63,6 +63,11 @@ int scale_extrapolated(const Scenario *sc)
 
 int scale_steps(const Scenario *sc, double *steps, double *epochs, char *why, size_t n)
 {
+    return scale_steps_scaled(sc, 1.0, steps, epochs, why, n);
+}
+
+int scale_steps_scaled(const Scenario *sc, double bscale, double *steps, double *epochs, char *why, size_t n)
+{
     const double gb = (double)sc->global_batch;
     const Model *m = &sc->model;
     double samples = 0;
@@ -88,7 +93,9 @@ int scale_steps(const Scenario *sc, double *steps, double *epochs, char *why, si
         *epochs = sc->epochs;
     } else if (m->convergence.name[0]) {
         const Convergence *c = &m->convergence;
-        double b = gb;
+        /* a curve whose critical batch is bscale x larger reads as the
+         * same curve at the batch B / bscale */
+        double b = gb / (bscale > 0 ? bscale : 1.0);
         if (c->unit == BATCH_TOKENS) {
             if (m->seq_len < 1) {
                 snprintf(why, n, "convergence '%s' counts tokens but the model has no sequence length",

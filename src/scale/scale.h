@@ -13,6 +13,14 @@
  * when unknown).  Returns 0, or -1 with why[] saying what is missing. */
 int scale_steps(const Scenario *sc, double *steps, double *epochs, char *why, size_t n);
 
+/* The same with the convergence curve's batch axis scaled: a critical
+ * batch bscale x the template's (the curve evaluated at B / bscale).  The
+ * reports' sensitivity uses 1/SCALE_SENSITIVITY and SCALE_SENSITIVITY, a
+ * convention (the published critical batches of one task differ by about
+ * that much: McCandlish et al. 2018, Shallue et al. 2018), not a fit. */
+#define SCALE_SENSITIVITY 2.0
+int scale_steps_scaled(const Scenario *sc, double bscale, double *steps, double *epochs, char *why, size_t n);
+
 /* Whether the steps of a scenario rest on its convergence curve inside the
  * global batches the curve's source measured (0), outside them (1), or on
  * no curve at all (-1: an explicit amount of training). */
