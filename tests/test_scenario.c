@@ -754,6 +754,26 @@ static void test_lstm_timestep_handoffs(void **state)
     eval_ok(&f->sc, &b);
     const double T = f->sc.model.seq_len, m = 128 / 32, pp = 2;
     assert_rel(b.comp_time_s[COMP_PP_COMM] - a.comp_time_s[COMP_PP_COMM], 2 * (m + pp - 1) * T * 10e-6, 1e-9);
+
+    /* GNMT's bidirectional first encoder layer needs the whole sequence:
+     * with 2 stages the fill is a whole stage-time, not 1/T of one */
+    double stage = 0;
+    for (int c = 0; c < COMP_COUNT; c++)
+        if (c != COMP_PP_BUBBLE && c != COMP_PP_COMM && c != COMP_DP_COMM && c != COMP_DP_HIDDEN &&
+            c != COMP_OPTIMIZER && c != COMP_SYSTEM)
+            stage += b.comp_time_s[c];
+    assert_rel(b.comp_time_s[COMP_PP_BUBBLE], stage / m, 1e-9);
+    /* BigLSTM (unidirectional): the wavefront fills in 1/T of a stage */
+    build_ok(f, "system=dgx-v100, model=biglstm, devices=2, tp=1, pp=2, microbatch=32, global_batch=128, "
+                "precision=fp16");
+    Result c;
+    eval_ok(&f->sc, &c);
+    stage = 0;
+    for (int k = 0; k < COMP_COUNT; k++)
+        if (k != COMP_PP_BUBBLE && k != COMP_PP_COMM && k != COMP_DP_COMM && k != COMP_DP_HIDDEN &&
+            k != COMP_OPTIMIZER && k != COMP_SYSTEM)
+            stage += c.comp_time_s[k];
+    assert_rel(c.comp_time_s[COMP_PP_BUBBLE], stage / m / f->sc.model.seq_len, 1e-9);
 }
 
 int main(void)

@@ -98,6 +98,10 @@ typedef struct {
      * (1; an LSTM pipelines its timesteps across layer stages, Pal et al.
      * 2019, so a stage starts after one timestep, not one microbatch). */
     int wavefront;
+    /* 1: the first stage's first layer is bidirectional (GNMT's encoder):
+     * its output needs the whole sequence, so the wavefront starts only
+     * after the first stage has run every unit (and drains likewise). */
+    int serial_first;
     /* Bytes of the activation a stage sends to the next, per microbatch
      * (0: none or not pipelined). */
     double stage_boundary_bytes;

@@ -754,6 +754,7 @@ int lstmmodel_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
     count_flops(&x, g);
     count_activations(&x, g);
     g->wavefront = (int)x.ts;
+    g->serial_first = x.seq2seq; /* GNMT's first encoder layer is bidirectional */
     double boundary = x.seq2seq ? (double)x.b * (double)(x.ts + 2 * x.tt) * (double)x.d
                                 : (double)x.b * (double)x.ts * (double)x.r;
     g->stage_boundary_bytes = boundary * x.e / (x.cr ? (double)x.t : 1.0);

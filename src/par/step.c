@@ -332,6 +332,11 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
      * microbatch is pipelined in (an LSTM's timesteps). */
     const int wave = g.wavefront > 1 ? g.wavefront : 1;
     step.t[COMP_PP_BUBBLE] = (double)(pp - 1) / v * t_stage / wave;
+    /* a bidirectional first layer passes nothing on before the whole
+     * sequence is done: a whole stage-time of fill (and of drain), then
+     * the wavefront through the other pp - 2 stages */
+    if (g.serial_first && wave > 1 && pp > 1)
+        step.t[COMP_PP_BUBBLE] = (1.0 + (double)(pp - 2) / wave) / v * t_stage;
 
     /* Stage-to-stage transfers: an activation forward and a gradient
      * backward per microbatch and chunk, blocking as in Megatron-LM; with
