@@ -296,6 +296,8 @@ def expected_value(head, want):
         return num(want["time_to_train_days"])
     if head.startswith("Step time [s]"):
         return num(want["step_time_s"])
+    if head == "Speedup over baseline":
+        return num(want["speedup"])
     if head == "MFU":
         return num(want["mfu"])
     if head == "Scaling efficiency":

@@ -479,7 +479,7 @@ enum {
 };
 
 /* Chart-data block columns. */
-enum { D_SERIES, D_SCEN, D_DEV, D_TIME, D_MFU, D_SCALE, D_POWER, D_TLO, D_THI, D_NCOL };
+enum { D_SERIES, D_SCEN, D_DEV, D_TIME, D_MFU, D_SCALE, D_POWER, D_TLO, D_THI, D_SPEEDUP, D_NCOL };
 
 /* The time a chart or table shows for a row (days to train or step
  * seconds), times f: 1, or an end of the prediction interval. */
@@ -713,6 +713,77 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int col, const char *
     check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)row, 0, c, &o));
 }
 
+/* One chart per model whose series have a baseline: the speedup over the
+ * baseline against devices, with the break-even line at 1 (where a series
+ * crosses it, it starts to win).  Below the chart data, from row `row`. */
+static void speedup_charts(X *x, Sheet *sh, const int *blk, double dmin, double dmax, int row)
+{
+    const Run *run = x->run;
+    int nchart = 0;
+    /* the break-even line: two points at the device range's ends */
+    const int line_row = row;
+    put_text(x, sh, line_row, D_SERIES, "break-even (1.0x)", x->note);
+    put_num(x, sh, line_row, D_DEV, dmin, x->intf);
+    put_num(x, sh, line_row + 1, D_DEV, dmax, x->intf);
+    put_num(x, sh, line_row, D_SPEEDUP, 1.0, x->speedup);
+    put_num(x, sh, line_row + 1, D_SPEEDUP, 1.0, x->speedup);
+    for (int i = 0; i < x->set.n; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (s->npt == 0 || !run->row[s->pt[0]].sc.baseline[0])
+            continue;
+        const char *model = run->row[s->pt[0]].sc.model.name;
+        int seen = 0; /* a chart for this model already made */
+        for (int j = 0; j < i && !seen; j++)
+            seen = x->set.s[j].npt > 0 && run->row[x->set.s[j].pt[0]].sc.baseline[0] &&
+                   !strcmp(run->row[x->set.s[j].pt[0]].sc.model.name, model);
+        if (seen)
+            continue;
+        lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS);
+        if (!c) {
+            check(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+            return;
+        }
+        char title[160];
+        snprintf(title, sizeof title, "%s: speedup over the baseline vs devices", model);
+        style_xy_chart(c, title, "speedup (time to train of the baseline / the series') (log scale)", dmin, dmax);
+        chart_axis_set_log_base(c->y_axis, 2);
+        for (int j = i; j < x->set.n; j++) {
+            const RptSeries *t = &x->set.s[j];
+            if (t->npt == 0 || !run->row[t->pt[0]].sc.baseline[0] ||
+                strcmp(run->row[t->pt[0]].sc.model.name, model))
+                continue;
+            lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+            if (!cs)
+                continue;
+            int r1 = blk[j], r2 = blk[j] + t->npt - 1;
+            chart_series_set_categories(cs, sh->name, (lxw_row_t)r1, D_DEV, (lxw_row_t)r2, D_DEV);
+            chart_series_set_values(cs, sh->name, (lxw_row_t)r1, D_SPEEDUP, (lxw_row_t)r2, D_SPEEDUP);
+            chart_series_set_name_range(cs, sh->name, (lxw_row_t)r1, D_SERIES);
+            lxw_chart_line ln = {.width = 2.25};
+            chart_series_set_line(cs, &ln);
+            chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
+        }
+        lxw_chart_series *ref = chart_add_series(c, NULL, NULL);
+        if (ref) {
+            chart_series_set_categories(ref, sh->name, (lxw_row_t)line_row, D_DEV, (lxw_row_t)(line_row + 1), D_DEV);
+            chart_series_set_values(ref, sh->name, (lxw_row_t)line_row, D_SPEEDUP, (lxw_row_t)(line_row + 1),
+                                    D_SPEEDUP);
+            chart_series_set_name_range(ref, sh->name, (lxw_row_t)line_row, D_SERIES);
+            lxw_chart_line ln = {.color = 0x7F7F7F, .width = 1.0, .dash_type = LXW_CHART_LINE_DASH_DASH};
+            chart_series_set_line(ref, &ln);
+            chart_series_set_marker_type(ref, LXW_CHART_MARKER_NONE);
+        }
+        lxw_chart_options o;
+        memset(&o, 0, sizeof o);
+        o.x_offset = 4 + (nchart % 2) * 640;
+        o.y_offset = 6;
+        o.x_scale = 1.3;
+        o.y_scale = 1.15;
+        check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)(row + 3 + (nchart / 2) * 18), 0, c, &o));
+        nchart++;
+    }
+}
+
 static void sheet_summary(X *x, Sheet *sh)
 {
     const Run *run = x->run;
@@ -808,7 +879,9 @@ static void sheet_summary(X *x, Sheet *sh)
     /* speedups between every pair of series */
     if (x->set.n >= 3 && x->set.n <= 40) {
         put_long(x, sh, r++, 0,
-                 "Speedup of the row's series over the column's series (best scenario of each)", x->section);
+                 "Speedup of the row's series over the column's series (best scenario of each; the same model "
+                 "only: one model's time to train says nothing of another's)",
+                 x->section);
         put_header(x, sh, r, 0, "Series");
         for (int j = 0; j < x->set.n; j++)
             put_header(x, sh, r, 1 + j, x->set.s[j].name);
@@ -820,6 +893,8 @@ static void sheet_summary(X *x, Sheet *sh)
                 const RptSeries *a = &x->set.s[j], *b = &x->set.s[i];
                 if (a->best < 0 || b->best < 0)
                     put_text(x, sh, r, 1 + j, "n/a", NULL);
+                else if (strcmp(run->row[a->best].sc.model.name, run->row[b->best].sc.model.name))
+                    put_text(x, sh, r, 1 + j, "other model", x->note);
                 else
                     put_speedup(x, sh, r, 1 + j, &run->row[a->best], first + j, &run->row[b->best], first + i,
                                 x->set.by_ttt);
@@ -842,7 +917,8 @@ static void sheet_summary(X *x, Sheet *sh)
                                   "Scaling efficiency",
                                   "System power [kW]",
                                   x->set.by_ttt ? "Time to train, low [days]" : "Step time, low [s]",
-                                  x->set.by_ttt ? "Time to train, high [days]" : "Step time, high [s]"};
+                                  x->set.by_ttt ? "Time to train, high [days]" : "Step time, high [s]",
+                                  "Speedup over baseline"};
     int dh = data_row + 1;
     for (int c = 0; c < D_NCOL; c++)
         put_header(x, sh, dh, c, dheads[c]);
@@ -869,6 +945,7 @@ static void sheet_summary(X *x, Sheet *sh)
             put_num(x, sh, rr0, D_POWER, p->r.system_power_w / 1e3, x->kw);
             put_num(x, sh, rr0, D_TLO, shown_time(x, p, p->r.interval_lo), x->set.by_ttt ? x->days : x->secs);
             put_num(x, sh, rr0, D_THI, shown_time(x, p, p->r.interval_hi), x->set.by_ttt ? x->days : x->secs);
+            put_num(x, sh, rr0, D_SPEEDUP, p->r.speedup, x->speedup);
             if (!dmin || p->sc.devices < dmin)
                 dmin = p->sc.devices;
             if (p->sc.devices > dmax)
@@ -889,6 +966,7 @@ static void sheet_summary(X *x, Sheet *sh)
                       dmin, dmax, chart_row + dy, 0);
         summary_chart(x, sh, blk, D_POWER, "System power vs devices", "system power [kW]", "#,##0", 0, dmin,
                       dmax, chart_row + dy, dx);
+        speedup_charts(x, sh, blk, dmin, dmax, rr0 + 1);
     } else {
         put_long(x, sh, chart_row, 0, "No scenario fits and runs: there is nothing to chart.", x->note);
     }
