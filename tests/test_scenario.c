@@ -121,6 +121,15 @@ static void eval_ok(const Scenario *sc, Result *r)
     assert_true(r->status == STATUS_OK || r->status == STATUS_OOM);
 }
 
+/* Evaluate `base` with `extra` settings appended. */
+static void eval_spec(Fix *f, const char *base, const char *extra, Result *r)
+{
+    char spec[512];
+    snprintf(spec, sizeof spec, "%s, %s", base, extra);
+    build_ok(f, spec);
+    eval_ok(&f->sc, r);
+}
+
 /* ---- building --------------------------------------------------------- */
 
 static void test_basic(void **state)
@@ -527,9 +536,7 @@ static void test_framework_stack(void **state)
     const char *base = "system=dgx-h100, model=gpt3-175b, devices=64, tp=8, pp=8, microbatch=1, "
                        "global_batch=64, recompute=selective";
     char spec[400];
-    snprintf(spec, sizeof spec, "%s, seq_parallel=yes, system.framework.tp_overlap=0", base);
-    build_ok(f, spec);
-    eval_ok(&f->sc, &a);
+    eval_spec(f, base, "seq_parallel=yes, system.framework.tp_overlap=0", &a);
     snprintf(spec, sizeof spec, "%s, seq_parallel=yes", base);
     build_ok(f, spec);
     assert_rel(f->sc.system.framework.tp_overlap, 0.75, 1e-12);
@@ -544,14 +551,10 @@ static void test_framework_stack(void **state)
     build_ok(f, spec);
     Result c, d;
     eval_ok(&f->sc, &c);
-    snprintf(spec, sizeof spec, "%s, seq_parallel=no, system.framework.tp_overlap=0", base);
-    build_ok(f, spec);
-    eval_ok(&f->sc, &d);
+    eval_spec(f, base, "seq_parallel=no, system.framework.tp_overlap=0", &d);
     assert_rel(c.step_time_s, d.step_time_s, 1e-12);
     /* the ideal stack: faster, and no interval (not a prediction) */
-    snprintf(spec, sizeof spec, "%s, seq_parallel=yes, system.framework=ideal", base);
-    build_ok(f, spec);
-    eval_ok(&f->sc, &ideal);
+    eval_spec(f, base, "seq_parallel=yes, system.framework=ideal", &ideal);
     assert_true(ideal.step_time_s < b.step_time_s);
     assert_true(isnan(ideal.interval_lo) && isnan(ideal.interval_hi));
     assert_non_null(strstr(ideal.interval_basis, "not a prediction"));
@@ -565,16 +568,9 @@ static void test_fp8_linear_only(void **state)
     Result te, all8, b16;
     const char *base =
         "system=dgx-h100, model=llama2-7b, devices=8, tp=1, microbatch=1, global_batch=8, zero=1";
-    char spec[300];
-    snprintf(spec, sizeof spec, "%s, precision=fp8", base);
-    build_ok(f, spec);
-    eval_ok(&f->sc, &te);
-    snprintf(spec, sizeof spec, "%s, precision=fp8, system.framework.fp8_linear_only=no", base);
-    build_ok(f, spec);
-    eval_ok(&f->sc, &all8);
-    snprintf(spec, sizeof spec, "%s, precision=bf16", base);
-    build_ok(f, spec);
-    eval_ok(&f->sc, &b16);
+    eval_spec(f, base, "precision=fp8", &te);
+    eval_spec(f, base, "precision=fp8, system.framework.fp8_linear_only=no", &all8);
+    eval_spec(f, base, "precision=bf16", &b16);
     assert_true(all8.step_time_s < te.step_time_s);
     assert_true(te.step_time_s < b16.step_time_s);
     assert_rel(all8.comp_time_s[COMP_GEMM], te.comp_time_s[COMP_GEMM], 1e-12); /* linear layers alike */
@@ -710,12 +706,8 @@ static void test_sparse_gradients(void **state)
     const char *base =
         "system=dgx-v100, model=biglstm, devices=8, microbatch=64, global_batch=512, precision=fp16";
     char spec[300];
-    snprintf(spec, sizeof spec, "%s, model.sparse_grads=yes", base);
-    build_ok(f, spec);
-    eval_ok(&f->sc, &sp);
-    snprintf(spec, sizeof spec, "%s, model.sparse_grads=no", base);
-    build_ok(f, spec);
-    eval_ok(&f->sc, &de);
+    eval_spec(f, base, "model.sparse_grads=yes", &sp);
+    eval_spec(f, base, "model.sparse_grads=no", &de);
     /* 8 GPUs: each rank's 64 x 20 = 1,280 tokens of a 793,471-word
      * vocabulary; the tables are 1.62 of the 1.78 B parameters */
     const double P = de.params_total, V = 793471, R = 1024, tokens = 64 * 20.0;
@@ -745,13 +737,8 @@ static void test_lstm_timestep_handoffs(void **state)
     Result a, b;
     const char *base = "system=dgx-v100, model=gnmt, devices=2, tp=1, pp=2, microbatch=32, global_batch=128, "
                        "precision=fp16";
-    char spec[300];
-    snprintf(spec, sizeof spec, "%s, system.intra.latency=0", base);
-    build_ok(f, spec);
-    eval_ok(&f->sc, &a);
-    snprintf(spec, sizeof spec, "%s, system.intra.latency=10 us", base);
-    build_ok(f, spec);
-    eval_ok(&f->sc, &b);
+    eval_spec(f, base, "system.intra.latency=0", &a);
+    eval_spec(f, base, "system.intra.latency=10 us", &b);
     const double T = f->sc.model.seq_len, m = 128 / 32, pp = 2;
     assert_rel(b.comp_time_s[COMP_PP_COMM] - a.comp_time_s[COMP_PP_COMM], 2 * (m + pp - 1) * T * 10e-6, 1e-9);
 

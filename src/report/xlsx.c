@@ -745,7 +745,8 @@ static void speedup_charts(X *x, Sheet *sh, const int *blk, double dmin, double 
         }
         char title[160];
         snprintf(title, sizeof title, "%s: speedup over the baseline vs devices", model);
-        style_xy_chart(c, title, "speedup (time to train of the baseline / the series') (log scale)", dmin, dmax);
+        style_xy_chart(c, title, "speedup (time to train of the baseline / the series') (log scale)", dmin,
+                       dmax);
         chart_axis_set_log_base(c->y_axis, 2);
         for (int j = i; j < x->set.n; j++) {
             const RptSeries *t = &x->set.s[j];
@@ -765,7 +766,8 @@ static void speedup_charts(X *x, Sheet *sh, const int *blk, double dmin, double 
         }
         lxw_chart_series *ref = chart_add_series(c, NULL, NULL);
         if (ref) {
-            chart_series_set_categories(ref, sh->name, (lxw_row_t)line_row, D_DEV, (lxw_row_t)(line_row + 1), D_DEV);
+            chart_series_set_categories(ref, sh->name, (lxw_row_t)line_row, D_DEV, (lxw_row_t)(line_row + 1),
+                                        D_DEV);
             chart_series_set_values(ref, sh->name, (lxw_row_t)line_row, D_SPEEDUP, (lxw_row_t)(line_row + 1),
                                     D_SPEEDUP);
             chart_series_set_name_range(ref, sh->name, (lxw_row_t)line_row, D_SERIES);
@@ -878,10 +880,11 @@ static void sheet_summary(X *x, Sheet *sh)
 
     /* speedups between every pair of series */
     if (x->set.n >= 3 && x->set.n <= 40) {
-        put_long(x, sh, r++, 0,
-                 "Speedup of the row's series over the column's series (best scenario of each; the same model "
-                 "only: one model's time to train says nothing of another's)",
-                 x->section);
+        put_long(
+            x, sh, r++, 0,
+            "Speedup of the row's series over the column's series (best scenario of each; the same model "
+            "only: one model's time to train says nothing of another's)",
+            x->section);
         put_header(x, sh, r, 0, "Series");
         for (int j = 0; j < x->set.n; j++)
             put_header(x, sh, r, 1 + j, x->set.s[j].name);
