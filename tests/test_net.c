@@ -235,6 +235,43 @@ static void test_cube_mesh(void **state)
     assert_rel(net_group_bw(&s.intra, 2), 150e9, 1e-15);
 }
 
+/* A wire-level link (Si-IF): wires per mm from the pitch and layers, the
+ * bandwidth from the edge and the wire rate, the energy from the wire's
+ * charge; a pipeline transfer on a 2-D mesh uses the quarter of the links
+ * that face the neighbour. */
+static void test_wire_links(void **state)
+{
+    (void)state;
+    Network n = {.name = "siif",
+                 .link_bw_bytes_per_s = 0.5e9, /* 4 Gb/s per wire */
+                 .efficiency = 0.9,
+                 .latency_s = 50e-12,
+                 .topology = TOPO_MESH2D,
+                 .wire_pitch_um = 2,
+                 .wire_layers = 4,
+                 .wire_reach_mm = 0.5,
+                 .wire_cap_pf_per_mm = 0.2,
+                 .wire_swing_v = 0.8,
+                 .wire_io_energy = 0.02e-12,
+                 .edge_mm = 10};
+    net_wire_derive(&n);
+    assert_rel(n.links_per_mm, 2000, 1e-12);
+    assert_rel(n.bw_bytes_per_s, 10 * 2000 * 0.5e9 / 2, 1e-12); /* 5 TB/s per direction */
+    assert_rel(n.energy_j_per_bit, 0.02e-12 + 0.5 * 0.2e-12 * 0.5 * 0.64, 1e-12);
+    Network wide = n;
+    wide.wire_pitch_um = 10;
+    net_wire_derive(&wide);
+    assert_rel(wide.bw_bytes_per_s, n.bw_bytes_per_s / 5, 1e-12);
+    /* p2p to a mesh neighbour: a quarter of the device's links */
+    const double S = 1e8;
+    double t = net_tier_time(&n, COLL_P2P, S, 2, ALGO_RING, 1.0);
+    assert_rel(t, 50e-12 + S / (n.bw_bytes_per_s * 0.9 / 4), 1e-9);
+    /* no pitch: nothing derived */
+    Network plain = {.bw_bytes_per_s = 1e9, .energy_j_per_bit = 1e-12};
+    net_wire_derive(&plain);
+    assert_rel(plain.bw_bytes_per_s, 1e9, 1e-15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_ports_are_shared), cmocka_unit_test(test_small_messages_take_trees),
         cmocka_unit_test(test_hierarchical),     cmocka_unit_test(test_direct_topologies),
         cmocka_unit_test(test_busbw_curve),      cmocka_unit_test(test_cube_mesh),
+        cmocka_unit_test(test_wire_links),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "net/net.h"
 #include "par/step.h"
 #include "power/power.h"
 #include "scale/scale.h"
@@ -162,6 +163,15 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
 
 int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
 {
+    /* wire-level links: their figures follow from the wires (a scenario
+     * may have swept the pitch or the reach) */
+    Scenario wired;
+    if (sc->system.intra.wire_pitch_um > 0 || sc->system.inter.wire_pitch_um > 0) {
+        wired = *sc;
+        net_wire_derive(&wired.system.intra);
+        net_wire_derive(&wired.system.inter);
+        sc = &wired;
+    }
     int rc = search_needed(sc) ? search_strategy(sc, evaluate_fixed, cache, r) : evaluate_fixed(sc, cache, r);
     if (r->status != STATUS_ERROR)
         prediction_interval(sc, r);

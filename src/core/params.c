@@ -142,6 +142,17 @@ static const ParamDef network_defs[] = {
     {"busbw", offsetof(Network, busbw), P_POINTS, UNIT_NUMBER, 0, CURVE_MAX_POINTS, 0, 0, 0, 0, NULL, NULL,
      "measured all-reduce bus bandwidth as a fraction of bandwidth, by message size in bytes (nccl-tests)"},
     PI(Network, "busbw_ranks", busbw_ranks, 2, 1e6, 8, 0, 0, "ranks of the busbw measurements"),
+    PD(Network, "wire.pitch_um", wire_pitch_um, UNIT_NUMBER, 0, 1e4, 0, 0,
+       "wire pitch in um; > 0 derives links_per_mm, bandwidth and energy from the wires"),
+    PI(Network, "wire.layers", wire_layers, 1, 100, 1, 0, 0, "routing layers of the wires"),
+    PD(Network, "wire.reach_mm", wire_reach_mm, UNIT_NUMBER, 0, 1e4, 0, 0, "wire length, mm"),
+    PD(Network, "wire.capacitance_pf_per_mm", wire_cap_pf_per_mm, UNIT_NUMBER, 0, 100, 0, 0,
+       "wire capacitance, pF per mm"),
+    PD(Network, "wire.swing", wire_swing_v, UNIT_VOLTAGE, 0, 5, 0, 0, "signal swing on the wire"),
+    PD(Network, "wire.io_energy", wire_io_energy, UNIT_ENERGY_PER_BIT, 0, 1e-9, 0, 0,
+       "driver, receiver and clocking energy per bit, besides the wire's charge"),
+    PD(Network, "edge_mm", edge_mm, UNIT_NUMBER, 0, 1e4, 0, 0,
+       "die edge given to this tier, mm (wire links)"),
     {"group_links", offsetof(Network, group_links), P_POINTS, UNIT_NUMBER, 0, CURVE_MAX_POINTS, 0, 0, 0, 0,
      NULL, NULL,
      "switchless mesh (DGX-1 cube-mesh): [group size, links per device its rings use]; the group gets that "
@@ -161,6 +172,8 @@ static int network_finish(void *obj, Diag *d)
     }
     if (gl->n > 0 && !(net->link_bw_bytes_per_s > 0))
         return diag_set(d, NULL, 0, 0, "key 'group_links': needs link_bandwidth");
+    if (net->wire_pitch_um > 0 && !(net->edge_mm > 0 && net->link_bw_bytes_per_s > 0))
+        return diag_set(d, NULL, 0, 0, "key 'wire.pitch_um': a wire link needs edge_mm and link_bandwidth");
     const Points *c = &net->busbw;
     if (c->n == 1)
         return diag_set(d, NULL, 0, 0, "key 'busbw': a curve needs at least 2 points");

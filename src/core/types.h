@@ -80,6 +80,15 @@ typedef struct {
      * bandwidth is y x link_bandwidth, not the device's whole bandwidth.
      * n = 0: a switch gives every group the device's bandwidth. */
     Points group_links;
+    /* A wire-level link (Silicon Interconnect Fabric, interposer wires):
+     * with wire_pitch_um > 0, links_per_mm, bandwidth and energy follow
+     * from the pitch, the routing layers, the die edge given to the tier,
+     * the per-wire rate (link_bw_bytes_per_s) and the wire's reach,
+     * capacitance and swing (net_wire_derive). */
+    double wire_pitch_um;
+    int wire_layers;
+    double wire_reach_mm, wire_cap_pf_per_mm, wire_swing_v, wire_io_energy;
+    double edge_mm;
 } Network;
 
 /* The training stack (templates/frameworks): what the software makes of

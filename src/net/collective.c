@@ -85,6 +85,17 @@ static double busbw_fraction(const Network *net, double wire)
     return c->y[i] + f * (c->y[i + 1] - c->y[i]);
 }
 
+void net_wire_derive(Network *n)
+{
+    if (!(n->wire_pitch_um > 0))
+        return;
+    const double layers = n->wire_layers > 0 ? n->wire_layers : 1;
+    n->links_per_mm = layers * 1000.0 / n->wire_pitch_um;
+    n->bw_bytes_per_s = n->edge_mm * n->links_per_mm * n->link_bw_bytes_per_s / 2.0;
+    const double cap = n->wire_cap_pf_per_mm * 1e-12 * n->wire_reach_mm;
+    n->energy_j_per_bit = n->wire_io_energy + 0.5 * cap * n->wire_swing_v * n->wire_swing_v;
+}
+
 double net_group_bw(const Network *net, int p)
 {
     const Points *gl = &net->group_links;
@@ -133,9 +144,11 @@ double net_tier_time(const Network *net, Collective c, double bytes, int p, Algo
         steps = net->topology == TOPO_SWITCHED || net->topology == TOPO_RING ? 1.0 : dims * side / 4.0;
         if (steps < 1)
             steps = 1;
-        /* one link, not the device's aggregate, on direct topologies */
-        if (net->topology != TOPO_SWITCHED && net->link_bw_bytes_per_s > 0)
-            eff_bw = net->link_bw_bytes_per_s * net->efficiency * bw_scale;
+        /* on a direct topology a transfer to one neighbour uses the links
+         * that face it: the device's bandwidth over its 2 x dims
+         * neighbours (a ring 2, a 2-D mesh or torus 4, a 3-D torus 6) */
+        if (net->topology != TOPO_SWITCHED)
+            eff_bw = bw / (2.0 * dims);
         break;
     }
     double t = steps * a + wire / eff_bw;

@@ -38,6 +38,14 @@ void net_group(const System *sys, int p, long stride, Group *g);
  * "size"; for point-to-point the message).  p = 1 costs nothing. */
 void net_collective(const System *sys, const Group *g, Collective c, double bytes, CollCost *out);
 
+/* A wire-level link's figures from its wires (Network.wire_*): wires per
+ * mm of edge = layers x 1000 / pitch (both directions together, the
+ * links_per_mm convention); bandwidth per direction = edge x wires/mm x
+ * rate / 2; energy per bit = I/O energy + half the wire's charge C V^2
+ * (C = capacitance per mm x reach; a bit toggles the wire half the time).
+ * Nothing changes when wire_pitch_um is 0. */
+void net_wire_derive(Network *n);
+
 /* Bandwidth per device, per direction, that a group of p ranks gets on a
  * tier: the device's on a switch, group_links x link_bandwidth on a
  * switchless mesh (DGX-1's cube-mesh). */
