@@ -13,6 +13,7 @@
 #include "testutil.h"
 
 #include "core/sha256.h"
+#include "report/columns.h"
 #include "report/report.h"
 
 /* ---- SHA-256 ------------------------------------------------------------ */
@@ -251,6 +252,34 @@ static void fill_row(RunRow *rr, const char *name, const char *series, int devic
     rr->r.comp_energy_j[0] = NAN;
 }
 
+/* The convergence column: measured or extrapolated, and whose curve. */
+static void test_convergence_column(void **state)
+{
+    (void)state;
+    RunRow rr;
+    fill_row(&rr, "x", "S", 8, STATUS_OK, 1.0);
+    int col = -1;
+    for (int i = 0; i < report_ncols; i++)
+        if (!strcmp(report_cols[i].name, "convergence"))
+            col = i;
+    assert_true(col >= 0);
+    char t[128];
+    double v;
+    rr.r.conv_extrapolated = -1;
+    report_value(col, &rr, &v, t, sizeof t);
+    assert_string_equal(t, "");
+    rr.r.conv_extrapolated = 0;
+    report_value(col, &rr, &v, t, sizeof t);
+    assert_string_equal(t, "measured");
+    snprintf(rr.sc.model.convergence.measured_model, NAME_MAX_LEN, "ResNet-50");
+    rr.r.conv_extrapolated = 1;
+    report_value(col, &rr, &v, t, sizeof t);
+    assert_string_equal(t, "extrapolated; curve of ResNet-50");
+    snprintf(rr.sc.model.name, sizeof rr.sc.model.name, "ResNet-50");
+    report_value(col, &rr, &v, t, sizeof t);
+    assert_string_equal(t, "extrapolated");
+}
+
 static void make_run(Run *run)
 {
     memset(run, 0, sizeof *run);
@@ -458,9 +487,9 @@ int main(void)
         cmocka_unit_test(test_sha256_vectors),    cmocka_unit_test(test_sha256_incremental),
         cmocka_unit_test(test_number_formatting), cmocka_unit_test(test_parse_formats),
         cmocka_unit_test(test_sheet_names),       cmocka_unit_test(test_formula_guard),
-        cmocka_unit_test(test_clean_text),        cmocka_unit_test(test_series_best),
-        cmocka_unit_test(test_baselines),         cmocka_unit_test(test_document_time),
-        cmocka_unit_test(test_writers),
+        cmocka_unit_test(test_clean_text),        cmocka_unit_test(test_convergence_column),
+        cmocka_unit_test(test_series_best),       cmocka_unit_test(test_baselines),
+        cmocka_unit_test(test_document_time),     cmocka_unit_test(test_writers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

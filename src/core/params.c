@@ -295,6 +295,8 @@ static const ParamDef convergence_defs[] = {
     PD(Convergence, "b_noise", b_noise, UNIT_NUMBER, 0, 1e15, 0, 0, "gradient noise scale (batch)"),
     PD(Convergence, "epochs_min", epochs_min, UNIT_NUMBER, 0, 1e9, 0, 0, "epochs at a batch of 1"),
     PD(Convergence, "b_crit", b_crit, UNIT_NUMBER, 0, 1e15, 0, 0, "critical batch"),
+    PS(Convergence, "measured.model", measured_model, 0,
+       "the model the curve was measured on (a scenario of another model borrows it)"),
     PD(Convergence, "measured.min", measured_min, UNIT_NUMBER, 0, 1e15, 0, 0,
        "smallest global batch the source measured (default: the first point)"),
     PD(Convergence, "measured.max", measured_max, UNIT_NUMBER, 0, 1e15, 0, 0,

@@ -145,6 +145,7 @@ typedef struct {
     double epochs_min, b_crit;         /* epochs form */
     Points table;                      /* table form: (B, epochs) points, B increasing */
     double measured_min, measured_max; /* global batches the source measured (0: the table's points) */
+    char measured_model[NAME_MAX_LEN]; /* the model the source trained ("": the scenario's own) */
 } Convergence;
 
 typedef enum { MODEL_TRANSFORMER, MODEL_GEMM, MODEL_LSTM, MODEL_CNN, MODEL_KIND_COUNT } ModelKind;

@@ -39,7 +39,7 @@ const ReportCol report_cols[] = {
      "time to train if the convergence curve's critical batch were twice the template's (sensitivity)"},
     {"convergence", "", RC_TEXT, RF_PLAIN,
      "measured: the global batch lies in the range the convergence curve's source measured; extrapolated: "
-     "outside it; empty: an explicit amount of training"},
+     "outside it; '; curve of X': the curve was measured on another model; empty: an explicit amount"},
     {"time_to_train_s", "s", RC_NUM, RF_SECONDS, "steps x step time"},
     {"time_to_train_days", "days", RC_NUM, RF_DAYS, "time to train in days"},
     {"time_to_train_days_lo", "days", RC_NUM, RF_DAYS, "low end of the time to train (prediction interval)"},
@@ -145,8 +145,15 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         return text(t, n, r->pp_tier);
     if (!strcmp(name, "dp_tier"))
         return text(t, n, r->dp_tier);
-    if (!strcmp(name, "convergence"))
-        return text(t, n, r->conv_extrapolated < 0 ? "" : r->conv_extrapolated ? "extrapolated" : "measured");
+    if (!strcmp(name, "convergence")) {
+        if (r->conv_extrapolated < 0)
+            return text(t, n, "");
+        const char *of = sc->model.convergence.measured_model;
+        const int borrowed = of[0] && strcmp(of, sc->model.name);
+        snprintf(t, n, "%s%s%s", r->conv_extrapolated ? "extrapolated" : "measured",
+                 borrowed ? "; curve of " : "", borrowed ? of : "");
+        return 0;
+    }
     if (!strcmp(name, "interval_basis"))
         return text(t, n, r->interval_basis);
     double v = NAN;
