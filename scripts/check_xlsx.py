@@ -287,13 +287,15 @@ def header_row(ws, cell):
 
 def expected_value(head, want):
     """The summary.csv value a chart-data column should hold, or False."""
+    units = {"days": 1.0, "hours": 24.0, "minutes": 1440.0}
+    for unit, k in units.items():
+        for end, suffix in (("", ""), (", low", "_lo"), (", high", "_hi")):
+            if head.startswith("Time to train%s [%s]" % (end, unit)):
+                v = num(want["time_to_train_days" + suffix])
+                return None if v is None else v * k
     for end, suffix in (("low", "_lo"), ("high", "_hi")):
-        if head.startswith("Time to train, %s [days]" % end):
-            return num(want["time_to_train_days" + suffix])
         if head.startswith("Step time, %s [s]" % end):
             return num(want["step_time_s" + suffix])
-    if head.startswith("Time to train [days]"):
-        return num(want["time_to_train_days"])
     if head.startswith("Step time [s]"):
         return num(want["step_time_s"])
     if head == "Speedup over baseline":

@@ -196,6 +196,8 @@ typedef struct {
     const ReportInput *in;
     const Run *run;
     RptSeriesSet set;
+    double tunit_s;        /* time to train is shown in this unit (s): days, hours or minutes */
+    const char *tunit;     /* its name: "days", "hours", "minutes" */
     lxw_error err; /* first error libxlsxwriter returned */
     char *buf;     /* cleaned cell text */
     size_t bufsz;
@@ -485,9 +487,41 @@ enum { D_SERIES, D_SCEN, D_DEV, D_TIME, D_MFU, D_SCALE, D_POWER, D_TLO, D_THI, D
  * seconds), times f: 1, or an end of the prediction interval. */
 static double shown_time(const X *x, const RunRow *p, double f);
 
-static double ttt_days(const RunRow *rr)
+/* Time to train in the workbook's unit (days, hours or minutes: the unit
+ * that suits the study's best times). */
+static double ttt_shown(const X *x, const RunRow *rr)
 {
-    return rr->r.time_to_train_s / 86400.0;
+    return rr->r.time_to_train_s / x->tunit_s;
+}
+
+/* Days when the median best time to train is 2 days or more, hours when 2
+ * hours or more, else minutes. */
+static void choose_time_unit(X *x)
+{
+    double v[256];
+    int n = 0;
+    for (int i = 0; i < x->set.n && n < 256; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (s->best >= 0 && isfinite(x->run->row[s->best].r.time_to_train_s))
+            v[n++] = x->run->row[s->best].r.time_to_train_s;
+    }
+    for (int i = 1; i < n; i++) /* insertion sort: a handful of series */
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    const double med = n ? v[n / 2] : 86400.0 * 2;
+    if (med >= 2 * 86400.0) {
+        x->tunit_s = 86400.0;
+        x->tunit = "days";
+    } else if (med >= 2 * 3600.0) {
+        x->tunit_s = 3600.0;
+        x->tunit = "hours";
+    } else {
+        x->tunit_s = 60.0;
+        x->tunit = "minutes";
+    }
 }
 
 static int has_ttt(const RunRow *rr)
@@ -522,7 +556,7 @@ static void put_speedup(X *x, Sheet *sh, int row, int col, const RunRow *a, int 
 static double shown_time(const X *x, const RunRow *p, double f)
 {
     if (x->set.by_ttt)
-        return has_ttt(p) ? ttt_days(p) * f : NAN;
+        return has_ttt(p) ? ttt_shown(x, p) * f : NAN;
     return p->r.step_time_s * f;
 }
 
@@ -537,7 +571,7 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
     const Result *r = &rr->r;
     put_text(x, sh, row, B_SCEN, rr->sc.name, NULL);
     if (x->set.by_ttt)
-        put_num(x, sh, row, B_TIME, ttt_days(rr), x->days);
+        put_num(x, sh, row, B_TIME, ttt_shown(x, rr), x->days);
     else
         put_num(x, sh, row, B_TIME, r->step_time_s, x->secs);
     if (isfinite(r->interval_lo) && isfinite(r->interval_hi)) {
@@ -813,11 +847,12 @@ static void sheet_summary(X *x, Sheet *sh)
     for (int i = 0; i < x->set.n && ref < 0; i++)
         if (x->set.s[i].best >= 0)
             ref = i;
-    char sp[200];
+    char sp[200], th[48];
     snprintf(sp, sizeof sp, "Speedup vs %s", ref >= 0 ? x->set.s[ref].name : "the first series");
+    snprintf(th, sizeof th, "Time to train [%s]", x->tunit);
     const char *heads[B_NCOL] = {"Series",
                                  "Best scenario",
-                                 x->set.by_ttt ? "Time to train [days]" : "Step time [s]",
+                                 x->set.by_ttt ? th : "Step time [s]",
                                  "90 % range (validation)",
                                  sp,
                                  "Devices",
@@ -912,15 +947,20 @@ static void sheet_summary(X *x, Sheet *sh)
     put_long(x, sh, data_row, 0,
              "Chart data: the best scenario of each series at each device count (scenarios with status ok)",
              x->section);
+    char dt[48], dlo[48], dhi[48], axis[64];
+    snprintf(dt, sizeof dt, "Time to train [%s]", x->tunit);
+    snprintf(dlo, sizeof dlo, "Time to train, low [%s]", x->tunit);
+    snprintf(dhi, sizeof dhi, "Time to train, high [%s]", x->tunit);
+    snprintf(axis, sizeof axis, "time to train [%s] (log scale)", x->tunit);
     const char *dheads[D_NCOL] = {"Series",
                                   "Scenario",
                                   "Devices",
-                                  x->set.by_ttt ? "Time to train [days]" : "Step time [s]",
+                                  x->set.by_ttt ? dt : "Step time [s]",
                                   "MFU",
                                   "Scaling efficiency",
                                   "System power [kW]",
-                                  x->set.by_ttt ? "Time to train, low [days]" : "Step time, low [s]",
-                                  x->set.by_ttt ? "Time to train, high [days]" : "Step time, high [s]",
+                                  x->set.by_ttt ? dlo : "Step time, low [s]",
+                                  x->set.by_ttt ? dhi : "Step time, high [s]",
                                   "Speedup over baseline"};
     int dh = data_row + 1;
     for (int c = 0; c < D_NCOL; c++)
@@ -940,7 +980,7 @@ static void sheet_summary(X *x, Sheet *sh)
             put_num(x, sh, rr0, D_DEV, p->sc.devices, x->intf);
             put_text(x, sh, rr0, D_SCEN, p->sc.name, NULL);
             if (x->set.by_ttt)
-                put_num(x, sh, rr0, D_TIME, has_ttt(p) ? ttt_days(p) : NAN, x->days);
+                put_num(x, sh, rr0, D_TIME, has_ttt(p) ? ttt_shown(x, p) : NAN, x->days);
             else
                 put_num(x, sh, rr0, D_TIME, p->r.step_time_s, x->secs);
             put_num(x, sh, rr0, D_MFU, p->r.mfu, x->pct);
@@ -961,7 +1001,7 @@ static void sheet_summary(X *x, Sheet *sh)
     if (npoints > 0 && blk) {
         const int dx = 640, dy = 18;
         summary_chart(x, sh, blk, D_TIME, x->set.by_ttt ? "Time to train vs devices" : "Step time vs devices",
-                      x->set.by_ttt ? "time to train [days] (log scale)" : "step time [s] (log scale)",
+                      x->set.by_ttt ? axis : "step time [s] (log scale)",
                       "General", 1, dmin, dmax, chart_row, 0);
         summary_chart(x, sh, blk, D_MFU, "MFU vs devices", "model FLOPs utilisation", "0%", 0, dmin, dmax,
                       chart_row, dx);
@@ -1461,6 +1501,7 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
         errno = ENOMEM;
         return -1;
     }
+    choose_time_unit(&x);
     lxw_workbook_options opt = {.constant_memory = LXW_FALSE, .tmpdir = NULL, .use_zip64 = LXW_FALSE};
     x.wb = workbook_new_opt(a.tmp, &opt);
     if (!x.wb) {
