@@ -237,6 +237,11 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
             printf(" Fastest: '%s' (series %s) runs %.4g samples/s on %d device%s.", b->sc.name, b->sc.series,
                    b->r.samples_per_s, b->sc.devices, b->sc.devices == 1 ? "" : "s");
     }
+    {
+        char rec[2048];
+        if (rpt_recommend(run, rec, sizeof rec) >= 0 || run->n_ok > 0)
+            printf(" %s", rec);
+    }
     RptBaseline cmp[64];
     int ncmp = rpt_baselines(run, cmp, 64);
     for (int k = 0; k < ncmp; k++) {

@@ -280,6 +280,41 @@ static void test_convergence_column(void **state)
     assert_string_equal(t, "extrapolated");
 }
 
+/* The recommendation: the cheapest row that meets its deadline, budget and
+ * power budget; the sentence says so with numbers; none meets: why. */
+static void test_recommendation(void **state)
+{
+    (void)state;
+    Run run;
+    memset(&run, 0, sizeof run);
+    RunRow rows[3];
+    fill_row(&rows[0], "slow", "A", 64, STATUS_OK, 40);  /* misses the deadline */
+    fill_row(&rows[1], "mid", "A", 128, STATUS_OK, 20);  /* meets, cheaper */
+    fill_row(&rows[2], "fast", "B", 512, STATUS_OK, 10); /* meets, dearer */
+    for (int i = 0; i < 3; i++) {
+        rows[i].r.cost_usd = 2.0 * rows[i].sc.devices * rows[i].r.time_to_train_s / 3600.0;
+        rows[i].r.energy_to_train_j = rows[i].r.system_power_w * rows[i].r.time_to_train_s;
+        rows[i].r.interval_lo = 0.9;
+        rows[i].r.interval_hi = 1.2;
+        rows[i].sc.deadline_s = 30 * 86400.0;
+        rows[i].sc.budget_usd = 1e6;
+    }
+    run.row = rows;
+    run.n = 3;
+    char buf[2048];
+    assert_int_equal(rpt_recommend(&run, buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, "Recommended: A on 128 devices: 20 days (18 days to 24 days), $123 k"));
+    assert_non_null(strstr(buf, "a deadline of 30 days, a budget of $1 M"));
+    assert_non_null(strstr(buf, "Fastest: B on 512 devices: 10 days"));
+    /* a budget nothing meets */
+    for (int i = 0; i < 3; i++)
+        rows[i].sc.budget_usd = 1000;
+    assert_int_equal(rpt_recommend(&run, buf, sizeof buf), -1);
+    assert_string_equal(
+        buf, "No scenario meets a deadline of 30 days, a budget of $1 k: relax a constraint or widen "
+             "the sweep.");
+}
+
 static void make_run(Run *run)
 {
     memset(run, 0, sizeof *run);
@@ -488,8 +523,9 @@ int main(void)
         cmocka_unit_test(test_number_formatting), cmocka_unit_test(test_parse_formats),
         cmocka_unit_test(test_sheet_names),       cmocka_unit_test(test_formula_guard),
         cmocka_unit_test(test_clean_text),        cmocka_unit_test(test_convergence_column),
-        cmocka_unit_test(test_series_best),       cmocka_unit_test(test_baselines),
-        cmocka_unit_test(test_document_time),     cmocka_unit_test(test_writers),
+        cmocka_unit_test(test_recommendation),    cmocka_unit_test(test_series_best),
+        cmocka_unit_test(test_baselines),         cmocka_unit_test(test_document_time),
+        cmocka_unit_test(test_writers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -440,6 +440,12 @@ static const ParamDef scenario_defs[] = {
     PD(Scenario, "train_tokens", train_tokens, UNIT_NUMBER, 0, 1e18, 0, 0, "tokens to train on"),
     PD(Scenario, "train_samples", train_samples, UNIT_NUMBER, 0, 1e18, 0, 0, "samples to train on"),
     PD(Scenario, "epochs", epochs, UNIT_NUMBER, 0, 1e9, 0, 0, "epochs over the dataset"),
+    PD(Scenario, "deadline", deadline_s, UNIT_TIME, 0, 1e12, 0, 0,
+       "the longest time to train the recommendation may take (e.g. 30 days)"),
+    PD(Scenario, "budget", budget_usd, UNIT_MONEY, 0, 1e15, 0, 0,
+       "the most the training may cost at list price (USD)"),
+    PD(Scenario, "power_budget", power_budget_w, UNIT_POWER, 0, 1e12, 0, 0,
+       "the most power the system may draw at the wall"),
 };
 
 const ParamTable param_scenario_table = {"scenarios", scenario_defs, N(scenario_defs), sizeof(Scenario),

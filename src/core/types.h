@@ -238,6 +238,9 @@ typedef struct {
     int min_mp, max_mp;          /* search bounds on tp x pp (model-parallel degree) */
     char baseline[NAME_MAX_LEN]; /* series this row is compared with at the same devices and model */
     double train_tokens, train_samples, epochs; /* 0: not given */
+    /* Constraints a recommendation must meet (0: none): the time to train,
+     * the cost to train and the system's power at the wall. */
+    double deadline_s, budget_usd, power_budget_w;
 } Scenario;
 
 /* Components of a step, in the order they are reported. */

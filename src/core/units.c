@@ -105,6 +105,9 @@ static const UnitDef units[] = {
     {UNIT_TIME, "hr", 3600.0, 0, 0},
     {UNIT_TIME, "d", 86400.0, 0, 0},
     {UNIT_TIME, "day", 86400.0, 0, 0},
+    {UNIT_TIME, "days", 86400.0, 0, 0},
+    {UNIT_TIME, "hours", 3600.0, 0, 0},
+    {UNIT_TIME, "minutes", 60.0, 0, 0},
 
     {UNIT_POWER, "W", 1.0, 0, SI_ALL},
 

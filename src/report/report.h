@@ -99,6 +99,13 @@ double rpt_cost_usd(const RunRow *rr);
 /* The question a study answers, in one sentence, from its rows. */
 void rpt_question(const Run *run, const RptSeriesSet *set, char *buf, size_t n);
 
+/* The answer, in sentences with numbers and ranges: among the rows that
+ * meet their own deadline, budget and power budget, the cheapest (else the
+ * least energy, else the fastest) is recommended; the fastest and the
+ * lowest-energy ones follow when they differ.  Returns the index of the
+ * recommended row, or -1 (buf then says why). */
+int rpt_recommend(const Run *run, char *buf, size_t n);
+
 /* ---- workbook (xlsx.c) ------------------------------------------------ */
 
 /* NAME.xlsx: Summary, Scenarios, Breakdown, Inputs, Errors, About. */

@@ -296,3 +296,148 @@ int rpt_baselines(const Run *run, RptBaseline *out, int max)
     free(cross);
     return n;
 }
+
+/* ---- the recommendation --------------------------------------------------- */
+
+static void fmt_duration(double s, char *buf, size_t n)
+{
+    if (s >= 2 * 86400.0)
+        snprintf(buf, n, "%.3g days", s / 86400.0);
+    else if (s >= 2 * 3600.0)
+        snprintf(buf, n, "%.3g hours", s / 3600.0);
+    else
+        snprintf(buf, n, "%.3g minutes", s / 60.0);
+}
+
+static void fmt_money(double usd, char *buf, size_t n)
+{
+    if (!isfinite(usd))
+        snprintf(buf, n, "cost unknown (no price in the system template)");
+    else if (usd >= 1e6)
+        snprintf(buf, n, "$%.3g M", usd / 1e6);
+    else if (usd >= 1e3)
+        snprintf(buf, n, "$%.3g k", usd / 1e3);
+    else
+        snprintf(buf, n, "$%.3g", usd);
+}
+
+static void fmt_energy(double j, char *buf, size_t n)
+{
+    const double kwh = j / 3.6e6;
+    if (kwh >= 1e6)
+        snprintf(buf, n, "%.3g GWh", kwh / 1e6);
+    else if (kwh >= 1e3)
+        snprintf(buf, n, "%.3g MWh", kwh / 1e3);
+    else
+        snprintf(buf, n, "%.3g kWh", kwh);
+}
+
+/* One row as "H100 hybrid on 1024 devices: 12 days (11-14), $2.1 M, 1.9 GWh". */
+static size_t describe(const RunRow *rr, char *buf, size_t n)
+{
+    char t[48], lo[48], hi[48], c[64], e[32];
+    const Result *r = &rr->r;
+    fmt_duration(r->time_to_train_s, t, sizeof t);
+    fmt_money(r->cost_usd, c, sizeof c);
+    fmt_energy(r->energy_to_train_j, e, sizeof e);
+    if (isfinite(r->interval_lo) && isfinite(r->interval_hi)) {
+        fmt_duration(r->time_to_train_s * r->interval_lo, lo, sizeof lo);
+        fmt_duration(r->time_to_train_s * r->interval_hi, hi, sizeof hi);
+        return (size_t)snprintf(buf, n, "%s on %d devices: %s (%s to %s), %s, %s at the wall", rr->sc.series,
+                                rr->sc.devices, t, lo, hi, c, e);
+    }
+    return (size_t)snprintf(buf, n, "%s on %d devices: %s, %s, %s at the wall", rr->sc.series, rr->sc.devices,
+                            t, c, e);
+}
+
+static int meets(const RunRow *rr)
+{
+    const Scenario *sc = &rr->sc;
+    const Result *r = &rr->r;
+    if (!rr->built || r->status != STATUS_OK || !isfinite(r->time_to_train_s))
+        return 0;
+    if (sc->deadline_s > 0 && !(r->time_to_train_s <= sc->deadline_s))
+        return 0;
+    if (sc->budget_usd > 0 && !(r->cost_usd <= sc->budget_usd))
+        return 0;
+    if (sc->power_budget_w > 0 && !(r->system_power_w <= sc->power_budget_w))
+        return 0;
+    return 1;
+}
+
+int rpt_recommend(const Run *run, char *buf, size_t n)
+{
+    int rec = -1, fast = -1, green = -1, any_ttt = 0;
+    double deadline = 0, budget = 0, power = 0; /* the first row's constraints, for the sentence */
+    for (int i = 0; i < run->n; i++) {
+        const RunRow *rr = &run->row[i];
+        if (rr->built && !deadline && !budget && !power) {
+            deadline = rr->sc.deadline_s;
+            budget = rr->sc.budget_usd;
+            power = rr->sc.power_budget_w;
+        }
+        if (rr->built && rr->r.status == STATUS_OK && isfinite(rr->r.time_to_train_s))
+            any_ttt = 1;
+        if (!meets(rr))
+            continue;
+        const Result *r = &rr->r;
+        if (fast < 0 || r->time_to_train_s < run->row[fast].r.time_to_train_s)
+            fast = i;
+        if (green < 0 || r->energy_to_train_j < run->row[green].r.energy_to_train_j)
+            green = i;
+        if (rec < 0) {
+            rec = i;
+            continue;
+        }
+        const Result *b = &run->row[rec].r;
+        /* the cheapest; without prices the least energy; then the fastest */
+        double ka = isfinite(r->cost_usd) ? r->cost_usd : INFINITY,
+               kb = isfinite(b->cost_usd) ? b->cost_usd : INFINITY;
+        if (ka != kb
+                ? ka < kb
+                : (r->energy_to_train_j != b->energy_to_train_j ? r->energy_to_train_j < b->energy_to_train_j
+                                                                : r->time_to_train_s < b->time_to_train_s))
+            rec = i;
+    }
+    char cons[256] = "";
+    size_t cl = 0;
+    if (deadline > 0) {
+        char d[48];
+        fmt_duration(deadline, d, sizeof d);
+        cl += (size_t)snprintf(cons + cl, sizeof cons - cl, "a deadline of %s", d);
+    }
+    if (budget > 0 && cl < sizeof cons) {
+        char m[64];
+        fmt_money(budget, m, sizeof m);
+        cl += (size_t)snprintf(cons + cl, sizeof cons - cl, "%sa budget of %s", cl ? ", " : "", m);
+    }
+    if (power > 0 && cl < sizeof cons)
+        snprintf(cons + cl, sizeof cons - cl, "%s%.3g MW at the wall", cl ? ", " : "", power / 1e6);
+    if (!any_ttt) {
+        snprintf(buf, n, "No recommendation: no scenario has a time to train (no amount of training given).");
+        return -1;
+    }
+    if (rec < 0) {
+        snprintf(buf, n, "No scenario meets %s: relax a constraint or widen the sweep.",
+                 cons[0] ? cons : "its constraints");
+        return -1;
+    }
+    char a[400], f[400], g[400];
+    describe(&run->row[rec], a, sizeof a);
+    const int priced = isfinite(run->row[rec].r.cost_usd);
+    size_t len = cons[0] ? (size_t)snprintf(buf, n, "Recommended: %s. The %s scenario that meets %s.", a,
+                                            priced ? "cheapest" : "lowest-energy", cons)
+                         : (size_t)snprintf(buf, n,
+                                            "Recommended: %s. The %s scenario (the table states no deadline, "
+                                            "budget or power budget).",
+                                            a, priced ? "cheapest" : "lowest-energy");
+    if (fast >= 0 && fast != rec && len < n) {
+        describe(&run->row[fast], f, sizeof f);
+        len += (size_t)snprintf(buf + len, n - len, " Fastest: %s.", f);
+    }
+    if (green >= 0 && green != rec && green != fast && len < n) {
+        describe(&run->row[green], g, sizeof g);
+        snprintf(buf + len, n - len, " Lowest energy: %s.", g);
+    }
+    return rec;
+}

@@ -196,10 +196,10 @@ typedef struct {
     const ReportInput *in;
     const Run *run;
     RptSeriesSet set;
-    double tunit_s;        /* time to train is shown in this unit (s): days, hours or minutes */
-    const char *tunit;     /* its name: "days", "hours", "minutes" */
-    lxw_error err; /* first error libxlsxwriter returned */
-    char *buf;     /* cleaned cell text */
+    double tunit_s;    /* time to train is shown in this unit (s): days, hours or minutes */
+    const char *tunit; /* its name: "days", "hours", "minutes" */
+    lxw_error err;     /* first error libxlsxwriter returned */
+    char *buf;         /* cleaned cell text */
     size_t bufsz;
     lxw_format *title, *subtitle, *note, *section, *head, *head_num, *wrap, *bold, *mono;
     lxw_format *days, *pct, *intf, *kw, *mwh, *usd, *speedup, *secs, *secs0, *general, *sci;
@@ -833,9 +833,13 @@ static void sheet_summary(X *x, Sheet *sh)
              run->n_error ? " (see the Errors sheet)" : "", DF_VERSION);
     put_long(x, sh, 2, 0, line, x->note);
     worksheet_set_row(sh->ws, 0, 24, NULL);
+    /* the answer: the recommendation under the study's constraints */
+    char rec[2048];
+    rpt_recommend(run, rec, sizeof rec);
+    put_long(x, sh, 3, 0, rec, x->bold);
 
     /* the best scenario of each series */
-    int r = 4;
+    int r = 5;
     put_long(x, sh, r++, 0, "Best scenario of each series", x->section);
     put_long(x, sh, r++, 0,
              x->set.by_ttt ? "Best = the shortest time to train among the scenarios that fit in memory; "
@@ -1001,8 +1005,8 @@ static void sheet_summary(X *x, Sheet *sh)
     if (npoints > 0 && blk) {
         const int dx = 640, dy = 18;
         summary_chart(x, sh, blk, D_TIME, x->set.by_ttt ? "Time to train vs devices" : "Step time vs devices",
-                      x->set.by_ttt ? axis : "step time [s] (log scale)",
-                      "General", 1, dmin, dmax, chart_row, 0);
+                      x->set.by_ttt ? axis : "step time [s] (log scale)", "General", 1, dmin, dmax, chart_row,
+                      0);
         summary_chart(x, sh, blk, D_MFU, "MFU vs devices", "model FLOPs utilisation", "0%", 0, dmin, dmax,
                       chart_row, dx);
         summary_chart(x, sh, blk, D_SCALE, "Scaling efficiency vs devices", "scaling efficiency", "0%", 0,
