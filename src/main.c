@@ -46,7 +46,8 @@ static const char help_text[] =
     "      -t, --templates DIR templates folder (default $DEEPFLOW_TEMPLATES, ./templates, or the installed "
     "ones)\n"
     "  eval KEY=VALUE ...  one scenario, a readable breakdown on stdout, e.g.\n"
-    "                      deepflow eval system=dgx-h100 model=gpt3-175b devices=1024 tp=8 pp=16\n"
+    "                      deepflow eval system=dgx-h100 model=gpt3-175b devices=1024 tp=8 pp=16 \\\n"
+    "                          microbatch=1 global_batch=1536 train_tokens=300e9\n"
     "      --format csv        print the summary header and row instead\n"
     "  templates [KIND]    list the templates (devices, networks, systems, models)\n"
     "\n"
@@ -376,6 +377,11 @@ static void print_eval(const RunRow *rr)
 {
     const Scenario *sc = &rr->sc;
     const Result *r = &rr->r;
+    if (sc->global_batch_defaulted && sc->model.kind != MODEL_GEMM)
+        fprintf(stderr,
+                "deepflow eval: note: no global_batch given, so microbatch x dp = %lld samples per step; the "
+                "model's training batch is usually far larger (set global_batch=...)\n",
+                (long long)sc->global_batch);
     char a[64];
     printf("scenario     %s\n", sc->name);
     printf("system       %s: %s, %d per node; stack %s\n", sc->system.name, sc->system.device.name,
@@ -421,10 +427,14 @@ static void print_eval(const RunRow *rr)
     if (sc->model.kind == MODEL_GEMM)
         printf("bound        %s\n", strstr(r->bottleneck, "(compute)") ? "compute-bound" : "memory-bound");
     if (isfinite(r->time_to_train_s)) {
-        printf("to train     %.6g steps, %.4g days", r->steps, r->time_to_train_s / 86400);
-        if (ranged)
-            printf(" (%.4g to %.4g)", r->time_to_train_s * r->interval_lo / 86400,
-                   r->time_to_train_s * r->interval_hi / 86400);
+        char t[48], lo[48], hi[48];
+        rpt_fmt_duration(r->time_to_train_s, t, sizeof t);
+        printf("to train     %.0f steps, %s", r->steps, t);
+        if (ranged) {
+            rpt_fmt_duration(r->time_to_train_s * r->interval_lo, lo, sizeof lo);
+            rpt_fmt_duration(r->time_to_train_s * r->interval_hi, hi, sizeof hi);
+            printf(" (%s to %s)", lo, hi);
+        }
         printf("\n");
     }
     printf("breakdown    %-18s %12s %7s\n", "component", "time", "share");
@@ -438,17 +448,29 @@ static void print_eval(const RunRow *rr)
     printf("collectives  tensor: %s, pipeline: %s, data: %s\n", r->tp_tier, r->pp_tier, r->dp_tier);
     printf("power        device %.0f W (cap %.0f W, clock %.0f %% of nominal), system %.4g kW at the wall\n",
            r->device_power_w, r->power_cap_w, 100 * r->clock_scale, r->system_power_w / 1e3);
-    printf("energy       %.4g kJ per step (system)", r->energy_per_step_j / 1e3);
+    if (r->energy_per_step_j >= 1e6)
+        printf("energy       %.4g MJ per step (system)", r->energy_per_step_j / 1e6);
+    else
+        printf("energy       %.4g kJ per step (system)", r->energy_per_step_j / 1e3);
     if (isfinite(r->energy_to_train_j)) {
-        printf(", %.4g MWh to train", r->energy_to_train_j / 3.6e9);
-        if (ranged)
-            printf(" (%.4g to %.4g)", r->energy_to_train_j * r->interval_lo / 3.6e9,
-                   r->energy_to_train_j * r->interval_hi / 3.6e9);
+        char e[32], lo[32], hi[32];
+        rpt_fmt_energy(r->energy_to_train_j, e, sizeof e);
+        printf(", %s to train", e);
+        if (ranged) {
+            rpt_fmt_energy(r->energy_to_train_j * r->interval_lo, lo, sizeof lo);
+            rpt_fmt_energy(r->energy_to_train_j * r->interval_hi, hi, sizeof hi);
+            printf(" (%s to %s)", lo, hi);
+        }
     }
     if (isfinite(r->cost_usd)) {
-        printf(", $%.4g at list price", r->cost_usd);
-        if (ranged)
-            printf(" ($%.4g to $%.4g)", r->cost_usd * r->interval_lo, r->cost_usd * r->interval_hi);
+        char c[64], lo[64], hi[64];
+        rpt_fmt_money(r->cost_usd, c, sizeof c);
+        printf(", %s at list price", c);
+        if (ranged) {
+            rpt_fmt_money(r->cost_usd * r->interval_lo, lo, sizeof lo);
+            rpt_fmt_money(r->cost_usd * r->interval_hi, hi, sizeof hi);
+            printf(" (%s to %s)", lo, hi);
+        }
     }
     printf("\n");
     printf("memory per device (most loaded)\n");

@@ -241,6 +241,7 @@ typedef struct {
     /* Constraints a recommendation must meet (0: none): the time to train,
      * the cost to train and the system's power at the wall. */
     double deadline_s, budget_usd, power_budget_w;
+    int global_batch_defaulted; /* 1: no global_batch given; microbatch x dp was taken */
 } Scenario;
 
 /* Components of a step, in the order they are reported. */

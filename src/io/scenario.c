@@ -121,8 +121,10 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
     }
     if (sc->global_batch == 0 && sc->replica_batch > 0 && sc->dp > 0)
         sc->global_batch = (int64_t)sc->replica_batch * sc->dp;
-    else if (sc->global_batch == 0 && sc->microbatch != AUTO_VALUE && sc->dp > 0)
+    else if (sc->global_batch == 0 && sc->microbatch != AUTO_VALUE && sc->dp > 0) {
         sc->global_batch = (int64_t)sc->microbatch * sc->dp;
+        sc->global_batch_defaulted = 1;
+    }
     if (scenario_check(sc, d)) {
         char msg[DIAG_MSG_MAX];
         snprintf(msg, sizeof msg, "%s", d->msg);

@@ -49,7 +49,8 @@ const ReportCol report_cols[] = {
     {"mfu", "", RC_NUM, RF_PERCENT, "model FLOPs utilisation of the precision's dense peak"},
     {"hfu", "", RC_NUM, RF_PERCENT, "hardware FLOPs utilisation (recompute counted)"},
     {"scaling_efficiency", "", RC_NUM, RF_PERCENT,
-     "against the smallest device count of the same series and model"},
+     "throughput per device against the smallest device count of the same series and model; above 100 % when "
+     "the search finds a better strategy (or the per-device batch grows) at the larger count"},
     {"speedup", "x", RC_NUM, RF_PLAIN,
      "time-to-train of the baseline series at the same devices and model / this row's"},
     {"speedup_bcrit_half", "x", RC_NUM, RF_PLAIN,

@@ -99,6 +99,12 @@ double rpt_cost_usd(const RunRow *rr);
 /* The question a study answers, in one sentence, from its rows. */
 void rpt_question(const Run *run, const RptSeriesSet *set, char *buf, size_t n);
 
+/* Human units for a reader: a duration in minutes, hours or days; money
+ * as $ k / $ M ("cost unknown" for NaN); energy in kWh, MWh or GWh. */
+void rpt_fmt_duration(double s, char *buf, size_t n);
+void rpt_fmt_money(double usd, char *buf, size_t n);
+void rpt_fmt_energy(double j, char *buf, size_t n);
+
 /* The answer, in sentences with numbers and ranges: among the rows that
  * meet their own deadline, budget and power budget, the cheapest (else the
  * least energy, else the fastest) is recommended; the fastest and the

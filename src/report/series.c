@@ -299,7 +299,7 @@ int rpt_baselines(const Run *run, RptBaseline *out, int max)
 
 /* ---- the recommendation --------------------------------------------------- */
 
-static void fmt_duration(double s, char *buf, size_t n)
+void rpt_fmt_duration(double s, char *buf, size_t n)
 {
     if (s >= 2 * 86400.0)
         snprintf(buf, n, "%.3g days", s / 86400.0);
@@ -309,7 +309,7 @@ static void fmt_duration(double s, char *buf, size_t n)
         snprintf(buf, n, "%.3g minutes", s / 60.0);
 }
 
-static void fmt_money(double usd, char *buf, size_t n)
+void rpt_fmt_money(double usd, char *buf, size_t n)
 {
     if (!isfinite(usd))
         snprintf(buf, n, "cost unknown (no price in the system template)");
@@ -321,7 +321,7 @@ static void fmt_money(double usd, char *buf, size_t n)
         snprintf(buf, n, "$%.3g", usd);
 }
 
-static void fmt_energy(double j, char *buf, size_t n)
+void rpt_fmt_energy(double j, char *buf, size_t n)
 {
     const double kwh = j / 3.6e6;
     if (kwh >= 1e6)
@@ -337,12 +337,12 @@ static size_t describe(const RunRow *rr, char *buf, size_t n)
 {
     char t[48], lo[48], hi[48], c[64], e[32];
     const Result *r = &rr->r;
-    fmt_duration(r->time_to_train_s, t, sizeof t);
-    fmt_money(r->cost_usd, c, sizeof c);
-    fmt_energy(r->energy_to_train_j, e, sizeof e);
+    rpt_fmt_duration(r->time_to_train_s, t, sizeof t);
+    rpt_fmt_money(r->cost_usd, c, sizeof c);
+    rpt_fmt_energy(r->energy_to_train_j, e, sizeof e);
     if (isfinite(r->interval_lo) && isfinite(r->interval_hi)) {
-        fmt_duration(r->time_to_train_s * r->interval_lo, lo, sizeof lo);
-        fmt_duration(r->time_to_train_s * r->interval_hi, hi, sizeof hi);
+        rpt_fmt_duration(r->time_to_train_s * r->interval_lo, lo, sizeof lo);
+        rpt_fmt_duration(r->time_to_train_s * r->interval_hi, hi, sizeof hi);
         return (size_t)snprintf(buf, n, "%s on %d devices: %s (%s to %s), %s, %s at the wall", rr->sc.series,
                                 rr->sc.devices, t, lo, hi, c, e);
     }
@@ -403,12 +403,12 @@ int rpt_recommend(const Run *run, char *buf, size_t n)
     size_t cl = 0;
     if (deadline > 0) {
         char d[48];
-        fmt_duration(deadline, d, sizeof d);
+        rpt_fmt_duration(deadline, d, sizeof d);
         cl += (size_t)snprintf(cons + cl, sizeof cons - cl, "a deadline of %s", d);
     }
     if (budget > 0 && cl < sizeof cons) {
         char m[64];
-        fmt_money(budget, m, sizeof m);
+        rpt_fmt_money(budget, m, sizeof m);
         cl += (size_t)snprintf(cons + cl, sizeof cons - cl, "%sa budget of %s", cl ? ", " : "", m);
     }
     if (power > 0 && cl < sizeof cons)

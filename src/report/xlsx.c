@@ -1476,7 +1476,8 @@ static void sheet_about(X *x, Sheet *sh)
     r++;
     for (int i = 0; i < report_ncols; i++, r++) {
         put_text(x, sh, r, 0, report_cols[i].name, NULL);
-        put_text(x, sh, r, 1, report_cols[i].format == RF_PERCENT ? "%" : report_cols[i].unit, NULL);
+        put_text(x, sh, r, 1,
+                 report_cols[i].format == RF_PERCENT ? "fraction (% in this workbook)" : report_cols[i].unit, NULL);
         put_text(x, sh, r, 2, report_cols[i].help, NULL);
     }
     finish_sheet(sh, 8, 80);
