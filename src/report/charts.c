@@ -23,6 +23,8 @@
 #include "io/atomic.h"
 #include "report.h"
 
+#define CHART_STYLES 24 /* distinct line styles: 8 colours x 3 markers and dashes */
+
 #ifndef DF_VERSION
 #define DF_VERSION "0.0.0"
 #endif
@@ -198,7 +200,7 @@ static void plot_lines(FILE *f, const void *vctx)
         int lines = c->kind == CH_EFF ? 2 : 1;
         for (int k = 0; k < lines; k++) {
             fprintf(f, "%s        '%s.dat' index %d using 1:%d with linespoints linestyle %d",
-                    first ? "" : ", \\\n", dat, block, 2 + k, 1 + block % 8);
+                    first ? "" : ", \\\n", dat, block, 2 + k, 1 + block % CHART_STYLES);
             if (c->kind == CH_EFF)
                 fprintf(f, " dashtype %d title '%s, %s'", k ? 2 : 1, name, k ? "scaling efficiency" : "MFU");
             else
@@ -206,7 +208,7 @@ static void plot_lines(FILE *f, const void *vctx)
             if (c->kind == CH_TIME) /* the prediction interval as error bars */
                 fprintf(f,
                         ", \\\n        '%s.dat' index %d using 1:2:3:4 with yerrorbars linestyle %d notitle",
-                        dat, block, 1 + block % 8);
+                        dat, block, 1 + block % CHART_STYLES);
             first = 0;
         }
         block++;
@@ -226,12 +228,15 @@ static void plot_breakdown(FILE *f, const void *vctx)
 
 static void line_styles(FILE *f)
 {
-    /* eight distinguishable colours (Okabe-Ito), solid markers */
+    /* eight distinguishable colours (Okabe-Ito); past eight series the
+     * colours repeat with another marker and dash, so that no two of the
+     * first 24 series look alike */
     static const char *const col[8] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                        "#E69F00", "#56B4E9", "#000000", "#F0E442"};
-    for (int i = 0; i < 8; i++)
-        fprintf(f, "set style line %d linecolor rgb '%s' linewidth 2 pointtype %d pointsize 1.2\n", i + 1,
-                col[i], i % 2 ? 5 : 7);
+    static const int pt[3] = {7, 5, 9}, dt[3] = {1, 2, 4};
+    for (int i = 0; i < CHART_STYLES; i++)
+        fprintf(f, "set style line %d linecolor rgb '%s' linewidth 2 dashtype %d pointtype %d pointsize 1.2\n",
+                i + 1, col[i % 8], dt[(i / 8) % 3], pt[(i / 8) % 3]);
 }
 
 static int write_atomic(const char *path, void (*body)(FILE *, const void *), const void *ctx, char *err,
