@@ -19,7 +19,7 @@ BENCH_BIN := $(BENCH_SRC:scripts/%.c=$(BUILD)/%)
 BIN      := $(BUILD)/deepflow
 VERSION  := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-.PHONY: all test report bench install clean lint format validate deps unit cli asan fuzz
+.PHONY: all test report bench install clean lint format validate deps unit cli asan fuzz look
 
 all: $(BIN)
 
@@ -66,6 +66,10 @@ report: $(BIN)
 
 validate: $(BIN)
 	@sh scripts/validate.sh $(BIN)
+
+# Render the workbooks under reports/ to PDF and PNG pages (LibreOffice) for a person to look at.
+look:
+	@sh scripts/look.sh
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b; done
