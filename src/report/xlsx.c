@@ -1159,6 +1159,8 @@ typedef struct {
     const TableCell *sys_cell, *model_cell; /* the row's system and model cells, or NULL */
     int row;
     int truncated;
+    char label[256]; /* the Scenario cell of this block */
+    int sweep;       /* the block stands for several scenarios of one table row */
 } InputsCtx;
 
 static int is_default(const ParamDef *def, const void *obj)
@@ -1228,6 +1230,58 @@ static void origin(const InputsCtx *c, const char *key, const ParamDef *def, con
     snprintf(out, n, "%s", is_default(def, obj) ? "default" : "derived");
 }
 
+/* Whether a model key means anything for a model of this kind (the
+ * Inputs sheet leaves out LSTM fields for a transformer, and so on). */
+static int key_applies(const char *key, ModelKind kind)
+{
+    static const struct {
+        const char *key;
+        int kinds; /* bit per ModelKind */
+    } only[] = {
+        {"model.kv_heads", 1 << MODEL_TRANSFORMER},    {"model.ffn", 1 << MODEL_TRANSFORMER},
+        {"model.mlp", 1 << MODEL_TRANSFORMER},         {"model.norm", 1 << MODEL_TRANSFORMER},
+        {"model.position", 1 << MODEL_TRANSFORMER},    {"model.causal", 1 << MODEL_TRANSFORMER},
+        {"model.heads", 1 << MODEL_TRANSFORMER},       {"model.proj", 1 << MODEL_LSTM},
+        {"model.samples", 1 << MODEL_LSTM},            {"model.enc_layers", 1 << MODEL_LSTM},
+        {"model.dec_layers", 1 << MODEL_LSTM},         {"model.tgt_len", 1 << MODEL_LSTM},
+        {"model.lstm_biases", 1 << MODEL_LSTM},        {"model.lstm_split", 1 << MODEL_LSTM},
+        {"model.image_size", 1 << MODEL_CNN},          {"model.channels", 1 << MODEL_CNN},
+        {"model.classes", 1 << MODEL_CNN},             {"model.cnn_split", 1 << MODEL_CNN},
+        {"model.m", 1 << MODEL_GEMM},                  {"model.n", 1 << MODEL_GEMM},
+        {"model.k", 1 << MODEL_GEMM},
+        {"model.sparse_grads", (1 << MODEL_LSTM) | (1 << MODEL_TRANSFORMER)},
+    };
+    for (size_t i = 0; i < sizeof only / sizeof only[0]; i++)
+        if (!strcmp(key, only[i].key))
+            return (only[i].kinds >> kind) & 1;
+    return 1;
+}
+
+/* A strategy field the table left to the search: its resolved value. */
+static int resolved_value(const RunRow *rr, const char *key, char *buf, size_t n)
+{
+    const Result *r = &rr->r;
+    if (rr->r.status == STATUS_ERROR)
+        return 0;
+    if (!strcmp(key, "tp"))
+        return snprintf(buf, n, "auto: %d", r->tp), 1;
+    if (!strcmp(key, "pp"))
+        return snprintf(buf, n, "auto: %d", r->pp), 1;
+    if (!strcmp(key, "dp"))
+        return snprintf(buf, n, "auto: %d", r->dp), 1;
+    if (!strcmp(key, "microbatch"))
+        return snprintf(buf, n, "auto: %d", r->microbatch), 1;
+    if (!strcmp(key, "interleave"))
+        return snprintf(buf, n, "auto: %d", r->interleave), 1;
+    if (!strcmp(key, "recompute"))
+        return snprintf(buf, n, "auto: %s", recompute_name(r->recompute)), 1;
+    if (!strcmp(key, "placement"))
+        return snprintf(buf, n, "auto: %s", placement_name(r->placement)), 1;
+    if (!strcmp(key, "replica_batch") && r->dp > 0)
+        return snprintf(buf, n, "auto: %lld", (long long)(r->global_batch / r->dp)), 1;
+    return 0;
+}
+
 static void inputs_visit(const char *key, const ParamDef *def, const void *obj, void *ctx)
 {
     InputsCtx *c = ctx;
@@ -1235,13 +1289,21 @@ static void inputs_visit(const char *key, const ParamDef *def, const void *obj, 
         c->truncated = 1;
         return;
     }
+    if (!key_applies(key, c->rr->sc.model.kind))
+        return;
     char value[256], from[1400];
     if (def->type == P_SUB)
         snprintf(value, sizeof value, "%s", (const char *)obj + def->offset);
     else
         param_format(def, obj, value, sizeof value);
+    if (!strcmp(value, "auto")) {
+        if (c->sweep)
+            snprintf(value, sizeof value, "auto (per scenario: see the Scenarios sheet)");
+        else
+            resolved_value(c->rr, key, value, sizeof value);
+    }
     origin(c, key, def, obj, from, sizeof from);
-    put_text(c->x, c->sh, c->row, 0, c->rr->sc.name, NULL);
+    put_text(c->x, c->sh, c->row, 0, c->label, NULL);
     put_text(c->x, c->sh, c->row, 1, key, NULL);
     put_text(c->x, c->sh, c->row, 2, value, NULL);
     put_text(c->x, c->sh, c->row, 3, from, NULL);
@@ -1263,12 +1325,29 @@ static void sheet_inputs(X *x, Sheet *sh)
     static const char *const heads[5] = {"Scenario", "Parameter", "Value", "Origin", "Meaning"};
     for (int c = 0; c < 5; c++)
         put_header(x, sh, 0, c, heads[c]);
-    InputsCtx c = {x, sh, NULL, NULL, NULL, 1, 0};
+    InputsCtx c = {x, sh, NULL, NULL, NULL, 1, 0, "", 0};
     int csys = table_col(t, "system"), cmod = table_col(t, "model");
     for (int i = 0; i < x->run->n; i++) {
         const RunRow *rr = &x->run->row[i];
         if (!rr->built)
             continue;
+        /* one block per table row: its sweep's scenarios share every
+         * parameter but the swept ones, whose origin is the row's cell */
+        int more = 0, seen = 0;
+        for (int j = 0; j < x->run->n; j++)
+            if (x->run->row[j].built && x->run->row[j].line == rr->line) {
+                if (j < i)
+                    seen = 1;
+                else if (j > i)
+                    more++;
+            }
+        if (seen)
+            continue;
+        c.sweep = more > 0;
+        if (more)
+            snprintf(c.label, sizeof c.label, "%s (and %d more of table line %d)", rr->sc.name, more, rr->line);
+        else
+            snprintf(c.label, sizeof c.label, "%s", rr->sc.name);
         const TableRow *tr = table_row_at(t, rr->line);
         c.rr = rr;
         c.sys_cell = tr && csys >= 0 && csys < tr->ncell ? &tr->cell[csys] : NULL;
