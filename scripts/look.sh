@@ -15,6 +15,7 @@ for book in reports/*/*.xlsx; do
     found=1
     dir=$(dirname "$book")/look
     mkdir -p "$dir"
+    rm -f "$dir"/page-*.png
     if ! timeout 600 soffice --headless --convert-to pdf --outdir "$dir" "$book" >/dev/null 2>&1; then
         echo "look.sh: LibreOffice could not convert $book" >&2
         status=1
