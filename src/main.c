@@ -503,7 +503,11 @@ static int cmd_eval(int argc, char **argv)
         } else if (!strncmp(arg, "--templates=", 12)) {
             tdir = arg + 12;
         } else if (!strchr(arg, '=') || arg[0] == '=') {
-            rc = usage_error("eval: expected KEY=VALUE, got '%s'", arg);
+            rc = usage_error(strchr(arg, '=')
+                                 ? "eval: expected KEY=VALUE, got '%s'"
+                                 : "eval: expected KEY=VALUE, got '%s' (a value with a space, such "
+                                   "as power_cap=700 kW, must be quoted: 'power_cap=700 kW')",
+                             arg);
             break;
         } else {
             kv[n] = arg;

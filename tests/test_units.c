@@ -522,9 +522,23 @@ static void test_format_round_trips(void **state)
         round_trip(cases[i].v, cases[i].kind);
 }
 
+/* A count written with a multiplier suffix ("300B") gets a hint. */
+static void test_multiplier_hint(void **state)
+{
+    (void)state;
+    double v;
+    char err[200];
+    assert_int_equal(unit_parse("300B", UNIT_NUMBER, &v, err, sizeof err), -1);
+    assert_string_equal(
+        err, "'B' is not a multiplier here: write the number in full or with e, as 300e9 or 1.5e6");
+    assert_int_equal(unit_parse("300e9", UNIT_NUMBER, &v, err, sizeof err), 0);
+    assert_rel(v, 300e9, 1e-15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_multiplier_hint),
         cmocka_unit_test(test_bandwidth_decimal),
         cmocka_unit_test(test_bandwidth_bits),
         cmocka_unit_test(test_bandwidth_binary),

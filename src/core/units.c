@@ -393,6 +393,11 @@ static int fail_unit(char *err, size_t errlen, const char *u, size_t len, UnitKi
     int q = len > UNIT_QUOTE_MAX ? UNIT_QUOTE_MAX : (int)len;
     const char *more = len > UNIT_QUOTE_MAX ? "..." : "";
     UnitKind owner = unit_owner(u, len, kind);
+    /* "300B" for a count: a suffix meant as a multiplier */
+    if (kind == UNIT_NUMBER && len == 1 && strchr("kKMBGT", u[0]))
+        return fail(err, errlen,
+                    "'%c' is not a multiplier here: write the number in full or with e, as 300e9 or 1.5e6",
+                    u[0]);
     if (owner == UNIT_KIND_COUNT)
         return fail(err, errlen, "unknown unit '%.*s%s'", q, u, more);
     const char *is = owner == UNIT_FRACTION ? "a percentage" : kind_noun[owner];

@@ -235,7 +235,8 @@ static void line_styles(FILE *f)
                                        "#E69F00", "#56B4E9", "#000000", "#F0E442"};
     static const int pt[3] = {7, 5, 9}, dt[3] = {1, 2, 4};
     for (int i = 0; i < CHART_STYLES; i++)
-        fprintf(f, "set style line %d linecolor rgb '%s' linewidth 2 dashtype %d pointtype %d pointsize 1.2\n",
+        fprintf(f,
+                "set style line %d linecolor rgb '%s' linewidth 2 dashtype %d pointtype %d pointsize 1.2\n",
                 i + 1, col[i % 8], dt[(i / 8) % 3], pt[(i / 8) % 3]);
 }
 

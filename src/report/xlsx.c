@@ -1238,16 +1238,26 @@ static int key_applies(const char *key, ModelKind kind)
         const char *key;
         int kinds; /* bit per ModelKind */
     } only[] = {
-        {"model.kv_heads", 1 << MODEL_TRANSFORMER},    {"model.ffn", 1 << MODEL_TRANSFORMER},
-        {"model.mlp", 1 << MODEL_TRANSFORMER},         {"model.norm", 1 << MODEL_TRANSFORMER},
-        {"model.position", 1 << MODEL_TRANSFORMER},    {"model.causal", 1 << MODEL_TRANSFORMER},
-        {"model.heads", 1 << MODEL_TRANSFORMER},       {"model.proj", 1 << MODEL_LSTM},
-        {"model.samples", 1 << MODEL_LSTM},            {"model.enc_layers", 1 << MODEL_LSTM},
-        {"model.dec_layers", 1 << MODEL_LSTM},         {"model.tgt_len", 1 << MODEL_LSTM},
-        {"model.lstm_biases", 1 << MODEL_LSTM},        {"model.lstm_split", 1 << MODEL_LSTM},
-        {"model.image_size", 1 << MODEL_CNN},          {"model.channels", 1 << MODEL_CNN},
-        {"model.classes", 1 << MODEL_CNN},             {"model.cnn_split", 1 << MODEL_CNN},
-        {"model.m", 1 << MODEL_GEMM},                  {"model.n", 1 << MODEL_GEMM},
+        {"model.kv_heads", 1 << MODEL_TRANSFORMER},
+        {"model.ffn", 1 << MODEL_TRANSFORMER},
+        {"model.mlp", 1 << MODEL_TRANSFORMER},
+        {"model.norm", 1 << MODEL_TRANSFORMER},
+        {"model.position", 1 << MODEL_TRANSFORMER},
+        {"model.causal", 1 << MODEL_TRANSFORMER},
+        {"model.heads", 1 << MODEL_TRANSFORMER},
+        {"model.proj", 1 << MODEL_LSTM},
+        {"model.samples", 1 << MODEL_LSTM},
+        {"model.enc_layers", 1 << MODEL_LSTM},
+        {"model.dec_layers", 1 << MODEL_LSTM},
+        {"model.tgt_len", 1 << MODEL_LSTM},
+        {"model.lstm_biases", 1 << MODEL_LSTM},
+        {"model.lstm_split", 1 << MODEL_LSTM},
+        {"model.image_size", 1 << MODEL_CNN},
+        {"model.channels", 1 << MODEL_CNN},
+        {"model.classes", 1 << MODEL_CNN},
+        {"model.cnn_split", 1 << MODEL_CNN},
+        {"model.m", 1 << MODEL_GEMM},
+        {"model.n", 1 << MODEL_GEMM},
         {"model.k", 1 << MODEL_GEMM},
         {"model.sparse_grads", (1 << MODEL_LSTM) | (1 << MODEL_TRANSFORMER)},
     };
@@ -1345,7 +1355,8 @@ static void sheet_inputs(X *x, Sheet *sh)
             continue;
         c.sweep = more > 0;
         if (more)
-            snprintf(c.label, sizeof c.label, "%s (and %d more of table line %d)", rr->sc.name, more, rr->line);
+            snprintf(c.label, sizeof c.label, "%s (and %d more of table line %d)", rr->sc.name, more,
+                     rr->line);
         else
             snprintf(c.label, sizeof c.label, "%s", rr->sc.name);
         const TableRow *tr = table_row_at(t, rr->line);
@@ -1556,7 +1567,8 @@ static void sheet_about(X *x, Sheet *sh)
     for (int i = 0; i < report_ncols; i++, r++) {
         put_text(x, sh, r, 0, report_cols[i].name, NULL);
         put_text(x, sh, r, 1,
-                 report_cols[i].format == RF_PERCENT ? "fraction (% in this workbook)" : report_cols[i].unit, NULL);
+                 report_cols[i].format == RF_PERCENT ? "fraction (% in this workbook)" : report_cols[i].unit,
+                 NULL);
         put_text(x, sh, r, 2, report_cols[i].help, NULL);
     }
     finish_sheet(sh, 8, 80);
