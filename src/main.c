@@ -540,7 +540,8 @@ static int cmd_eval(int argc, char **argv)
                 diag_format(&rr->diag, msg, sizeof msg);
                 fprintf(stderr, "deepflow eval: %s\n", msg);
             }
-            rc = EXIT_ROWS_FAILED;
+            /* a fault in the arguments is a usage error; one in a template the row's failure */
+            rc = !strcmp(rr->diag.file, "<command line>") ? EXIT_USAGE : EXIT_ROWS_FAILED;
         } else if (rr) {
             snprintf(rr->sc.name, sizeof rr->sc.name, "eval");
             snprintf(rr->sc.series, sizeof rr->sc.series, "%s", rr->sc.system.name);
