@@ -205,9 +205,11 @@ def main(argv):
                     if want is None:
                         fail("Summary chart %d: row %d names scenario %r, not in summary.csv" % (k + 1, xc.row, scen))
                         continue
-                    if not close(float(xc.value), num(want["devices"])):
-                        fail("Summary chart %d: %s = %r devices, summary.csv has %s"
-                             % (k + 1, xc.coordinate, xc.value, want["devices"]))
+                    xhead = sm.cell(row=header_row(sm, xc), column=xc.column).value or ""
+                    xwant = num(want["cost_usd"]) if xhead.startswith("Cost to train") else num(want["devices"])
+                    if xwant is None or not close(float(xc.value), xwant):
+                        fail("Summary chart %d: %s (%s) = %r, summary.csv has %s"
+                             % (k + 1, xc.coordinate, xhead, xc.value, xwant))
                     head = sm.cell(row=header_row(sm, yc), column=yc.column).value or ""
                     expect = expected_value(head, want)
                     if expect is not False and not close(yc.value, expect):

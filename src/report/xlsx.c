@@ -481,7 +481,7 @@ enum {
 };
 
 /* Chart-data block columns. */
-enum { D_SERIES, D_SCEN, D_DEV, D_TIME, D_MFU, D_SCALE, D_POWER, D_TLO, D_THI, D_SPEEDUP, D_NCOL };
+enum { D_SERIES, D_SCEN, D_DEV, D_TIME, D_MFU, D_SCALE, D_POWER, D_TLO, D_THI, D_SPEEDUP, D_COST, D_NCOL };
 
 /* The time a chart or table shows for a row (days to train or step
  * seconds), times f: 1, or an end of the prediction interval. */
@@ -750,7 +750,7 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int col, const char *
 /* One chart per model whose series have a baseline: the speedup over the
  * baseline against devices, with the break-even line at 1 (where a series
  * crosses it, it starts to win).  Below the chart data, from row `row`. */
-static void speedup_charts(X *x, Sheet *sh, const int *blk, double dmin, double dmax, int row)
+static int speedup_charts(X *x, Sheet *sh, const int *blk, double dmin, double dmax, int row)
 {
     const Run *run = x->run;
     int nchart = 0;
@@ -775,7 +775,7 @@ static void speedup_charts(X *x, Sheet *sh, const int *blk, double dmin, double 
         lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS);
         if (!c) {
             check(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
-            return;
+            return ((nchart + 1) / 2) * 18;
         }
         char title[160];
         snprintf(title, sizeof title, "%s: speedup over the baseline vs devices", model);
@@ -818,6 +818,118 @@ static void speedup_charts(X *x, Sheet *sh, const int *blk, double dmin, double 
         check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)(row + 3 + (nchart / 2) * 18), 0, c, &o));
         nchart++;
     }
+    return ((nchart + 1) / 2) * 18; /* rows the charts take */
+}
+
+/* Time to train against cost for the best scenario of each series at each
+ * device count, and the Pareto front of all of them (no other point is
+ * both faster and cheaper): what each extra dollar buys.  Its cells go
+ * below everything else, from row `row`. */
+static void cost_chart(X *x, Sheet *sh, const int *blk, int row)
+{
+    const Run *run = x->run;
+    if (!x->set.by_ttt)
+        return;
+    /* the front: sort the priced points by cost, keep each one faster than
+     * every cheaper one */
+    int n = 0, cap = 0;
+    for (int i = 0; i < x->set.n; i++)
+        cap += x->set.s[i].npt;
+    int *idx = cap ? malloc(sizeof *idx * (size_t)cap) : NULL;
+    if (!idx)
+        return;
+    for (int i = 0; i < x->set.n; i++)
+        for (int k = 0; k < x->set.s[i].npt; k++) {
+            const RunRow *p = &run->row[x->set.s[i].pt[k]];
+            if (isfinite(p->r.cost_usd) && has_ttt(p))
+                idx[n++] = x->set.s[i].pt[k];
+        }
+    if (n < 2) {
+        free(idx);
+        return;
+    }
+    for (int i = 1; i < n; i++) /* insertion sort by cost: a few hundred points */
+        for (int j = i; j > 0 && run->row[idx[j]].r.cost_usd < run->row[idx[j - 1]].r.cost_usd; j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    put_long(x, sh, row, 0, "Pareto front: no other scenario is both faster and cheaper", x->section);
+    put_header(x, sh, row + 1, D_SERIES, "Series");
+    put_header(x, sh, row + 1, D_SCEN, "Scenario");
+    put_header(x, sh, row + 1, D_DEV, "Devices");
+    char th[48];
+    snprintf(th, sizeof th, "Time to train [%s]", x->tunit);
+    put_header(x, sh, row + 1, D_TIME, th);
+    put_header(x, sh, row + 1, D_COST, "Cost to train [USD]");
+    int r0 = row + 2, r = r0;
+    double best = INFINITY;
+    for (int i = 0; i < n; i++) {
+        const RunRow *p = &run->row[idx[i]];
+        if (!(p->r.time_to_train_s < best))
+            continue;
+        best = p->r.time_to_train_s;
+        put_text(x, sh, r, D_SERIES, p->sc.series, NULL);
+        put_text(x, sh, r, D_SCEN, p->sc.name, NULL);
+        put_num(x, sh, r, D_DEV, p->sc.devices, x->intf);
+        put_num(x, sh, r, D_TIME, ttt_shown(x, p), x->days);
+        put_num(x, sh, r, D_COST, p->r.cost_usd, x->usd);
+        r++;
+    }
+    free(idx);
+    lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_SCATTER);
+    if (!c) {
+        check(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+        return;
+    }
+    chart_title_set_name(c, "Time to train vs cost (best of each series at each device count)");
+    char yname[64];
+    snprintf(yname, sizeof yname, "time to train [%s] (log scale)", x->tunit);
+    chart_axis_set_name(c->x_axis, "cost to train at list price [USD] (log scale)");
+    chart_axis_set_name(c->y_axis, yname);
+    chart_axis_set_log_base(c->x_axis, 10);
+    chart_axis_set_log_base(c->y_axis, 10);
+    chart_axis_set_num_format(c->x_axis, "$#,##0");
+    chart_legend_set_position(c, LXW_CHART_LEGEND_BOTTOM);
+    for (int i = 0; i < x->set.n; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (s->npt == 0 || !isfinite(run->row[s->pt[0]].r.cost_usd))
+            continue;
+        lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+        if (!cs)
+            continue;
+        int r1 = blk[i], r2 = blk[i] + s->npt - 1;
+        chart_series_set_categories(cs, sh->name, (lxw_row_t)r1, D_COST, (lxw_row_t)r2, D_COST);
+        chart_series_set_values(cs, sh->name, (lxw_row_t)r1, D_TIME, (lxw_row_t)r2, D_TIME);
+        chart_series_set_name_range(cs, sh->name, (lxw_row_t)r1, D_SERIES);
+        static const lxw_color_t palette[] = {0x1F77B4, 0xFF7F0E, 0x2CA02C, 0xD62728, 0x9467BD,
+                                              0x8C564B, 0xE377C2, 0x7F7F7F, 0xBCBD22, 0x17BECF};
+        static const uint8_t marker[] = {LXW_CHART_MARKER_CIRCLE, LXW_CHART_MARKER_DIAMOND,
+                                         LXW_CHART_MARKER_TRIANGLE, LXW_CHART_MARKER_SQUARE};
+        const lxw_color_t col = palette[i % 10];
+        chart_series_set_marker_type(cs, marker[(i / 10) % 4]);
+        chart_series_set_marker_size(cs, 6);
+        lxw_chart_fill mf = {.color = col};
+        lxw_chart_line ml = {.color = col};
+        chart_series_set_marker_fill(cs, &mf);
+        chart_series_set_marker_line(cs, &ml);
+    }
+    lxw_chart_series *front = chart_add_series(c, NULL, NULL);
+    if (front && r > r0) {
+        chart_series_set_categories(front, sh->name, (lxw_row_t)r0, D_COST, (lxw_row_t)(r - 1), D_COST);
+        chart_series_set_values(front, sh->name, (lxw_row_t)r0, D_TIME, (lxw_row_t)(r - 1), D_TIME);
+        chart_series_set_name(front, "Pareto front");
+        lxw_chart_line ln = {.color = 0x000000, .width = 1.5, .dash_type = LXW_CHART_LINE_DASH_DASH};
+        chart_series_set_line(front, &ln);
+        chart_series_set_marker_type(front, LXW_CHART_MARKER_NONE);
+    }
+    lxw_chart_options o;
+    memset(&o, 0, sizeof o);
+    o.x_offset = 4;
+    o.y_offset = 6;
+    o.x_scale = 2.0;
+    o.y_scale = 1.4;
+    check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)(r + 2), 0, c, &o));
 }
 
 static void sheet_summary(X *x, Sheet *sh)
@@ -965,7 +1077,8 @@ static void sheet_summary(X *x, Sheet *sh)
                                   "System power [kW]",
                                   x->set.by_ttt ? dlo : "Step time, low [s]",
                                   x->set.by_ttt ? dhi : "Step time, high [s]",
-                                  "Speedup over baseline"};
+                                  "Speedup over baseline",
+                                  "Cost to train [USD]"};
     int dh = data_row + 1;
     for (int c = 0; c < D_NCOL; c++)
         put_header(x, sh, dh, c, dheads[c]);
@@ -993,6 +1106,7 @@ static void sheet_summary(X *x, Sheet *sh)
             put_num(x, sh, rr0, D_TLO, shown_time(x, p, p->r.interval_lo), x->set.by_ttt ? x->days : x->secs);
             put_num(x, sh, rr0, D_THI, shown_time(x, p, p->r.interval_hi), x->set.by_ttt ? x->days : x->secs);
             put_num(x, sh, rr0, D_SPEEDUP, p->r.speedup, x->speedup);
+            put_num(x, sh, rr0, D_COST, p->r.cost_usd, x->usd);
             if (!dmin || p->sc.devices < dmin)
                 dmin = p->sc.devices;
             if (p->sc.devices > dmax)
@@ -1013,7 +1127,8 @@ static void sheet_summary(X *x, Sheet *sh)
                       dmin, dmax, chart_row + dy, 0);
         summary_chart(x, sh, blk, D_POWER, "System power vs devices", "system power [kW]", "#,##0", 0, dmin,
                       dmax, chart_row + dy, dx);
-        speedup_charts(x, sh, blk, dmin, dmax, rr0 + 1);
+        int below = speedup_charts(x, sh, blk, dmin, dmax, rr0 + 1);
+        cost_chart(x, sh, blk, rr0 + 4 + below);
     } else {
         put_long(x, sh, chart_row, 0, "No scenario fits and runs: there is nothing to chart.", x->note);
     }
