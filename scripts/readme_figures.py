@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+"""The README's figures, generated from the shipped studies, not typed.
+
+Runs the studies the README quotes (inputs/default.csv, dp-vs-hybrid.csv,
+network-siif.csv) and renders the README blocks between
+"<!-- figures: NAME -->" and "<!-- figures: end NAME -->".  With --write
+it rewrites them; without, it fails (exit 1) when the README disagrees with
+the tool, saying which block.  Standard library only.
+
+usage: readme_figures.py DEEPFLOW [--write]
+"""
+import csv
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..")
+
+
+def run(deepflow, table, out):
+    p = subprocess.run([deepflow, "run", os.path.join(ROOT, "inputs", table), "-o", out, "--quiet",
+                        "--formats", "csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    if p.returncode not in (0, 1):
+        sys.stderr.write(p.stderr)
+        raise SystemExit("readme_figures: deepflow run %s failed (%d)" % (table, p.returncode))
+    with open(os.path.join(out, "summary.csv"), newline="") as f:
+        rows = list(csv.DictReader(f))
+    return rows, p.stdout
+
+
+def num(v):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def sp(x):
+    return "%.2f×" % x if x < 10 else "%.1f×" % x
+
+
+def dp_vs_hybrid(rows, stdout):
+    def cell(model, system, devices):
+        for r in rows:
+            if r["model"] == model and r["system"] == system and r["devices"] == str(devices) and r["speedup"]:
+                s, lo, hi = num(r["speedup"]), num(r["speedup_bcrit_half"]), num(r["speedup_bcrit_double"])
+                a, b = min(lo, hi), max(lo, hi)
+                if abs(b - a) < 0.005:
+                    return sp(s)
+                return "%s (%s–%s)" % (sp(s), sp(a)[:-1], sp(b)[:-1])
+        return "n/a"
+    paper = {"Inception-V3": "≥ 1.265×", "GNMT": "≥ 1.08×", "BigLSTM": "≥ 1.22×"}
+    out = ["| model | V100 (DGX-1) at 512 | at 2,048 | H100 at 2,048 | paper |", "|---|---|---|---|---|"]
+    for m in ("Inception-V3", "GNMT", "BigLSTM"):
+        out.append("| %s | %s | %s | %s | %s |" % (m, cell(m, "DGX-1 V100", 512), cell(m, "DGX-1 V100", 2048),
+                                                 cell(m, "DGX H100", 2048), paper[m]))
+    cross = {}
+    for m in re.finditer(r"(\S+) hybrid \((V100|H100)\) (beats|never beats) \S+ DP-only \(\w+\)"
+                         r"(?: from (\d+) devices on)?", stdout):
+        cross[(m.group(1), m.group(2))] = "never" if m.group(3) == "never beats" else "{:,}".format(int(m.group(4)))
+    out.append("")
+    out.append("Crossovers (hybrid wins from, GPUs): V100 — %s; H100 — %s." % (
+        ", ".join("%s %s" % (k, cross.get((k, "V100"), "?")) for k in ("Inception-V3", "GNMT", "BigLSTM")),
+        ", ".join("%s %s" % (k, cross.get((k, "H100"), "?")) for k in ("Inception-V3", "GNMT", "BigLSTM"))))
+    return "\n".join("  " + l if l else "" for l in out)
+
+
+def network_siif(rows, breakdown):
+    tp = {}
+    for r in breakdown:
+        if r["component"] == "tp_comm":
+            tp[r["scenario"]] = num(r["time_s"])
+    bw = {"PCB SerDes": "450 GB/s", "Silicon interposer": "437 GB/s", "Si-IF, 10 um pitch": "1 TB/s",
+          "Si-IF, 5 um pitch": "2 TB/s", "Silicon Interconnect Fabric": "5 TB/s"}
+    pj = {"PCB SerDes": "5.5 pJ/bit", "Silicon interposer": "0.5 pJ/bit"}
+    names = [("PCB SerDes", "PCB SerDes"), ("Silicon interposer", "silicon interposer"),
+             ("Si-IF, 10 um pitch", "Si-IF, 10 µm pitch"), ("Si-IF, 5 um pitch", "Si-IF, 5 µm"),
+             ("Silicon Interconnect Fabric", "Si-IF, 2 µm")]
+    out = ["| link | bandwidth per die | energy | TP time per step | time to train | system power | "
+           "energy to train |", "|---|---|---|---|---|---|---|"]
+    for series, label in names:
+        r = next(x for x in rows if x["series"] == series and x["devices"] == "512")
+        t = tp.get(r["scenario"], float("nan"))
+        out.append("| %s | %s | %s | %.2g s%s | %.1f days | %.0f kW | %.0f MWh |" % (
+            label, bw[series], pj.get(series, "0.05 pJ/bit"), t, " (tp %s)" % r["tp"] if r["tp"] != "4" else "",
+            num(r["time_to_train_days"]), num(r["system_power_w"]) / 1e3, num(r["energy_to_train_kwh"]) / 1e3))
+    return "\n".join("  " + l for l in out)
+
+
+def recommendation(stdout):
+    m = re.search(r"(Recommended: .*? at the wall\. The cheapest scenario that meets [^.]*\.)", stdout)
+    return m.group(1) if m else "(no recommendation)"
+
+
+def blocks(deepflow):
+    res = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        rows, out = run(deepflow, "dp-vs-hybrid.csv", os.path.join(tmp, "dvh"))
+        res["dp-vs-hybrid"] = dp_vs_hybrid(rows, out)
+        rows, out = run(deepflow, "network-siif.csv", os.path.join(tmp, "siif"))
+        with open(os.path.join(tmp, "siif", "breakdown.csv"), newline="") as f:
+            bd = list(csv.DictReader(f))
+        res["network-siif"] = network_siif(rows, bd)
+        rows, out = run(deepflow, "default.csv", os.path.join(tmp, "default"))
+        res["recommendation"] = recommendation(out)
+    return res
+
+
+def main():
+    args = sys.argv[1:]
+    if not args:
+        raise SystemExit(__doc__)
+    deepflow = os.path.abspath(args[0])
+    path = os.path.join(ROOT, "README.md")
+    with open(path) as f:
+        text = f.read()
+    new = text
+    bad = []
+    for name, body in blocks(deepflow).items():
+        begin, end = "<!-- figures: %s -->\n" % name, "<!-- figures: end %s -->" % name
+        if begin not in new or end not in new:
+            raise SystemExit("readme_figures: README.md has no block '%s'" % name)
+        a = new.index(begin) + len(begin)
+        b = new.index(end)
+        if new[a:b] != body + "\n":
+            bad.append(name)
+        new = new[:a] + body + "\n" + new[b:]
+    if "--write" in args:
+        with open(path, "w") as f:
+            f.write(new)
+        print("readme_figures: wrote %d blocks" % 3)
+        return
+    if bad:
+        raise SystemExit("readme_figures: README.md disagrees with the tool in: %s (scripts/readme_figures.py "
+                         "build/deepflow --write regenerates them)" % ", ".join(bad))
+    print("readme_figures: the README's figures match the tool")
+
+
+if __name__ == "__main__":
+    main()
