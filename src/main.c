@@ -373,6 +373,21 @@ static void print_size(const char *label, double bytes)
     printf("  %-22s %10.2f GiB\n", label, bytes / (1024.0 * 1024.0 * 1024.0));
 }
 
+/* prefix, v in the reader's unit, suffix, and the prediction interval's
+ * ends in brackets when the row has one. */
+static void print_ranged(void (*fmt)(double, char *, size_t), double v, const Result *r, int ranged,
+                         const char *prefix, const char *suffix)
+{
+    char a[64], lo[64], hi[64];
+    fmt(v, a, sizeof a);
+    printf("%s%s%s", prefix, a, suffix);
+    if (ranged) {
+        fmt(v * r->interval_lo, lo, sizeof lo);
+        fmt(v * r->interval_hi, hi, sizeof hi);
+        printf(" (%s to %s)", lo, hi);
+    }
+}
+
 static void print_eval(const RunRow *rr)
 {
     const Scenario *sc = &rr->sc;
@@ -427,14 +442,8 @@ static void print_eval(const RunRow *rr)
     if (sc->model.kind == MODEL_GEMM)
         printf("bound        %s\n", strstr(r->bottleneck, "(compute)") ? "compute-bound" : "memory-bound");
     if (isfinite(r->time_to_train_s)) {
-        char t[48], lo[48], hi[48];
-        rpt_fmt_duration(r->time_to_train_s, t, sizeof t);
-        printf("to train     %.0f steps, %s", r->steps, t);
-        if (ranged) {
-            rpt_fmt_duration(r->time_to_train_s * r->interval_lo, lo, sizeof lo);
-            rpt_fmt_duration(r->time_to_train_s * r->interval_hi, hi, sizeof hi);
-            printf(" (%s to %s)", lo, hi);
-        }
+        printf("to train     %.0f steps", r->steps);
+        print_ranged(rpt_fmt_duration, r->time_to_train_s, r, ranged, ", ", "");
         printf("\n");
     }
     printf("breakdown    %-18s %12s %7s\n", "component", "time", "share");
@@ -452,26 +461,10 @@ static void print_eval(const RunRow *rr)
         printf("energy       %.4g MJ per step (system)", r->energy_per_step_j / 1e6);
     else
         printf("energy       %.4g kJ per step (system)", r->energy_per_step_j / 1e3);
-    if (isfinite(r->energy_to_train_j)) {
-        char e[32], lo[32], hi[32];
-        rpt_fmt_energy(r->energy_to_train_j, e, sizeof e);
-        printf(", %s to train", e);
-        if (ranged) {
-            rpt_fmt_energy(r->energy_to_train_j * r->interval_lo, lo, sizeof lo);
-            rpt_fmt_energy(r->energy_to_train_j * r->interval_hi, hi, sizeof hi);
-            printf(" (%s to %s)", lo, hi);
-        }
-    }
-    if (isfinite(r->cost_usd)) {
-        char c[64], lo[64], hi[64];
-        rpt_fmt_money(r->cost_usd, c, sizeof c);
-        printf(", %s at list price", c);
-        if (ranged) {
-            rpt_fmt_money(r->cost_usd * r->interval_lo, lo, sizeof lo);
-            rpt_fmt_money(r->cost_usd * r->interval_hi, hi, sizeof hi);
-            printf(" (%s to %s)", lo, hi);
-        }
-    }
+    if (isfinite(r->energy_to_train_j))
+        print_ranged(rpt_fmt_energy, r->energy_to_train_j, r, ranged, ", ", " to train");
+    if (isfinite(r->cost_usd))
+        print_ranged(rpt_fmt_money, r->cost_usd, r, ranged, ", ", " at list price");
     printf("\n");
     printf("memory per device (most loaded)\n");
     print_size("weights", r->mem_weights_bytes);
