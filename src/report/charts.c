@@ -321,10 +321,14 @@ static void gp_lines(FILE *f, const void *vctx)
         fputs("set logscale y 10\n"
               "set offsets graph 0.04, graph 0.04, 0, 0\n",
               f);
-    } else {
-        fputs(c->kind == CH_EFF ? "set ylabel 'efficiency [%] (MFU solid, scaling efficiency dashed)'\n"
-                                : "set ylabel 'system power [kW]'\n",
+    } else if (c->kind == CH_POWER) {
+        /* power grows with the devices over decades: a log axis, as the device axis */
+        fputs("set ylabel 'system power [kW] (log scale)'\n"
+              "set logscale y 10\n"
+              "set offsets graph 0.04, graph 0.04, 0, 0\n",
               f);
+    } else {
+        fputs("set ylabel 'efficiency [%] (MFU solid, scaling efficiency dashed)'\n", f);
         fputs("set yrange [0:*]\n"
               "set offsets graph 0.04, graph 0.04, graph 0.06, 0\n",
               f);

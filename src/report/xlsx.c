@@ -198,6 +198,8 @@ typedef struct {
     RptSeriesSet set;
     double tunit_s;    /* time to train is shown in this unit (s): days, hours or minutes */
     const char *tunit; /* its name: "days", "hours", "minutes" */
+    double eunit_j;    /* energy to train is shown in this unit (J): kWh, MWh or GWh */
+    const char *eunit;
     lxw_error err;     /* first error libxlsxwriter returned */
     char *buf;         /* cleaned cell text */
     size_t bufsz;
@@ -511,6 +513,23 @@ static void choose_time_unit(X *x)
             v[j] = v[j - 1];
             v[j - 1] = t;
         }
+    /* energy likewise: GWh from 2,000 MWh, kWh below 2 MWh */
+    double ev[256];
+    int ne = 0;
+    for (int i = 0; i < x->set.n && ne < 256; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (s->best >= 0 && isfinite(x->run->row[s->best].r.energy_to_train_j))
+            ev[ne++] = x->run->row[s->best].r.energy_to_train_j;
+    }
+    for (int i = 1; i < ne; i++)
+        for (int j = i; j > 0 && ev[j] < ev[j - 1]; j--) {
+            double t = ev[j];
+            ev[j] = ev[j - 1];
+            ev[j - 1] = t;
+        }
+    const double emed = ne ? ev[ne / 2] : 3.6e9;
+    x->eunit_j = emed >= 2000 * 3.6e9 ? 3.6e12 : emed >= 2 * 3.6e9 ? 3.6e9 : 3.6e6;
+    x->eunit = emed >= 2000 * 3.6e9 ? "GWh" : emed >= 2 * 3.6e9 ? "MWh" : "kWh";
     const double med = n ? v[n / 2] : 86400.0 * 2;
     if (med >= 2 * 86400.0) {
         x->tunit_s = 86400.0;
@@ -594,7 +613,7 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
     put_num(x, sh, row, B_MFU, r->mfu, x->pct);
     put_num(x, sh, row, B_SCALE, r->scaling_efficiency, x->pct);
     put_num(x, sh, row, B_POWER, r->system_power_w / 1e3, x->kw);
-    put_num(x, sh, row, B_ENERGY, r->energy_to_train_j / 3.6e9, x->mwh);
+    put_num(x, sh, row, B_ENERGY, r->energy_to_train_j / x->eunit_j, x->mwh);
     double cost = rpt_cost_usd(rr);
     if (isfinite(cost))
         put_num(x, sh, row, B_COST, cost, x->usd);
@@ -963,8 +982,9 @@ static void sheet_summary(X *x, Sheet *sh)
     for (int i = 0; i < x->set.n && ref < 0; i++)
         if (x->set.s[i].best >= 0)
             ref = i;
-    char sp[200], th[48];
+    char sp[200], th[48], eh[48];
     snprintf(sp, sizeof sp, "Speedup vs %s", ref >= 0 ? x->set.s[ref].name : "the first series");
+    snprintf(eh, sizeof eh, "Energy to train [%s]", x->eunit);
     snprintf(th, sizeof th, "Time to train [%s]", x->tunit);
     const char *heads[B_NCOL] = {"Series",
                                  "Best scenario",
@@ -981,7 +1001,7 @@ static void sheet_summary(X *x, Sheet *sh)
                                  "MFU",
                                  "Scaling efficiency",
                                  "System power [kW]",
-                                 "Energy to train [MWh]",
+                                 eh,
                                  "Cost to train [USD]"};
     for (int c = 0; c < B_NCOL; c++)
         put_header(x, sh, r, c, heads[c]);
@@ -1125,8 +1145,9 @@ static void sheet_summary(X *x, Sheet *sh)
                       chart_row, dx);
         summary_chart(x, sh, blk, D_SCALE, "Scaling efficiency vs devices", "scaling efficiency", "0%", 0,
                       dmin, dmax, chart_row + dy, 0);
-        summary_chart(x, sh, blk, D_POWER, "System power vs devices", "system power [kW]", "#,##0", 0, dmin,
-                      dmax, chart_row + dy, dx);
+        /* power grows with the devices over decades: a log axis, as the device axis */
+        summary_chart(x, sh, blk, D_POWER, "System power vs devices", "system power [kW] (log scale)", "#,##0",
+                      1, dmin, dmax, chart_row + dy, dx);
         int below = speedup_charts(x, sh, blk, dmin, dmax, rr0 + 1);
         cost_chart(x, sh, blk, rr0 + 4 + below);
     } else {
