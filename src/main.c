@@ -16,6 +16,7 @@
 #include "io/atomic.h"
 #include "io/scenario.h"
 #include "io/table.h"
+#include "core/param.h"
 #include "io/template.h"
 #include "report/report.h"
 
@@ -28,7 +29,7 @@ enum { EXIT_OK = 0, EXIT_ROWS_FAILED = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_O
 static const char usage_text[] =
     "usage: deepflow run SCENARIOS.csv [-o DIR] [-j THREADS] [--formats xlsx,csv,png,svg] [--quiet]\n"
     "       deepflow eval KEY=VALUE ... [--format text|csv]\n"
-    "       deepflow templates [KIND]\n"
+    "       deepflow templates [KIND [NAME]]\n"
     "       deepflow --help | --version\n";
 
 static const char help_text[] =
@@ -49,7 +50,9 @@ static const char help_text[] =
     "                      deepflow eval system=dgx-h100 model=gpt3-175b devices=1024 tp=8 pp=16 \\\n"
     "                          microbatch=1 global_batch=1536 train_tokens=300e9\n"
     "      --format csv        print the summary header and row instead\n"
-    "  templates [KIND]    list the templates (devices, networks, systems, models)\n"
+    "  templates [KIND]    list the templates (devices, networks, systems, models,\n"
+    "                      technology, convergence, frameworks)\n"
+    "  templates KIND NAME every parameter of one template, as the loader resolves it\n"
     "\n"
     "Keys and columns: scenario, series, system, model, devices, tp, pp, dp,\n"
     "microbatch, global_batch, interleave, recompute (none|selective|full),\n"
@@ -560,13 +563,48 @@ static int cmd_eval(int argc, char **argv)
 
 /* ---- templates -------------------------------------------------------- */
 
+static void print_param(const char *key, const ParamDef *def, const void *obj, void *ctx)
+{
+    (void)ctx;
+    char value[512];
+    if (def->type == P_SUB)
+        snprintf(value, sizeof value, "%s", (const char *)obj + def->offset);
+    else
+        param_format(def, obj, value, sizeof value);
+    printf("%-36s %s\n", key, value);
+}
+
 static int cmd_templates(int argc, char **argv)
 {
-    static const char *const kinds[] = {"devices", "networks",   "systems",
-                                        "models",  "technology", "convergence"};
+    static const char *const kinds[] = {"devices",    "networks",    "systems",   "models",
+                                        "technology", "convergence", "frameworks"};
+    static const ParamTable *const tables[] = {&param_device_table,     &param_network_table,
+                                               &param_system_table,     &param_model_table,
+                                               &param_technology_table, &param_convergence_table,
+                                               &param_framework_table};
     TemplateDB db;
     if (init_templates(&db, NULL))
         return EXIT_INPUT;
+    if (argc > 2) { /* one template, every parameter as the loader resolved it */
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            if (strcasecmp(argv[1], kinds[k]))
+                continue;
+            Diag d;
+            diag_clear(&d);
+            const Template *t = tdb_get(&db, tables[k], argv[2], NULL, &d);
+            if (!t) {
+                char msg[1200];
+                diag_format(&d, msg, sizeof msg);
+                fprintf(stderr, "deepflow templates: %s\n", msg);
+                tdb_free(&db);
+                return EXIT_INPUT;
+            }
+            printf("# %s (%s)\n", argv[2], t->path);
+            param_walk(tables[k], t->obj, "", print_param, NULL);
+            tdb_free(&db);
+            return EXIT_OK;
+        }
+    }
     int found = 0;
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         if (argc > 1 && strcasecmp(argv[1], kinds[k]))
@@ -586,7 +624,7 @@ static int cmd_templates(int argc, char **argv)
     tdb_free(&db);
     if (!found)
         return usage_error("templates: unknown kind '%s' (devices, networks, systems, models, technology, "
-                           "convergence)",
+                           "convergence, frameworks)",
                            argv[1]);
     return EXIT_OK;
 }
