@@ -502,7 +502,7 @@ static void test_templates_load(void **state)
 }
 
 /* The DGX-1 scenario: 8 V100 32 GB, data parallel, 64 sequences each.  In
- * bf16 with mixed-precision Adam (18 bytes per parameter in step.c) the
+ * fp16 with mixed-precision Adam (18 bytes per parameter in step.c) the
  * 1.78 B parameters need about 32.1 GiB of a 32 GiB device: out of memory
  * by a hair; in fp32 (f-lm trains BigLSTM in fp32: 16 bytes per parameter)
  * it fits.  f-lm reports ~20.3 K words/s for BIGLSTM on a DGX-1 (README;
@@ -531,9 +531,16 @@ static void test_biglstm_on_dgx1(void **state)
     (void)state;
     static const char *const kv[] = {"system=dgx-v100", "model=biglstm",    "devices=8",
                                      "microbatch=64",   "global_batch=512", "precision=fp32"};
+    static const char *const kv16[] = {"system=dgx-v100", "model=biglstm",    "devices=8",
+                                       "microbatch=64",   "global_batch=512", "precision=fp16"};
     Result r;
-    evaluate_biglstm(kv, 5, "bf16", &r);
+    evaluate_biglstm(kv16, 6, "fp16", &r);
     assert_true(r.status == STATUS_OK || r.status == STATUS_OOM);
+    /* V100 has no bf16 matrix units: a bf16 scenario is refused, not run at fp16's rate */
+    Scenario sc;
+    build_scenario(&sc, kv, 5);
+    assert_int_equal(evaluate(&sc, &r), -1);
+    assert_non_null(strstr(r.error, "precision bf16: the V100-SXM2-32GB has no bf16 matrix units"));
     evaluate_biglstm(kv, 6, "fp32", &r);
     assert_int_equal(r.status, STATUS_OK);
     assert_int_equal(r.tp, 1);

@@ -257,6 +257,16 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->placement = sc->placement;
     if (tp < 1 || pp < 1 || dp < 1 || mb < 1 || v < 1)
         return fail(r, "the strategy is not resolved (auto needs the search)");
+    /* a 16- or 8-bit format the device has no matrix units for would run
+     * at another format's rate with this one's bytes: not a real device */
+    if ((sc->precision == PREC_FP8 || sc->precision == PREC_BF16 || sc->precision == PREC_FP16) &&
+        !(sys->device.matrix_flops[sc->precision] > 0)) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "precision %s: the %s has no %s matrix units (its peak.%s is 0)",
+                 precision_name(sc->precision), sys->device.name, precision_name(sc->precision),
+                 precision_name(sc->precision));
+        return fail(r, msg);
+    }
 
     /* Ranks: tensor innermost, then data, then pipeline. */
     /* Megatron-Core overlaps TP communication only with sequence
