@@ -105,6 +105,12 @@ def main(argv):
     with open(summary, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
         names = list(rows[0].keys()) if rows else []
+    # summary.csv guards text that a spreadsheet would take for a formula
+    # with a leading apostrophe (CSV injection); the workbook holds the text
+    for r in rows:
+        for k, v in r.items():
+            if v and len(v) > 1 and v[0] == "'" and v[1] in "=+-@\t\r":
+                r[k] = v[1:]
     by_name = {r["scenario"]: r for r in rows}
 
     # ---- Scenarios

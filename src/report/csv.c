@@ -33,6 +33,21 @@ static void put_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* A text cell: one that starts with = + - @ or a tab or carriage return is
+ * taken as a formula by spreadsheets (CSV injection, OWASP): it gets a
+ * leading apostrophe, which a spreadsheet shows as text and a script can
+ * strip.  Numbers are written by put_field and never changed. */
+static void put_text_field(FILE *f, const char *s)
+{
+    if (s[0] && strchr("=+-@\t\r", s[0])) {
+        char buf[1100];
+        snprintf(buf, sizeof buf, "'%s", s);
+        put_field(f, buf);
+        return;
+    }
+    put_field(f, s);
+}
+
 void rpt_summary_row(FILE *f, const RunRow *rr)
 {
     char buf[512];
@@ -44,9 +59,12 @@ void rpt_summary_row(FILE *f, const RunRow *rr)
             continue;
         }
         double v;
-        if (report_value(i, rr, &v, buf, sizeof buf))
+        if (report_value(i, rr, &v, buf, sizeof buf)) {
             rpt_number(buf, sizeof buf, v);
-        put_field(f, buf);
+            put_field(f, buf);
+        } else {
+            put_text_field(f, buf);
+        }
     }
     fputc('\n', f);
 }
@@ -89,7 +107,7 @@ int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
         if (!rr->built || rr->r.status == STATUS_ERROR)
             continue;
         for (int c = 0; c < COMP_COUNT; c++) {
-            put_field(f, rr->sc.name);
+            put_text_field(f, rr->sc.name);
             rpt_number(t, sizeof t, rr->r.comp_time_s[c]);
             rpt_number(e, sizeof e, rr->r.comp_energy_j[c]);
             fprintf(f, ",%s,%s,%s\n", component_name((Component)c), t, e);
