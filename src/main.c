@@ -578,10 +578,9 @@ static int cmd_templates(int argc, char **argv)
 {
     static const char *const kinds[] = {"devices",    "networks",    "systems",   "models",
                                         "technology", "convergence", "frameworks"};
-    static const ParamTable *const tables[] = {&param_device_table,     &param_network_table,
-                                               &param_system_table,     &param_model_table,
-                                               &param_technology_table, &param_convergence_table,
-                                               &param_framework_table};
+    static const ParamTable *const tables[] = {
+        &param_device_table,     &param_network_table,     &param_system_table,   &param_model_table,
+        &param_technology_table, &param_convergence_table, &param_framework_table};
     TemplateDB db;
     if (init_templates(&db, NULL))
         return EXIT_INPUT;

@@ -276,6 +276,11 @@ static void test_faults(void **state)
 static void test_fault_values(void **state)
 {
     Fix *f = *state;
+    /* an explicit zero amount of training: an error, not the model's default */
+    build_fail(
+        f, "system=dgx-h100, model=gpt, train_tokens=0", 3,
+        "study.csv:3:14: column 'train_tokens': 0 trains nothing; leave the cell empty for the model's own "
+        "amount");
     /* the values start at columns 1, 10, 14: "dgx-h100,gpt,-8" */
     build_fail(
         f, "system=dgx-h100, model=gpt, devices=-8", 3,

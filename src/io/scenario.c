@@ -108,6 +108,20 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
         snprintf(msg, sizeof msg, "model '%s': %s", sc->model.name, d->msg);
         return diag_set(d, file, p ? p->line : row_line, p ? p->col : 0, "%s", msg);
     }
+    /* an explicit 0 trains nothing: say so rather than fall back to the
+     * model's own amount */
+    {
+        static const char *const amounts[] = {"train_tokens", "train_samples", "epochs"};
+        const double vals[] = {sc->train_tokens, sc->train_samples, sc->epochs};
+        for (int k = 0; k < 3; k++) {
+            const Prov *p = prov_find(&src->over, amounts[k]);
+            if (p && vals[k] == 0)
+                return diag_set(
+                    d, file, p->line, p->col,
+                    "column '%s': 0 trains nothing; leave the cell empty for the model's own amount",
+                    amounts[k]);
+        }
+    }
     if (sc->train_tokens == 0)
         sc->train_tokens = sc->model.train_tokens;
     if (sc->train_samples == 0)

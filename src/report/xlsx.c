@@ -200,8 +200,8 @@ typedef struct {
     const char *tunit; /* its name: "days", "hours", "minutes" */
     double eunit_j;    /* energy to train is shown in this unit (J): kWh, MWh or GWh */
     const char *eunit;
-    lxw_error err;     /* first error libxlsxwriter returned */
-    char *buf;         /* cleaned cell text */
+    lxw_error err; /* first error libxlsxwriter returned */
+    char *buf;     /* cleaned cell text */
     size_t bufsz;
     lxw_format *title, *subtitle, *note, *section, *head, *head_num, *wrap, *bold, *mono;
     lxw_format *days, *pct, *intf, *kw, *mwh, *usd, *speedup, *secs, *secs0, *general, *sci;
@@ -1146,8 +1146,8 @@ static void sheet_summary(X *x, Sheet *sh)
         summary_chart(x, sh, blk, D_SCALE, "Scaling efficiency vs devices", "scaling efficiency", "0%", 0,
                       dmin, dmax, chart_row + dy, 0);
         /* power grows with the devices over decades: a log axis, as the device axis */
-        summary_chart(x, sh, blk, D_POWER, "System power vs devices", "system power [kW] (log scale)", "#,##0",
-                      1, dmin, dmax, chart_row + dy, dx);
+        summary_chart(x, sh, blk, D_POWER, "System power vs devices", "system power [kW] (log scale)",
+                      "#,##0", 1, dmin, dmax, chart_row + dy, dx);
         int below = speedup_charts(x, sh, blk, dmin, dmax, rr0 + 1);
         cost_chart(x, sh, blk, rr0 + 4 + below);
     } else {
