@@ -391,6 +391,16 @@ static void print_ranged(void (*fmt)(double, char *, size_t), double v, const Re
     }
 }
 
+/* A strategy degree for the eval printout: the resolved one, or on an error
+ * what was asked for ('auto' when the search never resolved it). */
+static const char *degree(int err, int resolved, int asked, char buf[16])
+{
+    if (err && asked == AUTO_VALUE)
+        return "auto";
+    snprintf(buf, 16, "%d", err ? asked : resolved);
+    return buf;
+}
+
 static void print_eval(const RunRow *rr)
 {
     const Scenario *sc = &rr->sc;
@@ -407,14 +417,19 @@ static void print_eval(const RunRow *rr)
     if (sc->model.kind == MODEL_GEMM)
         printf("model        %s: GEMM %lld x %lld x %lld (%s)\n", sc->model.name, (long long)sc->model.m,
                (long long)sc->model.k, (long long)sc->model.n, precision_name(sc->precision));
+    else if (r->status == STATUS_ERROR) /* the graph was never built: no parameter count to show */
+        printf("model        %s: %s\n", sc->model.name, model_kind_name(sc->model.kind));
     else
         printf("model        %s: %s, %.4g B parameters\n", sc->model.name, model_kind_name(sc->model.kind),
                r->params_total / 1e9);
-    printf("strategy     devices %d = tp %d x pp %d x dp %d; microbatch %d, global batch %lld, "
-           "interleave %d, recompute %s, %s%s, ZeRO %d, placement %s\n",
-           sc->devices, r->tp, r->pp, r->dp, r->microbatch,
-           (long long)(r->status == STATUS_ERROR ? sc->global_batch : r->global_batch), r->interleave,
-           recompute_name(r->recompute), precision_name(sc->precision),
+    const int err = r->status == STATUS_ERROR;
+    char dtp[16], dpp[16], ddp[16], dmb[16], div[16];
+    printf("strategy     devices %d = tp %s x pp %s x dp %s; microbatch %s, global batch %lld, "
+           "interleave %s, recompute %s, %s%s, ZeRO %d, placement %s\n",
+           sc->devices, degree(err, r->tp, sc->tp, dtp), degree(err, r->pp, sc->pp, dpp),
+           degree(err, r->dp, sc->dp, ddp), degree(err, r->microbatch, sc->microbatch, dmb),
+           (long long)(err ? sc->global_batch : r->global_batch), degree(err, r->interleave, sc->interleave, div),
+           recompute_name(err ? sc->recompute : r->recompute), precision_name(sc->precision),
            sc->seq_parallel ? ", sequence parallel" : "", sc->zero,
            placement_name(r->status == STATUS_ERROR ? sc->placement : r->placement));
     if (r->status == STATUS_ERROR) {

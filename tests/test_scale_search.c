@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "batch/evaluate.h"
+#include "batch/run.h"
+#include "report/columns.h"
 #include "io/scenario.h"
 #include "io/template.h"
 #include "scale/scale.h"
@@ -154,6 +156,36 @@ static void test_search_bounds(void **state)
     assert_non_null(strstr(r.error, "the search found no strategy for 32 devices with 3 <= tp x pp <= 3"));
 }
 
+/* A global batch smaller than the data-parallel degree the strategy leaves:
+ * the error names the cause, and the row's dp reads 'auto', never the
+ * internal marker. */
+static void test_search_batch_too_small(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {"system=dgx-h100", "model=llama2-7b", "devices=64",     "dp=auto",
+                                     "tp=1",            "pp=1",            "global_batch=16"};
+    Scenario sc;
+    Result r;
+    build_scenario(&sc, kv, 7);
+    assert_int_equal(evaluate(&sc, &r), -1);
+    assert_int_equal(r.status, STATUS_ERROR);
+    assert_non_null(strstr(r.error, "global_batch 16 is not a multiple of microbatch 1 x dp 64"));
+    RunRow rr;
+    memset(&rr, 0, sizeof rr);
+    rr.sc = sc;
+    rr.r = r;
+    rr.built = 1;
+    int dp_col = -1;
+    for (int i = 0; i < report_ncols; i++)
+        if (!strcmp(report_cols[i].name, "dp"))
+            dp_col = i;
+    assert_true(dp_col >= 0);
+    double v = 0;
+    char t[64];
+    assert_int_equal(report_value(dp_col, &rr, &v, t, sizeof t), 0);
+    assert_string_equal(t, "auto");
+}
+
 /* Sensitivity: a curve with its critical batch scaled by k reads as the
  * template's at B / k. */
 static void test_curve_sensitivity(void **state)
@@ -254,7 +286,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_critical_batch),       cmocka_unit_test(test_table_curve),
         cmocka_unit_test(test_explicit_amounts_win), cmocka_unit_test(test_search_is_optimal),
-        cmocka_unit_test(test_search_bounds),        cmocka_unit_test(test_extrapolation_flag),
+        cmocka_unit_test(test_search_bounds),        cmocka_unit_test(test_search_batch_too_small),        cmocka_unit_test(test_extrapolation_flag),
         cmocka_unit_test(test_replica_batch_auto),   cmocka_unit_test(test_curve_sensitivity),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);

@@ -90,6 +90,17 @@ static int text(char *buf, size_t n, const char *s)
     return 0;
 }
 
+/* A strategy degree: the resolved one when the row evaluated, else what was
+ * asked for, where 'auto' that the search never resolved stays 'auto'
+ * rather than showing its internal marker. */
+static int strategy_cell(int ok, int resolved, int asked, double *num, char *t, size_t n)
+{
+    if (!ok && asked == AUTO_VALUE)
+        return text(t, n, "auto");
+    *num = ok ? resolved : asked;
+    return 1;
+}
+
 int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
 {
     const Scenario *sc = &rr->sc;
@@ -125,15 +136,15 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
     if (!strcmp(name, "global_batch"))
         return *num = (double)(ok ? r->global_batch : sc->global_batch), 1;
     if (!strcmp(name, "tp"))
-        return *num = ok ? r->tp : sc->tp, 1;
+        return strategy_cell(ok, r->tp, sc->tp, num, t, n);
     if (!strcmp(name, "pp"))
-        return *num = ok ? r->pp : sc->pp, 1;
+        return strategy_cell(ok, r->pp, sc->pp, num, t, n);
     if (!strcmp(name, "dp"))
-        return *num = ok ? r->dp : sc->dp, 1;
+        return strategy_cell(ok, r->dp, sc->dp, num, t, n);
     if (!strcmp(name, "microbatch"))
-        return *num = ok ? r->microbatch : sc->microbatch, 1;
+        return strategy_cell(ok, r->microbatch, sc->microbatch, num, t, n);
     if (!strcmp(name, "interleave"))
-        return *num = ok ? r->interleave : sc->interleave, 1;
+        return strategy_cell(ok, r->interleave, sc->interleave, num, t, n);
     if (!ok)
         return report_cols[i].type == RC_TEXT ? 0 : 1;
     if (!strcmp(name, "fits_memory"))

@@ -149,8 +149,13 @@ int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Resul
                 int64_t gb = sc->global_batch > 0 && !sc->replica_batch ? sc->global_batch
                              : sc->replica_batch > 0                    ? (int64_t)sc->replica_batch * dp
                                                                         : (int64_t)mb * dp;
-                if (gb % ((int64_t)mb * dp))
+                if (gb % ((int64_t)mb * dp)) {
+                    snprintf(last_err, sizeof last_err,
+                             "tp %d x pp %d leaves dp %d, and global_batch %lld is not a multiple of "
+                             "microbatch %d x dp %d",
+                             tp, pp, dp, (long long)gb, mb, dp);
                     continue;
+                }
                 for (int a = 0; a < nv; a++) {
                     if (vs[a] > 1 && pp == 1)
                         continue;
