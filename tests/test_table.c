@@ -151,20 +151,25 @@ static void test_too_many_fields(void **state)
     table_free(&t);
 }
 
+/* A short row is an error at its end naming the first column it lacks
+ * (never padded with defaults); blank and all-empty records are skipped. */
 static void test_fewer_fields_and_empty_rows(void **state)
 {
     (void)state;
     Table t;
-    parse_ok("a,b,c\n1\n,,\n  ,\t\n2,x\n", &t);
-    assert_int_equal(t.nrow, 2);
-    assert_null(t.row[0].error);
+    char buf[600];
+    parse_ok("a,b,c\n1\n,,\n  ,\t\n2,x\n4,5,6\n", &t);
+    assert_int_equal(t.nrow, 3);
+    row_error(&t.row[0], buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:2:2: row has 1 field, the header has 3 (no cell for column 'b' and after)");
     assert_int_equal(t.row[0].ncell, 3);
     assert_string_equal(t.row[0].cell[0].text, "1");
-    assert_string_equal(t.row[0].cell[1].text, "");
     assert_string_equal(t.row[0].cell[2].text, "");
-    assert_int_equal(t.row[0].cell[2].line, 2);
     assert_int_equal(t.row[1].line, 5);
+    row_error(&t.row[1], buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:5:4: row has 2 fields, the header has 3 (no cell for column 'c')");
     assert_string_equal(t.row[1].cell[1].text, "x");
+    assert_null(t.row[2].error);
     table_free(&t);
 }
 
@@ -251,18 +256,16 @@ static void test_empty_file(void **state)
     assert_string_equal(buf, msg);
 }
 
+/* A table with a header and no rows is an error, not an empty report. */
 static void test_header_only(void **state)
 {
     (void)state;
-    Table t;
-    parse_ok("scenario,devices\n\n", &t);
-    assert_int_equal(t.ncol, 2);
-    assert_int_equal(t.nrow, 0);
-    table_free(&t);
-    parse_ok("scenario,devices", &t);
-    assert_int_equal(t.ncol, 2);
-    assert_int_equal(t.nrow, 0);
-    table_free(&t);
+    char buf[600];
+    const char *msg = "t.csv:1: no scenario rows (the table holds only its header)";
+    parse_fail("scenario,devices\n\n", strlen("scenario,devices\n\n"), buf, sizeof buf);
+    assert_string_equal(buf, msg);
+    parse_fail("# c\nscenario,devices", strlen("# c\nscenario,devices"), buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:2: no scenario rows (the table holds only its header)");
 }
 
 static void test_invalid_utf8(void **state)

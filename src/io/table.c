@@ -442,6 +442,12 @@ static void row_fault(const Reader *r, const Cur *start, Diag *e)
             return;
         }
     }
+    /* a short row is a fault, not a row padded with defaults: a missing
+     * comma would otherwise shift nothing and say nothing */
+    if (r->ncb < t->ncol)
+        diag_set(e, r->path, r->end.line, r->end.col,
+                 "row has %d field%s, the header has %d (no cell for column '%s'%s)", r->ncb,
+                 r->ncb == 1 ? "" : "s", t->ncol, t->col_name[r->ncb], r->ncb + 1 < t->ncol ? " and after" : "");
 }
 
 static int add_row(Reader *r, const Cur *start, const Diag *qerr)
@@ -608,6 +614,8 @@ int table_parse(const char *path, const char *data, size_t len, Table *t, Diag *
     if (rc == 0 && !r.have_header)
         rc = diag_set(d, path, 0, 0,
                       "no header row (the file is empty or holds only comments and blank lines)");
+    else if (rc == 0 && t->nrow == 0)
+        rc = diag_set(d, path, t->header_line, 0, "no scenario rows (the table holds only its header)");
     csv_free(&r.p);
     clear_fields(&r);
     free(r.fld);
