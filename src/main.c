@@ -204,14 +204,18 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
                     "deepflow: note: gnuplot was not found, so the charts are written as .dat and .gp "
                     "files in %s but not rendered (install gnuplot and run gnuplot on each .gp there)\n",
                     path);
+        const int images = cd.charts * (((formats & RPT_PNG) != 0) + ((formats & RPT_SVG) != 0));
+        char how[96] = "";
+        if (cd.rendered && cd.rendered == images)
+            snprintf(how, sizeof how, ", rendered to %s",
+                     (formats & RPT_PNG) && (formats & RPT_SVG) ? "PNG and SVG"
+                     : (formats & RPT_PNG)                      ? "PNG"
+                                                                : "SVG");
+        else if (cd.rendered) /* never claim the images that failed */
+            snprintf(how, sizeof how, ", %d of %d images rendered", cd.rendered, images);
         if (cd.charts)
-            wl += (size_t)snprintf(written + wl, sizeof written - wl,
-                                   "%scharts/ (%d chart%s as .dat and .gp%s%s)", wl ? ", " : "", cd.charts,
-                                   cd.charts == 1 ? "" : "s", cd.rendered ? ", rendered to " : "",
-                                   !cd.rendered                                 ? ""
-                                   : (formats & RPT_PNG) && (formats & RPT_SVG) ? "PNG and SVG"
-                                   : (formats & RPT_PNG)                        ? "PNG"
-                                                                                : "SVG");
+            wl += (size_t)snprintf(written + wl, sizeof written - wl, "%scharts/ (%d chart%s as .dat and .gp%s)",
+                                   wl ? ", " : "", cd.charts, cd.charts == 1 ? "" : "s", how);
     }
     if (wl >= sizeof written)
         wl = sizeof written - 1;

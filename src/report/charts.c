@@ -484,6 +484,32 @@ static int run_gnuplot(const char *prog, const char *dir, const char *settings, 
 
 #define TMP_PREFIX ".tmp-render-"
 
+/* Whether a rendered image is whole: gnuplot exits 0 on a full disk, so a
+ * non-empty file is not proof.  A PNG ends with its IEND chunk; an SVG
+ * with its closing tag (then only white space). */
+static int image_complete(const char *path, const char *ext)
+{
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    unsigned char tail[64];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    long len = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        len = ftell(f);
+    const long want = len < (long)sizeof tail ? len : (long)sizeof tail;
+    int ok = len > 0 && fseek(f, len - want, SEEK_SET) == 0 && fread(tail, 1, (size_t)want, f) == (size_t)want;
+    fclose(f);
+    if (!ok)
+        return 0;
+    if (!strcmp(ext, "png"))
+        return want >= 12 && memcmp(tail + want - 12, iend, sizeof iend) == 0;
+    long e = want;
+    while (e > 0 && (tail[e - 1] == '\n' || tail[e - 1] == '\r' || tail[e - 1] == ' ' || tail[e - 1] == '\t'))
+        e--;
+    return e >= 6 && memcmp(tail + e - 6, "</svg>", 6) == 0;
+}
+
 static int render(const char *prog, const char *dir, const char *base, unsigned formats, RptChartsDone *done,
                   char *err, size_t n)
 {
@@ -491,10 +517,11 @@ static int render(const char *prog, const char *dir, const char *base, unsigned 
         unsigned bit;
         const char *ext;
     } fmts[2] = {{RPT_PNG, "png"}, {RPT_SVG, "svg"}};
-    char settings[128] = "", gp[128], msg[2048];
-    snprintf(settings, sizeof settings, "formats='%s%s%s'; outprefix='" TMP_PREFIX "'",
-             formats & RPT_PNG ? "png" : "", (formats & RPT_PNG) && (formats & RPT_SVG) ? " " : "",
-             formats & RPT_SVG ? "svg" : "");
+    char settings[160] = "", gp[128], msg[2048], prefix[48];
+    /* the process id keeps two runs into one folder off each other's files */
+    snprintf(prefix, sizeof prefix, TMP_PREFIX "%ld-", (long)getpid());
+    snprintf(settings, sizeof settings, "formats='%s%s%s'; outprefix='%s'", formats & RPT_PNG ? "png" : "",
+             (formats & RPT_PNG) && (formats & RPT_SVG) ? " " : "", formats & RPT_SVG ? "svg" : "", prefix);
     snprintf(gp, sizeof gp, "%s.gp", base);
     int st = run_gnuplot(prog, dir, settings, gp, msg, sizeof msg);
     int rc = 0;
@@ -512,11 +539,16 @@ static int render(const char *prog, const char *dir, const char *base, unsigned 
     for (int i = 0; i < 2; i++) {
         if (!(formats & fmts[i].bit))
             continue;
-        snprintf(tmp, sizeof tmp, "%s/" TMP_PREFIX "%s.%s", dir, base, fmts[i].ext);
+        snprintf(tmp, sizeof tmp, "%s/%s%s.%s", dir, prefix, base, fmts[i].ext);
         snprintf(final, sizeof final, "%s/%s.%s", dir, base, fmts[i].ext);
         struct stat sb;
         if (rc == 0 && (stat(tmp, &sb) != 0 || sb.st_size == 0)) {
             snprintf(err, n, "%s: gnuplot left no image", final);
+            rc = -1;
+        }
+        if (rc == 0 && !image_complete(tmp, fmts[i].ext)) {
+            snprintf(err, n, "%s: gnuplot left an incomplete image (%lld bytes; is the disk full?)", final,
+                     (long long)sb.st_size);
             rc = -1;
         }
         if (rc == 0 && rename(tmp, final) != 0) {
@@ -531,6 +563,27 @@ static int render(const char *prog, const char *dir, const char *base, unsigned 
     if (rc)
         errno = EIO;
     return rc;
+}
+
+/* What an earlier run left in the charts folder that this run does not
+ * stand behind: DROP_ALL for a chart this run has no data for, DROP_PNG /
+ * DROP_SVG for images that would show the earlier data beside this run's
+ * .dat.  Only deepflow's own file names are touched. */
+enum { DROP_PNG = 1, DROP_SVG = 2, DROP_ALL = 7 };
+
+static void drop_stale(const char *dir, const unsigned drop[CH_COUNT])
+{
+    static const struct {
+        unsigned bit;
+        const char *ext;
+    } f[4] = {{4, "dat"}, {4, "gp"}, {DROP_PNG, "png"}, {DROP_SVG, "svg"}};
+    char path[1400];
+    for (int k = 0; k < CH_COUNT; k++)
+        for (int e = 0; e < 4; e++)
+            if (drop[k] & f[e].bit) {
+                snprintf(path, sizeof path, "%s/%s.%s", dir, chart_file[k], f[e].ext);
+                unlink(path);
+            }
 }
 
 int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, RptChartsDone *done, char *err,
@@ -594,11 +647,19 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
         }
     }
     rpt_series_free(&set);
-    if (rc || !(formats & (RPT_PNG | RPT_SVG)) || done->charts == 0)
+    if (rc || !(formats & (RPT_PNG | RPT_SVG)))
         return rc;
-
     char prog[1024];
-    if (find_gnuplot(prog, sizeof prog)) {
+    const int have_gnuplot = done->charts > 0 && find_gnuplot(prog, sizeof prog) == 0;
+    unsigned drop[CH_COUNT];
+    for (int k = 0; k < CH_COUNT; k++) /* images are kept only in a format rendered afresh */
+        drop[k] = !written[k]   ? DROP_ALL
+                  : have_gnuplot ? ((formats & RPT_PNG) ? 0u : DROP_PNG) | ((formats & RPT_SVG) ? 0u : DROP_SVG)
+                                 : DROP_PNG | DROP_SVG;
+    drop_stale(dir, drop);
+    if (done->charts == 0)
+        return 0;
+    if (!have_gnuplot) {
         done->no_gnuplot = 1;
         return 0;
     }
@@ -611,6 +672,11 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
         if (!written[k])
             continue;
         if (render(prog, dir, chart_file[k], formats, done, err, n)) {
+            /* the images of this chart and those after it would show the
+             * earlier run's data beside this run's .dat: keep none */
+            for (int j = 0; j < CH_COUNT; j++)
+                drop[j] = j >= k && written[j] ? DROP_PNG | DROP_SVG : 0u;
+            drop_stale(dir, drop);
             rc = -1;
             break;
         }

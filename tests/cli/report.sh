@@ -147,6 +147,53 @@ rc=$?
     [ ! -e "$T/nognu/charts/power.png" ] && [ -s "$T/nognu/study.xlsx" ] &&
     ok "without gnuplot: one note, .dat and .gp" || { bad "without gnuplot (exit $rc)"; cat "$T/err"; }
 
+# a gnuplot that exits 0 but leaves a cut image (as on a full disk): the
+# image is not committed, nothing claims it was rendered
+cat >"$T/cutplot" <<'EOS'
+#!/bin/sh
+prefix=$(printf '%s\n' "$2" | sed -n "s/.*outprefix='\([^']*\)'.*/\1/p")
+base=${3%.gp}
+printf '\211PNG\r\n\032\n\0\0\0\rIHDR' >"$prefix$base.png"
+printf '<svg xmlns="http://www.w3.org/2000/svg">\n<g>\n' >"$prefix$base.svg"
+exit 0
+EOS
+chmod +x "$T/cutplot"
+DEEPFLOW_GNUPLOT="$T/cutplot" "$DF" run "$T/study.csv" -o "$T/cut" >"$T/cut.out" 2>"$T/err"
+rc=$?
+left=$(find "$T/cut" -name '.tmp-*')
+[ "$rc" = 4 ] && grep -q "gnuplot left an incomplete image" "$T/err" && [ ! -e "$T/cut/charts/power.png" ] &&
+    [ -z "$left" ] && ! grep -q "rendered" "$T/cut.out" && [ -s "$T/cut/charts/power.gp" ] &&
+    ok "a cut image (full disk): exit 4, not committed, not claimed" ||
+    { bad "cut image: exit $rc, left '$left'"; cat "$T/err" "$T/cut.out"; }
+
+# a rerun leaves no chart files of the earlier run: none when no row gives
+# a chart, no PNG when only SVG is asked for
+if command -v gnuplot >/dev/null 2>&1; then
+    "$DF" run "$T/study.csv" -o "$T/rerun" -q >/dev/null 2>&1
+    "$DF" run "$T/study.csv" -o "$T/rerun" -q --formats xlsx,svg >/dev/null 2>&1
+    [ -s "$T/rerun/charts/power.svg" ] && [ ! -e "$T/rerun/charts/power.png" ] &&
+        ok "a rerun with SVG only leaves no earlier PNG" || bad "earlier PNG left: $(ls "$T/rerun/charts")"
+    printf 'scenario,system,model,devices\nnone,dgx-h100,gpt3-175b,7\n' >"$T/rerun.csv"
+    "$DF" run "$T/rerun.csv" -o "$T/rerun" -q >/dev/null 2>&1
+    [ -z "$(ls "$T/rerun/charts")" ] && ok "a rerun with no chart leaves none of the earlier ones" ||
+        bad "earlier charts left: $(ls "$T/rerun/charts")"
+fi
+
+# concurrent runs into one folder: every temporary is unique, so all end
+# as a lone run does (exit 1, for the study's failed row)
+pids=""
+for i in 1 2 3; do
+    "$DF" run "$T/study.csv" -o "$T/conc" -q >/dev/null 2>"$T/conc.err$i" &
+    pids="$pids $!"
+done
+crc=""
+for p in $pids; do
+    wait "$p"
+    crc="$crc$?"
+done
+[ "$crc" = 111 ] && [ -z "$(find "$T/conc" -name '.tmp-*')" ] && ok "three concurrent runs into one folder" ||
+    { bad "concurrent runs: exits $crc"; cat "$T"/conc.err*; }
+
 # an output that cannot be written: exit 4, nothing half-written
 : >"$T/file"
 "$DF" run "$T/study.csv" -o "$T/file/sub" -q >/dev/null 2>"$T/err"
