@@ -214,8 +214,9 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
         else if (cd.rendered) /* never claim the images that failed */
             snprintf(how, sizeof how, ", %d of %d images rendered", cd.rendered, images);
         if (cd.charts)
-            wl += (size_t)snprintf(written + wl, sizeof written - wl, "%scharts/ (%d chart%s as .dat and .gp%s)",
-                                   wl ? ", " : "", cd.charts, cd.charts == 1 ? "" : "s", how);
+            wl += (size_t)snprintf(written + wl, sizeof written - wl,
+                                   "%scharts/ (%d chart%s as .dat and .gp%s)", wl ? ", " : "", cd.charts,
+                                   cd.charts == 1 ? "" : "s", how);
     }
     if (wl >= sizeof written)
         wl = sizeof written - 1;
@@ -432,7 +433,8 @@ static void print_eval(const RunRow *rr)
            "interleave %s, recompute %s, %s%s, ZeRO %d, placement %s\n",
            sc->devices, degree(err, r->tp, sc->tp, dtp), degree(err, r->pp, sc->pp, dpp),
            degree(err, r->dp, sc->dp, ddp), degree(err, r->microbatch, sc->microbatch, dmb),
-           (long long)(err ? sc->global_batch : r->global_batch), degree(err, r->interleave, sc->interleave, div),
+           (long long)(err ? sc->global_batch : r->global_batch),
+           degree(err, r->interleave, sc->interleave, div),
            recompute_name(err ? sc->recompute : r->recompute), precision_name(sc->precision),
            sc->seq_parallel ? ", sequence parallel" : "", sc->zero,
            placement_name(r->status == STATUS_ERROR ? sc->placement : r->placement));

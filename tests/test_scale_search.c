@@ -162,8 +162,8 @@ static void test_search_bounds(void **state)
 static void test_search_batch_too_small(void **state)
 {
     (void)state;
-    static const char *const kv[] = {"system=dgx-h100", "model=llama2-7b", "devices=64",     "dp=auto",
-                                     "tp=1",            "pp=1",            "global_batch=16"};
+    static const char *const kv[] = {
+        "system=dgx-h100", "model=llama2-7b", "devices=64", "dp=auto", "tp=1", "pp=1", "global_batch=16"};
     Scenario sc;
     Result r;
     build_scenario(&sc, kv, 7);
@@ -286,8 +286,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_critical_batch),       cmocka_unit_test(test_table_curve),
         cmocka_unit_test(test_explicit_amounts_win), cmocka_unit_test(test_search_is_optimal),
-        cmocka_unit_test(test_search_bounds),        cmocka_unit_test(test_search_batch_too_small),        cmocka_unit_test(test_extrapolation_flag),
-        cmocka_unit_test(test_replica_batch_auto),   cmocka_unit_test(test_curve_sensitivity),
+        cmocka_unit_test(test_search_bounds),        cmocka_unit_test(test_search_batch_too_small),
+        cmocka_unit_test(test_extrapolation_flag),   cmocka_unit_test(test_replica_batch_auto),
+        cmocka_unit_test(test_curve_sensitivity),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

@@ -161,7 +161,8 @@ static void test_fewer_fields_and_empty_rows(void **state)
     parse_ok("a,b,c\n1\n,,\n  ,\t\n2,x\n4,5,6\n", &t);
     assert_int_equal(t.nrow, 3);
     row_error(&t.row[0], buf, sizeof buf);
-    assert_string_equal(buf, "t.csv:2:2: row has 1 field, the header has 3 (no cell for column 'b' and after)");
+    assert_string_equal(buf,
+                        "t.csv:2:2: row has 1 field, the header has 3 (no cell for column 'b' and after)");
     assert_int_equal(t.row[0].ncell, 3);
     assert_string_equal(t.row[0].cell[0].text, "1");
     assert_string_equal(t.row[0].cell[2].text, "");

@@ -447,7 +447,8 @@ static void row_fault(const Reader *r, const Cur *start, Diag *e)
     if (r->ncb < t->ncol)
         diag_set(e, r->path, r->end.line, r->end.col,
                  "row has %d field%s, the header has %d (no cell for column '%s'%s)", r->ncb,
-                 r->ncb == 1 ? "" : "s", t->ncol, t->col_name[r->ncb], r->ncb + 1 < t->ncol ? " and after" : "");
+                 r->ncb == 1 ? "" : "s", t->ncol, t->col_name[r->ncb],
+                 r->ncb + 1 < t->ncol ? " and after" : "");
 }
 
 static int add_row(Reader *r, const Cur *start, const Diag *qerr)

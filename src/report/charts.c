@@ -498,7 +498,8 @@ static int image_complete(const char *path, const char *ext)
     if (fseek(f, 0, SEEK_END) == 0)
         len = ftell(f);
     const long want = len < (long)sizeof tail ? len : (long)sizeof tail;
-    int ok = len > 0 && fseek(f, len - want, SEEK_SET) == 0 && fread(tail, 1, (size_t)want, f) == (size_t)want;
+    int ok =
+        len > 0 && fseek(f, len - want, SEEK_SET) == 0 && fread(tail, 1, (size_t)want, f) == (size_t)want;
     fclose(f);
     if (!ok)
         return 0;
@@ -653,9 +654,10 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
     const int have_gnuplot = done->charts > 0 && find_gnuplot(prog, sizeof prog) == 0;
     unsigned drop[CH_COUNT];
     for (int k = 0; k < CH_COUNT; k++) /* images are kept only in a format rendered afresh */
-        drop[k] = !written[k]   ? DROP_ALL
-                  : have_gnuplot ? ((formats & RPT_PNG) ? 0u : DROP_PNG) | ((formats & RPT_SVG) ? 0u : DROP_SVG)
-                                 : DROP_PNG | DROP_SVG;
+        drop[k] = !written[k] ? DROP_ALL
+                  : have_gnuplot
+                      ? ((formats & RPT_PNG) ? 0u : DROP_PNG) | ((formats & RPT_SVG) ? 0u : DROP_SVG)
+                      : DROP_PNG | DROP_SVG;
     drop_stale(dir, drop);
     if (done->charts == 0)
         return 0;
