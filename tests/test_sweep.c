@@ -193,6 +193,31 @@ static void test_expand_product(void **state)
     table_free(&t);
 }
 
+/* Free-text columns (scenario, series, baseline) are never sweeps: 'a|b'
+ * and '1..3' there are one literal value each. */
+static void test_text_columns_literal(void **state)
+{
+    (void)state;
+    Table t;
+    parse_ok("Scenario,series,baseline,tp\n"
+             "a|b,1..3,x|y,1|2\n",
+             &t);
+    SweepRow *rows;
+    int n;
+    Diag d;
+    assert_int_equal(sweep_expand_row(&t, &t.row[0], &rows, &n, &d), 0);
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++) {
+        assert_string_equal(rows[i].val[0], "a|b");
+        assert_string_equal(rows[i].val[1], "1..3");
+        assert_string_equal(rows[i].val[2], "x|y");
+    }
+    assert_string_equal(rows[1].val[3], "2");
+    assert_string_equal(rows[1].suffix, "tp=2");
+    sweep_free_rows(rows, n, t.ncol);
+    table_free(&t);
+}
+
 static void test_expand_errors(void **state)
 {
     (void)state;
@@ -263,10 +288,15 @@ static void test_long_suffix(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_not_a_sweep),    cmocka_unit_test(test_list),
-        cmocka_unit_test(test_geometric),      cmocka_unit_test(test_arithmetic),
-        cmocka_unit_test(test_many_values),    cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_expand_product), cmocka_unit_test(test_expand_errors),
+        cmocka_unit_test(test_not_a_sweep),
+        cmocka_unit_test(test_list),
+        cmocka_unit_test(test_geometric),
+        cmocka_unit_test(test_arithmetic),
+        cmocka_unit_test(test_many_values),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_expand_product),
+        cmocka_unit_test(test_expand_errors),
+        cmocka_unit_test(test_text_columns_literal),
         cmocka_unit_test(test_long_suffix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -167,6 +167,12 @@ int scenario_build_kv(TemplateDB *db, const char *file, const char *const *kv, c
         }
         for (size_t k = 0; k < (size_t)(eq - kv[i]); k++)
             keys[i][k] = (char)tolower((unsigned char)kv[i][k]);
+        for (int j = 0; j < i; j++) /* as a table refuses a duplicate column: never 'the last wins' */
+            if (!strcmp(keys[j], keys[i])) {
+                diag_set(d, file, at, 0, "key '%s' given twice (first as '%s'); give each key once", keys[i],
+                         kv[j]);
+                goto done;
+            }
         set[i] = (Setting){keys[i], eq + 1, at, 0};
     }
     rc = scenario_build(db, file, ".", set, n, 0, sc, src, d);

@@ -2,6 +2,7 @@
  * expansion of a table row into the cartesian product of its sweeps, the
  * first swept column varying slowest (DESIGN.md §4). */
 #include "io/sweep.h"
+#include "core/param.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -277,13 +278,14 @@ static int range_values(const char *cell, char ***vals, int *n, char *err, size_
     return 0;
 }
 
-int sweep_values(const char *cell, char ***values, int *n, char *err, size_t errlen)
+/* The values of a cell; a literal cell (free text) is always one value. */
+static int cell_values(const char *cell, int literal, char ***values, int *n, char *err, size_t errlen)
 {
     char **vals = NULL;
     int count = 0, rc;
     *values = NULL;
     *n = 0;
-    if (strchr(cell, '|')) {
+    if (!literal && strchr(cell, '|')) {
         count = 1;
         for (const char *p = cell; *p; p++)
             count += *p == '|';
@@ -297,7 +299,7 @@ int sweep_values(const char *cell, char ***values, int *n, char *err, size_t err
             return -1;
         }
         rc = list_values(cell, vals, count, err, errlen);
-    } else if (is_range(cell)) {
+    } else if (!literal && is_range(cell)) {
         rc = range_values(cell, &vals, &count, err, errlen);
     } else {
         count = 1;
@@ -315,6 +317,21 @@ int sweep_values(const char *cell, char ***values, int *n, char *err, size_t err
     *values = vals;
     *n = count;
     return 0;
+}
+
+int sweep_values(const char *cell, char ***values, int *n, char *err, size_t errlen)
+{
+    return cell_values(cell, 0, values, n, err, errlen);
+}
+
+/* A column of free text (the scenario's name, its series, its baseline):
+ * never a sweep, so 'a|b' is one name, not two scenarios. */
+static int text_column(const char *name)
+{
+    const ParamTable *in = NULL;
+    size_t off = 0;
+    const ParamDef *def = param_find(&param_scenario_table, name, &in, &off);
+    return def && def->type == P_STRING;
 }
 
 void sweep_free_values(char **values, int n)
@@ -377,8 +394,9 @@ int sweep_expand_row(const Table *t, const TableRow *r, SweepRow **out, int *nou
     for (int j = 0; j < ncol; j++) {
         const char *text = j < r->ncell ? r->cell[j].text : "";
         char err[DIAG_MSG_MAX];
-        swept[j] = sweep_is_sweep(text);
-        if (sweep_values(text, &vals[j], &nv[j], err, sizeof err) < 0) {
+        const int literal = text_column(t->col_name[j]);
+        swept[j] = !literal && sweep_is_sweep(text);
+        if (cell_values(text, literal, &vals[j], &nv[j], err, sizeof err) < 0) {
             int line = j < r->ncell ? r->cell[j].line : r->line;
             int col = j < r->ncell ? r->cell[j].col : 0;
             diag_set(d, t->path, line, col, "column '%s': bad sweep '%s': %s", t->col_name[j], text, err);
