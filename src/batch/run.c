@@ -152,12 +152,21 @@ int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress,
                 set[c].line = tr->cell[c].line;
                 set[c].col = tr->cell[c].col;
             }
-            char name[160];
+            char name[sizeof base + SWEEP_SUFFIX_MAX + 4];
             if (sw[e].suffix[0])
                 snprintf(name, sizeof name, "%s [%s]", base, sw[e].suffix);
             else
                 snprintf(name, sizeof name, "%s", base);
             diag_clear(&rr->diag);
+            if (strlen(name) >= sizeof rr->sc.name) {
+                /* cut, two scenarios of one sweep would share a name */
+                diag_set(&rr->diag, t->path, tr->line, c_name >= 0 ? tr->cell[c_name].col : 0,
+                         "scenario name with its sweep values ('%s') is %zu bytes, more than %zu: shorten the "
+                         "name in column 'scenario'",
+                         name, strlen(name), sizeof rr->sc.name - 1);
+                row_fail(rr, name);
+                continue;
+            }
             if (scenario_build(db, t->path, reldir, set, t->ncol, tr->line, &rr->sc, &rr->src, &rr->diag)) {
                 scenario_source_free(&rr->src);
                 row_fail(rr, name);
