@@ -160,10 +160,11 @@ int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress,
             diag_clear(&rr->diag);
             if (strlen(name) >= sizeof rr->sc.name) {
                 /* cut, two scenarios of one sweep would share a name */
-                diag_set(&rr->diag, t->path, tr->line, c_name >= 0 ? tr->cell[c_name].col : 0,
-                         "scenario name with its sweep values ('%s') is %zu bytes, more than %zu: shorten the "
-                         "name in column 'scenario'",
-                         name, strlen(name), sizeof rr->sc.name - 1);
+                diag_set(
+                    &rr->diag, t->path, tr->line, c_name >= 0 ? tr->cell[c_name].col : 0,
+                    "scenario name with its sweep values ('%s') is %zu bytes, more than %zu: shorten the "
+                    "name in column 'scenario'",
+                    name, strlen(name), sizeof rr->sc.name - 1);
                 row_fail(rr, name);
                 continue;
             }
