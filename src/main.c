@@ -350,7 +350,16 @@ static int cmd_run(int argc, char **argv)
     Progress pr = {!quiet && isatty(fileno(stderr)), {0, 0}};
     clock_gettime(CLOCK_MONOTONIC, &pr.t0);
     Run run;
-    run_table(&db, &t, jobs, progress_line, &pr, &run);
+    Diag rd;
+    diag_clear(&rd);
+    if (run_table(&db, &t, jobs, progress_line, &pr, &run, &rd)) {
+        char msg[1200];
+        diag_format(&rd, msg, sizeof msg);
+        fprintf(stderr, "deepflow: %s (no report written)\n", msg);
+        tdb_free(&db);
+        table_free(&t);
+        return EXIT_INPUT;
+    }
     for (int i = 0; i < run.n; i++) {
         const RunRow *rr = &run.row[i];
         if (!rr->built || rr->r.status == STATUS_ERROR) {

@@ -108,20 +108,43 @@ static void unique_names(Run *run, const char *path, const int *name_col)
     free(k);
 }
 
-int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress, void *ctx, Run *run)
+int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress, void *ctx, Run *run, Diag *d)
 {
     memset(run, 0, sizeof *run);
-    int cap = 0;
+    /* count first: the limit is said up front, and every row is allocated
+     * before any is built, so none can go missing later */
+    long total = 0;
+    int over_at = 0;
+    for (int i = 0; i < t->nrow; i++) {
+        total += sweep_count_row(t, &t->row[i]);
+        if (!over_at && total > RUN_MAX_SCENARIOS)
+            over_at = t->row[i].line;
+    }
+    if (over_at)
+        return diag_set(
+            d, t->path, over_at, 0,
+            "the table gives %ld scenarios (its sweeps together), more than %d (the limit reached at "
+            "this row): narrow the sweeps or split the table",
+            total, RUN_MAX_SCENARIOS);
+    int cap = (int)(total > 0 ? total : 1);
+    run->row = malloc(sizeof *run->row * (size_t)cap);
+    if (!run->row)
+        return diag_set(d, t->path, 0, 0, "out of memory for the table's %ld scenarios (%.1f GiB)", total,
+                        (double)total * (double)sizeof *run->row / 1073741824.0);
     char *reldir = dir_of(t->path);
-    if (!reldir)
-        return -1;
+    if (!reldir) {
+        run_free(run);
+        return diag_set(d, t->path, 0, 0, "out of memory");
+    }
     int c_name = table_col(t, "scenario"), c_series = table_col(t, "series");
     Setting *set = calloc((size_t)(t->ncol > 0 ? t->ncol : 1), sizeof *set);
     if (!set) {
         free(reldir);
-        return -1;
+        run_free(run);
+        return diag_set(d, t->path, 0, 0, "out of memory");
     }
-    for (int i = 0; i < t->nrow; i++) {
+    int short_of = 0; /* the line of a row that found no room: never dropped silently */
+    for (int i = 0; i < t->nrow && !short_of; i++) {
         const TableRow *tr = &t->row[i];
         char base[128];
         if (c_name >= 0 && tr->cell[c_name].text[0])
@@ -130,21 +153,25 @@ int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress,
             snprintf(base, sizeof base, "row %d", i + 1);
         SweepRow *sw = NULL;
         int nsw = 0;
-        Diag d;
-        diag_clear(&d);
-        if (sweep_expand_row(t, tr, &sw, &nsw, &d)) {
+        Diag ed;
+        diag_clear(&ed);
+        if (sweep_expand_row(t, tr, &sw, &nsw, &ed)) {
             RunRow *rr = push_row(run, &cap);
-            if (!rr)
+            if (!rr) {
+                short_of = tr->line;
                 break;
+            }
             rr->line = tr->line;
-            rr->diag = d;
+            rr->diag = ed;
             row_fail(rr, base);
             continue;
         }
         for (int e = 0; e < nsw; e++) {
             RunRow *rr = push_row(run, &cap);
-            if (!rr)
+            if (!rr) {
+                short_of = tr->line;
                 break;
+            }
             rr->line = tr->line;
             for (int c = 0; c < t->ncol; c++) {
                 set[c].name = t->col_name[c];
@@ -182,6 +209,10 @@ int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress,
     }
     free(set);
     free(reldir);
+    if (short_of) {
+        run_free(run);
+        return diag_set(d, t->path, short_of, 0, "out of memory for the scenarios of this row");
+    }
     /* the name cell's column of each row: rows follow the table's order */
     int *name_col = calloc((size_t)(run->n > 0 ? run->n : 1), sizeof *name_col);
     if (name_col) {

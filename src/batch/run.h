@@ -29,9 +29,17 @@ typedef struct {
 
 typedef void (*RunProgress)(int done, int total, void *ctx);
 
+/* The most scenarios one table may give, all rows' sweeps together: what
+ * a workbook sheet holds (1,048,576 rows) with room for its headers. */
+#define RUN_MAX_SCENARIOS 1000000
+
 /* Build and evaluate every row of t.  threads >= 1.  progress may be NULL;
- * it is called from the calling thread only. */
-int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress, void *ctx, Run *run);
+ * it is called from the calling thread only.  Returns 0, or -1 with d
+ * filled and nothing evaluated when the table gives more than
+ * RUN_MAX_SCENARIOS scenarios or their rows cannot be allocated: a row is
+ * never dropped without a word. */
+int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress, void *ctx, Run *run,
+              Diag *d);
 
 /* Evaluate already-built rows (used by run_table and by `eval`). */
 void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx);

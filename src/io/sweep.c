@@ -334,6 +334,28 @@ static int text_column(const char *name)
     return def && def->type == P_STRING;
 }
 
+long sweep_count_row(const Table *t, const TableRow *r)
+{
+    if (r->error)
+        return 1;
+    long total = 1;
+    for (int j = 0; j < t->ncol; j++) {
+        const char *text = j < r->ncell ? r->cell[j].text : "";
+        if (text_column(t->col_name[j]) || !sweep_is_sweep(text))
+            continue;
+        char **vals = NULL;
+        int nv = 0;
+        char err[DIAG_MSG_MAX];
+        if (cell_values(text, 0, &vals, &nv, err, sizeof err) < 0)
+            return 1;
+        sweep_free_values(vals, nv);
+        if (nv > 0 && total > SWEEP_MAX_ROWS / nv)
+            return 1; /* the expansion refuses it: one failed scenario */
+        total *= nv > 0 ? nv : 1;
+    }
+    return total;
+}
+
 void sweep_free_values(char **values, int n)
 {
     if (!values)

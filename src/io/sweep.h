@@ -45,6 +45,11 @@ typedef struct {
  * "column 'devices': bad sweep '8..x*2': <reason>" at the cell. */
 int sweep_expand_row(const Table *t, const TableRow *r, SweepRow **out, int *nout, Diag *d);
 
+/* How many scenarios row r expands to, without building them: 1 for a row
+ * that fails (one over SWEEP_MAX_ROWS too: it is reported as one failed
+ * scenario). */
+long sweep_count_row(const Table *t, const TableRow *r);
+
 /* n and ncol are not needed (one allocation) but say what rows holds. */
 void sweep_free_rows(SweepRow *rows, int n, int ncol);
 
