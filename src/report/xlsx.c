@@ -1160,22 +1160,33 @@ static void sheet_summary(X *x, Sheet *sh)
 
 /* ---- Breakdown ---------------------------------------------------------- */
 
-/* One table of every evaluated scenario against every component. */
-static int breakdown_table(X *x, Sheet *sh, int r, int energy)
+/* One table of every evaluated scenario against every component, from row
+ * r and column c0; returns the row after it.  A table that the sheet cannot
+ * hold whole says in its title how many of the scenarios it shows. */
+static int breakdown_table(X *x, Sheet *sh, int r, int c0, int energy)
 {
     const Run *run = x->run;
-    char head[160];
-    put_long(x, sh, r++, 0,
-             energy ? "All scenarios: energy per step by component [J]"
-                    : "All scenarios: time per step by component [s]",
-             x->section);
+    char head[256];
+    int ne = 0;
+    for (int i = 0; i < run->n; i++)
+        ne += evaluated(&run->row[i]);
+    const int room = XL_LAST_ROW - (r + 1); /* rows below the title and header */
+    if (ne > room)
+        snprintf(head, sizeof head,
+                 "All scenarios: %s by component [%s]: the first %d of %d (a sheet holds 1,048,576 rows; "
+                 "breakdown.csv has them all)",
+                 energy ? "energy per step" : "time per step", energy ? "J" : "s", room, ne);
+    else
+        snprintf(head, sizeof head, "All scenarios: %s by component [%s]",
+                 energy ? "energy per step" : "time per step", energy ? "J" : "s");
+    put_long(x, sh, r++, c0, head, x->section);
     int ah = r;
-    put_header(x, sh, ah, 0, "Scenario");
-    put_header(x, sh, ah, 1, "Series");
-    put_header(x, sh, ah, 2, energy ? "step [J]" : "step [s]");
+    put_header(x, sh, ah, c0, "Scenario");
+    put_header(x, sh, ah, c0 + 1, "Series");
+    put_header(x, sh, ah, c0 + 2, energy ? "step [J]" : "step [s]");
     for (int k = 0; k < COMP_COUNT; k++) {
         snprintf(head, sizeof head, "%s [%s]", component_name((Component)k), energy ? "J" : "s");
-        put_header(x, sh, ah, 3 + k, head);
+        put_header(x, sh, ah, c0 + 3 + k, head);
     }
     header_height(sh, ah, 2);
     int row = ah + 1;
@@ -1183,22 +1194,22 @@ static int breakdown_table(X *x, Sheet *sh, int r, int energy)
         const RunRow *rr = &run->row[i];
         if (!evaluated(rr))
             continue;
-        put_text(x, sh, row, 0, rr->sc.name, NULL);
-        put_text(x, sh, row, 1, rr->sc.series, NULL);
+        put_text(x, sh, row, c0, rr->sc.name, NULL);
+        put_text(x, sh, row, c0 + 1, rr->sc.series, NULL);
         if (energy)
-            put_num(x, sh, row, 2, rr->r.energy_per_step_j, x->sci);
+            put_num(x, sh, row, c0 + 2, rr->r.energy_per_step_j, x->sci);
         else
-            put_num(x, sh, row, 2, rr->r.step_time_s, x->secs0);
+            put_num(x, sh, row, c0 + 2, rr->r.step_time_s, x->secs0);
         for (int k = 0; k < COMP_COUNT; k++)
-            put_num(x, sh, row, 3 + k, energy ? rr->r.comp_energy_j[k] : rr->r.comp_time_s[k],
+            put_num(x, sh, row, c0 + 3 + k, energy ? rr->r.comp_energy_j[k] : rr->r.comp_time_s[k],
                     energy ? x->sci : x->secs0);
         row++;
     }
     if (row == ah + 1)
-        put_text(x, sh, row++, 0, "(no scenario was evaluated)", x->note);
+        put_text(x, sh, row++, c0, "(no scenario was evaluated)", x->note);
     else if (!energy)
-        check(x, worksheet_autofilter(sh->ws, (lxw_row_t)ah, 0, (lxw_row_t)(row - 1),
-                                      (lxw_col_t)(2 + COMP_COUNT)));
+        check(x, worksheet_autofilter(sh->ws, (lxw_row_t)ah, (lxw_col_t)c0, (lxw_row_t)(row - 1),
+                                      (lxw_col_t)(c0 + 2 + COMP_COUNT)));
     return row + 1;
 }
 
@@ -1280,8 +1291,16 @@ static void sheet_breakdown(X *x, Sheet *sh)
             r += (int)(288.0 * o.y_scale / 20.0) + 2; /* default rows are 20 px */
         }
     }
-    r = breakdown_table(x, sh, r, 0);
-    breakdown_table(x, sh, r, 1);
+    int ne = 0;
+    for (int i = 0; i < run->n; i++)
+        ne += evaluated(&run->row[i]);
+    if (r + 2 * (ne + 3) <= XL_LAST_ROW) { /* time above energy */
+        r = breakdown_table(x, sh, r, 0, 0);
+        breakdown_table(x, sh, r, 0, 1);
+    } else { /* side by side: each table then holds every scenario a sheet can */
+        breakdown_table(x, sh, r, 0, 0);
+        breakdown_table(x, sh, r, 3 + COMP_COUNT + 1, 1);
+    }
     finish_sheet(sh, 8, 36);
     page_setup(sh, -1);
 }
