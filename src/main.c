@@ -169,6 +169,11 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
         fprintf(stderr, "deepflow: cannot create %s: %s\n", dir, strerror(errno));
         return -1;
     }
+    snprintf(path, sizeof path, "%s/charts", dir);
+    const int swept = atomic_sweep_stale(dir) + atomic_sweep_stale(path);
+    if (swept)
+        fprintf(stderr, "deepflow: note: removed %d temporar%s in %s that an interrupted run left\n", swept,
+                swept == 1 ? "y" : "ies", dir);
     if (formats & RPT_XLSX) {
         snprintf(path, sizeof path, "%s/%s.xlsx", dir, in->name);
         if (rpt_xlsx_write(in, path, err, sizeof err)) {

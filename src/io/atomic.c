@@ -1,7 +1,9 @@
 /* io/atomic.c — write-to-temporary-then-rename (see atomic.h). */
 #include "atomic.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,7 +12,9 @@
 FILE *atomic_open(AtomicFile *a, const char *path)
 {
     snprintf(a->path, sizeof a->path, "%s", path);
-    snprintf(a->tmp, sizeof a->tmp, "%s.tmp-XXXXXX", path);
+    /* the process id lets a later run tell a dead run's leftover from a
+     * live run's file in progress (atomic_sweep_stale) */
+    snprintf(a->tmp, sizeof a->tmp, "%s.tmp-%ld-XXXXXX", path, (long)getpid());
     int fd = mkstemp(a->tmp);
     if (fd < 0) {
         a->f = NULL;
@@ -75,4 +79,40 @@ int mkdir_p(const char *path)
     }
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
+/* The process id in a temporary's name: "NAME.tmp-PID-XXXXXX" (atomic_open)
+ * or ".tmp-render-PID-NAME" (the chart renderer); 0 for any other name. */
+static long temp_owner(const char *name)
+{
+    const char *p = strstr(name, ".tmp-");
+    if (!p)
+        return 0;
+    p += 5;
+    if (!strncmp(p, "render-", 7))
+        p += 7;
+    char *end;
+    long pid = strtol(p, &end, 10);
+    return end != p && *end == '-' && pid > 0 ? pid : 0;
+}
+
+int atomic_sweep_stale(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    const struct dirent *e;
+    char path[1400];
+    while ((e = readdir(d)) != NULL) {
+        const long pid = temp_owner(e->d_name);
+        if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0)
+            n++;
+    }
+    closedir(d);
+    return n;
 }

@@ -22,6 +22,13 @@ int atomic_commit(AtomicFile *a);
 /* Drop the temporary. */
 void atomic_abort(AtomicFile *a);
 
+/* Remove the temporaries in dir that a run which no longer exists left
+ * (killed before it could rename or remove them), as told by the process
+ * id in their names; a live run's files in progress are left alone.
+ * Returns how many were removed.  Same-host processes only: a folder
+ * shared between machines cannot tell. */
+int atomic_sweep_stale(const char *dir);
+
 /* mkdir -p */
 int mkdir_p(const char *path);
 

@@ -194,6 +194,22 @@ done
 [ "$crc" = 111 ] && [ -z "$(find "$T/conc" -name '.tmp-*')" ] && ok "three concurrent runs into one folder" ||
     { bad "concurrent runs: exits $crc"; cat "$T"/conc.err*; }
 
+# temporaries a killed run left are removed by the next run into the
+# folder; a live run's are not
+mkdir -p "$T/stale/charts"
+: >"$T/stale/study.xlsx.tmp-2147483646-AbCdEf"
+: >"$T/stale/charts/.tmp-render-2147483646-power.png"
+sleep 30 &
+live=$!
+: >"$T/stale/summary.csv.tmp-$live-XyZzYx"
+"$DF" run "$T/study.csv" -o "$T/stale" -q --formats xlsx,csv >/dev/null 2>"$T/err"
+kill "$live" 2>/dev/null
+[ ! -e "$T/stale/study.xlsx.tmp-2147483646-AbCdEf" ] && [ ! -e "$T/stale/charts/.tmp-render-2147483646-power.png" ] &&
+    [ -e "$T/stale/summary.csv.tmp-$live-XyZzYx" ] &&
+    grep -q "removed 2 temporaries in $T/stale that an interrupted run left" "$T/err" &&
+    ok "a killed run's temporaries are removed, a live run's kept" ||
+    { bad "stale temporaries"; ls -a "$T/stale" "$T/stale/charts"; cat "$T/err"; }
+
 # an output that cannot be written: exit 4, nothing half-written
 : >"$T/file"
 "$DF" run "$T/study.csv" -o "$T/file/sub" -q >/dev/null 2>"$T/err"
