@@ -26,6 +26,11 @@
 
 enum { EXIT_OK = 0, EXIT_ROWS_FAILED = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_OUTPUT = 4 };
 
+/* The longest -o folder name: the report's own paths under it
+ * (charts/.tmp-render-PID-time_to_train.png and the like) must fit the
+ * 1,400-byte path buffers, never be cut. */
+#define RUN_MAX_OUT_PATH 1000
+
 static const char usage_text[] =
     "usage: deepflow run SCENARIOS.csv [-o DIR] [-j THREADS] [--formats xlsx,csv,png,svg] [--quiet]\n"
     "       deepflow eval KEY=VALUE ... [--format text|csv]\n"
@@ -323,6 +328,19 @@ static int cmd_run(int argc, char **argv)
     if (optind != argc - 1)
         return usage_error("run: expected one scenario table%s", optind < argc ? ", got several" : "");
     const char *input = argv[optind];
+    if (out) { /* an output folder that cannot be one is a usage error, before any work */
+        struct stat ost;
+        if (!*out)
+            return usage_error("%s", "-o: expected an output folder, got an empty name");
+        if (strlen(out) > RUN_MAX_OUT_PATH) {
+            char why[96];
+            snprintf(why, sizeof why, "-o: the folder's name is %zu bytes, more than %d", strlen(out),
+                     RUN_MAX_OUT_PATH);
+            return usage_error("%s", why);
+        }
+        if (stat(out, &ost) == 0 && !S_ISDIR(ost.st_mode))
+            return usage_error("-o: '%s' is a file, not a folder", out);
+    }
 
     Diag d;
     diag_clear(&d);
@@ -340,6 +358,11 @@ static int cmd_run(int argc, char **argv)
     }
     char dir[1024], name[256], terr[300];
     base_name(input, name, sizeof name);
+    if (!name[0] || !strcmp(name, ".") || !strcmp(name, "..")) { /* '...csv' would write to reports/.. */
+        tdb_free(&db);
+        table_free(&t);
+        return usage_error("run: the table's file name '%s' gives no report name; rename the file", input);
+    }
     time_t created;
     if (rpt_document_time(input, &created, terr, sizeof terr)) {
         fprintf(stderr, "deepflow: %s\n", terr);

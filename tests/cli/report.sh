@@ -210,6 +210,15 @@ kill "$live" 2>/dev/null
     ok "a killed run's temporaries are removed, a live run's kept" ||
     { bad "stale temporaries"; ls -a "$T/stale" "$T/stale/charts"; cat "$T/err"; }
 
+# a table named '...csv' would write its report to reports/..: refused
+mkdir -p "$T/dots"
+cp "$T/study.csv" "$T/dots/...csv"
+(cd "$T/dots" && "$DF" run ...csv -q -t "$ROOT/templates" >/dev/null 2>"$T/err")
+rc=$?
+[ "$rc" = 2 ] && grep -q "the table's file name '...csv' gives no report name" "$T/err" &&
+    [ ! -e "$T/dots/reports" ] && [ ! -e "$T/summary.csv" ] && ok "a table named '...csv': exit 2, nothing written" ||
+    bad "table '...csv': exit $rc"
+
 # an output that cannot be written: exit 4, nothing half-written
 : >"$T/file"
 "$DF" run "$T/study.csv" -o "$T/file/sub" -q >/dev/null 2>"$T/err"
