@@ -127,7 +127,7 @@ int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress,
             "this row): narrow the sweeps or split the table",
             total, RUN_MAX_SCENARIOS);
     int cap = (int)(total > 0 ? total : 1);
-    run->row = malloc(sizeof *run->row * (size_t)cap);
+    run->row = calloc((size_t)cap, sizeof *run->row);
     if (!run->row)
         return diag_set(d, t->path, 0, 0, "out of memory for the table's %ld scenarios (%.1f GiB)", total,
                         (double)total * (double)sizeof *run->row / 1073741824.0);
