@@ -99,7 +99,11 @@ fuzz: $(DEPS_STAMP)
 	  clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
 	    -Isrc -o build-fuzz/fuzz_$$h tests/fuzz/fuzz_$$h.c $(FUZZ_SRC) -lcsv -lyaml -lm -pthread || exit 1; \
 	  echo "fuzz_$$h: $(FUZZ_SECONDS) s"; \
-	  build-fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=0 2>&1 | tail -n 2 || exit 1; \
+	  build-fuzz/fuzz_$$h -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -print_final_stats=0 \
+	    -artifact_prefix=build-fuzz/fuzz_$$h- >build-fuzz/fuzz_$$h.log 2>&1; st=$$?; \
+	  tail -n 2 build-fuzz/fuzz_$$h.log; \
+	  if [ $$st -ne 0 ]; then \
+	    echo "fuzz_$$h: FAILED (exit $$st): build-fuzz/fuzz_$$h.log, reproducer build-fuzz/fuzz_$$h-*"; exit 1; fi; \
 	done
 
 clean:
