@@ -670,6 +670,27 @@ static void style_xy_chart(lxw_chart *c, const char *title, const char *yname, d
 
 /* One native chart of the chart data: a column of the block against
  * devices, one line per series (names from the cells of column A). */
+/* One colour per series (its band lines share it): a qualitative palette. */
+static const lxw_color_t series_palette[] = {0x1F77B4, 0xFF7F0E, 0x2CA02C, 0xD62728, 0x9467BD,
+                                             0x8C564B, 0xE377C2, 0x7F7F7F, 0xBCBD22, 0x17BECF};
+#define NPALETTE ((int)(sizeof series_palette / sizeof series_palette[0]))
+
+/* A chart series over rows r1..r2 of the data sheet: x from column xc, y
+ * from column yc, its name a reference to the cell (name_row, D_SERIES) so
+ * that no user text is ever parsed as a formula or a range.  NULL when
+ * the chart takes no more series. */
+static lxw_chart_series *block_series(lxw_chart *c, const char *sheet, int r1, int r2, int xc, int yc,
+                                      int name_row)
+{
+    lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+    if (!cs)
+        return NULL;
+    chart_series_set_categories(cs, sheet, (lxw_row_t)r1, (lxw_col_t)xc, (lxw_row_t)r2, (lxw_col_t)xc);
+    chart_series_set_values(cs, sheet, (lxw_row_t)r1, (lxw_col_t)yc, (lxw_row_t)r2, (lxw_col_t)yc);
+    chart_series_set_name_range(cs, sheet, (lxw_row_t)name_row, D_SERIES);
+    return cs;
+}
+
 static void summary_chart(X *x, Sheet *sh, const int *blk, int col, const char *title, const char *yname,
                           const char *yfmt, int ylog, double dmin, double dmax, int row, int xoff)
 {
@@ -699,31 +720,21 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int col, const char *
             chart_axis_set_max(c->y_axis, nice_ceil(ymax * 1.05));
     }
     chart_axis_set_num_format(c->y_axis, yfmt);
-    /* one colour per series (its band lines share it): a qualitative palette */
-    static const lxw_color_t palette[] = {0x1F77B4, 0xFF7F0E, 0x2CA02C, 0xD62728, 0x9467BD,
-                                          0x8C564B, 0xE377C2, 0x7F7F7F, 0xBCBD22, 0x17BECF};
-    const int npal = (int)(sizeof palette / sizeof palette[0]);
     int nmain = 0;
     for (int i = 0; i < x->set.n; i++) {
         const RptSeries *s = &x->set.s[i];
         if (s->npt == 0)
             continue;
-        int r1 = blk[i], r2 = blk[i] + s->npt - 1;
-        lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+        lxw_chart_series *cs = block_series(c, sh->name, blk[i], blk[i] + s->npt - 1, D_DEV, col, blk[i]);
         if (!cs)
             continue;
         nmain++;
-        chart_series_set_categories(cs, sh->name, (lxw_row_t)r1, D_DEV, (lxw_row_t)r2, D_DEV);
-        chart_series_set_values(cs, sh->name, (lxw_row_t)r1, (lxw_col_t)col, (lxw_row_t)r2, (lxw_col_t)col);
-        /* the name is a reference to the cell that holds it, so that no
-         * user text is ever parsed as a formula or a range */
-        chart_series_set_name_range(cs, sh->name, (lxw_row_t)r1, D_SERIES);
-        lxw_chart_line ln = {.color = palette[i % npal], .width = 2.25};
+        lxw_chart_line ln = {.color = series_palette[i % NPALETTE], .width = 2.25};
         chart_series_set_line(cs, &ln);
         chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
         chart_series_set_marker_size(cs, 6);
-        lxw_chart_fill mf = {.color = palette[i % npal]};
-        lxw_chart_line ml = {.color = palette[i % npal]};
+        lxw_chart_fill mf = {.color = series_palette[i % NPALETTE]};
+        lxw_chart_line ml = {.color = series_palette[i % NPALETTE]};
         chart_series_set_marker_fill(cs, &mf);
         chart_series_set_marker_line(cs, &ml);
     }
@@ -734,17 +745,13 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int col, const char *
         const RptSeries *s = &x->set.s[i];
         if (s->npt == 0 || !isfinite(x->run->row[s->pt[0]].r.interval_lo))
             continue;
-        int r1 = blk[i], r2 = blk[i] + s->npt - 1;
         for (int e = 0; e < 2; e++) {
-            lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+            lxw_chart_series *cs =
+                block_series(c, sh->name, blk[i], blk[i] + s->npt - 1, D_DEV, e ? D_THI : D_TLO, blk[i]);
             if (!cs)
                 continue;
-            lxw_col_t vc = (lxw_col_t)(e ? D_THI : D_TLO);
-            chart_series_set_categories(cs, sh->name, (lxw_row_t)r1, D_DEV, (lxw_row_t)r2, D_DEV);
-            chart_series_set_values(cs, sh->name, (lxw_row_t)r1, vc, (lxw_row_t)r2, vc);
-            chart_series_set_name_range(cs, sh->name, (lxw_row_t)r1, D_SERIES);
             lxw_chart_line ln = {
-                .color = palette[i % npal], .width = 0.75, .dash_type = LXW_CHART_LINE_DASH_DASH};
+                .color = series_palette[i % NPALETTE], .width = 0.75, .dash_type = LXW_CHART_LINE_DASH_DASH};
             chart_series_set_line(cs, &ln);
             chart_series_set_marker_type(cs, LXW_CHART_MARKER_NONE);
             nband++;
@@ -806,24 +813,16 @@ static int speedup_charts(X *x, Sheet *sh, const int *blk, double dmin, double d
             if (t->npt == 0 || !run->row[t->pt[0]].sc.baseline[0] ||
                 strcmp(run->row[t->pt[0]].sc.model.name, model))
                 continue;
-            lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+            lxw_chart_series *cs =
+                block_series(c, sh->name, blk[j], blk[j] + t->npt - 1, D_DEV, D_SPEEDUP, blk[j]);
             if (!cs)
                 continue;
-            int r1 = blk[j], r2 = blk[j] + t->npt - 1;
-            chart_series_set_categories(cs, sh->name, (lxw_row_t)r1, D_DEV, (lxw_row_t)r2, D_DEV);
-            chart_series_set_values(cs, sh->name, (lxw_row_t)r1, D_SPEEDUP, (lxw_row_t)r2, D_SPEEDUP);
-            chart_series_set_name_range(cs, sh->name, (lxw_row_t)r1, D_SERIES);
             lxw_chart_line ln = {.width = 2.25};
             chart_series_set_line(cs, &ln);
             chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
         }
-        lxw_chart_series *ref = chart_add_series(c, NULL, NULL);
+        lxw_chart_series *ref = block_series(c, sh->name, line_row, line_row + 1, D_DEV, D_SPEEDUP, line_row);
         if (ref) {
-            chart_series_set_categories(ref, sh->name, (lxw_row_t)line_row, D_DEV, (lxw_row_t)(line_row + 1),
-                                        D_DEV);
-            chart_series_set_values(ref, sh->name, (lxw_row_t)line_row, D_SPEEDUP, (lxw_row_t)(line_row + 1),
-                                    D_SPEEDUP);
-            chart_series_set_name_range(ref, sh->name, (lxw_row_t)line_row, D_SERIES);
             lxw_chart_line ln = {.color = 0x7F7F7F, .width = 1.0, .dash_type = LXW_CHART_LINE_DASH_DASH};
             chart_series_set_line(ref, &ln);
             chart_series_set_marker_type(ref, LXW_CHART_MARKER_NONE);
@@ -914,19 +913,13 @@ static void cost_chart(X *x, Sheet *sh, const int *blk, int row)
         const RptSeries *s = &x->set.s[i];
         if (s->npt == 0 || !isfinite(run->row[s->pt[0]].r.cost_usd))
             continue;
-        lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+        lxw_chart_series *cs = block_series(c, sh->name, blk[i], blk[i] + s->npt - 1, D_COST, D_TIME, blk[i]);
         if (!cs)
             continue;
-        int r1 = blk[i], r2 = blk[i] + s->npt - 1;
-        chart_series_set_categories(cs, sh->name, (lxw_row_t)r1, D_COST, (lxw_row_t)r2, D_COST);
-        chart_series_set_values(cs, sh->name, (lxw_row_t)r1, D_TIME, (lxw_row_t)r2, D_TIME);
-        chart_series_set_name_range(cs, sh->name, (lxw_row_t)r1, D_SERIES);
-        static const lxw_color_t palette[] = {0x1F77B4, 0xFF7F0E, 0x2CA02C, 0xD62728, 0x9467BD,
-                                              0x8C564B, 0xE377C2, 0x7F7F7F, 0xBCBD22, 0x17BECF};
         static const uint8_t marker[] = {LXW_CHART_MARKER_CIRCLE, LXW_CHART_MARKER_DIAMOND,
                                          LXW_CHART_MARKER_TRIANGLE, LXW_CHART_MARKER_SQUARE};
-        const lxw_color_t col = palette[i % 10];
-        chart_series_set_marker_type(cs, marker[(i / 10) % 4]);
+        const lxw_color_t col = series_palette[i % NPALETTE];
+        chart_series_set_marker_type(cs, marker[(i / NPALETTE) % 4]);
         chart_series_set_marker_size(cs, 6);
         lxw_chart_fill mf = {.color = col};
         lxw_chart_line ml = {.color = col};
