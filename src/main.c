@@ -19,6 +19,7 @@
 #include "core/param.h"
 #include "io/template.h"
 #include "report/report.h"
+#include "tech/tech.h"
 
 #ifndef DF_VERSION
 #define DF_VERSION "0.0.0"
@@ -88,6 +89,7 @@ static int init_templates(TemplateDB *db, const char *dir)
         fprintf(stderr, "deepflow: %s\n", msg);
         return -1;
     }
+    db->check = tech_template_check; /* a derive: device's budget is checked where it is written */
     return 0;
 }
 
@@ -657,7 +659,29 @@ static int cmd_templates(int argc, char **argv)
                 return EXIT_INPUT;
             }
             printf("# %s (%s)\n", argv[2], t->path);
-            param_walk(tables[k], t->obj, "", print_param, NULL);
+            /* a derive: device (or a system of one) as the model will see it */
+            void *obj = malloc(tables[k]->struct_size);
+            if (!obj) {
+                tdb_free(&db);
+                fprintf(stderr, "deepflow templates: out of memory\n");
+                return EXIT_INPUT;
+            }
+            memcpy(obj, t->obj, tables[k]->struct_size);
+            int rc = 0;
+            if (tables[k] == &param_device_table && ((Device *)obj)->derive.name[0]) {
+                rc = tech_resolve_device(t->obj, obj, NULL, NULL, &d);
+                printf("# derived by the generator from derive: below; keys the file sets are kept\n");
+            } else if (tables[k] == &param_system_table && ((System *)obj)->device.derive.name[0]) {
+                rc = tech_resolve_system(obj, &d);
+                printf(
+                    "# device derived by the generator from device.derive; keys set explicitly are kept\n");
+            }
+            if (rc) {
+                memcpy(obj, t->obj, tables[k]->struct_size);
+                printf("# cannot derive: %s\n", d.msg);
+            }
+            param_walk(tables[k], obj, "", print_param, NULL);
+            free(obj);
             tdb_free(&db);
             return EXIT_OK;
         }

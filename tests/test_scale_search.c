@@ -13,6 +13,7 @@
 #include "batch/evaluate.h"
 #include "batch/run.h"
 #include "report/columns.h"
+#include "core/strategy.h"
 #include "io/scenario.h"
 #include "io/template.h"
 #include "scale/scale.h"
@@ -126,7 +127,7 @@ static void test_search_is_optimal(void **state)
                     c.recompute = (Recompute)rc;
                     Diag d;
                     Result r;
-                    if (scenario_check(&c, &d) || evaluate(&c, &r) || r.status != STATUS_OK)
+                    if (strategy_check(&c, &d) || evaluate(&c, &r) || r.status != STATUS_OK)
                         continue;
                     if (r.time_to_train_s < brute)
                         brute = r.time_to_train_s;

@@ -17,6 +17,7 @@
 #include "core/param.h"
 #include "core/types.h"
 #include "io/template.h"
+#include "tech/tech.h"
 
 static const char *const kinds[] = {"devices", "networks", "systems", "models", "frameworks"};
 
@@ -721,7 +722,15 @@ static void test_derived_device(void **state)
     const Template *n3 = tdb_get(&db, &param_device_table, "derived-n3", ".", &d);
     assert_non_null(n7);
     assert_non_null(n3);
-    const Device *a = n7->obj, *b = n3->obj;
+    /* the template stores the spec; the generator runs in the pipeline */
+    const Device *raw = n7->obj;
+    assert_string_equal(raw->derive.name, raw->derive.technology.name);
+    assert_rel(raw->derive.budget.tdp_w, 500, 0);
+    assert_rel(raw->matrix_flops[PREC_BF16], 0, 0);
+    Device da, db7;
+    assert_int_equal(tech_resolve_device(n7->obj, &da, NULL, NULL, &d), 0);
+    assert_int_equal(tech_resolve_device(n3->obj, &db7, NULL, NULL, &d), 0);
+    const Device *a = &da, *b = &db7;
     assert_true(a->matrix_flops[PREC_BF16] > 1e14);
     assert_true(a->sms > 0 && a->clock_hz > 1e8);
     assert_true(a->mem[MEM_HBM].capacity_bytes > 0 && a->mem[MEM_HBM].bw_bytes_per_s > 0);
@@ -766,6 +775,11 @@ static void test_derive_errors(void **state)
     Diag d;
     diag_clear(&d);
     assert_int_equal(tdb_init(&db, "../templates", &d), 0);
+    /* without the generator's check the spec is stored as written */
+    assert_non_null(tdb_get(&db, &param_device_table, "bad.yaml", dir, &d));
+    tdb_free(&db);
+    assert_int_equal(tdb_init(&db, "../templates", &d), 0);
+    db.check = tech_template_check;
     assert_null(tdb_get(&db, &param_device_table, "bad.yaml", dir, &d));
     assert_int_equal(d.line, 3);
     assert_string_equal(d.msg, "derive: keys 'power.*': the shares sum to 1.45, more than the whole (1)");

@@ -15,6 +15,7 @@
 #include "power/power.h"
 #include "scale/scale.h"
 #include "search/search.h"
+#include "tech/tech.h"
 
 static void reset(Result *r)
 {
@@ -161,16 +162,37 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
     return 0;
 }
 
-int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
+int evaluate_resolve(Scenario *sc, Diag *d)
 {
+    if (tech_resolve_system(&sc->system, d))
+        return -1;
     /* wire-level links: their figures follow from the wires (a scenario
      * may have swept the pitch or the reach) */
-    Scenario wired;
-    if (sc->system.intra.wire_pitch_um > 0 || sc->system.inter.wire_pitch_um > 0) {
-        wired = *sc;
-        net_wire_derive(&wired.system.intra);
-        net_wire_derive(&wired.system.inter);
-        sc = &wired;
+    net_wire_derive(&sc->system.intra);
+    net_wire_derive(&sc->system.inter);
+    return 0;
+}
+
+static int needs_resolve(const System *s)
+{
+    return s->device.derive.name[0] || s->intra.from_device || s->inter.from_device ||
+           s->intra.wire_pitch_um > 0 || s->inter.wire_pitch_um > 0;
+}
+
+int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
+{
+    Scenario resolved;
+    if (needs_resolve(&sc->system)) {
+        resolved = *sc;
+        Diag d;
+        diag_clear(&d);
+        if (evaluate_resolve(&resolved, &d)) {
+            reset(r);
+            r->status = STATUS_ERROR;
+            snprintf(r->error, sizeof r->error, "%s", d.msg);
+            return -1;
+        }
+        sc = &resolved;
     }
     int rc = search_needed(sc) ? search_strategy(sc, evaluate_fixed, cache, r) : evaluate_fixed(sc, cache, r);
     if (r->status != STATUS_ERROR)

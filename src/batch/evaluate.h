@@ -6,8 +6,16 @@
 
 #include <stddef.h>
 
+#include "core/diag.h"
 #include "core/types.h"
 #include "perf/perf.h"
+
+/* The scenario as the model sees it, in place: a derive: device run through
+ * the generator (tech/tech.h) with its pinned fields kept, network tiers
+ * that take their links from it, wire-level links worked out from their
+ * wires.  Idempotent; evaluate_cached() does it itself, the report calls it
+ * to show the resolved figures.  0, or -1 with d->msg saying why. */
+int evaluate_resolve(Scenario *sc, Diag *d);
 
 int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r);
 

@@ -95,9 +95,14 @@ int param_format(const ParamDef *def, const void *obj, char *buf, size_t n);
 /* Describe what a def expects, for messages: "an integer in [1, 1000000]". */
 void param_expect(const ParamDef *def, char *buf, size_t n);
 
+/* Bytes the field of def occupies in its struct (to copy one field). */
+size_t param_size(const ParamDef *def);
+
 /* Visit every leaf parameter of a table, descending into P_SUB entries,
  * with its full dotted key ("device.hbm.bandwidth") and the object the
- * field lives in. */
+ * field lives in.  An optional P_SUB the object leaves empty (name "": a
+ * device without derive:, a model without a convergence curve) is
+ * skipped with its contents. */
 typedef void (*ParamVisit)(const char *fullkey, const ParamDef *def, const void *obj, void *ctx);
 void param_walk(const ParamTable *t, const void *obj, const char *prefix, ParamVisit fn, void *ctx);
 

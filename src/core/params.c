@@ -12,7 +12,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "tech/tech.h"
 #include "types.h"
 
 #define BIG 1e30
@@ -118,6 +117,9 @@ static const ParamDef device_defs[] = {
     PD(Device, "voltage.min", v_min, UNIT_VOLTAGE, 0, 5, 0, 0, "lowest DVFS voltage"),
     PD(Device, "voltage.alpha", dvfs_alpha, UNIT_NUMBER, 1, 2, 1.3, 0,
        "alpha-power-law exponent (Sakurai-Newton)"),
+    PSUB(Device, "derive", derive, param_derive_table, 0,
+         "micro-architecture generator inputs: technology and budgets; the figures above not set "
+         "explicitly are derived from them"),
 };
 
 const ParamTable param_device_table = {"devices", device_defs, N(device_defs), sizeof(Device), NULL};
@@ -153,6 +155,9 @@ static const ParamDef network_defs[] = {
        "driver, receiver and clocking energy per bit, besides the wire's charge"),
     PD(Network, "edge_mm", edge_mm, UNIT_NUMBER, 0, 1e4, 0, 0,
        "die edge given to this tier, mm (wire links)"),
+    PB(Network, "derived", from_device, 0,
+       "yes: bandwidth and energy per bit are the links the generator derives for the system's derive: "
+       "device"),
     {"group_links", offsetof(Network, group_links), P_POINTS, UNIT_NUMBER, 0, CURVE_MAX_POINTS, 0, 0, 0, 0,
      NULL, NULL,
      "switchless mesh (DGX-1 cube-mesh): [group size, links per device its rings use]; the group gets that "
@@ -789,6 +794,27 @@ int param_format(const ParamDef *def, const void *obj, char *buf, size_t n)
     return 0;
 }
 
+size_t param_size(const ParamDef *def)
+{
+    switch (def->type) {
+    case P_DOUBLE:
+        return sizeof(double);
+    case P_INT:
+    case P_BOOL:
+    case P_ENUM:
+        return sizeof(int);
+    case P_INT64:
+        return sizeof(int64_t);
+    case P_STRING:
+        return def->size;
+    case P_SUB:
+        return def->sub->struct_size;
+    case P_POINTS:
+        return sizeof(Points);
+    }
+    return 0;
+}
+
 void param_walk(const ParamTable *t, const void *obj, const char *prefix, ParamVisit fn, void *ctx)
 {
     char key[256];
@@ -796,8 +822,11 @@ void param_walk(const ParamTable *t, const void *obj, const char *prefix, ParamV
         const ParamDef *def = &t->defs[i];
         snprintf(key, sizeof key, "%s%s%s", prefix ? prefix : "", prefix && *prefix ? "." : "", def->key);
         if (def->type == P_SUB) {
+            const char *sub = (const char *)obj + def->offset;
+            if (!def->required && !*sub)
+                continue;           /* an optional part the object does not have (no derive:, no curve) */
             fn(key, def, obj, ctx); /* the reference itself (its name) */
-            param_walk(def->sub, (const char *)obj + def->offset, key, fn, ctx);
+            param_walk(def->sub, sub, key, fn, ctx);
         } else {
             fn(key, def, obj, ctx);
         }

@@ -22,32 +22,6 @@ typedef struct {
     double energy_j_per_bit; /* access energy per bit moved at this level */
 } MemSpec;
 
-typedef struct {
-    char name[NAME_MAX_LEN];
-    double matrix_flops[PREC_COUNT]; /* FLOP/s, dense peak of the matrix units; 0: unsupported */
-    double vector_flops;             /* FLOP/s, fp32 non-tensor peak */
-    int sms;                         /* streaming multiprocessors (bundles) */
-    double clock_hz;                 /* clock at which matrix_flops is quoted */
-    MemSpec mem[MEM_LEVELS];
-    double hbm_reserved_bytes; /* HBM the runtime keeps (context, allocator slack) */
-    double launch_s;           /* kernel launch + tail overhead per kernel */
-    int stream_k;              /* the GEMM library balances a partial last wave (stream-K, Hopper on) */
-    /* Fitted, each with its source in the template: */
-    double matrix_eff;     /* achievable fraction of matrix peak (large GEMM) */
-    double matrix_eff_fp8; /* the same for fp8 GEMMs (0: as matrix_eff) */
-    double vector_eff;     /* achievable fraction of vector peak */
-    double hbm_eff;        /* achievable fraction of HBM bandwidth (STREAM) */
-    double l2_eff;         /* achievable fraction of L2 bandwidth */
-    /* Power (issue: power and energy) */
-    double tdp_w;
-    double idle_w;
-    double energy_j_per_flop[PREC_COUNT];
-    double v_nominal;   /* V at clock_hz */
-    double v_threshold; /* V */
-    double v_min;       /* V, floor of DVFS */
-    double dvfs_alpha;  /* alpha-power law exponent */
-} Device;
-
 /* Measured (x, y) points of a curve, x increasing (a convergence table, a
  * bus-bandwidth curve). */
 #define CURVE_MAX_POINTS 32
@@ -89,7 +63,143 @@ typedef struct {
     int wire_layers;
     double wire_reach_mm, wire_cap_pf_per_mm, wire_swing_v, wire_io_energy;
     double edge_mm;
+    /* 1: the tier's bandwidth and energy per bit are the links the
+     * generator derives for the system's `derive:` device (its budget's
+     * intra or inter share of area, power and die edge); the rest
+     * (topology, latency, efficiency) describes the fabric. */
+    int from_device;
 } Network;
+
+/* ---- the micro-architecture generator's inputs (tech/tech.h) ---------- */
+
+/* The parts a budget is split among.  REG, L1 and L2 line up with
+ * MemLevel's MEM_REG, MEM_L1, MEM_L2. */
+typedef enum {
+    TP_REG,   /* register files */
+    TP_L1,    /* L1 / shared memory */
+    TP_L2,    /* last-level on-die SRAM */
+    TP_CORE,  /* matrix units (and their leakage) */
+    TP_DRAM,  /* HBM: controllers and PHYs on the die, the stacks' power */
+    TP_INTRA, /* scale-up (intra-node) link controllers and lanes */
+    TP_INTER, /* scale-out (inter-node) link controllers and lanes */
+    TP_COUNT
+} TechPart;
+
+/* A supply curve.  Alpha-power law (Sakurai & Newton 1990, as DeepFlow's
+ * AGE uses it with alpha = 2):  f(V) = f_nom * h(V) / h(v_nominal),
+ * h(V) = (V - v_threshold)^alpha / V.  Dynamic power P = C V^2 f.  Below
+ * v_min the voltage stays at v_min and only the clock slows (clock
+ * throttling at the DVFS floor); v_max caps the supply: equal to v_nominal
+ * it means no overdrive. */
+typedef struct {
+    double v_nominal;   /* V at the nominal rate */
+    double v_threshold; /* V */
+    double v_min;       /* V, the DVFS floor (DeepFlow: threshold + margin) */
+    double v_max;       /* V, the highest allowed supply */
+    double alpha;       /* alpha-power-law exponent */
+} VCurve;
+
+/* One on-die SRAM level (register file, L1, L2) built of equal banks. */
+typedef struct {
+    double bit_area_mm2;         /* area of one bit cell */
+    double overhead;             /* fraction of the cell-plus-periphery area that is periphery */
+    double bank_bytes;           /* capacity of one bank */
+    double port_area_mm2;        /* crossbar port area per bank per bundle (0: none) */
+    double port_bytes_per_clock; /* bytes one bank delivers per core clock (0: not limited) */
+    double energy_j_per_bit;     /* access energy per bit (not voltage scaled) */
+    double leakage_w_per_bit;    /* static power per bit stored */
+} SramTech;
+
+/* One DRAM (HBM) stack and its interface. */
+typedef struct {
+    double stack_capacity_bytes;
+    double pins;                 /* data links per stack (1024 for HBM2/3, 2048 for HBM4) */
+    double pin_rate_bytes_per_s; /* one pin at the nominal I/O voltage */
+    double energy_j_per_bit;     /* per bit moved at the nominal I/O voltage */
+    double leakage_w_per_bit;    /* static (refresh) power per bit stored */
+    double footprint_mm2;        /* package area one stack takes beside the die */
+    double controller_area_mm2;  /* die area of one stack's controller and PHY */
+    double pins_per_mm;          /* data pins one mm of die edge can carry */
+    VCurve io;                   /* I/O supply curve */
+} DramTech;
+
+/* A technology node (templates/technology/NAME.yaml). */
+typedef struct {
+    char name[NAME_MAX_LEN];    /* first: the parameter tables print it */
+    char process[NAME_MAX_LEN]; /* e.g. "TSMC N5" */
+    /* matrix units (MCUs: tensor cores) */
+    double mcu_area_mm2;                  /* one unit */
+    double mcu_flops_per_clock;           /* dense fp16 FLOP per clock of one unit */
+    double rate[PREC_COUNT];              /* throughput per precision relative to fp16 (0: unsupported) */
+    double energy_j_per_flop[PREC_COUNT]; /* at logic.v_nominal; fp16 calibrates the switched capacitance */
+    double f_nominal_hz;                  /* logic clock at logic.v_nominal */
+    VCurve logic;
+    double leakage_w_per_mm2; /* logic static power per mm^2 of core area at v_nominal */
+    SramTech sram[3];         /* TP_REG, TP_L1, TP_L2 */
+    DramTech dram;
+    /* link technologies: networks templates whose links_per_mm,
+     * link_bandwidth (one link, one direction) and energy are used */
+    Network intra, inter;
+    double intra_link_area_mm2; /* die area per link (0: area does not limit) */
+    double inter_link_area_mm2;
+    /* achievable fractions copied to the derived device (assumptions) */
+    double matrix_eff, vector_eff, hbm_eff, l2_eff;
+} Technology;
+
+/* Budgets and how they are split. */
+typedef struct {
+    double die_area_mm2;     /* compute die */
+    double package_area_mm2; /* die plus room for DRAM stacks */
+    double area[TP_COUNT];   /* fractions of the die area */
+    double tdp_w;
+    double power[TP_COUNT];        /* fractions of tdp_w */
+    double edge_m;                 /* die edge, metres (YAML '114 mm'); 0: 4 sqrt(die area), a square die */
+    double perimeter[TP_COUNT];    /* fractions of the edge: only TP_DRAM, TP_INTRA, TP_INTER */
+    int mcus_per_bundle;           /* matrix units per SM (bundle) */
+    double vector_flops_per_clock; /* fp32 vector FLOP per clock per bundle */
+} Budget;
+
+/* What a device template's `derive:` block holds: the technology (a
+ * template reference) and the budgets (param_derive_table). */
+typedef struct {
+    char name[NAME_MAX_LEN]; /* first, as every table struct; the loader may leave it "" */
+    Technology technology;
+    Budget budget;
+} DeriveSpec;
+
+typedef struct {
+    char name[NAME_MAX_LEN];
+    double matrix_flops[PREC_COUNT]; /* FLOP/s, dense peak of the matrix units; 0: unsupported */
+    double vector_flops;             /* FLOP/s, fp32 non-tensor peak */
+    int sms;                         /* streaming multiprocessors (bundles) */
+    double clock_hz;                 /* clock at which matrix_flops is quoted */
+    MemSpec mem[MEM_LEVELS];
+    double hbm_reserved_bytes; /* HBM the runtime keeps (context, allocator slack) */
+    double launch_s;           /* kernel launch + tail overhead per kernel */
+    int stream_k;              /* the GEMM library balances a partial last wave (stream-K, Hopper on) */
+    /* Fitted, each with its source in the template: */
+    double matrix_eff;     /* achievable fraction of matrix peak (large GEMM) */
+    double matrix_eff_fp8; /* the same for fp8 GEMMs (0: as matrix_eff) */
+    double vector_eff;     /* achievable fraction of vector peak */
+    double hbm_eff;        /* achievable fraction of HBM bandwidth (STREAM) */
+    double l2_eff;         /* achievable fraction of L2 bandwidth */
+    /* Power (issue: power and energy) */
+    double tdp_w;
+    double idle_w;
+    double energy_j_per_flop[PREC_COUNT];
+    double v_nominal;   /* V at clock_hz */
+    double v_threshold; /* V */
+    double v_min;       /* V, floor of DVFS */
+    double dvfs_alpha;  /* alpha-power law exponent */
+    /* A device of a `derive:` block: evaluate() derives every field above
+     * from `derive` (the technology and the budgets) before anything else,
+     * then puts back the fields set explicitly (the template's keys, the
+     * row's overrides): bit i of `pinned` is device table entry i
+     * (core/params.c).  derive.name is "" for a device given by its
+     * figures. */
+    DeriveSpec derive;
+    uint64_t pinned;
+} Device;
 
 /* The training stack (templates/frameworks): what the software makes of
  * the hardware.  Every field is fitted or documented in its template. */

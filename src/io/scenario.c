@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/strategy.h"
+
 static int setting_error(Diag *d, const char *file, const Setting *s)
 {
     snprintf(d->file, sizeof d->file, "%s", file);
@@ -68,7 +70,8 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
             if (!s[i].text[0] || !strcasecmp(s[i].name, "system") || !strcasecmp(s[i].name, "model"))
                 continue;
             size_t base = 0;
-            const ParamDef *def = param_find(&param_scenario_table, s[i].name, NULL, &base);
+            const ParamTable *owner = NULL;
+            const ParamDef *def = param_find(&param_scenario_table, s[i].name, &owner, &base);
             if ((def && def->type == P_SUB) != (pass == 0))
                 continue;
             if (!def) {
@@ -91,10 +94,23 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
                 snprintf(label, sizeof label, "column '%s'", s[i].name);
                 if (param_set(def, holder, label, s[i].text, d))
                     return setting_error(d, file, &s[i]);
+                if (owner == &param_device_table) /* a derive: device keeps it over its derivation */
+                    ((Device *)holder)->pinned |= (uint64_t)1 << (def - param_device_table.defs);
             }
             prov_add(&src->over, s[i].name, file, s[i].line, s[i].col);
         }
     }
+
+    /* The generator's inputs mean nothing to a device given by its figures. */
+    if (!sc->system.device.derive.name[0])
+        for (int i = 0; i < src->over.n; i++)
+            if (!strncasecmp(src->over.p[i].key, "system.device.derive.", 21)) {
+                const Prov *p = &src->over.p[i];
+                return diag_set(d, file, p->line, p->col,
+                                "column '%s': device '%s' has no derive: block to change (name a derived "
+                                "device, e.g. system.device=derived-n5, or drop the column)",
+                                p->key, sc->system.device.name);
+            }
 
     /* Derived defaults, after every override. */
     if (param_model_table.finish && param_model_table.finish(&sc->model, d)) {
@@ -139,7 +155,7 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
         sc->global_batch = (int64_t)sc->microbatch * sc->dp;
         sc->global_batch_defaulted = 1;
     }
-    if (scenario_check(sc, d)) {
+    if (strategy_check(sc, d)) {
         char msg[DIAG_MSG_MAX];
         snprintf(msg, sizeof msg, "%s", d->msg);
         return diag_set(d, file, row_line, 0, "%s", msg);
@@ -180,35 +196,6 @@ done:
     free(set);
     free(keys);
     return rc;
-}
-
-int scenario_check(const Scenario *sc, Diag *d)
-{
-    int tp = sc->tp, pp = sc->pp, dp = sc->dp, mb = sc->microbatch, v = sc->interleave;
-    if (tp > 0 && pp > 0 && dp > 0 && (int64_t)tp * pp * dp != sc->devices)
-        return diag_set(d, NULL, 0, 0, "tp x pp x dp (%d x %d x %d = %lld) must equal devices (%d)", tp, pp,
-                        dp, (long long)tp * pp * dp, sc->devices);
-    if (dp > 0 && mb > 0 && sc->global_batch > 0 && sc->global_batch % ((int64_t)dp * mb))
-        return diag_set(d, NULL, 0, 0,
-                        "global_batch (%lld) must be a multiple of dp x microbatch (%d x %d = %lld)",
-                        (long long)sc->global_batch, dp, mb, (long long)dp * mb);
-    if (sc->model.kind == MODEL_TRANSFORMER) {
-        if (pp > 0 && v > 0 && sc->model.layers < pp * v)
-            return diag_set(d, NULL, 0, 0,
-                            "layers (%d) must split over pp x interleave (%d x %d = %d): at least one "
-                            "layer per model chunk",
-                            sc->model.layers, pp, v, pp * v);
-        if (tp > 0 && sc->model.heads % tp)
-            return diag_set(d, NULL, 0, 0, "heads (%d) must be divisible by tp (%d)", sc->model.heads, tp);
-    }
-    if (sc->model.kind == MODEL_CNN && v > 1)
-        return diag_set(d, NULL, 0, 0,
-                        "interleave (%d) needs identical layers to deal out; a CNN's pipeline stages are "
-                        "balanced partitions (use interleave 1)",
-                        v);
-    if (pp == 1 && v > 1)
-        return diag_set(d, NULL, 0, 0, "interleave (%d) needs pipeline parallelism (pp > 1)", v);
-    return 0;
 }
 
 void scenario_source_free(ScenarioSource *src)

@@ -35,11 +35,6 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
 int scenario_build_kv(TemplateDB *db, const char *file, const char *const *kv, const int *line, int n,
                       Scenario *sc, ScenarioSource *src, Diag *d);
 
-/* Check the strategy's arithmetic: tp*pp*dp = devices, global batch over
- * dp*microbatch, layers over pp*interleave, heads over tp.  Fields set to
- * auto are skipped.  Returns 0 or -1 with d->msg (no position). */
-int scenario_check(const Scenario *sc, Diag *d);
-
 void scenario_source_free(ScenarioSource *src);
 
 #endif

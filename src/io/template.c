@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "cnnload.h"
-#include "tech/tech.h"
 #include "ytree.h"
 
 int prov_add(ProvList *l, const char *key, const char *file, int line, int col)
@@ -250,9 +249,6 @@ static int apply_map(Ctx *c, const ParamTable *t, void *obj, const YNode *map, c
             /* a models template's layer list: parsed by io/cnnload.c after the keys */
             if (root && !*prefix && t == &param_model_table && !strcmp(k->text, "net"))
                 continue;
-            /* a devices template's derive block: applied before the keys */
-            if (root && !*prefix && t == &param_device_table && !strcmp(k->text, "derive"))
-                continue;
             if (!def) {
                 if (v->kind == YN_MAP && has_prefix_key(t, full)) {
                     if (apply_map(c, t, obj, v, full, provprefix, root))
@@ -428,51 +424,58 @@ static void finish_place(const Template *t, const YNode *root, Diag *d)
     d->col = p ? p->col : root->col;
 }
 
-/* A device template's `derive:` block (tech/tech.h): the technology (a
- * template) and the area, power and perimeter budgets, through
- * param_derive_table; the derived device becomes the template's object, and
- * the keys the file sets override what was derived; the fields it does not
- * set are attributed to the derive block in the provenance. */
+/* A device template's `derive:` block: the technology (a template) and the
+ * area, power and perimeter budgets (param_derive_table) are stored in the
+ * device; evaluate() runs the generator (tech/tech.h).  Every device
+ * figure a template of the chain sets explicitly is pinned: it stays over
+ * the derived value.  The figures nobody sets are attributed to the derive
+ * block in the provenance. */
 static void derived_visit(const char *key, const ParamDef *def, const void *obj, void *ctx)
 {
     (void)obj;
     Ctx *c = ctx;
-    if (def->type != P_SUB && strcmp(key, "name") && strcmp(key, "launch_overhead") &&
-        !prov_find(&c->tpl->prov, key))
+    if (def->type != P_SUB && strncmp(key, "derive.", 7) && strcmp(key, "name") &&
+        strcmp(key, "launch_overhead") && !prov_find(&c->tpl->prov, key))
         prov_add(&c->tpl->prov, key, c->path, c->derive_line, c->derive_col);
 }
 
-static int derive_device(Ctx *c, const YNode *dv)
+/* Pin the device figures this file sets (a base's pins came with its
+ * object). */
+static void pin_device_keys(Ctx *c, Device *dev)
 {
-    if (dv->kind != YN_MAP)
-        return diag_set(c->d, c->path, dv->line, dv->col,
-                        "key 'derive': expected a mapping (technology, area, power, perimeter, bundle)");
-    DeriveSpec *spec = calloc(1, sizeof *spec);
-    if (!spec)
-        return diag_set(c->d, c->path, dv->line, dv->col, "out of memory");
-    param_defaults(&param_derive_table, spec);
-    int rc = -1;
-    if (apply_map(c, &param_derive_table, spec, dv, "", "derive.", 0) ||
-        check_required(c, &param_derive_table, "derive.", dv))
-        goto done;
-    Device dev;
-    Network intra, inter;
-    memset(&dev, 0, sizeof dev);
-    diag_clear(c->d);
-    if (tech_derive(&spec->technology, &spec->budget, &dev, &intra, &inter, c->d)) {
+    const ParamTable *t = &param_device_table;
+    for (size_t i = 0; i < t->count && i < 64; i++) {
+        const Prov *p = t->defs[i].type == P_SUB ? NULL : prov_find(&c->tpl->prov, t->defs[i].key);
+        if (p && p->file == c->path)
+            dev->pinned |= (uint64_t)1 << i;
+    }
+}
+
+static int finish_device(Ctx *c, const YNode *root)
+{
+    Device *dev = c->tpl->obj;
+    pin_device_keys(c, dev);
+    const YNode *dv = ytree_get(root, "derive");
+    if (dv) {
+        if (dv->kind != YN_MAP)
+            return diag_set(c->d, c->path, dv->line, dv->col,
+                            "key 'derive': expected a mapping (technology, area, power, perimeter, bundle)");
+        if (check_required(c, &param_derive_table, "derive.", dv))
+            return -1;
+        /* the spec's name marks the device as derived */
+        snprintf(dev->derive.name, sizeof dev->derive.name, "%s", dev->derive.technology.name);
+        c->derive_line = dv->line;
+        c->derive_col = dv->col;
+    }
+    if (dev->derive.name[0] && c->derive_line)
+        param_walk(&param_device_table, dev, "", derived_visit, c);
+    if (dev->derive.name[0] && c->db->check && c->db->check(&param_device_table, dev, c->d)) {
         char msg[DIAG_MSG_MAX];
         snprintf(msg, sizeof msg, "%s", c->d->msg);
-        /* tech_derive names the derive keys at fault ("derive: keys 'power.*': ...") */
-        diag_set(c->d, c->path, dv->line, dv->col, "%s", msg);
-        goto done;
+        /* the generator names the derive keys at fault ("derive: keys 'power.*': ...") */
+        return diag_set(c->d, c->path, dv ? dv->line : root->line, dv ? dv->col : root->col, "%s", msg);
     }
-    memcpy(c->tpl->obj, &dev, sizeof dev);
-    c->derive_line = dv->line;
-    c->derive_col = dv->col;
-    rc = 0;
-done:
-    free(spec);
-    return rc;
+    return 0;
 }
 
 static Template *load_template(TemplateDB *db, const ParamTable *table, const char *name, const char *path,
@@ -533,13 +536,10 @@ static Template *load_template(TemplateDB *db, const ParamTable *table, const ch
         for (int i = 0; i < b->prov.n; i++)
             prov_add(&t->prov, b->prov.p[i].key, b->prov.p[i].file, b->prov.p[i].line, b->prov.p[i].col);
     }
-    const YNode *dv = table == &param_device_table ? ytree_get(root, "derive") : NULL;
-    if (dv && derive_device(&c, dv))
-        goto fail;
     if (apply_map(&c, table, t->obj, root, "", "", 1))
         goto fail;
-    if (dv) /* what the file did not set explicitly was derived */
-        param_walk(&param_device_table, t->obj, "", derived_visit, &c);
+    if (table == &param_device_table && finish_device(&c, root))
+        goto fail;
     if (check_required(&c, table, "", root))
         goto fail;
     if (table == &param_model_table) { /* cnn layer list; a base's net is inherited with the struct */

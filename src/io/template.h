@@ -38,6 +38,11 @@ typedef struct {
     /* the chain being loaded, outermost first, to report a cycle */
     int loading;
     const char *chain_path[TDB_MAX_CHAIN], *chain_name[TDB_MAX_CHAIN];
+    /* Optional: checks a loaded object beyond its table's ranges (the
+     * caller's engines: a derive: device through the generator); 0, or -1
+     * with d->msg, which the loader places at the file's derive: block
+     * (or its top).  NULL after tdb_init. */
+    int (*check)(const ParamTable *t, const void *obj, Diag *d);
 } TemplateDB;
 
 /* root: the templates folder; NULL picks $DEEPFLOW_TEMPLATES, ./templates,

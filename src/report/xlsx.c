@@ -25,6 +25,7 @@
 #include <string.h>
 #include <xlsxwriter.h>
 
+#include "batch/evaluate.h"
 #include "core/sha256.h"
 #include "io/atomic.h"
 #include "report.h"
@@ -1485,6 +1486,13 @@ static void sheet_inputs(X *x, Sheet *sh)
         put_header(x, sh, 0, c, heads[c]);
     InputsCtx c = {x, sh, NULL, NULL, NULL, 1, 0, "", 0};
     int csys = table_col(t, "system"), cmod = table_col(t, "model");
+    Scenario *res = malloc(sizeof *res);
+    Diag d;
+    if (!res) {
+        put_text(x, sh, 1, 0, "(out of memory: the inputs are not listed)", x->note);
+        finish_sheet(sh, 8, 70);
+        return;
+    }
     for (int i = 0; i < x->run->n; i++) {
         const RunRow *rr = &x->run->row[i];
         if (!rr->built)
@@ -1511,8 +1519,16 @@ static void sheet_inputs(X *x, Sheet *sh)
         c.rr = rr;
         c.sys_cell = tr && csys >= 0 && csys < tr->ncell ? &tr->cell[csys] : NULL;
         c.model_cell = tr && cmod >= 0 && cmod < tr->ncell ? &tr->cell[cmod] : NULL;
-        param_walk(&param_scenario_table, &rr->sc, "", inputs_visit, &c);
+        /* the figures the model used: a derive: device as derived (the
+         * first scenario's, for a sweep), wires worked out; as given when
+         * they cannot be (the Errors sheet says why) */
+        *res = rr->sc;
+        diag_clear(&d);
+        if (evaluate_resolve(res, &d))
+            *res = rr->sc;
+        param_walk(&param_scenario_table, res, "", inputs_visit, &c);
     }
+    free(res);
     if (c.truncated)
         put_text(x, sh, c.row, 0, "(truncated: too many parameters for one sheet)", x->note);
     if (c.row > 1)

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/scenario.h"
+#include "core/strategy.h"
 
 int search_needed(const Scenario *sc)
 {
@@ -172,7 +172,7 @@ int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Resul
                         cand.recompute = (Recompute)rcs[c % nrc];
                         Diag d;
                         diag_clear(&d);
-                        if (scenario_check(&cand, &d)) {
+                        if (strategy_check(&cand, &d)) {
                             snprintf(last_err, sizeof last_err, "%s", d.msg);
                             continue;
                         }

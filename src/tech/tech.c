@@ -41,6 +41,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/param.h"
+
 #define SUM_SLACK    1e-9 /* splits may sum to 1 within rounding */
 #define FLOOR_SLACK  1e-9 /* 244.5 / 0.38 computed as 643.4: floor exact counts robustly */
 #define BISECT_STEPS 200
@@ -498,4 +500,76 @@ double tech_full_power_w(const Device *dev, const Network *intra, const Network 
     if (inter)
         w += 2 * inter->bw_bytes_per_s * 8 * inter->energy_j_per_bit;
     return w;
+}
+
+int tech_resolve_device(const Device *dev, Device *out, Network *intra, Network *inter, Diag *d)
+{
+    Device x;
+    if (tech_derive(&dev->derive.technology, &dev->derive.budget, &x, intra, inter, d))
+        return -1;
+    /* what the generator does not model: the template's (or its default) */
+    snprintf(x.name, sizeof x.name, "%s", dev->name);
+    x.launch_s = dev->launch_s;
+    x.hbm_reserved_bytes = dev->hbm_reserved_bytes;
+    x.stream_k = dev->stream_k;
+    x.matrix_eff_fp8 = dev->matrix_eff_fp8;
+    /* what a template or a row set explicitly wins over the derivation */
+    const ParamTable *t = &param_device_table;
+    for (size_t i = 0; i < t->count && i < 64; i++)
+        if ((dev->pinned >> i) & 1 && t->defs[i].type != P_SUB)
+            memcpy((char *)&x + t->defs[i].offset, (const char *)dev + t->defs[i].offset,
+                   param_size(&t->defs[i]));
+    x.derive = dev->derive;
+    x.pinned = dev->pinned;
+    *out = x;
+    return 0;
+}
+
+/* A tier that takes its links from the device: the generator's bandwidth
+ * and energy per bit on the system's fabric. */
+static int take_tier(Network *net, const Network *derived, const char *tier, const char *device, Diag *d)
+{
+    if (!net->from_device)
+        return 0;
+    if (!derived)
+        return diag_set(d, NULL, 0, 0,
+                        "system.%s: network '%s' takes its links from a derive: device (derived: yes), but "
+                        "device '%s' has no derive: block",
+                        tier, net->name, device);
+    if (!(derived->bw_bytes_per_s > 0))
+        return diag_set(d, NULL, 0, 0,
+                        "system.%s: network '%s' takes its links from device '%s', whose budget gives the "
+                        "%s links no share (derive: keys 'area.%s', 'power.%s', 'perimeter.%s')",
+                        tier, net->name, device, tier, tier, tier, tier);
+    net->bw_bytes_per_s = derived->bw_bytes_per_s;
+    net->link_bw_bytes_per_s = derived->link_bw_bytes_per_s;
+    net->energy_j_per_bit = derived->energy_j_per_bit;
+    return 0;
+}
+
+int tech_resolve_system(System *sys, Diag *d)
+{
+    Network ni, ne;
+    const int derived = sys->device.derive.name[0] != '\0';
+    if (derived) {
+        Device dev;
+        if (tech_resolve_device(&sys->device, &dev, &ni, &ne, d)) {
+            char msg[DIAG_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s", d->msg);
+            return diag_set(d, NULL, 0, 0, "device '%s': %s", sys->device.name, msg);
+        }
+        sys->device = dev;
+    }
+    if (take_tier(&sys->intra, derived ? &ni : NULL, "intra", sys->device.name, d) ||
+        take_tier(&sys->inter, derived ? &ne : NULL, "inter", sys->device.name, d))
+        return -1;
+    return 0;
+}
+
+int tech_template_check(const ParamTable *t, const void *obj, Diag *d)
+{
+    if (t != &param_device_table || !((const Device *)obj)->derive.name[0])
+        return 0;
+    Device dev;
+    return tech_resolve_device(obj, &dev, NULL, NULL, d);
 }

@@ -17,102 +17,12 @@
 #define DF_TECH_H
 
 #include "core/diag.h"
+#include "core/param.h"
 #include "core/types.h"
 
-/* The parts a budget is split among.  REG, L1 and L2 line up with
- * MemLevel's MEM_REG, MEM_L1, MEM_L2. */
-typedef enum {
-    TP_REG,   /* register files */
-    TP_L1,    /* L1 / shared memory */
-    TP_L2,    /* last-level on-die SRAM */
-    TP_CORE,  /* matrix units (and their leakage) */
-    TP_DRAM,  /* HBM: controllers and PHYs on the die, the stacks' power */
-    TP_INTRA, /* scale-up (intra-node) link controllers and lanes */
-    TP_INTER, /* scale-out (inter-node) link controllers and lanes */
-    TP_COUNT
-} TechPart;
-
-/* A supply curve.  Alpha-power law (Sakurai & Newton 1990, as DeepFlow's
- * AGE uses it with alpha = 2):  f(V) = f_nom * h(V) / h(v_nominal),
- * h(V) = (V - v_threshold)^alpha / V.  Dynamic power P = C V^2 f.  Below
- * v_min the voltage stays at v_min and only the clock slows (clock
- * throttling at the DVFS floor); v_max caps the supply: equal to v_nominal
- * it means no overdrive. */
-typedef struct {
-    double v_nominal;   /* V at the nominal rate */
-    double v_threshold; /* V */
-    double v_min;       /* V, the DVFS floor (DeepFlow: threshold + margin) */
-    double v_max;       /* V, the highest allowed supply */
-    double alpha;       /* alpha-power-law exponent */
-} VCurve;
-
-/* One on-die SRAM level (register file, L1, L2) built of equal banks. */
-typedef struct {
-    double bit_area_mm2;         /* area of one bit cell */
-    double overhead;             /* fraction of the cell-plus-periphery area that is periphery */
-    double bank_bytes;           /* capacity of one bank */
-    double port_area_mm2;        /* crossbar port area per bank per bundle (0: none) */
-    double port_bytes_per_clock; /* bytes one bank delivers per core clock (0: not limited) */
-    double energy_j_per_bit;     /* access energy per bit (not voltage scaled) */
-    double leakage_w_per_bit;    /* static power per bit stored */
-} SramTech;
-
-/* One DRAM (HBM) stack and its interface. */
-typedef struct {
-    double stack_capacity_bytes;
-    double pins;                 /* data links per stack (1024 for HBM2/3, 2048 for HBM4) */
-    double pin_rate_bytes_per_s; /* one pin at the nominal I/O voltage */
-    double energy_j_per_bit;     /* per bit moved at the nominal I/O voltage */
-    double leakage_w_per_bit;    /* static (refresh) power per bit stored */
-    double footprint_mm2;        /* package area one stack takes beside the die */
-    double controller_area_mm2;  /* die area of one stack's controller and PHY */
-    double pins_per_mm;          /* data pins one mm of die edge can carry */
-    VCurve io;                   /* I/O supply curve */
-} DramTech;
-
-/* A technology node (templates/technology/NAME.yaml). */
-typedef struct {
-    char name[NAME_MAX_LEN];    /* first: the parameter tables print it */
-    char process[NAME_MAX_LEN]; /* e.g. "TSMC N5" */
-    /* matrix units (MCUs: tensor cores) */
-    double mcu_area_mm2;                  /* one unit */
-    double mcu_flops_per_clock;           /* dense fp16 FLOP per clock of one unit */
-    double rate[PREC_COUNT];              /* throughput per precision relative to fp16 (0: unsupported) */
-    double energy_j_per_flop[PREC_COUNT]; /* at logic.v_nominal; fp16 calibrates the switched capacitance */
-    double f_nominal_hz;                  /* logic clock at logic.v_nominal */
-    VCurve logic;
-    double leakage_w_per_mm2; /* logic static power per mm^2 of core area at v_nominal */
-    SramTech sram[3];         /* TP_REG, TP_L1, TP_L2 */
-    DramTech dram;
-    /* link technologies: networks templates whose links_per_mm,
-     * link_bandwidth (one link, one direction) and energy are used */
-    Network intra, inter;
-    double intra_link_area_mm2; /* die area per link (0: area does not limit) */
-    double inter_link_area_mm2;
-    /* achievable fractions copied to the derived device (assumptions) */
-    double matrix_eff, vector_eff, hbm_eff, l2_eff;
-} Technology;
-
-/* Budgets and how they are split. */
-typedef struct {
-    double die_area_mm2;     /* compute die */
-    double package_area_mm2; /* die plus room for DRAM stacks */
-    double area[TP_COUNT];   /* fractions of the die area */
-    double tdp_w;
-    double power[TP_COUNT];        /* fractions of tdp_w */
-    double edge_m;                 /* die edge, metres (YAML '114 mm'); 0: 4 sqrt(die area), a square die */
-    double perimeter[TP_COUNT];    /* fractions of the edge: only TP_DRAM, TP_INTRA, TP_INTER */
-    int mcus_per_bundle;           /* matrix units per SM (bundle) */
-    double vector_flops_per_clock; /* fp32 vector FLOP per clock per bundle */
-} Budget;
-
-/* What a device template's `derive:` block holds: the technology (a
- * template reference) and the budgets (param_derive_table). */
-typedef struct {
-    char name[NAME_MAX_LEN]; /* first, as every table struct; the loader may leave it "" */
-    Technology technology;
-    Budget budget;
-} DeriveSpec;
+/* The generator's inputs (TechPart, VCurve, SramTech, DramTech, Technology,
+ * Budget, DeriveSpec) are plain values in core/types.h: a device carries its
+ * DeriveSpec, so the loader and the overrides need no generator. */
 
 /* How the derivation came out, for reports, the Inputs sheet and tests. */
 typedef struct {
@@ -164,6 +74,24 @@ int tech_derive(const Technology *t, const Budget *b, Device *out, Network *intr
 /* tech_derive that also reports how it came out (detail may be NULL). */
 int tech_derive_detail(const Technology *t, const Budget *b, Device *out, Network *intra, Network *inter,
                        TechDetail *detail, Diag *d);
+
+/* A device with a derive: block as the model sees it: the generator's
+ * device from dev->derive, with the fields the generator does not model
+ * (name, launch overhead, reserved HBM, stream-K, fp8 efficiency) and every
+ * pinned field (set explicitly by a template or a row) taken from dev; the
+ * spec and the pins stay, so resolving again gives the same device.
+ * intra/inter (may be NULL) get the derived tiers.  0, or -1 with d naming
+ * the derive keys at fault. */
+int tech_resolve_device(const Device *dev, Device *out, Network *intra, Network *inter, Diag *d);
+
+/* The system as the model sees it: a derive: device resolved, and each
+ * network tier marked `derived: yes` given the generator's bandwidth and
+ * energy per bit for it.  0, or -1 with d saying what to change. */
+int tech_resolve_system(System *sys, Diag *d);
+
+/* A TemplateDB check (io/template.h): a device template's derive: block
+ * must give a device; other templates pass. */
+int tech_template_check(const ParamTable *t, const void *obj, Diag *d);
 
 /* Power a derived device draws at full activity: static (idle_w) plus the
  * fp16 matrix peak at its energy per FLOP plus every memory level at its

@@ -1,0 +1,34 @@
+/* core/strategy.c — the arithmetic every strategy must satisfy, shared by
+ * the scenario builder (io) and the strategy search (search). */
+#include "strategy.h"
+
+#include <stdint.h>
+
+int strategy_check(const Scenario *sc, Diag *d)
+{
+    int tp = sc->tp, pp = sc->pp, dp = sc->dp, mb = sc->microbatch, v = sc->interleave;
+    if (tp > 0 && pp > 0 && dp > 0 && (int64_t)tp * pp * dp != sc->devices)
+        return diag_set(d, NULL, 0, 0, "tp x pp x dp (%d x %d x %d = %lld) must equal devices (%d)", tp, pp,
+                        dp, (long long)tp * pp * dp, sc->devices);
+    if (dp > 0 && mb > 0 && sc->global_batch > 0 && sc->global_batch % ((int64_t)dp * mb))
+        return diag_set(d, NULL, 0, 0,
+                        "global_batch (%lld) must be a multiple of dp x microbatch (%d x %d = %lld)",
+                        (long long)sc->global_batch, dp, mb, (long long)dp * mb);
+    if (sc->model.kind == MODEL_TRANSFORMER) {
+        if (pp > 0 && v > 0 && sc->model.layers < pp * v)
+            return diag_set(d, NULL, 0, 0,
+                            "layers (%d) must split over pp x interleave (%d x %d = %d): at least one "
+                            "layer per model chunk",
+                            sc->model.layers, pp, v, pp * v);
+        if (tp > 0 && sc->model.heads % tp)
+            return diag_set(d, NULL, 0, 0, "heads (%d) must be divisible by tp (%d)", sc->model.heads, tp);
+    }
+    if (sc->model.kind == MODEL_CNN && v > 1)
+        return diag_set(d, NULL, 0, 0,
+                        "interleave (%d) needs identical layers to deal out; a CNN's pipeline stages are "
+                        "balanced partitions (use interleave 1)",
+                        v);
+    if (pp == 1 && v > 1)
+        return diag_set(d, NULL, 0, 0, "interleave (%d) needs pipeline parallelism (pp > 1)", v);
+    return 0;
+}

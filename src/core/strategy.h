@@ -1,0 +1,17 @@
+/* core/strategy.h — the consistency rules of a parallelism strategy: the
+ * degrees multiply to the devices, the global batch splits over the data
+ * replicas and microbatches, the layers over the pipeline's model chunks,
+ * the heads over the tensor ranks.  Pure; no positions (the caller says
+ * where the strategy was written). */
+#ifndef DF_STRATEGY_H
+#define DF_STRATEGY_H
+
+#include "core/diag.h"
+#include "core/types.h"
+
+/* Check tp*pp*dp = devices, global batch over dp*microbatch, layers over
+ * pp*interleave, heads over tp, interleave only with a pipeline.  Fields
+ * set to auto are skipped.  Returns 0 or -1 with d->msg. */
+int strategy_check(const Scenario *sc, Diag *d);
+
+#endif
