@@ -33,8 +33,9 @@ enum { EXIT_OK = 0, EXIT_ROWS_FAILED = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_O
 #define RUN_MAX_OUT_PATH 1000
 
 static const char usage_text[] =
-    "usage: deepflow run SCENARIOS.csv [-o DIR] [-j THREADS] [--formats xlsx,csv,png,svg] [--quiet]\n"
-    "       deepflow eval KEY=VALUE ... [--format text|csv]\n"
+    "usage: deepflow run SCENARIOS.csv [-o DIR] [-j THREADS] [--formats xlsx,csv,png,svg] [--top K] "
+    "[--quiet]\n"
+    "       deepflow eval KEY=VALUE ... [--format text|csv] [--top K]\n"
     "       deepflow templates [KIND [NAME]]\n"
     "       deepflow --help | --version\n";
 
@@ -49,6 +50,8 @@ static const char help_text[] =
     "                          the workbook date is $SOURCE_DATE_EPOCH or the table's\n"
     "                          modification time, so a rerun gives the same bytes\n"
     "      -j, --jobs N        threads (default: all cores)\n"
+    "      -k, --top K         keep the search's K best strategies of each row with an\n"
+    "                          auto field: a Runners-up sheet and runners_up.csv\n"
     "      -q, --quiet         no progress line\n"
     "      -t, --templates DIR templates folder (default $DEEPFLOW_TEMPLATES, ./templates, or the installed "
     "ones)\n"
@@ -56,6 +59,7 @@ static const char help_text[] =
     "                      deepflow eval system=dgx-h100 model=gpt3-175b devices=1024 tp=8 pp=16 \\\n"
     "                          microbatch=1 global_batch=1536 train_tokens=300e9\n"
     "      --format csv        print the summary header and row instead\n"
+    "      --top K             list the search's K best strategies after the breakdown\n"
     "  templates [KIND]    list the templates (devices, networks, systems, models,\n"
     "                      technology, convergence, frameworks)\n"
     "  templates KIND NAME every parameter of one template, as the loader resolves it\n"
@@ -66,7 +70,9 @@ static const char help_text[] =
     "train_tokens, train_samples, epochs, and any dotted template path such as\n"
     "model.layers or system.device.hbm.bandwidth.  Values may carry units\n"
     "(80 GiB, 3.35 TB/s, 400 Gb/s, 700 W, 5 us).  A table cell may sweep:\n"
-    "8|16|32 or 8..1024*2.\n"
+    "8|16|32 or 8..1024*2.  The strategy fields tp, pp, dp, microbatch, interleave,\n"
+    "recompute, placement, seq_parallel, zero and replica_batch may be auto: the\n"
+    "search evaluates every consistent choice and keeps the fastest to train.\n"
     "\n"
     "Exit status: 0 every row evaluated, 1 some rows failed, 2 usage error,\n"
     "3 unreadable input, 4 output could not be written.\n";
@@ -204,6 +210,22 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
             }
         }
     }
+    if (formats & RPT_CSV) {
+        /* the runners-up of --top; without it, an earlier run's file would
+         * describe other results: it goes */
+        snprintf(path, sizeof path, "%s/runners_up.csv", dir);
+        if (run->top_k > 0) {
+            if (rpt_runners_up_csv(run, path, err, sizeof err)) {
+                fprintf(stderr, "deepflow: cannot write %s\n", err);
+                failed = 1;
+            } else {
+                wl += (size_t)snprintf(written + wl, sizeof written - wl, "%srunners_up.csv", wl ? ", " : "");
+            }
+        } else if (unlink(path) && errno != ENOENT) {
+            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", path, strerror(errno));
+            failed = 1;
+        }
+    }
     if (formats & (RPT_PNG | RPT_SVG)) {
         RptChartsDone cd;
         snprintf(path, sizeof path, "%s/charts", dir);
@@ -284,20 +306,35 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
     return failed ? -1 : 0;
 }
 
+/* --top K: 1 to RUN_MAX_TOP. */
+static int parse_top(const char *s, int *k)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < 1 || v > RUN_MAX_TOP)
+        return -1;
+    *k = (int)v;
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"output", required_argument, NULL, 'o'},  {"jobs", required_argument, NULL, 'j'},
-        {"quiet", no_argument, NULL, 'q'},         {"templates", required_argument, NULL, 't'},
-        {"formats", required_argument, NULL, 'f'}, {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"templates", required_argument, NULL, 't'},
+        {"formats", required_argument, NULL, 'f'},
+        {"top", required_argument, NULL, 'k'},
+        {NULL, 0, NULL, 0},
     };
     const char *out = NULL, *tdir = NULL;
-    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), quiet = 0, c;
+    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), quiet = 0, top_k = 0, c;
     unsigned formats = RPT_ALL;
     char command[4096]; /* before getopt_long permutes argv */
     join_command(argc, argv, command, sizeof command);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:j:qt:f:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:j:qt:f:k:", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
             out = optarg;
@@ -310,6 +347,10 @@ static int cmd_run(int argc, char **argv)
             jobs = (int)v;
             break;
         }
+        case 'k':
+            if (parse_top(optarg, &top_k))
+                return usage_error("--top: expected a count of strategies from 1 to 100, got '%s'", optarg);
+            break;
         case 'q':
             quiet = 1;
             break;
@@ -382,7 +423,7 @@ static int cmd_run(int argc, char **argv)
     Run run;
     Diag rd;
     diag_clear(&rd);
-    if (run_table(&db, &t, jobs, progress_line, &pr, &run, &rd)) {
+    if (run_table(&db, &t, jobs, top_k, progress_line, &pr, &run, &rd)) {
         char msg[1200];
         diag_format(&rd, msg, sizeof msg);
         fprintf(stderr, "deepflow: %s (no report written)\n", msg);
@@ -467,15 +508,18 @@ static void print_eval(const RunRow *rr)
         printf("model        %s: %s, %.4g B parameters\n", sc->model.name, model_kind_name(sc->model.kind),
                r->params_total / 1e9);
     const int err = r->status == STATUS_ERROR;
-    char dtp[16], dpp[16], ddp[16], dmb[16], div[16];
+    char dtp[16], dpp[16], ddp[16], dmb[16], div[16], dz[16];
     printf("strategy     devices %d = tp %s x pp %s x dp %s; microbatch %s, global batch %lld, "
-           "interleave %s, recompute %s, %s%s, ZeRO %d, placement %s\n",
+           "interleave %s, recompute %s, %s%s, ZeRO %s, placement %s\n",
            sc->devices, degree(err, r->tp, sc->tp, dtp), degree(err, r->pp, sc->pp, dpp),
            degree(err, r->dp, sc->dp, ddp), degree(err, r->microbatch, sc->microbatch, dmb),
            (long long)(err ? sc->global_batch : r->global_batch),
            degree(err, r->interleave, sc->interleave, div),
            recompute_name(err ? sc->recompute : r->recompute), precision_name(sc->precision),
-           sc->seq_parallel ? ", sequence parallel" : "", sc->zero,
+           (err ? sc->seq_parallel : r->seq_parallel) == AUTO_VALUE ? ", sequence parallel auto"
+           : (err ? sc->seq_parallel : r->seq_parallel)             ? ", sequence parallel"
+                                                                    : "",
+           degree(err, r->zero, sc->zero, dz),
            placement_name(r->status == STATUS_ERROR ? sc->placement : r->placement));
     if (r->status == STATUS_ERROR) {
         printf("status       error: %s\n", r->error);
@@ -501,7 +545,9 @@ static void print_eval(const RunRow *rr)
            100 * r->mfu, 100 * r->hfu);
     printf("bottleneck   %s\n", r->bottleneck);
     if (r->searched)
-        printf("search       best of %d strategies (fastest to train, then least energy)\n", r->searched);
+        printf("search       best of %d strategies evaluated, %d fit in memory, %d skipped as equivalent, of "
+               "%.0f combinations (fastest to train, then least energy)\n",
+               r->searched, r->search_feasible, r->search_pruned, r->search_space);
     if (sc->model.kind == MODEL_GEMM)
         printf("bound        %s\n", strstr(r->bottleneck, "(compute)") ? "compute-bound" : "memory-bound");
     if (isfinite(r->time_to_train_s)) {
@@ -537,11 +583,29 @@ static void print_eval(const RunRow *rr)
     print_size("runtime reserve", r->mem_workspace_bytes);
     print_size("total", r->mem_total_bytes);
     print_size("capacity", r->mem_capacity_bytes);
+    if (rr->ntop > 0) {
+        printf("best strategies (rank 1 is the one above)\n");
+        printf("  %4s %4s %4s %5s %5s %3s %-10s %3s %4s %-9s %12s %8s %6s %9s\n", "rank", "tp", "pp", "dp",
+               "mb", "v", "recompute", "sp", "zero", "placement", "step", "slower", "MFU", "memory");
+        const double t0 = isfinite(rr->top[0].time_to_train_s) ? rr->top[0].time_to_train_s
+                                                               : 1.0 / rr->top[0].samples_per_s;
+        for (int k = 0; k < rr->ntop; k++) {
+            const Candidate *c = &rr->top[k];
+            const double t = isfinite(c->time_to_train_s) ? c->time_to_train_s : 1.0 / c->samples_per_s;
+            char st[32];
+            unit_format(c->step_time_s, UNIT_TIME, st, sizeof st);
+            printf("  %4d %4d %4d %5d %5d %3d %-10s %3s %4d %-9s %12s %7.1f%% %5.1f%% %5.1f GiB\n", k + 1,
+                   c->tp, c->pp, c->dp, c->microbatch, c->interleave, recompute_name(c->recompute),
+                   c->seq_parallel ? "yes" : "no", c->zero, placement_name(c->placement), st,
+                   100 * (t / t0 - 1), 100 * c->mfu, c->mem_total_bytes / 1073741824.0);
+        }
+    }
 }
 
 static int cmd_eval(int argc, char **argv)
 {
     const char *format = "text", *tdir = NULL;
+    int top_k = 0;
     const char **kv = calloc((size_t)argc, sizeof *kv);
     int *line = calloc((size_t)argc, sizeof *line);
     int n = 0, rc = EXIT_OK;
@@ -556,6 +620,12 @@ static int cmd_eval(int argc, char **argv)
             format = arg + 9;
         } else if (!strcmp(arg, "--format") && i + 1 < argc) {
             format = argv[++i];
+        } else if (!strncmp(arg, "--top=", 6) || (!strcmp(arg, "--top") && i + 1 < argc)) {
+            const char *v = arg[5] == '=' ? arg + 6 : argv[++i];
+            if (parse_top(v, &top_k)) {
+                rc = usage_error("eval: --top: expected a count of strategies from 1 to 100, got '%s'", v);
+                break;
+            }
         } else if (!strncmp(arg, "--templates=", 12)) {
             tdir = arg + 12;
         } else if (!strchr(arg, '=') || arg[0] == '=') {
@@ -602,6 +672,7 @@ static int cmd_eval(int argc, char **argv)
             snprintf(rr->sc.name, sizeof rr->sc.name, "eval");
             snprintf(rr->sc.series, sizeof rr->sc.series, "%s", rr->sc.system.name);
             rr->built = 1;
+            run.top_k = top_k;
             run_evaluate(&run, 1, NULL, NULL);
             if (!strcmp(format, "csv")) {
                 rpt_summary_row(stdout, NULL);

@@ -8,6 +8,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "batch/evaluate.h"
@@ -137,6 +138,117 @@ static void test_search_is_optimal(void **state)
     Result again;
     assert_int_equal(evaluate(&sc, &again), 0);
     assert_true(again.time_to_train_s == best.time_to_train_s && again.tp == best.tp && again.pp == best.pp);
+}
+
+/* The first rank order (Placement, innermost first over tp, dp, pp) that
+ * lays ranks out as order pl does: the same order of the axes of degree >
+ * 1.  Written from the definition, not from the search's code. */
+static void reduced_order(int q, int tp, int dp, int pp, char out[4])
+{
+    static const char *const names[PLACE_COUNT] = {"tdp", "tpd", "dtp", "dpt", "ptd", "pdt"};
+    int k = 0;
+    for (int i = 0; i < 3; i++) {
+        const char a = names[q][i];
+        if ((a == 't' && tp > 1) || (a == 'd' && dp > 1) || (a == 'p' && pp > 1))
+            out[k++] = a;
+    }
+    out[k] = '\0';
+}
+
+static int first_placement(int pl, int tp, int dp, int pp)
+{
+    char want[4], got[4];
+    reduced_order(pl, tp, dp, pp, want);
+    for (int q = 0; q < pl; q++) {
+        reduced_order(q, tp, dp, pp, got);
+        if (!strcmp(got, want))
+            return q;
+    }
+    return pl;
+}
+
+/* Every strategy axis open at once (placement, sequence parallelism and
+ * ZeRO too): the answer is the best of a brute force over the whole
+ * product, pruned equivalents included, and every candidate the search
+ * skipped as equivalent gives exactly its representative's result — the
+ * pruning cannot drop the optimum.  The runners-up are distinct, sorted,
+ * and the first is the answer. */
+static void test_search_all_axes(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {
+        "system=dgx-a100-80g", "model=gpt",       "devices=8",        "tp=auto",         "pp=auto",
+        "microbatch=auto",     "global_batch=32", "recompute=auto",   "interleave=auto", "placement=auto",
+        "seq_parallel=auto",   "zero=auto",       "train_tokens=1e10"};
+    Scenario sc;
+    build_scenario(&sc, kv, 13);
+    Candidate cand[8];
+    SearchTop top = {cand, 8, 0};
+    Result best;
+    assert_int_equal(evaluate_top(&sc, NULL, &best, &top), 0);
+    assert_int_equal(best.status, STATUS_OK);
+    assert_true(best.search_pruned > 0);
+    assert_true(best.search_feasible > 0 && best.search_feasible <= best.searched);
+    assert_true(best.searched + best.search_pruned <= best.search_space);
+
+    double brute = INFINITY;
+    int evaluated = 0;
+    static const int vs[] = {1, 2, 3, 4, 6, 8};
+    for (int tp = 1; tp <= 8; tp *= 2)
+        for (int pp = 1; tp * pp <= 8; pp *= 2)
+            for (int mb = 1; mb <= 32; mb *= 2)
+                for (int v = 0; v < 6; v++)
+                    for (int rc = 0; rc < 3; rc++)
+                        for (int pl = 0; pl < PLACE_COUNT; pl++)
+                            for (int sp = 0; sp < 2; sp++)
+                                for (int z = 0; z < 4; z++) {
+                                    Scenario c = sc;
+                                    c.tp = tp;
+                                    c.pp = pp;
+                                    c.dp = 8 / (tp * pp);
+                                    c.microbatch = mb;
+                                    c.interleave = vs[v];
+                                    c.recompute = (Recompute)rc;
+                                    c.placement = (Placement)pl;
+                                    c.seq_parallel = sp;
+                                    c.zero = z;
+                                    Diag d;
+                                    Result r;
+                                    if ((vs[v] > 1 && pp == 1) || 32 % (mb * c.dp) || strategy_check(&c, &d))
+                                        continue;
+                                    evaluated++;
+                                    if (evaluate(&c, &r) || r.status != STATUS_OK)
+                                        continue;
+                                    if (r.time_to_train_s < brute)
+                                        brute = r.time_to_train_s;
+                                    /* an equivalent's representative: placement with
+                                     * degree-1 axes first in order, sp off at tp 1,
+                                     * ZeRO 0 at dp 1 */
+                                    const int rep = first_placement(pl, tp, c.dp, pp);
+                                    if ((sp && tp == 1) || (z && c.dp == 1) || rep != pl) {
+                                        Scenario e = c;
+                                        e.seq_parallel = tp == 1 ? 0 : sp;
+                                        e.zero = c.dp == 1 ? 0 : z;
+                                        e.placement = (Placement)rep;
+                                        Result re;
+                                        assert_int_equal(evaluate(&e, &re), 0);
+                                        assert_true(re.step_time_s == r.step_time_s);
+                                        assert_true(re.energy_per_step_j == r.energy_per_step_j);
+                                        assert_true(re.mem_total_bytes == r.mem_total_bytes);
+                                    }
+                                }
+    assert_rel(best.time_to_train_s, brute, 1e-12);
+    assert_int_equal(best.searched + best.search_pruned >= evaluated, 1);
+
+    assert_int_equal(top.n, 8);
+    assert_true(top.c[0].time_to_train_s == best.time_to_train_s);
+    assert_int_equal(top.c[0].tp, best.tp);
+    assert_int_equal(top.c[0].zero, best.zero);
+    for (int i = 1; i < top.n; i++) {
+        assert_true(top.c[i].time_to_train_s >= top.c[i - 1].time_to_train_s);
+        for (int j = 0; j < i; j++)
+            assert_true(memcmp(&top.c[i], &top.c[j], offsetof(Candidate, step_time_s)) != 0);
+    }
 }
 
 static void test_search_bounds(void **state)
@@ -285,11 +397,11 @@ static void test_extrapolation_flag(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_critical_batch),       cmocka_unit_test(test_table_curve),
-        cmocka_unit_test(test_explicit_amounts_win), cmocka_unit_test(test_search_is_optimal),
-        cmocka_unit_test(test_search_bounds),        cmocka_unit_test(test_search_batch_too_small),
-        cmocka_unit_test(test_extrapolation_flag),   cmocka_unit_test(test_replica_batch_auto),
-        cmocka_unit_test(test_curve_sensitivity),
+        cmocka_unit_test(test_critical_batch),         cmocka_unit_test(test_table_curve),
+        cmocka_unit_test(test_explicit_amounts_win),   cmocka_unit_test(test_search_is_optimal),
+        cmocka_unit_test(test_search_bounds),          cmocka_unit_test(test_search_all_axes),
+        cmocka_unit_test(test_search_batch_too_small), cmocka_unit_test(test_extrapolation_flag),
+        cmocka_unit_test(test_replica_batch_auto),     cmocka_unit_test(test_curve_sensitivity),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

@@ -296,9 +296,10 @@ static void test_fault_values(void **state)
         f, "system=dgx-h100, model=gpt, recompute=some", 3,
         "study.csv:3:14: column 'recompute': expected one of none, selective, full or auto, got 'some'");
     build_fail(f, "system=dgx-h100, model=gpt, seq_parallel=maybe", 3,
-               "study.csv:3:14: column 'seq_parallel': expected yes or no, got 'maybe'");
-    build_fail(f, "system=dgx-h100, model=gpt, zero=4", 3,
-               "study.csv:3:14: column 'zero': expected an integer in [0, 3], got '4' (out of range)");
+               "study.csv:3:14: column 'seq_parallel': expected yes, no or auto, got 'maybe'");
+    build_fail(
+        f, "system=dgx-h100, model=gpt, zero=4", 3,
+        "study.csv:3:14: column 'zero': expected an integer in [0, 3] or 'auto', got '4' (out of range)");
 
     /* templates that do not exist: the known ones are listed (the list
      * grows with the templates, so only its start is pinned) */

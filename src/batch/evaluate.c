@@ -179,7 +179,7 @@ static int needs_resolve(const System *s)
            s->intra.wire_pitch_um > 0 || s->inter.wire_pitch_um > 0;
 }
 
-int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
+int evaluate_top(const Scenario *sc, GemmCache *cache, Result *r, SearchTop *top)
 {
     Scenario resolved;
     if (needs_resolve(&sc->system)) {
@@ -194,8 +194,16 @@ int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
         }
         sc = &resolved;
     }
-    int rc = search_needed(sc) ? search_strategy(sc, evaluate_fixed, cache, r) : evaluate_fixed(sc, cache, r);
+    if (top)
+        top->n = 0;
+    int rc =
+        search_needed(sc) ? search_strategy(sc, evaluate_fixed, cache, r, top) : evaluate_fixed(sc, cache, r);
     if (r->status != STATUS_ERROR)
         prediction_interval(sc, r);
     return rc;
+}
+
+int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
+{
+    return evaluate_top(sc, cache, r, NULL);
 }

@@ -9,6 +9,7 @@
 #include "core/diag.h"
 #include "core/types.h"
 #include "perf/perf.h"
+#include "search/search.h"
 
 /* The scenario as the model sees it, in place: a derive: device run through
  * the generator (tech/tech.h) with its pinned fields kept, network tiers
@@ -18,6 +19,10 @@
 int evaluate_resolve(Scenario *sc, Diag *d);
 
 int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r);
+
+/* evaluate_cached that also keeps the search's best top->k strategies
+ * (top->n of them; 0 when nothing was searched or none fits). */
+int evaluate_top(const Scenario *sc, GemmCache *cache, Result *r, SearchTop *top);
 
 static inline int evaluate(const Scenario *sc, Result *r)
 {

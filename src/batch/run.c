@@ -108,9 +108,11 @@ static void unique_names(Run *run, const char *path, const int *name_col)
     free(k);
 }
 
-int run_table(TemplateDB *db, const Table *t, int threads, RunProgress progress, void *ctx, Run *run, Diag *d)
+int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgress progress, void *ctx,
+              Run *run, Diag *d)
 {
     memset(run, 0, sizeof *run);
+    run->top_k = top_k < 0 ? 0 : top_k > RUN_MAX_TOP ? RUN_MAX_TOP : top_k;
     /* count first: the limit is said up front, and every row is allocated
      * before any is built, so none can go missing later */
     long total = 0;
@@ -246,8 +248,18 @@ static void *worker(void *arg)
             break;
         RunRow *rr = &p->run->row[i];
         if (rr->built) {
-            if (evaluate_cached(&rr->sc, cache, &rr->r))
+            SearchTop top = {NULL, 0, 0};
+            if (p->run->top_k > 0 && search_needed(&rr->sc) &&
+                (top.c = calloc((size_t)p->run->top_k, sizeof *top.c)))
+                top.k = p->run->top_k;
+            if (evaluate_top(&rr->sc, cache, &rr->r, top.c ? &top : NULL))
                 diag_set(&rr->diag, "", 0, 0, "%s", rr->r.error);
+            if (top.n > 0) {
+                rr->top = top.c;
+                rr->ntop = top.n;
+            } else {
+                free(top.c);
+            }
         }
         atomic_fetch_add(&p->done, 1);
     }
@@ -369,8 +381,10 @@ void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx)
 
 void run_free(Run *run)
 {
-    for (int i = 0; i < run->n; i++)
+    for (int i = 0; i < run->n; i++) {
         scenario_source_free(&run->row[i].src);
+        free(run->row[i].top);
+    }
     free(run->row);
     memset(run, 0, sizeof *run);
 }

@@ -433,8 +433,10 @@ static const ParamDef scenario_defs[] = {
        "tries powers of two from 1 to 1,024"),
     PI(Scenario, "interleave", interleave, 1, 1e4, 1, 0, 1, "model chunks per pipeline stage"),
     PE(Scenario, "recompute", recompute, recompute_choices, RECOMPUTE_NONE, 1, "activation recomputation"),
-    PB(Scenario, "seq_parallel", seq_parallel, 0, "sequence parallelism"),
-    PI(Scenario, "zero", zero, 0, 3, 0, 0, 0, "ZeRO stage"),
+    {"seq_parallel", offsetof(Scenario, seq_parallel), P_BOOL, UNIT_NUMBER, 0, 1, 0, 0, 1, 0, NULL, NULL,
+     "sequence parallelism (Megatron: norms and dropout split over the tensor ranks)"},
+    PI(Scenario, "zero", zero, 0, 3, 0, 0, 1,
+       "ZeRO stage (optimizer state, gradients, weights sharded over dp)"),
     PE(Scenario, "precision", precision, precision_choices, PREC_BF16, 0, "training precision"),
     PD(Scenario, "power_cap", power_cap_w, UNIT_POWER, 0, 1e5, 0, 0,
        "per-device power cap (DVFS lowers the clock to meet it); default the TDP"),
@@ -607,7 +609,7 @@ void param_expect(const ParamDef *def, char *buf, size_t n)
                  def->auto_ok ? " or 'auto'" : "");
         break;
     case P_BOOL:
-        snprintf(buf, n, "yes or no");
+        snprintf(buf, n, def->auto_ok ? "yes, no or auto" : "yes or no");
         break;
     case P_ENUM: {
         size_t len = 0;
@@ -720,6 +722,10 @@ int param_set(const ParamDef *def, void *obj, const char *fullkey, const char *t
             *(int64_t *)f = (int64_t)v;
         return 0;
     case P_BOOL:
+        if (def->auto_ok && is_word(text, "auto")) {
+            *(int *)f = AUTO_VALUE;
+            return 0;
+        }
         if (is_word(text, "yes") || is_word(text, "true") || is_word(text, "on") || is_word(text, "1"))
             *(int *)f = 1;
         else if (is_word(text, "no") || is_word(text, "false") || is_word(text, "off") || is_word(text, "0"))
@@ -771,6 +777,8 @@ int param_format(const ParamDef *def, const void *obj, char *buf, size_t n)
     case P_INT64:
         return snprintf(buf, n, "%lld", (long long)*(const int64_t *)f);
     case P_BOOL:
+        if (def->auto_ok && *(const int *)f == AUTO_VALUE)
+            return snprintf(buf, n, "auto");
         return snprintf(buf, n, "%s", *(const int *)f ? "yes" : "no");
     case P_ENUM: {
         int v = *(const int *)f;

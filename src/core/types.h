@@ -378,7 +378,7 @@ typedef struct {
     Status status;
     char error[256];
     /* strategy as resolved */
-    int tp, pp, dp, microbatch, interleave;
+    int tp, pp, dp, microbatch, interleave, seq_parallel, zero;
     int64_t global_batch;
     Recompute recompute;
     Placement placement;
@@ -421,7 +421,10 @@ typedef struct {
      * speedups over the baseline with them (batch runner). */
     double ttt_bcrit_half_s, ttt_bcrit_double_s;
     double speedup_bcrit_half, speedup_bcrit_double;
-    int searched; /* strategies the search evaluated (0: none) */
+    int searched;        /* strategies the search evaluated (0: none) */
+    int search_feasible; /* of those, the ones that fit in memory */
+    int search_pruned;   /* candidates skipped as equivalent to one evaluated */
+    double search_space; /* every combination of the open axes' values */
     double comp_time_s[COMP_COUNT];
     double comp_energy_j[COMP_COUNT];
     /* collective tier names, for the breakdown */

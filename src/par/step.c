@@ -255,6 +255,8 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->recompute = sc->recompute;
     r->global_batch = sc->global_batch;
     r->placement = sc->placement;
+    r->seq_parallel = sc->seq_parallel;
+    r->zero = sc->zero;
     if (tp < 1 || pp < 1 || dp < 1 || mb < 1 || v < 1)
         return fail(r, "the strategy is not resolved (auto needs the search)");
     /* a 16- or 8-bit format the device has no matrix units for would run

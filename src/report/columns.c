@@ -22,10 +22,19 @@ const ReportCol report_cols[] = {
     {"microbatch", "samples", RC_INT, RF_PLAIN, "samples per microbatch"},
     {"global_batch", "samples", RC_INT, RF_PLAIN, "samples per optimizer step"},
     {"interleave", "", RC_INT, RF_PLAIN, "model chunks per pipeline stage"},
+    {"seq_parallel", "", RC_TEXT, RF_PLAIN, "sequence parallelism over the tensor ranks (yes, no)"},
+    {"zero", "", RC_INT, RF_PLAIN, "ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 also weights"},
     {"recompute", "", RC_TEXT, RF_PLAIN, "activation recomputation"},
     {"precision", "", RC_TEXT, RF_PLAIN, "training precision"},
     {"placement", "", RC_TEXT, RF_PLAIN, "rank order over devices, innermost first"},
     {"framework", "", RC_TEXT, RF_PLAIN, "training stack the system runs (templates/frameworks)"},
+    {"strategies_searched", "", RC_INT, RF_PLAIN,
+     "strategies the search evaluated for the row's auto fields (empty: the row gave its strategy)"},
+    {"strategies_feasible", "", RC_INT, RF_PLAIN, "of those, the ones that fit in memory"},
+    {"strategies_pruned", "", RC_INT, RF_PLAIN,
+     "candidates skipped as equivalent to one evaluated (sequence parallelism with tp 1, ZeRO with dp 1, "
+     "rank "
+     "orders that differ only in a degree-1 axis)"},
     {"step_time_s", "s", RC_NUM, RF_SECONDS, "time of one optimizer step"},
     {"step_time_s_lo", "s", RC_NUM, RF_SECONDS,
      "low end of the 90 % prediction interval of the step time (validation residuals)"},
@@ -145,8 +154,20 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         return strategy_cell(ok, r->microbatch, sc->microbatch, num, t, n);
     if (!strcmp(name, "interleave"))
         return strategy_cell(ok, r->interleave, sc->interleave, num, t, n);
+    if (!strcmp(name, "zero"))
+        return strategy_cell(ok, r->zero, sc->zero, num, t, n);
+    if (!strcmp(name, "seq_parallel")) {
+        const int sp = ok ? r->seq_parallel : sc->seq_parallel;
+        return text(t, n, sp == AUTO_VALUE ? "auto" : sp ? "yes" : "no");
+    }
     if (!ok)
         return report_cols[i].type == RC_TEXT ? 0 : 1;
+    if (!strcmp(name, "strategies_searched"))
+        return *num = r->searched > 0 ? r->searched : NAN, 1;
+    if (!strcmp(name, "strategies_feasible"))
+        return *num = r->searched > 0 ? r->search_feasible : NAN, 1;
+    if (!strcmp(name, "strategies_pruned"))
+        return *num = r->searched > 0 ? r->search_pruned : NAN, 1;
     if (!strcmp(name, "fits_memory"))
         return text(t, n, r->fits_memory ? "yes" : "no");
     if (!strcmp(name, "bottleneck"))
@@ -231,5 +252,83 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
     else if (!strcmp(name, "cost_usd"))
         v = r->cost_usd;
     *num = v * scale;
+    return 1;
+}
+
+const ReportCol runner_cols[] = {
+    {"scenario", "", RC_TEXT, RF_PLAIN, "the row whose auto fields the search resolved"},
+    {"rank", "", RC_INT, RF_PLAIN, "1: the strategy the row reports; 2, 3, ...: the runners-up"},
+    {"tp", "", RC_INT, RF_PLAIN, "tensor-parallel degree"},
+    {"pp", "", RC_INT, RF_PLAIN, "pipeline-parallel degree"},
+    {"dp", "", RC_INT, RF_PLAIN, "data-parallel degree"},
+    {"microbatch", "samples", RC_INT, RF_PLAIN, "samples per microbatch"},
+    {"global_batch", "samples", RC_INT, RF_PLAIN, "samples per optimizer step"},
+    {"interleave", "", RC_INT, RF_PLAIN, "model chunks per pipeline stage"},
+    {"recompute", "", RC_TEXT, RF_PLAIN, "activation recomputation"},
+    {"seq_parallel", "", RC_TEXT, RF_PLAIN, "sequence parallelism"},
+    {"zero", "", RC_INT, RF_PLAIN, "ZeRO stage"},
+    {"placement", "", RC_TEXT, RF_PLAIN, "rank order over devices, innermost first"},
+    {"step_time_s", "s", RC_NUM, RF_SECONDS, "time of one optimizer step"},
+    {"time_to_train_days", "days", RC_NUM, RF_DAYS, "time to train (empty: the row gives no amount)"},
+    {"slower_than_best", "", RC_NUM, RF_PERCENT,
+     "how much longer than rank 1 it takes to train (per sample when there is no amount)"},
+    {"mfu", "", RC_NUM, RF_PERCENT, "model FLOPs utilisation"},
+    {"memory_per_device_gib", "GiB", RC_NUM, RF_GIB, "memory of the most loaded device"},
+    {"energy_to_train_kwh", "kWh", RC_NUM, RF_KWH, "system energy to train"},
+    {"bottleneck", "", RC_TEXT, RF_PLAIN, "largest component of the step"},
+};
+const int runner_ncols = (int)(sizeof runner_cols / sizeof runner_cols[0]);
+
+static double per_sample(const Candidate *c)
+{
+    return isfinite(c->time_to_train_s) ? c->time_to_train_s : 1.0 / c->samples_per_s;
+}
+
+int runner_value(int i, const RunRow *rr, int rank, double *num, char *t, size_t n)
+{
+    const Candidate *c = &rr->top[rank];
+    const char *name = runner_cols[i].name;
+    *num = NAN;
+    t[0] = '\0';
+    if (!strcmp(name, "scenario"))
+        return text(t, n, rr->sc.name);
+    if (!strcmp(name, "recompute"))
+        return text(t, n, recompute_name(c->recompute));
+    if (!strcmp(name, "seq_parallel"))
+        return text(t, n, c->seq_parallel ? "yes" : "no");
+    if (!strcmp(name, "placement"))
+        return text(t, n, placement_name(c->placement));
+    if (!strcmp(name, "bottleneck"))
+        return text(t, n, c->bottleneck);
+    double v = NAN;
+    if (!strcmp(name, "rank"))
+        v = rank + 1;
+    else if (!strcmp(name, "tp"))
+        v = c->tp;
+    else if (!strcmp(name, "pp"))
+        v = c->pp;
+    else if (!strcmp(name, "dp"))
+        v = c->dp;
+    else if (!strcmp(name, "microbatch"))
+        v = c->microbatch;
+    else if (!strcmp(name, "global_batch"))
+        v = (double)c->global_batch;
+    else if (!strcmp(name, "interleave"))
+        v = c->interleave;
+    else if (!strcmp(name, "zero"))
+        v = c->zero;
+    else if (!strcmp(name, "step_time_s"))
+        v = c->step_time_s;
+    else if (!strcmp(name, "time_to_train_days"))
+        v = c->time_to_train_s / 86400.0;
+    else if (!strcmp(name, "slower_than_best"))
+        v = per_sample(c) / per_sample(&rr->top[0]) - 1.0;
+    else if (!strcmp(name, "mfu"))
+        v = c->mfu;
+    else if (!strcmp(name, "memory_per_device_gib"))
+        v = c->mem_total_bytes / GIB;
+    else if (!strcmp(name, "energy_to_train_kwh"))
+        v = c->energy_to_train_j / 3.6e6;
+    *num = v;
     return 1;
 }

@@ -28,4 +28,13 @@ extern const int report_ncols;
  * numbers sets *num (NaN when not computable) and returns 1. */
 int report_value(int i, const RunRow *rr, double *num, char *text, size_t n);
 
+/* The runners-up (--top K): one row per kept strategy of a searched row,
+ * read by runners_up.csv and the workbook's Runners-up sheet alike. */
+extern const ReportCol runner_cols[];
+extern const int runner_ncols;
+
+/* Value of runner column i for the strategy of rank `rank` (0: the best)
+ * of rr->top: as report_value. */
+int runner_value(int i, const RunRow *rr, int rank, double *num, char *text, size_t n);
+
 #endif

@@ -119,3 +119,40 @@ int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
     }
     return 0;
 }
+
+int rpt_runners_up_csv(const Run *run, const char *path, char *err, size_t n)
+{
+    AtomicFile a = {0};
+    FILE *f = atomic_open(&a, path);
+    if (!f)
+        return fail(&a, path, err, n);
+    for (int i = 0; i < runner_ncols; i++) {
+        if (i)
+            fputc(',', f);
+        fputs(runner_cols[i].name, f);
+    }
+    fputc('\n', f);
+    char buf[256];
+    for (int r = 0; r < run->n; r++) {
+        const RunRow *rr = &run->row[r];
+        for (int k = 0; k < rr->ntop; k++) {
+            for (int i = 0; i < runner_ncols; i++) {
+                if (i)
+                    fputc(',', f);
+                double v;
+                if (runner_value(i, rr, k, &v, buf, sizeof buf)) {
+                    rpt_number(buf, sizeof buf, v);
+                    put_field(f, buf);
+                } else {
+                    put_text_field(f, buf);
+                }
+            }
+            fputc('\n', f);
+        }
+    }
+    if (atomic_commit(&a)) {
+        snprintf(err, n, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}

@@ -18,6 +18,9 @@
 
 int rpt_summary_csv(const Run *run, const char *path, char *err, size_t n);
 int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n);
+/* runners_up.csv: the kept strategies of every searched row (--top K),
+ * report/columns.h's runner_cols. */
+int rpt_runners_up_csv(const Run *run, const char *path, char *err, size_t n);
 
 /* One summary row (header when rr is NULL) to a stream, as in summary.csv. */
 void rpt_summary_row(FILE *f, const RunRow *rr);

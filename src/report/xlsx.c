@@ -8,6 +8,8 @@
  *              bars, oom and error rows marked;
  *   Breakdown  time and energy of every step component per scenario and a
  *              stacked bar chart of the best scenarios;
+ *   Runners-up (with --top K only) the search's K best strategies of every
+ *              row it resolved;
  *   Inputs     every resolved parameter of every scenario and its origin;
  *   Errors     every failed row with file, line, column and message;
  *   About      version, command line, date, SHA-256 of the files read,
@@ -1299,6 +1301,51 @@ static void sheet_breakdown(X *x, Sheet *sh)
     page_setup(sh, -1);
 }
 
+/* ---- Runners-up (--top K) ---------------------------------------------- */
+
+static void sheet_runners_up(X *x, Sheet *sh)
+{
+    const Run *run = x->run;
+    char head[160], text[600];
+    lxw_format *fmt[64];
+    put_long(x, sh, 0, 0, "The search's best strategies for each row it resolved", x->title);
+    snprintf(text, sizeof text,
+             "Rank 1 is the strategy the row reports; ranks 2 to %d are the next best the search evaluated "
+             "(fastest to train, then least energy). Only strategies that fit in memory are listed.",
+             run->top_k);
+    put_long(x, sh, 1, 0, text, x->note);
+    for (int i = 0; i < runner_ncols && i < 64; i++) {
+        fmt[i] = runner_cols[i].type == RC_TEXT
+                     ? NULL
+                     : numfmt(x, rpt_num_format(runner_cols[i].type, runner_cols[i].format));
+        if (runner_cols[i].unit[0])
+            snprintf(head, sizeof head, "%s [%s]", runner_cols[i].name, runner_cols[i].unit);
+        else
+            snprintf(head, sizeof head, "%s", runner_cols[i].name);
+        put_header(x, sh, 3, i, head);
+    }
+    int row = 4;
+    for (int r = 0; r < run->n && row <= XL_LAST_ROW; r++) {
+        const RunRow *rr = &run->row[r];
+        for (int k = 0; k < rr->ntop && row <= XL_LAST_ROW; k++, row++)
+            for (int i = 0; i < runner_ncols && i < 64; i++) {
+                double v;
+                if (runner_value(i, rr, k, &v, text, sizeof text))
+                    put_num(x, sh, row, i, v, fmt[i]);
+                else
+                    put_text(x, sh, row, i, text, k == 0 ? x->bold : NULL);
+            }
+    }
+    if (row == 4)
+        put_text(x, sh, 4, 0, "No row left a strategy field to the search (auto).", x->note);
+    else
+        check(x, worksheet_autofilter(sh->ws, 3, 0, (lxw_row_t)(row - 1), (lxw_col_t)(runner_ncols - 1)));
+    header_height(sh, 3, 2);
+    worksheet_freeze_panes(sh->ws, 4, 1);
+    finish_sheet(sh, 6, 40);
+    page_setup(sh, 3);
+}
+
 /* ---- Inputs ------------------------------------------------------------- */
 
 typedef struct {
@@ -1787,10 +1834,18 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     props.created = in->created;
     check(&x, workbook_set_properties(x.wb, &props));
 
-    static const char *const names[6] = {"Summary", "Scenarios", "Breakdown", "Inputs", "Errors", "About"};
-    Sheet *sh = calloc(6, sizeof *sh);
-    char sname[6][64];
-    for (int i = 0; sh && i < 6; i++) {
+    /* the Runners-up sheet only when the run kept them (--top K) */
+    const int runners = in->run->top_k > 0;
+    static const char *const all[7] = {"Summary", "Scenarios", "Breakdown", "Runners-up",
+                                       "Inputs",  "Errors",    "About"};
+    const char *names[7];
+    int ns = 0;
+    for (int i = 0; i < 7; i++)
+        if (i != 3 || runners)
+            names[ns++] = all[i];
+    Sheet *sh = calloc(7, sizeof *sh);
+    char sname[7][64];
+    for (int i = 0; sh && i < ns; i++) {
         rpt_sheet_name(names[i], sname[i], sizeof sname[i]);
         sh[i].name = sname[i];
         sh[i].ws = workbook_add_worksheet(x.wb, sname[i]);
@@ -1801,12 +1856,14 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
         sheet_summary(&x, &sh[0]);
         sheet_scenarios(&x, &sh[1]);
         sheet_breakdown(&x, &sh[2]);
-        sheet_inputs(&x, &sh[3]);
-        sheet_errors(&x, &sh[4]);
-        sheet_about(&x, &sh[5]);
+        if (runners)
+            sheet_runners_up(&x, &sh[3]);
+        sheet_inputs(&x, &sh[3 + runners]);
+        sheet_errors(&x, &sh[4 + runners]);
+        sheet_about(&x, &sh[5 + runners]);
         worksheet_activate(sh[0].ws);
         if (x.run->n_error)
-            worksheet_set_tab_color(sh[4].ws, 0xC00000);
+            worksheet_set_tab_color(sh[4 + runners].ws, 0xC00000);
     }
     lxw_error e = workbook_close(x.wb);
     free(sh);

@@ -1,13 +1,20 @@
-/* search/search.c — exhaustive search over the strategies a scenario leaves
- * open.  The space is small for one scenario (divisors of the device count
- * for tp and pp, powers of two for the microbatch, three recompute modes,
- * a few interleave factors): at microseconds per evaluation, a few hundred
- * candidates cost about a millisecond, so no pruning heuristic is needed
- * and the answer is the true optimum of the model. */
+/* search/search.c — exhaustive search over the strategy axes a scenario
+ * leaves open.  Each axis (tp, pp, microbatch, interleave, recompute,
+ * placement, seq_parallel, zero) lists its candidate values; a depth-first
+ * walk sets one axis per level, drops a partial strategy as soon as it is
+ * inconsistent (tp x pp must divide the devices, the global batch must
+ * split into microbatches, ...) or equivalent to one already walked, and
+ * evaluates every complete one.  At microseconds per evaluation even the
+ * all-auto space of a trillion-parameter model on a thousand devices
+ * (hundreds of thousands of candidates) takes seconds, so no heuristic
+ * pruning is needed and the answer is the true optimum of the model.
+ * Adding an axis: a value list in axis_values, its consistency and
+ * equivalence rules in enter, a field in Candidate. */
 #include "search.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/strategy.h"
@@ -16,7 +23,8 @@ int search_needed(const Scenario *sc)
 {
     return sc->tp == AUTO_VALUE || sc->pp == AUTO_VALUE || sc->dp == AUTO_VALUE || sc->dp == 0 ||
            sc->microbatch == AUTO_VALUE || sc->interleave == AUTO_VALUE || (int)sc->recompute == AUTO_VALUE ||
-           (int)sc->placement == AUTO_VALUE || sc->replica_batch == AUTO_VALUE;
+           (int)sc->placement == AUTO_VALUE || sc->replica_batch == AUTO_VALUE ||
+           sc->seq_parallel == AUTO_VALUE || sc->zero == AUTO_VALUE;
 }
 
 #define MAX_CHOICES 64
@@ -41,18 +49,344 @@ static int layer_units(const Model *m)
     return 1 << 20;
 }
 
-/* Better: faster to train (or per sample), then less energy. */
-static int better(const Result *a, const Result *b)
+/* How good a strategy is: time to train when known (else time per
+ * sample), then energy. */
+typedef struct {
+    int has_ttt;
+    double t, e;
+} Score;
+
+static Score score_of(double ttt, double step, double samples_per_s, double e_train, double e_step)
 {
-    double ta = isfinite(a->time_to_train_s) ? a->time_to_train_s : a->step_time_s / a->samples_per_s;
-    double tb = isfinite(b->time_to_train_s) ? b->time_to_train_s : b->step_time_s / b->samples_per_s;
-    if (isfinite(a->time_to_train_s) != isfinite(b->time_to_train_s))
-        return isfinite(a->time_to_train_s);
-    if (ta != tb)
-        return ta < tb;
-    double ea = isfinite(a->energy_to_train_j) ? a->energy_to_train_j : a->energy_per_step_j;
-    double eb = isfinite(b->energy_to_train_j) ? b->energy_to_train_j : b->energy_per_step_j;
-    return ea < eb;
+    Score s;
+    s.has_ttt = isfinite(ttt);
+    s.t = s.has_ttt ? ttt : step / samples_per_s;
+    s.e = isfinite(e_train) ? e_train : e_step;
+    return s;
+}
+
+static int better_score(Score a, Score b)
+{
+    if (a.has_ttt != b.has_ttt)
+        return a.has_ttt;
+    if (a.t != b.t)
+        return a.t < b.t;
+    return a.e < b.e;
+}
+
+static Score result_score(const Result *r)
+{
+    return score_of(r->time_to_train_s, r->step_time_s, r->samples_per_s, r->energy_to_train_j,
+                    r->energy_per_step_j);
+}
+
+static Score cand_score(const Candidate *c)
+{
+    return score_of(c->time_to_train_s, c->step_time_s, c->samples_per_s, c->energy_to_train_j,
+                    c->energy_per_step_j);
+}
+
+void search_candidate(const Result *r, Candidate *c)
+{
+    memset(c, 0, sizeof *c);
+    c->tp = r->tp;
+    c->pp = r->pp;
+    c->dp = r->dp;
+    c->microbatch = r->microbatch;
+    c->interleave = r->interleave;
+    c->seq_parallel = r->seq_parallel;
+    c->zero = r->zero;
+    c->global_batch = r->global_batch;
+    c->recompute = r->recompute;
+    c->placement = r->placement;
+    c->step_time_s = r->step_time_s;
+    c->samples_per_s = r->samples_per_s;
+    c->time_to_train_s = r->time_to_train_s;
+    c->energy_per_step_j = r->energy_per_step_j;
+    c->energy_to_train_j = r->energy_to_train_j;
+    c->mfu = r->mfu;
+    c->mem_total_bytes = r->mem_total_bytes;
+    snprintf(c->bottleneck, sizeof c->bottleneck, "%s", r->bottleneck);
+}
+
+/* Keep r among the k best, best first (a later equal one goes after). */
+static void top_insert(SearchTop *top, const Result *r)
+{
+    if (!top || top->k <= 0)
+        return;
+    const Score s = result_score(r);
+    int at = top->n;
+    while (at > 0 && better_score(s, cand_score(&top->c[at - 1])))
+        at--;
+    if (at >= top->k)
+        return;
+    int last = top->n < top->k ? top->n : top->k - 1;
+    memmove(&top->c[at + 1], &top->c[at], sizeof top->c[0] * (size_t)(last - at));
+    search_candidate(r, &top->c[at]);
+    if (top->n < top->k)
+        top->n++;
+}
+
+typedef enum { AX_TP, AX_PP, AX_MB, AX_V, AX_RC, AX_PLACE, AX_SP, AX_ZERO, AX_COUNT } AxisId;
+
+typedef struct {
+    const Scenario *sc;
+    SearchEval eval;
+    GemmCache *cache;
+    SearchTop *top;
+    Scenario cand;
+    int count, feasible, pruned;
+    double space;
+    int have, have_oom;
+    Result best, best_oom, t;
+    char last_err[256];
+} Walk;
+
+/* The values axis `ax` may take given the axes above it. */
+static int axis_values(const Walk *w, AxisId ax, int *v)
+{
+    const Scenario *sc = w->sc;
+    const int n = sc->devices;
+    int k = 0;
+    switch (ax) {
+    case AX_TP:
+        if (sc->tp != AUTO_VALUE)
+            return v[0] = sc->tp, 1;
+        return divisors(n, 64, v);
+    case AX_PP:
+        if (sc->pp != AUTO_VALUE)
+            return v[0] = sc->pp, 1;
+        return divisors(n / w->cand.tp, layer_units(&sc->model), v);
+    case AX_MB:
+        if (sc->microbatch != AUTO_VALUE)
+            return v[0] = sc->microbatch, 1;
+        for (int b = 1; b <= 1024 && k < MAX_CHOICES; b *= 2)
+            if (sc->replica_batch <= 0 || (b <= sc->replica_batch && sc->replica_batch % b == 0))
+                v[k++] = b;
+        return k;
+    case AX_V: {
+        static const int cand[] = {1, 2, 3, 4, 6, 8};
+        if (sc->interleave != AUTO_VALUE)
+            return v[0] = sc->interleave, 1;
+        for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++)
+            v[k++] = cand[i];
+        return k;
+    }
+    case AX_RC:
+        if ((int)sc->recompute != AUTO_VALUE)
+            return v[0] = (int)sc->recompute, 1;
+        v[0] = RECOMPUTE_NONE;
+        v[1] = RECOMPUTE_SELECTIVE;
+        v[2] = RECOMPUTE_FULL;
+        return 3;
+    case AX_PLACE:
+        if ((int)sc->placement != AUTO_VALUE)
+            return v[0] = (int)sc->placement, 1;
+        for (int p = 0; p < PLACE_COUNT; p++)
+            v[k++] = p;
+        return k;
+    case AX_SP:
+        if (sc->seq_parallel != AUTO_VALUE)
+            return v[0] = sc->seq_parallel, 1;
+        v[0] = 0;
+        v[1] = 1;
+        return 2;
+    case AX_ZERO:
+        if (sc->zero != AUTO_VALUE)
+            return v[0] = sc->zero, 1;
+        for (int z = 0; z <= 3; z++)
+            v[k++] = z;
+        return k;
+    case AX_COUNT:
+        break;
+    }
+    return 0;
+}
+
+/* The rank order restricted to the axes of degree > 1 (tp 0, dp 1, pp 2,
+ * innermost first): two placements with the same key lay ranks out alike. */
+static int placement_key(Placement p, int tp, int dp, int pp)
+{
+    static const int order[PLACE_COUNT][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
+                                              {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    const int size[3] = {tp, dp, pp};
+    int key = 0;
+    for (int i = 0; i < 3; i++)
+        if (size[order[p][i]] > 1)
+            key = key * 4 + order[p][i] + 1;
+    return key;
+}
+
+typedef enum { ENTER_OK, ENTER_INVALID, ENTER_EQUIVALENT } Enter;
+
+/* Set axis ax to value x on the candidate: whether the partial strategy
+ * is consistent, and not equivalent to one walked before. */
+static Enter enter(Walk *w, AxisId ax, int x)
+{
+    const Scenario *sc = w->sc;
+    Scenario *c = &w->cand;
+    const int n = sc->devices;
+    switch (ax) {
+    case AX_TP:
+        c->tp = x;
+        return n % x ? ENTER_INVALID : ENTER_OK;
+    case AX_PP: {
+        c->pp = x;
+        const int mp = c->tp * x;
+        if (n % mp || mp < sc->min_mp || mp > sc->max_mp)
+            return ENTER_INVALID;
+        c->dp = sc->dp > 0 ? sc->dp : n / mp;
+        return (long)c->tp * x * c->dp != n ? ENTER_INVALID : ENTER_OK;
+    }
+    case AX_MB: {
+        c->microbatch = x;
+        /* an explicit global batch stays; a replica batch scales with dp;
+         * else one microbatch per replica */
+        c->global_batch = sc->global_batch > 0 && !sc->replica_batch ? sc->global_batch
+                          : sc->replica_batch > 0                    ? (int64_t)sc->replica_batch * c->dp
+                                                                     : (int64_t)x * c->dp;
+        if (c->global_batch % ((int64_t)x * c->dp)) {
+            snprintf(w->last_err, sizeof w->last_err,
+                     "tp %d x pp %d leaves dp %d, and global_batch %lld is not a multiple of microbatch %d x "
+                     "dp %d",
+                     c->tp, c->pp, c->dp, (long long)c->global_batch, x, c->dp);
+            return ENTER_INVALID;
+        }
+        return ENTER_OK;
+    }
+    case AX_V:
+        c->interleave = x;
+        return x > 1 && c->pp == 1 ? ENTER_INVALID : ENTER_OK;
+    case AX_RC:
+        c->recompute = (Recompute)x;
+        return ENTER_OK;
+    case AX_PLACE:
+        c->placement = (Placement)x;
+        if ((int)sc->placement == AUTO_VALUE)
+            for (int q = 0; q < x; q++)
+                if (placement_key((Placement)q, c->tp, c->dp, c->pp) ==
+                    placement_key((Placement)x, c->tp, c->dp, c->pp))
+                    return ENTER_EQUIVALENT;
+        return ENTER_OK;
+    case AX_SP:
+        c->seq_parallel = x;
+        /* sequence parallelism splits over the tensor ranks: none with tp 1 */
+        return sc->seq_parallel == AUTO_VALUE && x && c->tp == 1 ? ENTER_EQUIVALENT : ENTER_OK;
+    case AX_ZERO:
+        c->zero = x;
+        /* sharding over one replica shards nothing (row-sparse gradients
+         * are exchanged differently under ZeRO, so those models keep it) */
+        return sc->zero == AUTO_VALUE && x > 0 && c->dp == 1 && !sc->model.sparse_grads ? ENTER_EQUIVALENT
+                                                                                        : ENTER_OK;
+    case AX_COUNT:
+        break;
+    }
+    return ENTER_INVALID;
+}
+
+static void leaf(Walk *w)
+{
+    Diag d;
+    diag_clear(&d);
+    if (strategy_check(&w->cand, &d)) {
+        snprintf(w->last_err, sizeof w->last_err, "%s", d.msg);
+        return;
+    }
+    w->count++;
+    Result *t = &w->t;
+    if (w->eval(&w->cand, w->cache, t)) {
+        snprintf(w->last_err, sizeof w->last_err, "%s", t->error);
+        return;
+    }
+    if (t->status == STATUS_OK) {
+        w->feasible++;
+        top_insert(w->top, t);
+        if (!w->have || better_score(result_score(t), result_score(&w->best)))
+            w->best = *t;
+        w->have = 1;
+    } else if (!w->have_oom || t->mem_total_bytes < w->best_oom.mem_total_bytes) {
+        w->best_oom = *t;
+        w->have_oom = 1;
+    }
+}
+
+/* Candidates below level ax: the product of the remaining axes' sizes,
+ * for the pruned count. */
+static double below(const Walk *w, AxisId ax)
+{
+    double p = 1;
+    int v[MAX_CHOICES];
+    for (int a = ax + 1; a < AX_COUNT; a++)
+        p *= axis_values(w, (AxisId)a, v);
+    return p;
+}
+
+static void walk(Walk *w, AxisId ax)
+{
+    if (ax == AX_COUNT) {
+        leaf(w);
+        return;
+    }
+    int v[MAX_CHOICES];
+    const int n = axis_values(w, ax, v);
+    for (int i = 0; i < n; i++) {
+        Enter e = enter(w, ax, v[i]);
+        if (e == ENTER_EQUIVALENT)
+            w->pruned += (int)below(w, ax);
+        if (e == ENTER_OK)
+            walk(w, (AxisId)(ax + 1));
+    }
+}
+
+/* Every combination of the open axes' values (pp's from the devices). */
+static double space_size(const Walk *w)
+{
+    int v[MAX_CHOICES];
+    double s = 1;
+    for (int a = 0; a < AX_COUNT; a++)
+        s *= a != AX_PP                ? axis_values(w, (AxisId)a, v)
+             : w->sc->pp == AUTO_VALUE ? divisors(w->sc->devices, layer_units(&w->sc->model), v)
+                                       : 1;
+    return s;
+}
+
+static int search_axes(const Scenario *sc, SearchEval eval, GemmCache *cache, Result *r, SearchTop *top)
+{
+    Walk *w = calloc(1, sizeof *w);
+    if (!w) {
+        memset(r, 0, sizeof *r);
+        r->status = STATUS_ERROR;
+        snprintf(r->error, sizeof r->error, "out of memory for the strategy search");
+        return -1;
+    }
+    w->sc = sc;
+    w->eval = eval;
+    w->cache = cache;
+    w->top = top;
+    w->cand = *sc;
+    w->space = space_size(w);
+    walk(w, AX_TP);
+    int rc = 0;
+    if (w->have) {
+        *r = w->best;
+    } else if (w->have_oom) {
+        *r = w->best_oom;
+        snprintf(r->error, sizeof r->error, "no strategy fits in memory; the smallest needs %.1f GiB",
+                 w->best_oom.mem_total_bytes / 1073741824.0);
+    } else {
+        memset(r, 0, sizeof *r);
+        r->status = STATUS_ERROR;
+        snprintf(r->error, sizeof r->error,
+                 "the search found no strategy for %d devices with %d <= tp x pp <= %d%s%s", sc->devices,
+                 sc->min_mp, sc->max_mp, w->last_err[0] ? "; the last one tried: " : "", w->last_err);
+        rc = -1;
+    }
+    r->searched = w->count;
+    r->search_feasible = w->feasible;
+    r->search_pruned = w->pruned;
+    r->search_space = w->space;
+    free(w);
+    return rc;
 }
 
 /* replica_batch = auto: the best of the powers of two from 1 to
@@ -61,19 +395,34 @@ static int better(const Result *a, const Result *b)
  * the rest of the strategy searched. */
 #define REPLICA_MAX 1024
 
-static int search_replica(const Scenario *sc, SearchEval eval, GemmCache *cache, Result *r)
+static int search_replica(const Scenario *sc, SearchEval eval, GemmCache *cache, Result *r, SearchTop *top)
 {
     Result best, t;
-    int have = 0, count = 0;
+    int have = 0, count = 0, feasible = 0, pruned = 0;
+    double space = 0;
     char last[256] = "";
     for (int rb = 1; rb <= REPLICA_MAX; rb *= 2) {
         Scenario c = *sc;
         c.replica_batch = rb;
         c.global_batch = c.dp > 0 ? (int64_t)rb * c.dp : 0;
-        int rc = search_needed(&c) ? search_strategy(&c, eval, cache, &t) : eval(&c, cache, &t);
-        count += t.searched > 0 ? t.searched : 1;
+        int rc;
+        if (search_needed(&c)) {
+            rc = search_axes(&c, eval, cache, &t, top);
+            count += t.searched;
+            feasible += t.search_feasible;
+            pruned += t.search_pruned;
+            space += t.search_space;
+        } else {
+            rc = eval(&c, cache, &t);
+            count++;
+            space++;
+            if (rc == 0 && t.status == STATUS_OK) {
+                feasible++;
+                top_insert(top, &t);
+            }
+        }
         if (rc == 0 && t.status == STATUS_OK) {
-            if (!have || better(&t, &best))
+            if (!have || better_score(result_score(&t), result_score(&best)))
                 best = t;
             have = 1;
         } else if (t.error[0]) {
@@ -90,125 +439,17 @@ static int search_replica(const Scenario *sc, SearchEval eval, GemmCache *cache,
     }
     *r = best;
     r->searched = count;
+    r->search_feasible = feasible;
+    r->search_pruned = pruned;
+    r->search_space = space;
     return 0;
 }
 
-int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Result *r)
+int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Result *r, SearchTop *top)
 {
+    if (top)
+        top->n = 0;
     if (sc->replica_batch == AUTO_VALUE)
-        return search_replica(sc, eval, cache, r);
-    int tps[MAX_CHOICES], pps[MAX_CHOICES], mbs[MAX_CHOICES], vs[8], rcs[3];
-    int ntp, npp, nmb = 0, nv = 0, nrc = 0;
-    const int n = sc->devices;
-    ntp = sc->tp == AUTO_VALUE ? divisors(n, 64, tps) : (tps[0] = sc->tp, 1);
-    if (sc->recompute == (Recompute)AUTO_VALUE) {
-        rcs[nrc++] = RECOMPUTE_NONE;
-        rcs[nrc++] = RECOMPUTE_SELECTIVE;
-        rcs[nrc++] = RECOMPUTE_FULL;
-    } else {
-        rcs[nrc++] = sc->recompute;
-    }
-    /* every rank order when the placement is open (pipeline neighbours in
-     * one node, tensor groups across nodes, ...) */
-    const int npl = sc->placement == (Placement)AUTO_VALUE ? PLACE_COUNT : 1;
-    if (sc->interleave == AUTO_VALUE) {
-        static const int cand[] = {1, 2, 3, 4, 6, 8};
-        for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++)
-            vs[nv++] = cand[i];
-    } else {
-        vs[nv++] = sc->interleave;
-    }
-    if (sc->microbatch == AUTO_VALUE) {
-        for (int b = 1; b <= 1024 && nmb < MAX_CHOICES; b *= 2)
-            if (sc->replica_batch <= 0 || (b <= sc->replica_batch && sc->replica_batch % b == 0))
-                mbs[nmb++] = b;
-    } else {
-        mbs[nmb++] = sc->microbatch;
-    }
-
-    int have = 0, have_oom = 0, count = 0;
-    Result best, best_oom, t;
-    char last_err[256] = "";
-    for (int i = 0; i < ntp; i++) {
-        const int tp = tps[i];
-        if (n % tp)
-            continue;
-        npp = sc->pp == AUTO_VALUE ? divisors(n / tp, layer_units(&sc->model), pps) : (pps[0] = sc->pp, 1);
-        for (int j = 0; j < npp; j++) {
-            const int pp = pps[j];
-            const int mp = tp * pp;
-            if (n % mp || mp < sc->min_mp || mp > sc->max_mp)
-                continue;
-            const int dp = (sc->dp > 0) ? sc->dp : n / mp;
-            if ((long)tp * pp * dp != n)
-                continue;
-            for (int k = 0; k < nmb; k++) {
-                const int mb = mbs[k];
-                /* an explicit global batch stays; a replica batch scales
-                 * with dp; else one microbatch per replica */
-                int64_t gb = sc->global_batch > 0 && !sc->replica_batch ? sc->global_batch
-                             : sc->replica_batch > 0                    ? (int64_t)sc->replica_batch * dp
-                                                                        : (int64_t)mb * dp;
-                if (gb % ((int64_t)mb * dp)) {
-                    snprintf(last_err, sizeof last_err,
-                             "tp %d x pp %d leaves dp %d, and global_batch %lld is not a multiple of "
-                             "microbatch %d x dp %d",
-                             tp, pp, dp, (long long)gb, mb, dp);
-                    continue;
-                }
-                for (int a = 0; a < nv; a++) {
-                    if (vs[a] > 1 && pp == 1)
-                        continue;
-                    for (int c = 0; c < nrc * npl; c++) {
-                        Scenario cand = *sc;
-                        cand.placement =
-                            sc->placement == (Placement)AUTO_VALUE ? (Placement)(c / nrc) : sc->placement;
-                        cand.tp = tp;
-                        cand.pp = pp;
-                        cand.dp = dp;
-                        cand.microbatch = mb;
-                        cand.global_batch = gb;
-                        cand.interleave = vs[a];
-                        cand.recompute = (Recompute)rcs[c % nrc];
-                        Diag d;
-                        diag_clear(&d);
-                        if (strategy_check(&cand, &d)) {
-                            snprintf(last_err, sizeof last_err, "%s", d.msg);
-                            continue;
-                        }
-                        count++;
-                        if (eval(&cand, cache, &t)) {
-                            snprintf(last_err, sizeof last_err, "%s", t.error);
-                            continue;
-                        }
-                        if (t.status == STATUS_OK) {
-                            if (!have || better(&t, &best))
-                                best = t;
-                            have = 1;
-                        } else if (!have_oom || t.mem_total_bytes < best_oom.mem_total_bytes) {
-                            best_oom = t;
-                            have_oom = 1;
-                        }
-                    }
-                }
-            }
-        }
-    }
-    if (have) {
-        *r = best;
-    } else if (have_oom) {
-        *r = best_oom;
-        snprintf(r->error, sizeof r->error, "no strategy fits in memory; the smallest needs %.1f GiB",
-                 best_oom.mem_total_bytes / 1073741824.0);
-    } else {
-        memset(r, 0, sizeof *r);
-        r->status = STATUS_ERROR;
-        snprintf(r->error, sizeof r->error,
-                 "the search found no strategy for %d devices with %d <= tp x pp <= %d%s%s", n, sc->min_mp,
-                 sc->max_mp, last_err[0] ? "; the last one tried: " : "", last_err);
-        r->searched = count;
-        return -1;
-    }
-    r->searched = count;
-    return 0;
+        return search_replica(sc, eval, cache, r, top);
+    return search_axes(sc, eval, cache, r, top);
 }

@@ -1,10 +1,17 @@
 /* search/search.h — the best feasible strategy for a scenario whose tp,
- * pp, dp, microbatch, interleave, recompute or placement say `auto` (DESIGN.md §6.9):
- * every consistent combination is evaluated and the fastest to train wins
- * (time-to-train, else time per sample), ties broken by energy.
- * Deterministic (candidates in a fixed order, strict comparisons).  Pure. */
+ * pp, dp, microbatch, interleave, recompute, placement, seq_parallel, zero
+ * or replica_batch say `auto` (DESIGN.md §6.9): every consistent
+ * combination of the open axes is evaluated and the fastest to train wins
+ * (time-to-train, else time per sample), ties broken by energy.  The only
+ * pruning is of candidates equivalent to one already evaluated (the same
+ * model inputs: sequence parallelism with tp 1, ZeRO with dp 1, rank orders
+ * that differ only in where a degree-1 axis goes), so it can never drop
+ * the optimum.  Deterministic (candidates in a fixed order, strict
+ * comparisons).  Pure. */
 #ifndef DF_SEARCH_H
 #define DF_SEARCH_H
+
+#include <stdint.h>
 
 #include "core/types.h"
 #include "perf/perf.h"
@@ -16,10 +23,33 @@ int search_needed(const Scenario *sc);
  * strategy path). */
 typedef int (*SearchEval)(const Scenario *sc, GemmCache *cache, Result *r);
 
+/* One evaluated strategy, for the runners-up: what it was and what it
+ * gave. */
+typedef struct {
+    int tp, pp, dp, microbatch, interleave, seq_parallel, zero;
+    int64_t global_batch;
+    Recompute recompute;
+    Placement placement;
+    double step_time_s, samples_per_s, time_to_train_s; /* time_to_train_s NaN: no amount */
+    double energy_per_step_j, energy_to_train_j, mfu, mem_total_bytes;
+    char bottleneck[32];
+} Candidate;
+
+/* The k best feasible candidates, best first (the caller's array of k). */
+typedef struct {
+    Candidate *c;
+    int k, n;
+} SearchTop;
+
 /* Fills r with the best candidate's result (r->searched = candidates
- * evaluated).  Returns 0, or -1 with r->status = STATUS_ERROR (no
- * candidate satisfies the constraints) — when candidates exist but none
- * fits in memory, r is the least-memory one with status oom. */
-int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Result *r);
+ * evaluated, r->search_feasible, r->search_pruned, r->search_space) and,
+ * when top is not NULL, top with the best k.  Returns 0, or -1 with
+ * r->status = STATUS_ERROR (no candidate satisfies the constraints) — when
+ * candidates exist but none fits in memory, r is the least-memory one with
+ * status oom. */
+int search_strategy(const Scenario *sc, SearchEval eval, GemmCache *cache, Result *r, SearchTop *top);
+
+/* The candidate a result describes. */
+void search_candidate(const Result *r, Candidate *c);
 
 #endif
