@@ -20,6 +20,7 @@ usage: check_xlsx.py WORKBOOK SUMMARY_CSV [TABLE_CSV] [--text TEXT]...
 Exit 0 when every check passes; else the failures on stderr and exit 1.
 """
 import csv
+import os
 import hashlib
 import math
 import re
@@ -33,6 +34,9 @@ warnings.simplefilter("ignore")  # openpyxl: "extension is not supported"
 import openpyxl  # noqa: E402
 
 SHEETS = ["Summary", "Scenarios", "Breakdown", "Inputs", "Errors", "About"]
+# sheets a run adds when it has them, in this order between Breakdown and
+# Inputs: --top K, co-designed rows, an ok row to vary
+OPTIONAL = ["Runners-up", "Design", "Sensitivity"]
 PCT_COLS = ["mfu", "hfu", "scaling_efficiency"]
 FORMULA_OK = re.compile(r"^=\$?[A-Z]{1,3}\$?[0-9]+/\$?[A-Z]{1,3}\$?[0-9]+$")
 REF = re.compile(r"^'?(?P<sheet>[^'!]+)'?!\$?(?P<c1>[A-Z]+)\$?(?P<r1>[0-9]+)(:\$?(?P<c2>[A-Z]+)\$?(?P<r2>[0-9]+))?$")
@@ -98,9 +102,13 @@ def main(argv):
 
     wb = openpyxl.load_workbook(book)
     cached = openpyxl.load_workbook(book, data_only=True)
-    if wb.sheetnames != SHEETS:
-        fail("sheets are %s, expected %s" % (wb.sheetnames, SHEETS))
+    extra = [s for s in wb.sheetnames if s in OPTIONAL]
+    if [s for s in wb.sheetnames if s not in OPTIONAL] != SHEETS or \
+            extra != [s for s in OPTIONAL if s in extra] or \
+            wb.sheetnames != SHEETS[:3] + extra + SHEETS[3:]:
+        fail("sheets are %s, expected %s with any of %s after Breakdown" % (wb.sheetnames, SHEETS, OPTIONAL))
         return report()
+    check_sensitivity(wb, cached, os.path.join(os.path.dirname(summary), "sensitivity.csv"))
 
     with open(summary, newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
@@ -291,6 +299,37 @@ def header_row(ws, cell):
     while r > 1 and ws.cell(row=r, column=1).value != "Series":
         r -= 1
     return r
+
+
+def check_sensitivity(wb, cached, path):
+    """The Sensitivity sheet holds sensitivity.csv's knobs and changes, and a tornado chart."""
+    have_csv = os.path.exists(path)
+    if "Sensitivity" not in wb.sheetnames:
+        if have_csv:
+            fail("sensitivity.csv is written but the workbook has no Sensitivity sheet")
+        return
+    ws = cached["Sensitivity"]
+    rows = [r for r in ws.iter_rows(min_row=5, values_only=True) if r[0]]
+    if not have_csv:
+        return
+    with open(path, newline="", encoding="utf-8") as fh:
+        want = list(csv.DictReader(fh))
+    if [r[0] for r in rows] != [w["parameter"] for w in want]:
+        fail("Sensitivity parameters %s differ from sensitivity.csv's %s" %
+             ([r[0] for r in rows], [w["parameter"] for w in want]))
+        return
+    keys = [k for k in want[0] if k.endswith("minus10") or k.endswith("plus10")]
+    keys = [k for k in keys if not k.startswith("status")]
+    for r, w in zip(rows, want):
+        for col, k in zip((1, 2, 3, 4), keys):
+            a, b = r[col], w[k]
+            if b == "":
+                if a not in (None, ""):
+                    fail("Sensitivity %s %s: %r, expected empty" % (r[0], k, a))
+            elif a is None or abs(float(a) - float(b)) > 1e-5 * max(1.0, abs(float(b))):
+                fail("Sensitivity %s %s: %r, expected %s" % (r[0], k, a, b))
+    if len(wb["Sensitivity"]._charts) != 1:
+        fail("Sensitivity has %d charts, expected its tornado" % len(wb["Sensitivity"]._charts))
 
 
 def expected_value(head, want):

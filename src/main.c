@@ -226,6 +226,38 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
             failed = 1;
         }
     }
+    if (formats & RPT_CSV) { /* which knob matters */
+        snprintf(path, sizeof path, "%s/sensitivity.csv", dir);
+        if (in->sens) {
+            if (rpt_sensitivity_csv(run, in->sens, path, err, sizeof err)) {
+                fprintf(stderr, "deepflow: cannot write %s\n", err);
+                failed = 1;
+            } else {
+                wl +=
+                    (size_t)snprintf(written + wl, sizeof written - wl, "%ssensitivity.csv", wl ? ", " : "");
+            }
+        } else if (unlink(path) && errno != ENOENT) {
+            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", path, strerror(errno));
+            failed = 1;
+        }
+    }
+    if (formats & RPT_CSV) { /* the co-design's changes; gone when no row was co-designed */
+        int designed = 0;
+        for (int i = 0; i < run->n && !designed; i++)
+            designed = run->row[i].built && run->row[i].r.design_evals > 0;
+        snprintf(path, sizeof path, "%s/design.csv", dir);
+        if (designed) {
+            if (rpt_design_csv(run, path, err, sizeof err)) {
+                fprintf(stderr, "deepflow: cannot write %s\n", err);
+                failed = 1;
+            } else {
+                wl += (size_t)snprintf(written + wl, sizeof written - wl, "%sdesign.csv", wl ? ", " : "");
+            }
+        } else if (unlink(path) && errno != ENOENT) {
+            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", path, strerror(errno));
+            failed = 1;
+        }
+    }
     if (formats & (RPT_PNG | RPT_SVG)) {
         RptChartsDone cd;
         snprintf(path, sizeof path, "%s/charts", dir);
@@ -445,7 +477,9 @@ static int cmd_run(int argc, char **argv)
     }
 
     int rc = run.n_error ? EXIT_ROWS_FAILED : EXIT_OK;
-    ReportInput rin = {&run, &t, &db, name, command, created};
+    RptSensitivity sens;
+    const int have_sens = rpt_sensitivity(&run, &sens) == 0;
+    ReportInput rin = {&run, &t, &db, name, command, created, have_sens ? &sens : NULL};
     if (write_report(&rin, dir, formats) != 0)
         rc = EXIT_OUTPUT;
     run_free(&run);
@@ -550,6 +584,22 @@ static void print_eval(const RunRow *rr)
                r->searched, r->search_feasible, r->search_pruned, r->search_space);
     if (sc->model.kind == MODEL_GEMM)
         printf("bound        %s\n", strstr(r->bottleneck, "(compute)") ? "compute-bound" : "memory-bound");
+    if (r->design_evals) {
+        const double now_s = isfinite(r->time_to_train_s) ? r->time_to_train_s : 1.0 / r->samples_per_s;
+        printf("codesign     %s: %d design points; %.4g x faster than the template's split",
+               codesign_name(sc->codesign), r->design_evals, r->design_start_s / now_s);
+        static const char *const what[3] = {"area", "power", "edge"};
+        const double *from[3] = {sc->system.device.derive.budget.area, sc->system.device.derive.budget.power,
+                                 sc->system.device.derive.budget.perimeter};
+        const double *to[3] = {r->design_budget.area, r->design_budget.power, r->design_budget.perimeter};
+        for (int k = 0; k < 3; k++) {
+            printf("\n             %-6s", what[k]);
+            for (int p = 0; p < TP_COUNT; p++)
+                if (from[k][p] > 0 || to[k][p] > 0)
+                    printf(" %s %.3f->%.3f", tech_part_name((TechPart)p), from[k][p], to[k][p]);
+        }
+        printf("\n");
+    }
     if (isfinite(r->time_to_train_s)) {
         printf("to train     %.0f steps", r->steps);
         print_ranged(rpt_fmt_duration, r->time_to_train_s, r, ranged, ", ", "");

@@ -195,6 +195,79 @@ static void test_errors(void **state)
                         "to 1.6, more than the whole (1)");
 }
 
+/* ---- co-design: the splits searched with the strategy ----------------- */
+
+static double split_sum(const double *f)
+{
+    double s = 0;
+    for (int i = 0; i < TP_COUNT; i++)
+        s += f[i];
+    return s;
+}
+
+/* The search never returns a worse design than the template's split, keeps
+ * each split's total, is reproducible for a seed, and its answer is what
+ * evaluating that split directly gives. */
+static void test_codesign(void **state)
+{
+    (void)state;
+    const char *kv[] = {"codesign=area+power", "codesign_starts=2", "train_tokens=2e11"};
+    Scenario sc;
+    build(&sc, kv, 3);
+    Result r, again, start;
+    eval_ok(&sc, &r);
+    assert_true(r.design_evals > 50);
+    const Budget *b0 = &sc.system.device.derive.budget, *b = &r.design_budget;
+    assert_rel(split_sum(b->area), split_sum(b0->area), 1e-9);
+    assert_rel(split_sum(b->power), split_sum(b0->power), 1e-9);
+    for (int i = 0; i < TP_COUNT; i++)
+        assert_true(b->area[i] >= 0 && b->power[i] >= 0 && b->perimeter[i] == b0->perimeter[i]);
+
+    Scenario plain = sc;
+    plain.codesign = CODESIGN_NONE;
+    eval_ok(&plain, &start);
+    assert_rel(r.design_start_s, start.time_to_train_s, 1e-12);
+    assert_true(r.time_to_train_s <= start.time_to_train_s);
+    assert_true(r.time_to_train_s < 0.95 * start.time_to_train_s); /* the template's split is not optimal */
+
+    Scenario at = plain;
+    at.system.device.derive.budget = *b;
+    Result direct;
+    eval_ok(&at, &direct);
+    assert_rel(direct.time_to_train_s, r.time_to_train_s, 1e-12);
+
+    eval_ok(&sc, &again);
+    assert_memory_equal(&again.design_budget, b, sizeof *b);
+    assert_int_equal(again.design_evals, r.design_evals);
+}
+
+/* A power budget at the wall bounds the designs; one nothing meets is an
+ * error that says so; a device given by its figures has no splits. */
+static void test_codesign_limits(void **state)
+{
+    (void)state;
+    const char *kv[] = {"codesign=power", "codesign_starts=1", "train_tokens=2e11"};
+    Scenario sc;
+    build(&sc, kv, 3);
+    Result free_r, capped;
+    eval_ok(&sc, &free_r);
+    sc.power_budget_w = 0.97 * free_r.system_power_w;
+    eval_ok(&sc, &capped);
+    assert_true(capped.system_power_w <= sc.power_budget_w);
+    sc.power_budget_w = 1000; /* 64 devices cannot run on 1 kW */
+    assert_int_equal(evaluate(&sc, &capped), -1);
+    assert_string_equal(capped.error,
+                        "codesign: no split of the budget gives a feasible design (above the power budget)");
+
+    const char *fixed[] = {"system=dgx-h100", "model=llama2-70b", "devices=64", "tp=8", "pp=8",
+                           "codesign=area"};
+    build_scenario(&sc, fixed, 6);
+    assert_int_equal(evaluate(&sc, &capped), -1);
+    assert_string_equal(capped.error,
+                        "codesign: device 'H100-SXM5-80GB' has no derive: block, so it has no splits "
+                        "to optimise (name a derived device, e.g. system.device=derived-n5)");
+}
+
 /* The pins are one bit per device table entry: the table must fit. */
 static void test_table_fits_pins(void **state)
 {
@@ -216,6 +289,8 @@ int main(void)
         cmocka_unit_test(test_derived_links),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_table_fits_pins),
+        cmocka_unit_test(test_codesign),
+        cmocka_unit_test(test_codesign_limits),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

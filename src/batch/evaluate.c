@@ -14,6 +14,7 @@
 #include "par/step.h"
 #include "power/power.h"
 #include "scale/scale.h"
+#include "search/design.h"
 #include "search/search.h"
 #include "tech/tech.h"
 
@@ -179,7 +180,9 @@ static int needs_resolve(const System *s)
            s->intra.wire_pitch_um > 0 || s->inter.wire_pitch_um > 0;
 }
 
-int evaluate_top(const Scenario *sc, GemmCache *cache, Result *r, SearchTop *top)
+/* One design point: resolved, its strategy searched when open, its
+ * prediction interval attached. */
+static int evaluate_point(const Scenario *sc, GemmCache *cache, Result *r, SearchTop *top)
 {
     Scenario resolved;
     if (needs_resolve(&sc->system)) {
@@ -200,6 +203,28 @@ int evaluate_top(const Scenario *sc, GemmCache *cache, Result *r, SearchTop *top
         search_needed(sc) ? search_strategy(sc, evaluate_fixed, cache, r, top) : evaluate_fixed(sc, cache, r);
     if (r->status != STATUS_ERROR)
         prediction_interval(sc, r);
+    return rc;
+}
+
+static int evaluate_design_point(const Scenario *sc, GemmCache *cache, Result *r)
+{
+    return evaluate_point(sc, cache, r, NULL);
+}
+
+int evaluate_top(const Scenario *sc, GemmCache *cache, Result *r, SearchTop *top)
+{
+    if (top)
+        top->n = 0;
+    if (!design_needed(sc))
+        return evaluate_point(sc, cache, r, top);
+    const int rc = design_search(sc, evaluate_design_point, cache, r);
+    if (rc == 0 && top) { /* the runners-up of the best design's strategy */
+        Scenario best = *sc;
+        best.codesign = CODESIGN_NONE;
+        best.system.device.derive.budget = r->design_budget;
+        Result t;
+        evaluate_point(&best, cache, &t, top);
+    }
     return rc;
 }
 

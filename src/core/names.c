@@ -52,3 +52,18 @@ const char *placement_name(Placement p)
         return "auto";
     return (unsigned)p < PLACE_COUNT ? n[p] : "?";
 }
+
+const char *tech_part_name(TechPart p)
+{
+    static const char *const n[TP_COUNT] = {
+        [TP_REG] = "registers", [TP_L1] = "l1",       [TP_L2] = "l2",       [TP_CORE] = "core",
+        [TP_DRAM] = "dram",     [TP_INTRA] = "intra", [TP_INTER] = "inter",
+    };
+    return (unsigned)p < TP_COUNT ? n[p] : "?";
+}
+
+const char *codesign_name(Codesign c)
+{
+    static const char *const n[CODESIGN_COUNT] = {"none", "area", "power", "area+power", "all"};
+    return (unsigned)c < CODESIGN_COUNT ? n[c] : "?";
+}

@@ -414,6 +414,9 @@ static const char *const precision_choices[] = {"fp32", "tf32", "fp16", "bf16", 
 static const char *const placement_choices[] = {"tp-dp-pp", "tp-pp-dp", "dp-tp-pp", "dp-pp-tp",
                                                 "pp-tp-dp", "pp-dp-tp", NULL};
 
+/* as codesign_name (core/names.c) spells them */
+static const char *const codesign_choices[] = {"none", "area", "power", "area+power", "all", NULL};
+
 static const ParamDef scenario_defs[] = {
     PS(Scenario, "scenario", name, 0, "name of the row"),
     PS(Scenario, "series", series, 0, "chart line the row belongs to"),
@@ -440,6 +443,13 @@ static const ParamDef scenario_defs[] = {
     PE(Scenario, "precision", precision, precision_choices, PREC_BF16, 0, "training precision"),
     PD(Scenario, "power_cap", power_cap_w, UNIT_POWER, 0, 1e5, 0, 0,
        "per-device power cap (DVFS lowers the clock to meet it); default the TDP"),
+    PE(Scenario, "codesign", codesign, codesign_choices, CODESIGN_NONE, 0,
+       "co-design: the budget splits of the derive: device to optimise jointly with the strategy (area, "
+       "power, area+power, all: also the die edge)"),
+    PI(Scenario, "codesign_starts", codesign_starts, 1, 64, 4, 0, 0,
+       "co-design: starts of the split search (the template's split and seeded random ones)"),
+    PI(Scenario, "codesign_seed", codesign_seed, 0, 2147483647, 1, 0, 0,
+       "co-design: seed of the random starts (the same seed, the same answer)"),
     PI(Scenario, "min_mp", min_mp, 1, 1e5, 1, 0, 0, "search: smallest tp x pp"),
     PI(Scenario, "max_mp", max_mp, 1, 1e5, 1e5, 0, 0, "search: largest tp x pp"),
     PE(Scenario, "placement", placement, placement_choices, PLACE_TP_DP_PP, 1,

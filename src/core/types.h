@@ -328,6 +328,18 @@ typedef enum {
 
 #define AUTO_VALUE (-1) /* an integer strategy field set to 'auto' */
 
+/* Which budget splits of a derive: device the co-design search optimises
+ * (search/design.h): none, the die area split, the power split, both, or
+ * both and the die-edge split. */
+typedef enum {
+    CODESIGN_NONE,
+    CODESIGN_AREA,
+    CODESIGN_POWER,
+    CODESIGN_SPLITS,
+    CODESIGN_ALL,
+    CODESIGN_COUNT
+} Codesign;
+
 typedef struct {
     char name[128];
     char series[NAME_MAX_LEN];
@@ -352,6 +364,9 @@ typedef struct {
      * the cost to train and the system's power at the wall. */
     double deadline_s, budget_usd, power_budget_w;
     int global_batch_defaulted; /* 1: no global_batch given; microbatch x dp was taken */
+    Codesign codesign;          /* splits of the derive: device to optimise with the strategy */
+    int codesign_starts;        /* multi-start: the template's split plus starts - 1 seeded ones */
+    int codesign_seed;          /* seed of the extra starts (reproducible) */
 } Scenario;
 
 /* Components of a step, in the order they are reported. */
@@ -421,6 +436,13 @@ typedef struct {
      * speedups over the baseline with them (batch runner). */
     double ttt_bcrit_half_s, ttt_bcrit_double_s;
     double speedup_bcrit_half, speedup_bcrit_double;
+    /* co-design (Scenario.codesign): the best budget found, how many design
+     * points were evaluated, and the starting design's figure (time to
+     * train, or time per sample when the row has no amount) */
+    Budget design_budget;
+    int design_evals;
+    double design_start_s;
+    double design_start_energy_j;
     int searched;        /* strategies the search evaluated (0: none) */
     int search_feasible; /* of those, the ones that fit in memory */
     int search_pruned;   /* candidates skipped as equivalent to one evaluated */
@@ -438,5 +460,8 @@ const char *status_name(Status s);
 const char *model_kind_name(ModelKind k);
 const char *topology_name(Topology t);
 const char *placement_name(Placement p);
+/* A budget part as the derive: keys spell it ("core", "l2", "registers"). */
+const char *tech_part_name(TechPart p);
+const char *codesign_name(Codesign c);
 
 #endif

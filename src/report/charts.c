@@ -93,9 +93,10 @@ static void dat_num(FILE *f, double v)
     fprintf(f, " %s", b);
 }
 
-typedef enum { CH_TIME, CH_EFF, CH_POWER, CH_BREAKDOWN, CH_COUNT } ChartKind;
+typedef enum { CH_TIME, CH_EFF, CH_POWER, CH_BREAKDOWN, CH_TORNADO, CH_COUNT } ChartKind;
 
-static const char *const chart_file[CH_COUNT] = {"time_to_train", "efficiency", "power", "breakdown"};
+static const char *const chart_file[CH_COUNT] = {"time_to_train", "efficiency", "power", "breakdown",
+                                                 "sensitivity"};
 
 /* The lines every .gp starts with: how to re-run it, the terminals, the
  * output names.  `formats` and `outprefix` may be set with -e. */
@@ -150,6 +151,7 @@ typedef struct {
     int comp[COMP_COUNT]; /* breakdown: components shown */
     int nc;
     int nbars;
+    const RptSensitivity *sens; /* tornado */
 } PlotCtx;
 
 /* Value of a chart point. */
@@ -398,6 +400,71 @@ static void gp_breakdown(FILE *f, const void *vctx)
     gp_render(f, "breakdown", plot_breakdown, c);
 }
 
+/* The tornado: each knob's change of the time to train at -10 % and
+ * +10 %, most sensitive on top; one horizontal bar per side. */
+static void dat_tornado(FILE *f, const void *vctx)
+{
+    const PlotCtx *c = vctx;
+    const RptSensitivity *s = c->sens;
+    char name[300];
+    dat_text(c->run->row[s->row].sc.name, name, sizeof name);
+    fprintf(f,
+            "# sensitivity.dat — %s of '%s' with each parameter 10 %% lower and 10 %% higher, change in %% "
+            "(deepflow %s); NaN: no strategy fits or an error at that value.\n"
+            "# columns: position label minus10_pct plus10_pct\n",
+            s->per_sample ? "time per sample" : "time to train", name, DF_VERSION);
+    for (int k = 0; k < s->n; k++) {
+        char label[120];
+        const RptKnob *o = &s->k[k];
+        snprintf(label, sizeof label, "%s%s%s", o->name,
+                 o->status[0] != STATUS_OK   ? " (-10 %: no strategy fits)"
+                 : o->status[1] != STATUS_OK ? " (+10 %: no strategy fits)"
+                                             : "",
+                 "");
+        dat_text(label, name, sizeof name);
+        fprintf(f, "%d \"%s\"", s->n - k, name);
+        dat_num(f, 100 * s->k[k].time[0]);
+        dat_num(f, 100 * s->k[k].time[1]);
+        fputc('\n', f);
+    }
+}
+
+static void plot_tornado(FILE *f, const void *vctx)
+{
+    (void)vctx;
+    /* boxxyerror: x:y:xlow:xhigh:ylow:yhigh, a bar from 0 to the change */
+    fputs(
+        "    plot 'sensitivity.dat' using (0):1:($3 < 0 ? $3 : 0):($3 > 0 ? $3 : 0):($1 - 0.35):($1 + 0.35):"
+        "ytic(2) with boxxyerror linecolor rgb '#0072B2' title 'parameter -10 %', \\\n"
+        "         'sensitivity.dat' using (0):1:($4 < 0 ? $4 : 0):($4 > 0 ? $4 : 0):($1 - 0.35):($1 + 0.35) "
+        "with boxxyerror linecolor rgb '#D55E00' title 'parameter +10 %'\n",
+        f);
+}
+
+static void gp_tornado(FILE *f, const void *vctx)
+{
+    const GpCtx *g = vctx;
+    const RptSensitivity *s = g->pc.sens;
+    char title[400], name[300];
+    gp_head(f, "sensitivity", "which parameter matters: a tornado of the fastest scenario", g->name);
+    rpt_gp_quote(g->pc.run->row[s->row].sc.name, name, sizeof name);
+    snprintf(title, sizeof title, "Which parameter matters: each one 10 %% lower and 10 %% higher");
+    fprintf(f,
+            "set title '%s' font ',13'\n"
+            "set xlabel 'change of the %s of %s [%%]'\n"
+            "set style fill solid 0.85 border rgb '#333333'\n"
+            "set yrange [0.3:%d.7]\n"
+            "set ytics nomirror\n"
+            "set xtics nomirror\n"
+            "set xzeroaxis linetype 1 linecolor rgb '#333333'\n"
+            "set grid xtics linetype 1 linewidth 1 linecolor rgb '#d8d8d8'\n"
+            "set lmargin 34\n"
+            "set key outside top center horizontal\n"
+            "\n",
+            title, s->per_sample ? "time per sample" : "time to train", name, s->n);
+    gp_render(f, "sensitivity", plot_tornado, &g->pc);
+}
+
 /* ---- running gnuplot ---------------------------------------------------- */
 
 /* The gnuplot program: $DEEPFLOW_GNUPLOT, else `gnuplot` on the PATH.
@@ -609,7 +676,11 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
         g.pc.set = &set;
         g.pc.kind = (ChartKind)k;
         g.name = in->name;
-        if (k == CH_BREAKDOWN) {
+        g.pc.sens = in->sens;
+        if (k == CH_TORNADO) {
+            if (!in->sens || in->sens->n == 0)
+                continue;
+        } else if (k == CH_BREAKDOWN) {
             if (nbest == 0)
                 continue;
             for (int c = 0; c < COMP_COUNT; c++) {
@@ -638,10 +709,18 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
             break;
         }
         snprintf(path, sizeof path, "%s/%s.dat", dir, chart_file[k]);
-        rc = write_atomic(path, k == CH_BREAKDOWN ? dat_breakdown : dat_lines, &g.pc, err, n);
+        rc = write_atomic(path,
+                          k == CH_TORNADO     ? dat_tornado
+                          : k == CH_BREAKDOWN ? dat_breakdown
+                                              : dat_lines,
+                          &g.pc, err, n);
         snprintf(path, sizeof path, "%s/%s.gp", dir, chart_file[k]);
         if (rc == 0)
-            rc = write_atomic(path, k == CH_BREAKDOWN ? gp_breakdown : gp_lines, &g, err, n);
+            rc = write_atomic(path,
+                              k == CH_TORNADO     ? gp_tornado
+                              : k == CH_BREAKDOWN ? gp_breakdown
+                                                  : gp_lines,
+                              &g, err, n);
         if (rc == 0) {
             written[k] = 1;
             done->charts++;

@@ -28,6 +28,10 @@ const ReportCol report_cols[] = {
     {"precision", "", RC_TEXT, RF_PLAIN, "training precision"},
     {"placement", "", RC_TEXT, RF_PLAIN, "rank order over devices, innermost first"},
     {"framework", "", RC_TEXT, RF_PLAIN, "training stack the system runs (templates/frameworks)"},
+    {"codesign_points", "", RC_INT, RF_PLAIN,
+     "co-design: design points (splits of the derived device's budget) the search evaluated"},
+    {"codesign_gain", "x", RC_NUM, RF_PLAIN,
+     "co-design: time to train with the template's split / with the split found (above 1: faster)"},
     {"strategies_searched", "", RC_INT, RF_PLAIN,
      "strategies the search evaluated for the row's auto fields (empty: the row gave its strategy)"},
     {"strategies_feasible", "", RC_INT, RF_PLAIN, "of those, the ones that fit in memory"},
@@ -162,6 +166,12 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
     }
     if (!ok)
         return report_cols[i].type == RC_TEXT ? 0 : 1;
+    if (!strcmp(name, "codesign_points"))
+        return *num = r->design_evals > 0 ? r->design_evals : NAN, 1;
+    if (!strcmp(name, "codesign_gain")) {
+        const double now = isfinite(r->time_to_train_s) ? r->time_to_train_s : 1.0 / r->samples_per_s;
+        return *num = r->design_evals > 0 ? r->design_start_s / now : NAN, 1;
+    }
     if (!strcmp(name, "strategies_searched"))
         return *num = r->searched > 0 ? r->searched : NAN, 1;
     if (!strcmp(name, "strategies_feasible"))

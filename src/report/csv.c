@@ -37,7 +37,7 @@ static void put_field(FILE *f, const char *s)
  * taken as a formula by spreadsheets (CSV injection, OWASP): it gets a
  * leading apostrophe, which a spreadsheet shows as text and a script can
  * strip.  Numbers are written by put_field and never changed. */
-static void put_text_field(FILE *f, const char *s)
+void rpt_csv_text(FILE *f, const char *s)
 {
     if (s[0] && strchr("=+-@\t\r", s[0])) {
         char buf[1100];
@@ -63,7 +63,7 @@ void rpt_summary_row(FILE *f, const RunRow *rr)
             rpt_number(buf, sizeof buf, v);
             put_field(f, buf);
         } else {
-            put_text_field(f, buf);
+            rpt_csv_text(f, buf);
         }
     }
     fputc('\n', f);
@@ -107,7 +107,7 @@ int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
         if (!rr->built || rr->r.status == STATUS_ERROR)
             continue;
         for (int c = 0; c < COMP_COUNT; c++) {
-            put_text_field(f, rr->sc.name);
+            rpt_csv_text(f, rr->sc.name);
             rpt_number(t, sizeof t, rr->r.comp_time_s[c]);
             rpt_number(e, sizeof e, rr->r.comp_energy_j[c]);
             fprintf(f, ",%s,%s,%s\n", component_name((Component)c), t, e);
@@ -144,7 +144,7 @@ int rpt_runners_up_csv(const Run *run, const char *path, char *err, size_t n)
                     rpt_number(buf, sizeof buf, v);
                     put_field(f, buf);
                 } else {
-                    put_text_field(f, buf);
+                    rpt_csv_text(f, buf);
                 }
             }
             fputc('\n', f);

@@ -22,6 +22,30 @@ int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n);
  * report/columns.h's runner_cols. */
 int rpt_runners_up_csv(const Run *run, const char *path, char *err, size_t n);
 
+/* A text field as the CSVs write it: quoted when needed, a leading = + - @
+ * behind an apostrophe (CSV injection). */
+void rpt_csv_text(FILE *f, const char *s);
+
+/* ---- co-design (design.c) ---------------------------------------------- */
+
+/* One quantity of a co-designed row: at the template's split and at the
+ * split the search found. */
+typedef struct {
+    char quantity[48]; /* "area.core", "matrix peak", "time to train" */
+    char unit[16];     /* "share", "TFLOP/s", "days" */
+    double start, best;
+} RptDesignRow;
+
+#define RPT_DESIGN_MAX 40
+
+/* The quantities of a row the co-design search resolved (0 for any other
+ * row): every budget share, the derived device's figures, time and energy
+ * to train.  Not thread-safe (one static scratch scenario pair). */
+int rpt_design_rows(const RunRow *rr, RptDesignRow *v, int max);
+
+/* design.csv: scenario, quantity, unit, template_split, codesigned. */
+int rpt_design_csv(const Run *run, const char *path, char *err, size_t n);
+
 /* One summary row (header when rr is NULL) to a stream, as in summary.csv. */
 void rpt_summary_row(FILE *f, const RunRow *rr);
 
@@ -37,13 +61,41 @@ enum { RPT_XLSX = 1u, RPT_CSV = 2u, RPT_PNG = 4u, RPT_SVG = 8u, RPT_ALL = 15u };
  * Returns 0, or -1 with err saying which word is wrong. */
 int rpt_parse_formats(const char *s, unsigned *out, char *err, size_t n);
 
+/* ---- sensitivity (sensitivity.c) ---------------------------------------- */
+
+#define RPT_SENS_MAX  16
+#define RPT_SENS_STEP 0.10 /* each knob 10 % down and up */
+
+typedef struct {
+    char name[48];
+    double time[2], energy[2]; /* relative change at -10 % and +10 % (NaN: not ok) */
+    Status status[2];
+} RptKnob;
+
+typedef struct {
+    int row;             /* the scenario varied (the study's fastest ok row), -1 none */
+    int per_sample;      /* times are per sample (the row has no amount to train) */
+    double time, energy; /* its time and energy to train (or per sample / step) */
+    RptKnob k[RPT_SENS_MAX];
+    int n; /* knobs, most time-sensitive first */
+} RptSensitivity;
+
+/* Vary each main hardware and stack parameter of the study's fastest
+ * scenario by -10 % and +10 % (its co-designed split and resolved strategy
+ * kept): 0, or -1 when no row is ok. */
+int rpt_sensitivity(const Run *run, RptSensitivity *out);
+
+/* sensitivity.csv: scenario, parameter, the relative changes, statuses. */
+int rpt_sensitivity_csv(const Run *run, const RptSensitivity *s, const char *path, char *err, size_t n);
+
 typedef struct {
     const Run *run;
-    const Table *table;   /* the scenario table: path and title */
-    const TemplateDB *db; /* every template read, for Inputs and About */
-    const char *name;     /* report name: the table's base name */
-    const char *command;  /* the command line as run, for About */
-    time_t created;       /* document date (rpt_document_time) */
+    const Table *table;         /* the scenario table: path and title */
+    const TemplateDB *db;       /* every template read, for Inputs and About */
+    const char *name;           /* report name: the table's base name */
+    const char *command;        /* the command line as run, for About */
+    time_t created;             /* document date (rpt_document_time) */
+    const RptSensitivity *sens; /* the tornado, or NULL */
 } ReportInput;
 
 /* The date a report carries, never the clock: $SOURCE_DATE_EPOCH when set

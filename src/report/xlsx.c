@@ -10,6 +10,10 @@
  *              stacked bar chart of the best scenarios;
  *   Runners-up (with --top K only) the search's K best strategies of every
  *              row it resolved;
+ *   Design     (co-designed rows only) the budget splits and the derived
+ *              device at the template's split and at the one found;
+ *   Sensitivity the fastest scenario with each main parameter -10 % and
+ *              +10 %: a table and a tornado chart;
  *   Inputs     every resolved parameter of every scenario and its origin;
  *   Errors     every failed row with file, line, column and message;
  *   About      version, command line, date, SHA-256 of the files read,
@@ -1346,6 +1350,121 @@ static void sheet_runners_up(X *x, Sheet *sh)
     page_setup(sh, 3);
 }
 
+/* ---- Design (co-design) ------------------------------------------------ */
+
+static void sheet_design(X *x, Sheet *sh)
+{
+    const Run *run = x->run;
+    char text[600];
+    put_long(x, sh, 0, 0, "What the co-design search changed", x->title);
+    put_long(
+        x, sh, 1, 0,
+        "For every co-designed row: each share of the derived device's die area, power and die edge at the "
+        "template's split and at the split the search found jointly with the strategy, the device that "
+        "follows from each (the micro-architecture generator), and the time and energy to train.",
+        x->note);
+    static const char *const heads[6] = {"Scenario",       "Quantity",    "Unit",
+                                         "Template split", "Co-designed", "Change"};
+    for (int c = 0; c < 6; c++)
+        put_header(x, sh, 3, c, heads[c]);
+    lxw_format *pct = numfmt(x, "+0.0%;-0.0%;0.0%");
+    lxw_format *num = numfmt(x, "[<0.001]0.00000;[<10]0.000;#,##0.0");
+    RptDesignRow v[RPT_DESIGN_MAX];
+    int row = 4;
+    for (int i = 0; i < run->n && row <= XL_LAST_ROW; i++) {
+        const int n = rpt_design_rows(&run->row[i], v, RPT_DESIGN_MAX);
+        for (int j = 0; j < n && row <= XL_LAST_ROW; j++, row++) {
+            snprintf(text, sizeof text, "%s", run->row[i].sc.name);
+            put_text(x, sh, row, 0, text, j == 0 ? x->bold : NULL);
+            put_text(x, sh, row, 1, v[j].quantity, NULL);
+            put_text(x, sh, row, 2, v[j].unit, NULL);
+            put_num(x, sh, row, 3, v[j].start, num);
+            put_num(x, sh, row, 4, v[j].best, num);
+            if (v[j].start != 0)
+                put_num(x, sh, row, 5, v[j].best / v[j].start - 1.0, pct);
+        }
+    }
+    if (row > 4)
+        check(x, worksheet_autofilter(sh->ws, 3, 0, (lxw_row_t)(row - 1), 5));
+    header_height(sh, 3, 2);
+    worksheet_freeze_panes(sh->ws, 4, 1);
+    finish_sheet(sh, 8, 40);
+    page_setup(sh, 3);
+}
+
+/* ---- Sensitivity (tornado) ---------------------------------------------- */
+
+static void sheet_sensitivity(X *x, Sheet *sh)
+{
+    const RptSensitivity *s = x->in->sens;
+    char text[700];
+    put_long(x, sh, 0, 0, "Which parameter matters", x->title);
+    snprintf(text, sizeof text,
+             "'%s' (the study's fastest scenario, its strategy%s kept) with each main hardware and stack "
+             "parameter 10 %% lower and 10 %% higher, one at a time: the change of its %s and energy. Most "
+             "sensitive first; 'no strategy fits' where the change leaves it out of memory.",
+             x->run->row[s->row].sc.name,
+             x->run->row[s->row].r.design_evals > 0 ? " and co-designed split" : "",
+             s->per_sample ? "time per sample" : "time to train");
+    put_long(x, sh, 1, 0, text, x->note);
+    static const char *const heads[6] = {"Parameter",    "time -10 %",   "time +10 %",
+                                         "energy -10 %", "energy +10 %", "Note"};
+    for (int c = 0; c < 6; c++)
+        put_header(x, sh, 3, c, heads[c]);
+    lxw_format *pct = numfmt(x, "+0.00%;-0.00%;0.00%");
+    const int r0 = 4;
+    for (int k = 0; k < s->n; k++) {
+        const RptKnob *o = &s->k[k];
+        put_text(x, sh, r0 + k, 0, o->name, NULL);
+        for (int j = 0; j < 2; j++) {
+            put_num(x, sh, r0 + k, 1 + j, o->time[j], pct);
+            put_num(x, sh, r0 + k, 3 + j, o->energy[j], pct);
+        }
+        if (o->status[0] != STATUS_OK || o->status[1] != STATUS_OK)
+            put_text(x, sh, r0 + k, 5,
+                     o->status[0] != STATUS_OK ? "-10 %: no strategy fits" : "+10 %: no strategy fits",
+                     x->note);
+    }
+    header_height(sh, 3, 2);
+    finish_sheet(sh, 10, 40);
+    lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_BAR);
+    if (c && s->n > 0) {
+        chart_title_set_name(c,
+                             s->per_sample ? "Change of the time per sample" : "Change of the time to train");
+        lxw_chart_font tf = {.size = 12, .bold = 1};
+        chart_title_set_name_font(c, &tf);
+        /* a bar chart's categories run up its y axis (libxlsxwriter keeps
+         * Excel's naming): reversed, the most sensitive is on top, and the
+         * labels sit at the left edge, clear of the bars */
+        chart_axis_set_num_format(c->x_axis, "0%");
+        chart_axis_set_reverse(c->y_axis);
+        chart_axis_set_label_position(c->y_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
+        chart_set_series_overlap(c, 100);
+        chart_set_series_gap(c, 40);
+        chart_legend_set_position(c, LXW_CHART_LEGEND_TOP);
+        static const uint32_t colour[2] = {0x0072B2, 0xD55E00};
+        for (int j = 0; j < 2; j++) {
+            lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+            if (!cs)
+                continue;
+            chart_series_set_categories(cs, sh->name, (lxw_row_t)r0, 0, (lxw_row_t)(r0 + s->n - 1), 0);
+            chart_series_set_values(cs, sh->name, (lxw_row_t)r0, (lxw_col_t)(1 + j),
+                                    (lxw_row_t)(r0 + s->n - 1), (lxw_col_t)(1 + j));
+            chart_series_set_name(cs, j ? "parameter +10 %" : "parameter -10 %");
+            lxw_chart_fill fill = {.color = colour[j]};
+            chart_series_set_fill(cs, &fill);
+        }
+        lxw_chart_options o;
+        memset(&o, 0, sizeof o);
+        o.x_offset = 4;
+        o.y_offset = 4;
+        o.x_scale = 2.0;
+        o.y_scale = 1.6;
+        check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)(r0 + s->n + 2), 0, c, &o));
+    }
+    page_setup(sh, 3);
+}
+
 /* ---- Inputs ------------------------------------------------------------- */
 
 typedef struct {
@@ -1834,36 +1953,55 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     props.created = in->created;
     check(&x, workbook_set_properties(x.wb, &props));
 
-    /* the Runners-up sheet only when the run kept them (--top K) */
-    const int runners = in->run->top_k > 0;
-    static const char *const all[7] = {"Summary", "Scenarios", "Breakdown", "Runners-up",
-                                       "Inputs",  "Errors",    "About"};
-    const char *names[7];
-    int ns = 0;
-    for (int i = 0; i < 7; i++)
-        if (i != 3 || runners)
-            names[ns++] = all[i];
-    Sheet *sh = calloc(7, sizeof *sh);
-    char sname[7][64];
-    for (int i = 0; sh && i < ns; i++) {
-        rpt_sheet_name(names[i], sname[i], sizeof sname[i]);
-        sh[i].name = sname[i];
-        sh[i].ws = workbook_add_worksheet(x.wb, sname[i]);
-        if (!sh[i].ws)
+    /* optional sheets: Runners-up when the run kept them (--top K), Design
+     * when a row was co-designed */
+    int designed = 0;
+    for (int i = 0; i < in->run->n && !designed; i++)
+        designed = in->run->row[i].built && in->run->row[i].r.design_evals > 0;
+    enum {
+        S_SUMMARY,
+        S_SCENARIOS,
+        S_BREAKDOWN,
+        S_RUNNERS,
+        S_DESIGN,
+        S_SENS,
+        S_INPUTS,
+        S_ERRORS,
+        S_ABOUT,
+        S_COUNT
+    };
+    static const char *const all[S_COUNT] = {"Summary",     "Scenarios", "Breakdown", "Runners-up", "Design",
+                                             "Sensitivity", "Inputs",    "Errors",    "About"};
+    const int want[S_COUNT] = {1, 1, 1, in->run->top_k > 0, designed, in->sens && in->sens->n > 0, 1, 1, 1};
+    Sheet *sh = calloc(S_COUNT, sizeof *sh);
+    Sheet *at[S_COUNT] = {NULL};
+    char sname[S_COUNT][64];
+    for (int i = 0, k = 0; sh && i < S_COUNT; i++) {
+        if (!want[i])
+            continue;
+        at[i] = &sh[k++];
+        rpt_sheet_name(all[i], sname[i], sizeof sname[i]);
+        at[i]->name = sname[i];
+        at[i]->ws = workbook_add_worksheet(x.wb, sname[i]);
+        if (!at[i]->ws)
             check(&x, LXW_ERROR_MEMORY_MALLOC_FAILED);
     }
     if (sh && x.err == LXW_NO_ERROR) {
-        sheet_summary(&x, &sh[0]);
-        sheet_scenarios(&x, &sh[1]);
-        sheet_breakdown(&x, &sh[2]);
-        if (runners)
-            sheet_runners_up(&x, &sh[3]);
-        sheet_inputs(&x, &sh[3 + runners]);
-        sheet_errors(&x, &sh[4 + runners]);
-        sheet_about(&x, &sh[5 + runners]);
-        worksheet_activate(sh[0].ws);
+        sheet_summary(&x, at[S_SUMMARY]);
+        sheet_scenarios(&x, at[S_SCENARIOS]);
+        sheet_breakdown(&x, at[S_BREAKDOWN]);
+        if (at[S_RUNNERS])
+            sheet_runners_up(&x, at[S_RUNNERS]);
+        if (at[S_DESIGN])
+            sheet_design(&x, at[S_DESIGN]);
+        if (at[S_SENS])
+            sheet_sensitivity(&x, at[S_SENS]);
+        sheet_inputs(&x, at[S_INPUTS]);
+        sheet_errors(&x, at[S_ERRORS]);
+        sheet_about(&x, at[S_ABOUT]);
+        worksheet_activate(at[S_SUMMARY]->ws);
         if (x.run->n_error)
-            worksheet_set_tab_color(sh[4 + runners].ws, 0xC00000);
+            worksheet_set_tab_color(at[S_ERRORS]->ws, 0xC00000);
     }
     lxw_error e = workbook_close(x.wb);
     free(sh);

@@ -50,16 +50,6 @@
 _Static_assert((int)TP_REG == (int)MEM_REG && (int)TP_L1 == (int)MEM_L1 && (int)TP_L2 == (int)MEM_L2,
                "SRAM parts line up with memory levels");
 
-static const char *const part_names[TP_COUNT] = {
-    [TP_REG] = "registers", [TP_L1] = "l1",       [TP_L2] = "l2",       [TP_CORE] = "core",
-    [TP_DRAM] = "dram",     [TP_INTRA] = "intra", [TP_INTER] = "inter",
-};
-
-const char *tech_part_name(TechPart p)
-{
-    return (p >= 0 && p < TP_COUNT) ? part_names[p] : "?";
-}
-
 static double count_floor(double x)
 {
     return x > 0 ? floor(x + FLOOR_SLACK) : 0;
@@ -180,7 +170,7 @@ int tech_check(const Technology *t, Diag *d)
         return diag_set(d, NULL, 0, 0, "technology: key 'logic.leakage_w_per_mm2': must be >= 0");
     for (int l = TP_REG; l <= TP_L2; l++) {
         const SramTech *s = &t->sram[l];
-        const char *n = part_names[l];
+        const char *n = tech_part_name((TechPart)l);
         snprintf(key, sizeof key, "%s.bit_area", n);
         if (need_positive(s->bit_area_mm2, key, d))
             return -1;
@@ -227,7 +217,7 @@ static int check_split(const double *f, const char *what, Diag *d)
     for (int p = 0; p < TP_COUNT; p++) {
         if (!(f[p] >= 0 && f[p] <= 1))
             return diag_set(d, NULL, 0, 0, "derive: key '%s.%s': expected a fraction in [0, 1], got %g", what,
-                            part_names[p], f[p]);
+                            tech_part_name((TechPart)p), f[p]);
         sum += f[p];
     }
     if (sum > 1 + SUM_SLACK)
@@ -260,7 +250,7 @@ int tech_budget_check(const Budget *b, Diag *d)
         if (b->perimeter[p] > 0 && p != TP_DRAM && p != TP_INTRA && p != TP_INTER)
             return diag_set(d, NULL, 0, 0,
                             "derive: key 'perimeter.%s': only dram, intra and inter use the die edge",
-                            part_names[p]);
+                            tech_part_name((TechPart)p));
     return 0;
 }
 
@@ -330,7 +320,7 @@ static int derive_sram(const Gen *g, TechPart lvl, Device *out)
 {
     const SramTech *s = &g->t->sram[lvl];
     TechDetail *x = g->x;
-    const char *n = part_names[lvl];
+    const char *n = tech_part_name(lvl);
     double area = share_area(g, lvl);
     double bank_area = s->bank_bytes * 8 * s->bit_area_mm2;
     double keep = 1 - s->overhead;
@@ -423,7 +413,7 @@ static int derive_links(const Gen *g, TechPart tier, const Network *tech_net, do
 {
     TechDetail *x = g->x;
     int i = tier == TP_INTRA ? 0 : 1;
-    const char *n = part_names[tier];
+    const char *n = tech_part_name(tier);
     *net = *tech_net;
     double edge = x->perimeter_mm * g->b->perimeter[tier];
     if (edge > 0 && !(net->links_per_mm > 0 && net->link_bw_bytes_per_s > 0))

@@ -98,7 +98,4 @@ int tech_template_check(const ParamTable *t, const void *obj, Diag *d);
  * bandwidth plus both tiers at their bandwidth in both directions. */
 double tech_full_power_w(const Device *dev, const Network *intra, const Network *inter);
 
-/* Names of the parts, as the YAML keys spell them ("core", "l2", ...). */
-const char *tech_part_name(TechPart p);
-
 #endif

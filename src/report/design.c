@@ -1,0 +1,107 @@
+/* report/design.c — what the co-design search changed, for design.csv and
+ * the workbook's Design sheet: each budget share of the derived device at
+ * the template's split and at the split found, the device figures that
+ * follow from each (through the generator, evaluate_resolve), and the time
+ * and energy to train. */
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "batch/evaluate.h"
+#include "io/atomic.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+static void add(RptDesignRow *v, int *n, int max, const char *q, const char *unit, double a, double b)
+{
+    if (*n >= max)
+        return;
+    RptDesignRow *d = &v[(*n)++];
+    snprintf(d->quantity, sizeof d->quantity, "%s", q);
+    snprintf(d->unit, sizeof d->unit, "%s", unit);
+    d->start = a;
+    d->best = b;
+}
+
+int rpt_design_rows(const RunRow *rr, RptDesignRow *v, int max)
+{
+    if (!rr->built || rr->r.status == STATUS_ERROR || rr->r.design_evals <= 0)
+        return 0;
+    static Scenario s[2]; /* not thread-shared: the report writes from one thread */
+    s[0] = rr->sc;
+    s[1] = rr->sc;
+    s[1].system.device.derive.budget = rr->r.design_budget;
+    Diag d;
+    if (evaluate_resolve(&s[0], &d) || evaluate_resolve(&s[1], &d))
+        return 0;
+    const Budget *b0 = &rr->sc.system.device.derive.budget, *b1 = &rr->r.design_budget;
+    int n = 0;
+    char q[48];
+    static const char *const what[3] = {"area", "power", "perimeter"};
+    for (int k = 0; k < 3; k++) {
+        const double *f0 = k == 0 ? b0->area : k == 1 ? b0->power : b0->perimeter;
+        const double *f1 = k == 0 ? b1->area : k == 1 ? b1->power : b1->perimeter;
+        for (int p = 0; p < TP_COUNT; p++)
+            if (f0[p] > 0 || f1[p] > 0) {
+                snprintf(q, sizeof q, "%s.%s", what[k], tech_part_name((TechPart)p));
+                add(v, &n, max, q, "share", f0[p], f1[p]);
+            }
+    }
+    const Device *a = &s[0].system.device, *b = &s[1].system.device;
+    const Precision pr = rr->sc.precision;
+    add(v, &n, max, "matrix peak", "TFLOP/s", a->matrix_flops[pr] / 1e12, b->matrix_flops[pr] / 1e12);
+    add(v, &n, max, "clock", "GHz", a->clock_hz / 1e9, b->clock_hz / 1e9);
+    add(v, &n, max, "SMs", "", a->sms, b->sms);
+    add(v, &n, max, "L2 capacity", "MiB", a->mem[MEM_L2].capacity_bytes / 1048576.0,
+        b->mem[MEM_L2].capacity_bytes / 1048576.0);
+    add(v, &n, max, "L2 bandwidth", "TB/s", a->mem[MEM_L2].bw_bytes_per_s / 1e12,
+        b->mem[MEM_L2].bw_bytes_per_s / 1e12);
+    add(v, &n, max, "HBM capacity", "GiB", a->mem[MEM_HBM].capacity_bytes / GIB,
+        b->mem[MEM_HBM].capacity_bytes / GIB);
+    add(v, &n, max, "HBM bandwidth", "TB/s", a->mem[MEM_HBM].bw_bytes_per_s / 1e12,
+        b->mem[MEM_HBM].bw_bytes_per_s / 1e12);
+    add(v, &n, max, "idle power", "W", a->idle_w, b->idle_w);
+    const Result *r = &rr->r;
+    const double start_days = rr->r.design_start_s / 86400.0;
+    if (isfinite(r->time_to_train_s)) {
+        add(v, &n, max, "time to train", "days", start_days, r->time_to_train_s / 86400.0);
+        add(v, &n, max, "energy to train", "MWh", r->design_start_energy_j / 3.6e9,
+            r->energy_to_train_j / 3.6e9);
+    } else {
+        add(v, &n, max, "time per sample", "s", r->design_start_s, 1.0 / r->samples_per_s);
+        add(v, &n, max, "energy per step", "MJ", r->design_start_energy_j / 1e6, r->energy_per_step_j / 1e6);
+    }
+    return n;
+}
+
+int rpt_design_csv(const Run *run, const char *path, char *err, size_t n)
+{
+    AtomicFile a = {0};
+    FILE *f = atomic_open(&a, path);
+    if (!f) {
+        snprintf(err, n, "%s: %s", path, strerror(errno));
+        atomic_abort(&a);
+        return -1;
+    }
+    fputs("scenario,quantity,unit,template_split,codesigned\n", f);
+    RptDesignRow v[RPT_DESIGN_MAX];
+    char x[64], y[64];
+    for (int i = 0; i < run->n; i++) {
+        const RunRow *rr = &run->row[i];
+        const int k = rpt_design_rows(rr, v, RPT_DESIGN_MAX);
+        for (int j = 0; j < k; j++) {
+            rpt_number(x, sizeof x, v[j].start);
+            rpt_number(y, sizeof y, v[j].best);
+            rpt_csv_text(f, rr->sc.name);
+            fprintf(f, ",%s,%s,%s,%s\n", v[j].quantity, v[j].unit, x, y);
+        }
+    }
+    if (atomic_commit(&a)) {
+        snprintf(err, n, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
