@@ -55,6 +55,12 @@ static void test_cap_costs_time(void **state)
         assert_true(r.device_power_w <= prev_p * (1 + 1e-12));
         prev_t = r.step_time_s;
         prev_p = r.device_power_w;
+        /* a cap that lowers the clock is named beside the largest component */
+        const size_t l = strlen(r.bottleneck);
+        const int capped = l > 11 && !strcmp(r.bottleneck + l - 11, "; power cap");
+        assert_int_equal(capped, r.clock_scale < 0.995);
+        if (i == 3)
+            assert_true(capped);
     }
 }
 

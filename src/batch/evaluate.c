@@ -124,6 +124,11 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
         *r = best;
     }
     r->power_cap_w = cap;
+    if (r->status == STATUS_OK && r->clock_scale < 0.995) { /* DVFS held the clock down: the cap binds too */
+        char b[sizeof r->bottleneck];
+        snprintf(b, sizeof b, "%s", r->bottleneck);
+        snprintf(r->bottleneck, sizeof r->bottleneck, "%s; power cap", b);
+    }
     r->device_power_w = device_power(r);
     r->system_power_w =
         pwr_system_power(&sc->system, sc->devices, r->device_power_w) +
