@@ -220,7 +220,10 @@ def main(argv):
                         fail("Summary chart %d: row %d names scenario %r, not in summary.csv" % (k + 1, xc.row, scen))
                         continue
                     xhead = sm.cell(row=header_row(sm, xc), column=xc.column).value or ""
-                    xwant = num(want["cost_usd"]) if xhead.startswith("Cost to train") else num(want["devices"])
+                    xwant = (num(want["cost_usd"]) if xhead.startswith("Cost to train") else
+                             kilo(num(want["system_power_w"])) if xhead.startswith("System power [kW]") else
+                             kilo(num(want["energy_to_train_kwh"])) if xhead.startswith("Energy to train [MWh]")
+                             else num(want["devices"]))
                     if xwant is None or not close(float(xc.value), xwant):
                         fail("Summary chart %d: %s (%s) = %r, summary.csv has %s"
                              % (k + 1, xc.coordinate, xhead, xc.value, xwant))
@@ -299,6 +302,11 @@ def header_row(ws, cell):
     while r > 1 and ws.cell(row=r, column=1).value != "Series":
         r -= 1
     return r
+
+
+def kilo(v):
+    """v / 1000, None stays None (W to kW, kWh to MWh)."""
+    return None if v is None else v / 1e3
 
 
 def check_sensitivity(wb, cached, path):

@@ -494,8 +494,14 @@ static void test_writers(void **state)
     unsetenv("DEEPFLOW_GNUPLOT");
     assert_int_equal(done.no_gnuplot, 1);
     assert_int_equal(done.rendered, 0);
-    assert_int_equal(done.charts, 4);
-    assert_int_equal(count_entries(charts), 8);
+    /* against devices: time, efficiency, power; the breakdown; time against
+     * system power and energy (Pareto); no price, so no cost chart */
+    assert_int_equal(done.charts, 6);
+    assert_int_equal(count_entries(charts), 12);
+    snprintf(path2, sizeof path2, "%s/pareto_power.gp", charts);
+    assert_int_equal(access(path2, R_OK), 0);
+    snprintf(path2, sizeof path2, "%s/pareto_cost.dat", charts);
+    assert_int_equal(access(path2, F_OK), -1);
     snprintf(path2, sizeof path2, "%s/time_to_train.dat", charts);
     f = fopen(path2, "r");
     assert_non_null(f);

@@ -93,10 +93,26 @@ static void dat_num(FILE *f, double v)
     fprintf(f, " %s", b);
 }
 
-typedef enum { CH_TIME, CH_EFF, CH_POWER, CH_BREAKDOWN, CH_TORNADO, CH_COUNT } ChartKind;
+typedef enum {
+    CH_TIME,
+    CH_EFF,
+    CH_POWER,
+    CH_BREAKDOWN,
+    CH_TORNADO,
+    CH_PARETO_COST,
+    CH_PARETO_POWER,
+    CH_PARETO_ENERGY,
+    CH_COUNT
+} ChartKind;
 
-static const char *const chart_file[CH_COUNT] = {"time_to_train", "efficiency", "power", "breakdown",
-                                                 "sensitivity"};
+static const char *const chart_file[CH_COUNT] = {"time_to_train", "efficiency",   "power",
+                                                 "breakdown",     "sensitivity",  "pareto_cost",
+                                                 "pareto_power",  "pareto_energy"};
+
+static int is_pareto(ChartKind k)
+{
+    return k == CH_PARETO_COST || k == CH_PARETO_POWER || k == CH_PARETO_ENERGY;
+}
 
 /* The lines every .gp starts with: how to re-run it, the terminals, the
  * output names.  `formats` and `outprefix` may be set with -e. */
@@ -168,6 +184,17 @@ static double point_value(const PlotCtx *c, const RunRow *rr, int col)
         return 100.0 * (col == 0 ? r->mfu : r->scaling_efficiency);
     case CH_POWER:
         return r->system_power_w / 1e3;
+    case CH_PARETO_COST:
+    case CH_PARETO_POWER:
+    case CH_PARETO_ENERGY: {
+        /* col 0: the cost axis, col 1: time to train in days */
+        const double t =
+            isfinite(r->time_to_train_s) && r->time_to_train_s > 0 ? r->time_to_train_s / 86400 : NAN;
+        const double x = c->kind == CH_PARETO_COST    ? r->cost_usd / 1e6
+                         : c->kind == CH_PARETO_POWER ? r->system_power_w / 1e3
+                                                      : r->energy_to_train_j / 3.6e9;
+        return !isfinite(t) || !(x > 0) ? NAN : col ? t : x;
+    }
     default:
         return NAN;
     }
@@ -398,6 +425,160 @@ static void gp_breakdown(FILE *f, const void *vctx)
           "\n",
           f);
     gp_render(f, "breakdown", plot_breakdown, c);
+}
+
+/* Time to train against a cost (money, system power, energy) for the best
+ * scenario of each series at each device count, and the Pareto front: the
+ * points no other point beats on both. */
+static const char *const pareto_what[3][3] = {
+    {"cost to train at list price [million USD]", "cost_musd", "cheaper"},
+    {"system power at the wall [kW]", "system_power_kw", "draws less power"},
+    {"energy to train [MWh]", "energy_to_train_mwh", "uses less energy"},
+};
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+static void dat_pareto(FILE *f, const void *vctx)
+{
+    const PlotCtx *c = vctx;
+    const int m = c->kind - CH_PARETO_COST;
+    fprintf(f,
+            "# %s.dat — time to train against %s (deepflow %s).\n"
+            "# The best scenario (status ok) of each series at each device count, one block per series\n"
+            "# (gnuplot 'index'); the last block is the Pareto front: no other point is both faster and %s.\n"
+            "# columns: %s time_to_train_days devices\n",
+            chart_file[c->kind], pareto_what[m][0], DF_VERSION, pareto_what[m][2], pareto_what[m][1]);
+    char name[300];
+    int block = 0, n = 0, cap = 0;
+    for (int i = 0; i < c->set->n; i++)
+        cap += c->set->s[i].npt;
+    double *pt = malloc(sizeof *pt * 2 * (size_t)(cap > 0 ? cap : 1));
+    for (int i = 0; i < c->set->n; i++) {
+        const RptSeries *s = &c->set->s[i];
+        if (series_points(c, s) == 0)
+            continue;
+        dat_text(s->name, name, sizeof name);
+        fprintf(f, "%s# series %s\n", block ? "\n\n" : "\n", name);
+        for (int k = 0; k < s->npt; k++) {
+            const RunRow *rr = &c->run->row[s->pt[k]];
+            if (!point_drawn(c, rr))
+                continue;
+            dat_num(f, point_value(c, rr, 0));
+            dat_num(f, point_value(c, rr, 1));
+            fprintf(f, " %d\n", rr->sc.devices);
+            if (pt) {
+                pt[2 * n] = point_value(c, rr, 0);
+                pt[2 * n + 1] = point_value(c, rr, 1);
+                n++;
+            }
+        }
+        block++;
+    }
+    fputs("\n\n# Pareto front\n", f);
+    if (pt) {
+        qsort(pt, (size_t)n, 2 * sizeof *pt, cmp_pair);
+        double best = INFINITY;
+        for (int i = 0; i < n; i++)
+            if (pt[2 * i + 1] < best) {
+                best = pt[2 * i + 1];
+                dat_num(f, pt[2 * i]);
+                dat_num(f, pt[2 * i + 1]);
+                fputs(" 0\n", f);
+            }
+    }
+    free(pt);
+}
+
+static void plot_pareto(FILE *f, const void *vctx)
+{
+    const PlotCtx *c = vctx;
+    const char *dat = chart_file[c->kind];
+    char name[300];
+    int block = 0;
+    fputs("    plot \\\n", f);
+    for (int i = 0; i < c->set->n; i++) {
+        const RptSeries *s = &c->set->s[i];
+        if (series_points(c, s) == 0)
+            continue;
+        rpt_gp_quote(s->name, name, sizeof name);
+        fprintf(f, "        '%s.dat' index %d using 1:2 with points linestyle %d title '%s', \\\n", dat,
+                block, 1 + block % CHART_STYLES, name);
+        block++;
+    }
+    fprintf(f,
+            "        '%s.dat' index %d using 1:2 with lines linecolor rgb '#000000' linewidth 1.5 dashtype 2 "
+            "title 'Pareto front'\n",
+            dat, block);
+}
+
+/* Tics for a log axis that may span less than a decade (gnuplot labels
+ * only the powers of ten): 1, 2, 5 x 10^k inside [lo, hi], or finer steps
+ * (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8) when that gives fewer than three. */
+static void gp_log_tics(FILE *f, const char *axis, double lo, double hi)
+{
+    if (!(lo > 0) || !(hi >= lo) || !isfinite(hi))
+        return;
+    static const double fine[10] = {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8}, coarse[3] = {1, 2, 5};
+    for (int pass = 0; pass < 2; pass++) {
+        const double *m = pass ? fine : coarse;
+        const int nm = pass ? 10 : 3;
+        int n = 0;
+        for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
+            for (int i = 0; i < nm; i++)
+                n += m[i] * d >= lo * 0.999 && m[i] * d <= hi * 1.001;
+        if (n < 3 && !pass)
+            continue;
+        fprintf(f, "set %stics (", axis);
+        int k = 0;
+        for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
+            for (int i = 0; i < nm; i++)
+                if (m[i] * d >= lo * 0.999 && m[i] * d <= hi * 1.001)
+                    fprintf(f, "%s%g", k++ ? ", " : "", m[i] * d);
+        fputs(")\n", f);
+        return;
+    }
+}
+
+static void gp_pareto(FILE *f, const void *vctx)
+{
+    const GpCtx *g = vctx;
+    const PlotCtx *c = &g->pc;
+    const int m = c->kind - CH_PARETO_COST;
+    char title[160];
+    snprintf(title, sizeof title, "Time to train against %s", pareto_what[m][0]);
+    gp_head(f, chart_file[c->kind], title, g->name);
+    line_styles(f);
+    fprintf(f,
+            "set title '%s (Pareto front dashed)' font ',13'\n"
+            "set xlabel '%s (log scale)'\n"
+            "set ylabel 'time to train [days] (log scale)'\n"
+            "set logscale xy 10\n"
+            "set autoscale fix\n"
+            "set offsets graph 0.06, graph 0.06, graph 0.06, graph 0.06\n"
+            "set xtics nomirror\n"
+            "set ytics nomirror\n"
+            "set grid xtics ytics linetype 1 linewidth 1 linecolor rgb '#d8d8d8'\n"
+            "set key outside top center horizontal Left reverse\n"
+            "\n",
+            title, pareto_what[m][0]);
+    double lo[2] = {INFINITY, INFINITY}, hi[2] = {0, 0};
+    for (int i = 0; i < c->set->n; i++)
+        for (int k = 0; k < c->set->s[i].npt; k++) {
+            const RunRow *rr = &c->run->row[c->set->s[i].pt[k]];
+            if (!point_drawn(c, rr))
+                continue;
+            for (int a = 0; a < 2; a++) {
+                lo[a] = fmin(lo[a], point_value(c, rr, a));
+                hi[a] = fmax(hi[a], point_value(c, rr, a));
+            }
+        }
+    gp_log_tics(f, "x", lo[0], hi[0]);
+    gp_log_tics(f, "y", lo[1], hi[1]);
+    gp_render(f, chart_file[c->kind], plot_pareto, c);
 }
 
 /* The tornado: each knob's change of the time to train at -10 % and
@@ -700,7 +881,7 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
             int pts = 0;
             for (int i = 0; i < set.n; i++)
                 pts += series_points(&g.pc, &set.s[i]);
-            if (pts == 0)
+            if (pts < (is_pareto((ChartKind)k) ? 2 : 1))
                 continue;
         }
         if (done->charts == 0 && mkdir_p(dir)) {
@@ -710,16 +891,18 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
         }
         snprintf(path, sizeof path, "%s/%s.dat", dir, chart_file[k]);
         rc = write_atomic(path,
-                          k == CH_TORNADO     ? dat_tornado
-                          : k == CH_BREAKDOWN ? dat_breakdown
-                                              : dat_lines,
+                          k == CH_TORNADO           ? dat_tornado
+                          : k == CH_BREAKDOWN       ? dat_breakdown
+                          : is_pareto((ChartKind)k) ? dat_pareto
+                                                    : dat_lines,
                           &g.pc, err, n);
         snprintf(path, sizeof path, "%s/%s.gp", dir, chart_file[k]);
         if (rc == 0)
             rc = write_atomic(path,
-                              k == CH_TORNADO     ? gp_tornado
-                              : k == CH_BREAKDOWN ? gp_breakdown
-                                                  : gp_lines,
+                              k == CH_TORNADO           ? gp_tornado
+                              : k == CH_BREAKDOWN       ? gp_breakdown
+                              : is_pareto((ChartKind)k) ? gp_pareto
+                                                        : gp_lines,
                               &g, err, n);
         if (rc == 0) {
             written[k] = 1;

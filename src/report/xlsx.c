@@ -490,7 +490,21 @@ enum {
 };
 
 /* Chart-data block columns. */
-enum { D_SERIES, D_SCEN, D_DEV, D_TIME, D_MFU, D_SCALE, D_POWER, D_TLO, D_THI, D_SPEEDUP, D_COST, D_NCOL };
+enum {
+    D_SERIES,
+    D_SCEN,
+    D_DEV,
+    D_TIME,
+    D_MFU,
+    D_SCALE,
+    D_POWER,
+    D_TLO,
+    D_THI,
+    D_SPEEDUP,
+    D_COST,
+    D_ENERGY,
+    D_NCOL
+};
 
 /* The time a chart or table shows for a row (days to train or step
  * seconds), times f: 1, or an end of the prediction interval. */
@@ -846,49 +860,73 @@ static int speedup_charts(X *x, Sheet *sh, const int *blk, double dmin, double d
     return ((nchart + 1) / 2) * 18; /* rows the charts take */
 }
 
-/* Time to train against cost for the best scenario of each series at each
- * device count, and the Pareto front of all of them (no other point is
- * both faster and cheaper): what each extra dollar buys.  Its cells go
- * below everything else, from row `row`. */
-static void cost_chart(X *x, Sheet *sh, const int *blk, int row)
+/* What a Pareto chart weighs time to train against: the cost, the system
+ * power or the energy to train. */
+typedef struct {
+    int col;            /* the chart data's column */
+    const char *noun;   /* "cheaper" */
+    const char *head;   /* the table's header */
+    const char *axis;   /* the chart's x axis */
+    const char *title;  /* the chart's title */
+    const char *numfmt; /* x axis number format */
+} ParetoAxis;
+
+static double pareto_value(const RunRow *p, int col)
+{
+    return col == D_COST    ? p->r.cost_usd
+           : col == D_POWER ? p->r.system_power_w / 1e3
+                            : p->r.energy_to_train_j / 3.6e9;
+}
+
+/* Time to train against one cost (money, power, energy) for the best
+ * scenario of each series at each device count, and the Pareto front of
+ * all of them (no other point is both faster and cheaper by that cost):
+ * what each extra dollar, watt or joule buys.  Its cells and chart go from
+ * row `row`; returns the rows they take (0: nothing to chart). */
+static int pareto_chart(X *x, Sheet *sh, const int *blk, int row, const ParetoAxis *ax)
 {
     const Run *run = x->run;
     if (!x->set.by_ttt)
-        return;
-    /* the front: sort the priced points by cost, keep each one faster than
-     * every cheaper one */
+        return 0;
+    /* the front: sort the points by cost, keep each one faster than every
+     * cheaper one */
     int n = 0, cap = 0;
     for (int i = 0; i < x->set.n; i++)
         cap += x->set.s[i].npt;
     int *idx = cap ? malloc(sizeof *idx * (size_t)cap) : NULL;
     if (!idx)
-        return;
+        return 0;
     for (int i = 0; i < x->set.n; i++)
         for (int k = 0; k < x->set.s[i].npt; k++) {
             const RunRow *p = &run->row[x->set.s[i].pt[k]];
-            if (isfinite(p->r.cost_usd) && has_ttt(p))
+            if (isfinite(pareto_value(p, ax->col)) && has_ttt(p))
                 idx[n++] = x->set.s[i].pt[k];
         }
     if (n < 2) {
         free(idx);
-        return;
+        return 0;
     }
     for (int i = 1; i < n; i++) /* insertion sort by cost: a few hundred points */
-        for (int j = i; j > 0 && run->row[idx[j]].r.cost_usd < run->row[idx[j - 1]].r.cost_usd; j--) {
+        for (int j = i;
+             j > 0 && pareto_value(&run->row[idx[j]], ax->col) < pareto_value(&run->row[idx[j - 1]], ax->col);
+             j--) {
             int t = idx[j];
             idx[j] = idx[j - 1];
             idx[j - 1] = t;
         }
-    put_long(x, sh, row, 0, "Pareto front: no other scenario is both faster and cheaper", x->section);
+    char text[200];
+    snprintf(text, sizeof text, "Pareto front: no other scenario is both faster and %s", ax->noun);
+    put_long(x, sh, row, 0, text, x->section);
     put_header(x, sh, row + 1, D_SERIES, "Series");
     put_header(x, sh, row + 1, D_SCEN, "Scenario");
     put_header(x, sh, row + 1, D_DEV, "Devices");
     char th[48];
     snprintf(th, sizeof th, "Time to train [%s]", x->tunit);
     put_header(x, sh, row + 1, D_TIME, th);
-    put_header(x, sh, row + 1, D_COST, "Cost to train [USD]");
+    put_header(x, sh, row + 1, ax->col, ax->head);
     int r0 = row + 2, r = r0;
     double best = INFINITY;
+    lxw_format *f = ax->col == D_COST ? x->usd : ax->col == D_POWER ? x->kw : x->mwh;
     for (int i = 0; i < n; i++) {
         const RunRow *p = &run->row[idx[i]];
         if (!(p->r.time_to_train_s < best))
@@ -898,29 +936,30 @@ static void cost_chart(X *x, Sheet *sh, const int *blk, int row)
         put_text(x, sh, r, D_SCEN, p->sc.name, NULL);
         put_num(x, sh, r, D_DEV, p->sc.devices, x->intf);
         put_num(x, sh, r, D_TIME, ttt_shown(x, p), x->days);
-        put_num(x, sh, r, D_COST, p->r.cost_usd, x->usd);
+        put_num(x, sh, r, ax->col, pareto_value(p, ax->col), f);
         r++;
     }
     free(idx);
     lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_SCATTER);
     if (!c) {
         check(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
-        return;
+        return r - row;
     }
-    chart_title_set_name(c, "Time to train vs cost (best of each series at each device count)");
+    chart_title_set_name(c, ax->title);
     char yname[64];
     snprintf(yname, sizeof yname, "time to train [%s] (log scale)", x->tunit);
-    chart_axis_set_name(c->x_axis, "cost to train at list price [USD] (log scale)");
+    chart_axis_set_name(c->x_axis, ax->axis);
     chart_axis_set_name(c->y_axis, yname);
     chart_axis_set_log_base(c->x_axis, 10);
     chart_axis_set_log_base(c->y_axis, 10);
-    chart_axis_set_num_format(c->x_axis, "$#,##0");
+    chart_axis_set_num_format(c->x_axis, ax->numfmt);
     chart_legend_set_position(c, LXW_CHART_LEGEND_BOTTOM);
     for (int i = 0; i < x->set.n; i++) {
         const RptSeries *s = &x->set.s[i];
-        if (s->npt == 0 || !isfinite(run->row[s->pt[0]].r.cost_usd))
+        if (s->npt == 0 || !isfinite(pareto_value(&run->row[s->pt[0]], ax->col)))
             continue;
-        lxw_chart_series *cs = block_series(c, sh->name, blk[i], blk[i] + s->npt - 1, D_COST, D_TIME, blk[i]);
+        lxw_chart_series *cs =
+            block_series(c, sh->name, blk[i], blk[i] + s->npt - 1, ax->col, D_TIME, blk[i]);
         if (!cs)
             continue;
         static const uint8_t marker[] = {LXW_CHART_MARKER_CIRCLE, LXW_CHART_MARKER_DIAMOND,
@@ -935,7 +974,8 @@ static void cost_chart(X *x, Sheet *sh, const int *blk, int row)
     }
     lxw_chart_series *front = chart_add_series(c, NULL, NULL);
     if (front && r > r0) {
-        chart_series_set_categories(front, sh->name, (lxw_row_t)r0, D_COST, (lxw_row_t)(r - 1), D_COST);
+        chart_series_set_categories(front, sh->name, (lxw_row_t)r0, (lxw_col_t)ax->col, (lxw_row_t)(r - 1),
+                                    (lxw_col_t)ax->col);
         chart_series_set_values(front, sh->name, (lxw_row_t)r0, D_TIME, (lxw_row_t)(r - 1), D_TIME);
         chart_series_set_name(front, "Pareto front");
         lxw_chart_line ln = {.color = 0x000000, .width = 1.5, .dash_type = LXW_CHART_LINE_DASH_DASH};
@@ -949,6 +989,7 @@ static void cost_chart(X *x, Sheet *sh, const int *blk, int row)
     o.x_scale = 2.0;
     o.y_scale = 1.4;
     check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)(r + 2), 0, c, &o));
+    return r + 2 - row + (int)(288.0 * o.y_scale / 20.0) + 3; /* default rows are 20 px */
 }
 
 static void sheet_summary(X *x, Sheet *sh)
@@ -1098,7 +1139,8 @@ static void sheet_summary(X *x, Sheet *sh)
                                   x->set.by_ttt ? dlo : "Step time, low [s]",
                                   x->set.by_ttt ? dhi : "Step time, high [s]",
                                   "Speedup over baseline",
-                                  "Cost to train [USD]"};
+                                  "Cost to train [USD]",
+                                  "Energy to train [MWh]"};
     int dh = data_row + 1;
     for (int c = 0; c < D_NCOL; c++)
         put_header(x, sh, dh, c, dheads[c]);
@@ -1127,6 +1169,7 @@ static void sheet_summary(X *x, Sheet *sh)
             put_num(x, sh, rr0, D_THI, shown_time(x, p, p->r.interval_hi), x->set.by_ttt ? x->days : x->secs);
             put_num(x, sh, rr0, D_SPEEDUP, p->r.speedup, x->speedup);
             put_num(x, sh, rr0, D_COST, p->r.cost_usd, x->usd);
+            put_num(x, sh, rr0, D_ENERGY, p->r.energy_to_train_j / 3.6e9, x->mwh);
             if (!dmin || p->sc.devices < dmin)
                 dmin = p->sc.devices;
             if (p->sc.devices > dmax)
@@ -1149,7 +1192,17 @@ static void sheet_summary(X *x, Sheet *sh)
         summary_chart(x, sh, blk, D_POWER, "System power vs devices", "system power [kW] (log scale)",
                       "#,##0", 1, dmin, dmax, chart_row + dy, dx);
         int below = speedup_charts(x, sh, blk, dmin, dmax, rr0 + 1);
-        cost_chart(x, sh, blk, rr0 + 4 + below);
+        static const ParetoAxis axes[3] = {
+            {D_COST, "cheaper", "Cost to train [USD]", "cost to train at list price [USD] (log scale)",
+             "Time to train vs cost (best of each series at each device count)", "$#,##0"},
+            {D_POWER, "draws less power", "System power [kW]", "system power at the wall [kW] (log scale)",
+             "Time to train vs system power (best of each series at each device count)", "#,##0"},
+            {D_ENERGY, "uses less energy", "Energy to train [MWh]", "energy to train [MWh] (log scale)",
+             "Time to train vs energy to train (best of each series at each device count)", "#,##0"},
+        };
+        int at = rr0 + 4 + below;
+        for (int k = 0; k < 3; k++)
+            at += pareto_chart(x, sh, blk, at, &axes[k]);
     } else {
         put_long(x, sh, chart_row, 0, "No scenario fits and runs: there is nothing to chart.", x->note);
     }
