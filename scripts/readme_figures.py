@@ -2,7 +2,7 @@
 """The README's figures, generated from the shipped studies, not typed.
 
 Runs the studies the README quotes (inputs/default.csv, dp-vs-hybrid.csv,
-network-siif.csv) and renders the README blocks between
+network-siif.csv, codesign.csv) and renders the README blocks between
 "<!-- figures: NAME -->" and "<!-- figures: end NAME -->".  With --write
 it rewrites them; without, it fails (exit 1) when the README disagrees with
 the tool, saying which block.  Standard library only.
@@ -90,6 +90,30 @@ def network_siif(rows, breakdown):
     return "\n".join("  " + l for l in out)
 
 
+def codesign(rows, stdout, sens):
+    def span(series):
+        v = sorted(num(r["speedup"]) for r in rows if r["series"] == series and r["speedup"])
+        return "%.2f–%.2f×" % (v[0], v[-1]) if v else "n/a"
+    gain = dict(re.findall(r"Co-design: (.+?) is ([0-9.]+)x faster than its template's split", stdout))
+    points = [int(num(r["codesign_points"])) for r in rows if r["codesign_points"] and r["series"] == "N7 co-designed"]
+    out = ["- N7, the generator's standard split: %s the A100's speed;" % span("N7 standard split"),
+           "- N7 co-designed: %s (%s× over the standard split; %s to %s design points a row);" % (
+               span("N7 co-designed"), gain.get("N7 co-designed", "?"), "{:,}".format(min(points)),
+               "{:,}".format(max(points))),
+           "- N5 co-designed, the same budgets a node later: %s." % span("N5 co-designed")]
+    knobs = []
+    for r in sens:
+        lo, hi = r["time_to_train_change_minus10"], r["time_to_train_change_plus10"]
+        if r["status_minus10"] != "ok" or r["status_plus10"] != "ok":
+            side = "−10 %" if r["status_minus10"] != "ok" else "+10 %"
+            knobs.append("%s %s: no strategy fits" % (r["parameter"], side))
+        elif max(abs(num(lo)), abs(num(hi))) >= 0.01:
+            knobs.append("%s %+.1f %% / %+.1f %%" % (r["parameter"], 100 * num(lo), 100 * num(hi)))
+    out.append("- What matters for the fastest, %s (time to train with each parameter −10 %% / +10 %%): %s." % (
+        sens[0]["scenario"] if sens else "?", "; ".join(knobs)))
+    return "\n".join(out)
+
+
 def recommendation(stdout):
     m = re.search(r"(Recommended: .*? at the wall\. The cheapest scenario that meets [^.]*\.)", stdout)
     return m.group(1) if m else "(no recommendation)"
@@ -106,6 +130,10 @@ def blocks(deepflow):
         res["network-siif"] = network_siif(rows, bd)
         rows, out = run(deepflow, "default.csv", os.path.join(tmp, "default"))
         res["recommendation"] = recommendation(out)
+        rows, out = run(deepflow, "codesign.csv", os.path.join(tmp, "codesign"))
+        with open(os.path.join(tmp, "codesign", "sensitivity.csv"), newline="") as f:
+            sens = list(csv.DictReader(f))
+        res["codesign"] = codesign(rows, out, sens)
     return res
 
 
@@ -119,7 +147,8 @@ def main():
         text = f.read()
     new = text
     bad = []
-    for name, body in blocks(deepflow).items():
+    res = blocks(deepflow)
+    for name, body in res.items():
         begin, end = "<!-- figures: %s -->\n" % name, "<!-- figures: end %s -->" % name
         if begin not in new or end not in new:
             raise SystemExit("readme_figures: README.md has no block '%s'" % name)
@@ -131,7 +160,7 @@ def main():
     if "--write" in args:
         with open(path, "w") as f:
             f.write(new)
-        print("readme_figures: wrote %d blocks" % 3)
+        print("readme_figures: wrote %d blocks" % len(res))
         return
     if bad:
         raise SystemExit("readme_figures: README.md disagrees with the tool in: %s (scripts/readme_figures.py "

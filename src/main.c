@@ -327,6 +327,22 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
             printf(" %s never beats %s for good (best %.2fx at %d).", cmp[k].series, cmp[k].baseline,
                    cmp[k].best, cmp[k].best_devices);
     }
+    { /* co-design: what the split search gained, per series (its best row) */
+        RptSeriesSet set;
+        if (rpt_series_build(run, &set) == 0) {
+            for (int i = 0; i < set.n; i++) {
+                if (set.s[i].best < 0)
+                    continue;
+                const Result *r = &run->row[set.s[i].best].r;
+                if (r->design_evals <= 0)
+                    continue;
+                const double now = isfinite(r->time_to_train_s) ? r->time_to_train_s : 1.0 / r->samples_per_s;
+                printf(" Co-design: %s is %.2fx faster than its template's split (%d design points).",
+                       set.s[i].name, r->design_start_s / now, r->design_evals);
+            }
+            rpt_series_free(&set);
+        }
+    }
     if (wl)
         printf(" Report in %s/: %s.", dir, written);
     if (failed)
