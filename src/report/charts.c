@@ -523,21 +523,24 @@ static void gp_log_tics(FILE *f, const char *axis, double lo, double hi)
     if (!(lo > 0) || !(hi >= lo) || !isfinite(hi))
         return;
     static const double fine[10] = {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8}, coarse[3] = {1, 2, 5};
+    const int e0 = (int)floor(log10(lo)), e1 = (int)floor(log10(hi));
     for (int pass = 0; pass < 2; pass++) {
         const double *m = pass ? fine : coarse;
         const int nm = pass ? 10 : 3;
         int n = 0;
-        for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
+        for (int e = e0; e <= e1; e++)
             for (int i = 0; i < nm; i++)
-                n += m[i] * d >= lo * 0.999 && m[i] * d <= hi * 1.001;
+                n += m[i] * pow(10, e) >= lo * 0.999 && m[i] * pow(10, e) <= hi * 1.001;
         if (n < 3 && !pass)
             continue;
         fprintf(f, "set %stics (", axis);
         int k = 0;
-        for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
-            for (int i = 0; i < nm; i++)
-                if (m[i] * d >= lo * 0.999 && m[i] * d <= hi * 1.001)
-                    fprintf(f, "%s%g", k++ ? ", " : "", m[i] * d);
+        for (int e = e0; e <= e1; e++)
+            for (int i = 0; i < nm; i++) {
+                const double v = m[i] * pow(10, e);
+                if (v >= lo * 0.999 && v <= hi * 1.001)
+                    fprintf(f, "%s%g", k++ ? ", " : "", v);
+            }
         fputs(")\n", f);
         return;
     }

@@ -132,7 +132,7 @@ static double next_uniform(uint64_t *state)
 
 static void random_split(Simplex *s, uint64_t *state)
 {
-    double cut[TP_COUNT + 1];
+    double cut[TP_COUNT + 1] = {0};
     const int n = s->n;
     for (int i = 0; i < n - 1; i++)
         cut[i] = next_uniform(state);
