@@ -21,6 +21,11 @@
  * Ranks are placed tensor innermost, then data, then pipeline unless the
  * scenario's placement says otherwise; net_group says how each group lands
  * on nodes and so which tier it uses.
+ *
+ * This file costs the graph's operations and puts the parts together; the
+ * schedule (schedule.c), the memory (memory.c) and the data-parallel
+ * exchange (comm.c) are pure functions of their own (parts.h), each tested
+ * against its formula in tests/test_step.c.
  * Seconds, bytes, FLOP. */
 #include "step.h"
 
@@ -30,6 +35,7 @@
 
 #include "graph/graph.h"
 #include "net/net.h"
+#include "par/parts.h"
 #include "power/power.h"
 
 typedef struct {
@@ -319,8 +325,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
      * embedding and the head; the slowest of them bounds the pipeline. */
     /* Layers of the most loaded stage: chunks of ceil(L / (pp v)) layers
      * when they do not split evenly (the rest of the stages carry fewer). */
-    const int per_chunk = (g.layers + pp * v - 1) / (pp * v); /* integer ceiling */
-    const double lps = (double)per_chunk * v;
+    const double lps = sched_stage_layers(g.layers, pp, v);
     Costs first = {0}, last = {0};
     costs_add(&first, &lf, lps);
     costs_add(&first, &lb, lps);
@@ -342,13 +347,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     costs_add(&step, stage, (double)m_micro);
     /* Fill and drain: (pp - 1) / v stage-times, divided by the units a
      * microbatch is pipelined in (an LSTM's timesteps). */
-    const int wave = g.wavefront > 1 ? g.wavefront : 1;
-    step.t[COMP_PP_BUBBLE] = (double)(pp - 1) / v * t_stage / wave;
-    /* a bidirectional first layer passes nothing on before the whole
-     * sequence is done: a whole stage-time of fill (and of drain), then
-     * the wavefront through the other pp - 2 stages */
-    if (g.serial_first && wave > 1 && pp > 1)
-        step.t[COMP_PP_BUBBLE] = (1.0 + (double)(pp - 2) / wave) / v * t_stage;
+    step.t[COMP_PP_BUBBLE] = sched_bubble(pp, v, t_stage, g.wavefront, g.serial_first);
 
     /* Stage-to-stage transfers: an activation forward and a gradient
      * backward per microbatch and chunk, blocking as in Megatron-LM; with
@@ -364,7 +363,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         const int units = g.wavefront > 1 ? g.wavefront : 1;
         CollCost p2p;
         net_collective(sys, &pp_group, COLL_P2P, msg / units, &p2p);
-        const double sends = 2.0 * ((double)v * m_micro + pp - 1) * units;
+        const double sends = sched_p2p_sends(m_micro, pp, v, units);
         step.t[COMP_PP_COMM] = p2p.time_s * sends;
         step.e[COMP_PP_COMM] = pwr_link_energy(&sys->intra, p2p.intra_bytes * sends);
         step.e_inter += pwr_link_energy(&sys->inter, p2p.inter_bytes * sends);
@@ -403,50 +402,21 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         }
     }
 
-    /* Data-parallel gradient exchange (ZeRO >= 2 reduce-scatters gradients
-     * and all-gathers the updated 16-bit weights; ZeRO-3 also all-gathers
-     * weights in forward and backward). */
+    /* Data-parallel gradient exchange (comm.c), partly hidden under the
+     * last microbatch's backward pass. */
     if (dp > 1 && p_dev > 0) {
-        CollCost c1, c2 = {0}, c3 = {0};
-        double t_dp, n3 = 0;
-        const double wb = weight_bytes(sc->precision);
-        if (sc->zero >= 1) {
-            net_collective(sys, &dp_group, COLL_REDUCESCATTER, p_dev * STEP_GRAD_BYTES, &c1);
-            net_collective(sys, &dp_group, COLL_ALLGATHER, p_dev * wb, &c2);
-            t_dp = c1.time_s + c2.time_s;
-            if (sc->zero == 3) {
-                net_collective(sys, &dp_group, COLL_ALLGATHER, p_dev * wb, &c3);
-                n3 = 2.0 * m_micro; /* forward and backward, every microbatch */
-                t_dp += n3 * c3.time_s;
-            }
-        } else if (sp_params > 0) {
-            /* dense part all-reduced; the sparse tables all-gathered (every
-             * rank receives every other's rows), or densified when that is
-             * cheaper (Horovod's sparse_as_dense) */
-            CollCost dense_sp;
-            net_collective(sys, &dp_group, COLL_ALLREDUCE, (p_dev - sp_params) * STEP_GRAD_BYTES, &c1);
-            net_collective(sys, &dp_group, COLL_ALLGATHER, sp_bytes * dp, &c2);
-            net_collective(sys, &dp_group, COLL_ALLREDUCE, sp_params * STEP_GRAD_BYTES, &dense_sp);
-            if (dense_sp.time_s < c2.time_s)
-                c2 = dense_sp;
-            t_dp = c1.time_s + c2.time_s;
-        } else {
-            net_collective(sys, &dp_group, COLL_ALLREDUCE, p_dev * STEP_GRAD_BYTES, &c1);
-            t_dp = c1.time_s;
-        }
-        step.inter_bytes += c1.inter_bytes + c2.inter_bytes + n3 * c3.inter_bytes;
-        step.intra_bytes += c1.intra_bytes + c2.intra_bytes + n3 * c3.intra_bytes;
-        tier_name(r->dp_tier, sizeof r->dp_tier, &dp_group, &c1);
-        double hidden = fw->dp_overlap * t_dp;
-        if (hidden > t_b_last)
-            hidden = t_b_last;
-        step.t[COMP_DP_COMM] = t_dp - hidden;
-        const double dp_intra = c1.intra_bytes + c2.intra_bytes + n3 * c3.intra_bytes;
-        const double dp_inter = c1.inter_bytes + c2.inter_bytes + n3 * c3.inter_bytes;
-        const double f_exposed = t_dp > 0 ? (t_dp - hidden) / t_dp : 1.0;
-        step.e[COMP_DP_COMM] = f_exposed * pwr_link_energy(&sys->intra, dp_intra);
-        step.e[COMP_DP_HIDDEN] = (1 - f_exposed) * pwr_link_energy(&sys->intra, dp_intra);
-        step.e_inter += pwr_link_energy(&sys->inter, dp_inter);
+        DpExchange ex;
+        comm_dp_exchange(sys, &dp_group, p_dev, sc->zero, m_micro, weight_bytes(sc->precision),
+                         STEP_GRAD_BYTES, sp_params, sp_bytes, &ex);
+        step.inter_bytes += ex.inter_bytes;
+        step.intra_bytes += ex.intra_bytes;
+        tier_name(r->dp_tier, sizeof r->dp_tier, &dp_group, &ex.first);
+        const double hidden = comm_dp_hidden(ex.time_s, fw->dp_overlap, t_b_last);
+        step.t[COMP_DP_COMM] = ex.time_s - hidden;
+        const double f_exposed = ex.time_s > 0 ? (ex.time_s - hidden) / ex.time_s : 1.0;
+        step.e[COMP_DP_COMM] = f_exposed * pwr_link_energy(&sys->intra, ex.intra_bytes);
+        step.e[COMP_DP_HIDDEN] = (1 - f_exposed) * pwr_link_energy(&sys->intra, ex.intra_bytes);
+        step.e_inter += pwr_link_energy(&sys->inter, ex.inter_bytes);
         step.t[COMP_DP_HIDDEN] = hidden;
     }
 
@@ -502,29 +472,16 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->mfu = r->model_flops_per_step / (r->step_time_s * sc->devices * peak);
     r->hfu = r->hardware_flops_per_step / (r->step_time_s * sc->devices * peak);
 
-    /* Memory of the most loaded device. */
-    const double optim_b = os.state_bytes + master_b;
-    r->mem_weights_bytes = p_dev * wb / (sc->zero >= 3 ? dp : 1);
-    r->mem_grads_bytes = p_dev * STEP_GRAD_BYTES / (sc->zero >= 2 ? dp : 1);
-    r->mem_optimizer_bytes = p_dev * optim_b / (sc->zero >= 1 ? dp : 1);
-    /* Microbatches whose activations the first stage holds at its peak.
-     * 1F1B: min(m, pp).  Interleaved (Megatron-LM's schedule): the first
-     * stage runs 2(pp - 1) + (v - 1) pp warm-up chunk forwards before its
-     * first backward, i.e. holds v pp + pp - 1 chunks of lps / v layers,
-     * the factor 1 + (pp - 1) / (pp v) over 1F1B -- but never more than
-     * the m v chunks there are: with m = pp it holds what 1F1B holds. */
-    const double inflight = (double)(m_micro < pp ? m_micro : pp);
-    double ileave = 1.0;
-    if (v > 1) {
-        const double chunks = fmin((double)m_micro * v, (double)v * pp + pp - 1);
-        ileave = chunks / ((double)v * inflight);
-    }
-    double work = sc->recompute == RECOMPUTE_FULL ? g.act_bytes_recompute_working : 0.0;
-    double a_first = g.act_bytes_per_layer * lps * inflight * ileave + g.act_bytes_first * inflight + work;
-    double a_last = g.act_bytes_per_layer * lps + g.act_bytes_last + work;
-    if (pp == 1)
-        a_first = a_last = g.act_bytes_per_layer * lps + g.act_bytes_first + g.act_bytes_last + work;
-    r->mem_activations_bytes = a_first > a_last ? a_first : a_last;
+    /* Memory of the most loaded device (memory.c, schedule.c). */
+    const StateBytes state = mem_state(p_dev, dp, sc->zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
+    r->mem_weights_bytes = state.weights;
+    r->mem_grads_bytes = state.grads;
+    r->mem_optimizer_bytes = state.optimizer;
+    double inflight, ileave;
+    sched_inflight(m_micro, pp, v, &inflight, &ileave);
+    r->mem_activations_bytes =
+        mem_activations(pp, g.act_bytes_per_layer, lps, g.act_bytes_first, g.act_bytes_last, inflight, ileave,
+                        sc->recompute == RECOMPUTE_FULL ? g.act_bytes_recompute_working : 0.0);
     r->mem_workspace_bytes = dev->hbm_reserved_bytes;
     r->mem_total_bytes = r->mem_weights_bytes + r->mem_grads_bytes + r->mem_optimizer_bytes +
                          r->mem_activations_bytes + r->mem_workspace_bytes;

@@ -1,0 +1,50 @@
+/* par/comm.c — the data-parallel gradient exchange (see parts.h). */
+#include "parts.h"
+
+#include <string.h>
+
+void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, double weight_bytes,
+                      double grad_bytes, double sparse_params, double sparse_bytes, DpExchange *out)
+{
+    CollCost c1, c2, c3;
+    memset(&c2, 0, sizeof c2);
+    memset(&c3, 0, sizeof c3);
+    double t, n3 = 0;
+    if (zero >= 1) {
+        /* ZeRO >= 1: reduce-scatter the gradients, all-gather the updated
+         * 16-bit weights; ZeRO-3 also all-gathers the weights in forward
+         * and backward of every microbatch */
+        net_collective(sys, g, COLL_REDUCESCATTER, p * grad_bytes, &c1);
+        net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes, &c2);
+        t = c1.time_s + c2.time_s;
+        if (zero == 3) {
+            net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes, &c3);
+            n3 = 2.0 * m;
+            t += n3 * c3.time_s;
+        }
+    } else if (sparse_params > 0) {
+        /* dense part all-reduced; the sparse tables all-gathered (every rank
+         * receives every other's rows), or densified when that is cheaper
+         * (Horovod's sparse_as_dense) */
+        CollCost dense;
+        net_collective(sys, g, COLL_ALLREDUCE, (p - sparse_params) * grad_bytes, &c1);
+        net_collective(sys, g, COLL_ALLGATHER, sparse_bytes * g->p, &c2);
+        net_collective(sys, g, COLL_ALLREDUCE, sparse_params * grad_bytes, &dense);
+        if (dense.time_s < c2.time_s)
+            c2 = dense;
+        t = c1.time_s + c2.time_s;
+    } else {
+        net_collective(sys, g, COLL_ALLREDUCE, p * grad_bytes, &c1);
+        t = c1.time_s;
+    }
+    out->time_s = t;
+    out->intra_bytes = c1.intra_bytes + c2.intra_bytes + n3 * c3.intra_bytes;
+    out->inter_bytes = c1.inter_bytes + c2.inter_bytes + n3 * c3.inter_bytes;
+    out->first = c1;
+}
+
+double comm_dp_hidden(double exchange_s, double overlap, double backward_s)
+{
+    const double hidden = overlap * exchange_s;
+    return hidden > backward_s ? backward_s : hidden;
+}

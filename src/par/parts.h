@@ -1,0 +1,85 @@
+/* par/parts.h — the parts of the step model, each a pure function that
+ * tests can call (tests/test_step.c) and step.c puts together:
+ *   schedule.c  the pipeline: layers per stage, fill and drain, the
+ *               microbatches (and interleaved chunks) in flight, the
+ *               stage-to-stage sends;
+ *   memory.c    weights, gradients and optimizer state per device under
+ *               ZeRO; activations held at the schedule's peak;
+ *   comm.c      the data-parallel gradient exchange (all-reduce, ZeRO's
+ *               reduce-scatter and all-gathers, row-sparse tables) and the
+ *               part of it hidden under the backward pass.
+ * Seconds, bytes. */
+#ifndef DF_PARTS_H
+#define DF_PARTS_H
+
+#include "core/types.h"
+#include "net/net.h"
+
+/* ---- schedule.c ---------------------------------------------------------- */
+
+/* Layers on the most loaded stage: v chunks of ceil(L / (pp v)) layers (the
+ * other stages carry fewer when L does not split evenly). */
+int sched_stage_layers(int layers, int pp, int v);
+
+/* Pipeline fill and drain of 1F1B with v interleaved chunks (Narayanan et
+ * al. SC'21): (pp - 1) / v stage-times, divided by the units a microbatch
+ * is pipelined in (an LSTM's timesteps, wave >= 1).  serial_first: a first
+ * stage that passes nothing on before its whole sequence is done (a
+ * bidirectional layer) costs a whole stage-time of fill and drain, then the
+ * wavefront through the other pp - 2 stages. */
+double sched_bubble(int pp, int v, double t_stage, int wave, int serial_first);
+
+/* Activations the first stage holds at its peak: 1F1B holds min(m, pp)
+ * microbatches (*microbatches); the interleaved schedule runs
+ * 2 (pp - 1) + (v - 1) pp warm-up chunk forwards before its first
+ * backward, i.e. holds v pp + pp - 1 chunks of 1/v of the stage's layers,
+ * but never more than the m v chunks there are: *interleave is that over
+ * what 1F1B holds (1 + (pp - 1) / (pp v) when m >= pp + ...; 1 for v = 1). */
+void sched_inflight(long m, int pp, int v, double *microbatches, double *interleave);
+
+/* Stage-to-stage sends per device and step: an activation forward and a
+ * gradient backward per microbatch and chunk, plus the fill, each in
+ * `units` pieces. */
+double sched_p2p_sends(long m, int pp, int v, int units);
+
+/* ---- memory.c ------------------------------------------------------------ */
+
+/* Model state of one device holding p parameters (ZeRO, Rajbhandari et al.
+ * SC'20): stage 1 shards the optimizer state (optim_bytes per parameter)
+ * over dp, stage 2 also the gradients (grad_bytes), stage 3 also the
+ * weights (weight_bytes). */
+typedef struct {
+    double weights, grads, optimizer;
+} StateBytes;
+StateBytes mem_state(double p, int dp, int zero, double weight_bytes, double grad_bytes, double optim_bytes);
+
+/* Activations of the most loaded stage: the first stage holds its layers'
+ * activations for microbatches x interleave microbatches and the first
+ * layers' extras for microbatches; the last stage one microbatch plus the
+ * head's; one stage (pp 1) holds both.  work: the working set of a
+ * full-recompute backward, added once. */
+double mem_activations(int pp, double per_layer, double layers, double first, double last,
+                       double microbatches, double interleave, double work);
+
+/* ---- comm.c -------------------------------------------------------------- */
+
+/* The data-parallel exchange of one step of a device holding p parameters
+ * (grad_bytes each) over the group: an all-reduce; under ZeRO >= 1 a
+ * reduce-scatter of the gradients and an all-gather of the updated weights
+ * (weight_bytes each), ZeRO-3 also an all-gather of the weights in forward
+ * and backward of each of the m microbatches; with row-sparse tables
+ * (sparse_params of the p, sparse_bytes of touched rows) the dense rest
+ * all-reduced and the tables all-gathered, or densified when cheaper. */
+typedef struct {
+    double time_s;                   /* the whole exchange, before overlap */
+    double intra_bytes, inter_bytes; /* per device */
+    CollCost first;                  /* the gradient collective (its tier names the dp tier) */
+} DpExchange;
+void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, double weight_bytes,
+                      double grad_bytes, double sparse_params, double sparse_bytes, DpExchange *out);
+
+/* The part of the exchange the stack hides under the last microbatch's
+ * backward pass (backward_s): overlap x the exchange, at most backward_s. */
+double comm_dp_hidden(double exchange_s, double overlap, double backward_s);
+
+#endif

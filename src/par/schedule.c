@@ -1,0 +1,37 @@
+/* par/schedule.c — the pipeline schedule (see parts.h): Megatron-LM's 1F1B
+ * with interleaved chunks (Narayanan et al., SC'21). */
+#include "parts.h"
+
+#include <math.h>
+
+int sched_stage_layers(int layers, int pp, int v)
+{
+    const int per_chunk = (layers + pp * v - 1) / (pp * v); /* integer ceiling */
+    return per_chunk * v;
+}
+
+double sched_bubble(int pp, int v, double t_stage, int wave, int serial_first)
+{
+    if (wave < 1)
+        wave = 1;
+    if (serial_first && wave > 1 && pp > 1)
+        return (1.0 + (double)(pp - 2) / wave) / v * t_stage;
+    return (double)(pp - 1) / v * t_stage / wave;
+}
+
+void sched_inflight(long m, int pp, int v, double *microbatches, double *interleave)
+{
+    const double inflight = (double)(m < pp ? m : pp);
+    double ileave = 1.0;
+    if (v > 1) {
+        const double chunks = fmin((double)m * v, (double)v * pp + pp - 1);
+        ileave = chunks / ((double)v * inflight);
+    }
+    *microbatches = inflight;
+    *interleave = ileave;
+}
+
+double sched_p2p_sends(long m, int pp, int v, int units)
+{
+    return 2.0 * ((double)v * m + pp - 1) * units;
+}

@@ -1,0 +1,172 @@
+/* tests/test_step.c — the parts of the step model (par/parts.h) against
+ * their published formulas, and the whole step against them: the pipeline
+ * bubble (pp - 1) / (v m) of the compute (Narayanan et al. SC'21), the
+ * interleaved schedule's activation memory (v pp + pp - 1 chunks at the
+ * peak), ZeRO's sharding of weights, gradients and optimizer state
+ * (Rajbhandari et al. SC'20), the data-parallel exchange (ZeRO's
+ * reduce-scatter + all-gather moves what an all-reduce moves; ZeRO-3 adds
+ * 2 m all-gathers) and its overlap. */
+#include "testdb.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "batch/evaluate.h"
+#include "par/parts.h"
+#include "par/step.h"
+
+static void test_stage_layers(void **state)
+{
+    (void)state;
+    assert_int_equal(sched_stage_layers(96, 8, 1), 12);
+    assert_int_equal(sched_stage_layers(96, 8, 2), 12); /* 2 chunks of 6 */
+    assert_int_equal(sched_stage_layers(80, 6, 1), 14); /* ceil(80 / 6): the most loaded stage */
+    assert_int_equal(sched_stage_layers(80, 6, 2), 14); /* 2 chunks of ceil(80 / 12) = 7 */
+    assert_int_equal(sched_stage_layers(32, 1, 1), 32);
+}
+
+static void test_bubble(void **state)
+{
+    (void)state;
+    /* 1F1B: (pp - 1) stage-times; v chunks divide it */
+    assert_rel(sched_bubble(8, 1, 2.0, 1, 0), 14.0, 1e-15);
+    assert_rel(sched_bubble(8, 4, 2.0, 1, 0), 3.5, 1e-15);
+    assert_rel(sched_bubble(1, 1, 2.0, 1, 0), 0.0, 0);
+    /* a microbatch pipelined in 10 timesteps: a tenth of the fill */
+    assert_rel(sched_bubble(4, 1, 2.0, 10, 0), 0.6, 1e-15);
+    /* a bidirectional first stage: one whole stage-time, then the wavefront */
+    assert_rel(sched_bubble(4, 1, 2.0, 10, 1), (1.0 + 2.0 / 10) * 2.0, 1e-15);
+}
+
+static void test_inflight(void **state)
+{
+    (void)state;
+    double mb, il;
+    sched_inflight(64, 8, 1, &mb, &il); /* 1F1B: pp microbatches */
+    assert_rel(mb, 8, 0);
+    assert_rel(il, 1, 0);
+    sched_inflight(4, 8, 1, &mb, &il); /* fewer microbatches than stages */
+    assert_rel(mb, 4, 0);
+    sched_inflight(64, 8, 4, &mb, &il); /* interleaved: v pp + pp - 1 = 39 chunks of 1/4 */
+    assert_rel(mb * il, 39.0 / 4, 1e-15);
+    assert_rel(il, 1 + (8.0 - 1) / (8 * 4), 1e-15); /* Megatron's 1 + (pp - 1) / (pp v) */
+    sched_inflight(8, 8, 4, &mb, &il);              /* m = pp: no more than the m v = 32 chunks there are */
+    assert_rel(mb * il, 32.0 / 4, 1e-15);
+    /* sends: forward and backward per microbatch and chunk, plus the fill */
+    assert_rel(sched_p2p_sends(16, 4, 2, 1), 2.0 * (2 * 16 + 3), 0);
+    assert_rel(sched_p2p_sends(16, 4, 1, 10), 2.0 * (16 + 3) * 10, 0);
+}
+
+static void test_zero_sharding(void **state)
+{
+    (void)state;
+    const double p = 1e9, wb = 2, gb = 4, ob = 12;
+    for (int z = 0; z <= 3; z++) {
+        StateBytes s = mem_state(p, 8, z, wb, gb, ob);
+        assert_rel(s.optimizer, p * ob / (z >= 1 ? 8 : 1), 1e-15);
+        assert_rel(s.grads, p * gb / (z >= 2 ? 8 : 1), 1e-15);
+        assert_rel(s.weights, p * wb / (z >= 3 ? 8 : 1), 1e-15);
+    }
+    /* ZeRO-3 over 64 replicas: 18 bytes per parameter become 18 / 64 */
+    StateBytes s = mem_state(p, 64, 3, wb, gb, ob);
+    assert_rel(s.weights + s.grads + s.optimizer, p * 18 / 64, 1e-15);
+}
+
+static void test_activations(void **state)
+{
+    (void)state;
+    /* first stage: 8 microbatches of 10 layers of 1 GB, plus 0.5 GB of
+     * embedding per microbatch; last stage: one microbatch plus 3 GB of head */
+    assert_rel(mem_activations(8, 1e9, 10, 0.5e9, 3e9, 8, 1, 0), 80e9 + 4e9, 1e-15);
+    assert_rel(mem_activations(8, 1e9, 10, 0.5e9, 90e9, 8, 1, 0), 10e9 + 90e9, 1e-15);
+    /* interleaved: the layers' part grows by the interleave factor */
+    assert_rel(mem_activations(8, 1e9, 10, 0.5e9, 3e9, 8, 1.25, 0), 100e9 + 4e9, 1e-15);
+    /* one stage holds both ends, one microbatch; full recompute's working set once */
+    assert_rel(mem_activations(1, 1e9, 10, 0.5e9, 3e9, 1, 1, 2e9), 15.5e9, 1e-15);
+}
+
+/* A system whose scale-out tier is the one a dp group spans (one rank per
+ * node), for the exchange's arithmetic. */
+static void dp_fixture(System *sys, Group *g)
+{
+    Scenario sc;
+    const char *kv[] = {"system=dgx-h100", "model=llama2-7b", "devices=64", "tp=8", "pp=1"};
+    build_scenario(&sc, kv, 5);
+    *sys = sc.system;
+    net_group(sys, 8, 8, g);
+}
+
+static void test_dp_exchange(void **state)
+{
+    (void)state;
+    System sys;
+    Group g;
+    dp_fixture(&sys, &g);
+    const double p = 2e9;
+    DpExchange ar, z1, z3;
+    comm_dp_exchange(&sys, &g, p, 0, 16, 2, 4, 0, 0, &ar);
+    comm_dp_exchange(&sys, &g, p, 1, 16, 2, 4, 0, 0, &z1);
+    comm_dp_exchange(&sys, &g, p, 3, 16, 2, 4, 0, 0, &z3);
+    CollCost c;
+    net_collective(&sys, &g, COLL_ALLREDUCE, p * 4, &c);
+    assert_rel(ar.time_s, c.time_s, 1e-15);
+    assert_rel(ar.inter_bytes, c.inter_bytes, 1e-15);
+    /* ZeRO-1: a reduce-scatter of 4-byte gradients and an all-gather of
+     * 2-byte weights move 3/4 of the all-reduce's bytes */
+    assert_rel(z1.inter_bytes, 0.75 * ar.inter_bytes, 1e-9);
+    CollCost rs, ag;
+    net_collective(&sys, &g, COLL_REDUCESCATTER, p * 4, &rs);
+    net_collective(&sys, &g, COLL_ALLGATHER, p * 2, &ag);
+    assert_rel(z1.time_s, rs.time_s + ag.time_s, 1e-15);
+    /* ZeRO-3: and an all-gather of the weights in forward and backward of
+     * each of the 16 microbatches */
+    assert_rel(z3.time_s, z1.time_s + 32 * ag.time_s, 1e-12);
+    assert_rel(z3.inter_bytes, z1.inter_bytes + 32 * ag.inter_bytes, 1e-12);
+    /* the hidden part: overlap x the exchange, at most the backward pass */
+    assert_rel(comm_dp_hidden(10, 0.9, 100), 9, 1e-15);
+    assert_rel(comm_dp_hidden(10, 0.9, 4), 4, 0);
+    assert_rel(comm_dp_hidden(10, 0, 4), 0, 0);
+}
+
+/* The whole step: the bubble is (pp - 1) / (v m) of the stage work, and the
+ * memory the parts give is what the step reports. */
+static void test_step_schedule(void **state)
+{
+    (void)state;
+    const char *kv[] = {
+        "system=dgx-a100-80g", "model=gpt3-175b",   "devices=1024", "tp=8",           "pp=16",
+        "microbatch=1",        "global_batch=1536", "interleave=2", "recompute=full", "zero=1"};
+    Scenario sc;
+    build_scenario(&sc, kv, 10);
+    Result r;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r), 0);
+    const long m = 1536 / (8 * 1);
+    double stage = 0;
+    static const Component per_stage[] = {COMP_GEMM,      COMP_ATTENTION, COMP_MEMBOUND, COMP_EMBED_HEAD,
+                                          COMP_RECOMPUTE, COMP_TP_COMM,   COMP_HOST};
+    for (size_t i = 0; i < sizeof per_stage / sizeof per_stage[0]; i++)
+        stage += r.comp_time_s[per_stage[i]];
+    assert_rel(r.comp_time_s[COMP_PP_BUBBLE] / stage, (16.0 - 1) / (2.0 * m), 1e-9);
+    /* optimizer state sharded over dp = 8, weights and gradients not */
+    assert_rel(r.mem_optimizer_bytes * 8 / 12, r.mem_weights_bytes / 2, 1e-12);
+    assert_rel(r.mem_grads_bytes / 4, r.mem_weights_bytes / 2, 1e-12);
+    /* ZeRO-3 divides the weights and gradients too */
+    sc.zero = 3;
+    Result r3;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r3), 0);
+    assert_rel(r3.mem_weights_bytes, r.mem_weights_bytes / 8, 1e-12);
+    assert_rel(r3.mem_grads_bytes, r.mem_grads_bytes / 8, 1e-12);
+    assert_true(r3.comp_time_s[COMP_DP_COMM] + r3.comp_time_s[COMP_DP_HIDDEN] >
+                r.comp_time_s[COMP_DP_COMM] + r.comp_time_s[COMP_DP_HIDDEN]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stage_layers),  cmocka_unit_test(test_bubble),
+        cmocka_unit_test(test_inflight),      cmocka_unit_test(test_zero_sharding),
+        cmocka_unit_test(test_activations),   cmocka_unit_test(test_dp_exchange),
+        cmocka_unit_test(test_step_schedule),
+    };
+    return cmocka_run_group_tests(tests, db_setup, db_teardown);
+}
