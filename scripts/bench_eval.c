@@ -103,8 +103,8 @@ int main(void)
     printf("bench_eval: 1T GPT, 1,024 A100, all auto: %.2f s (%d strategies evaluated, %d skipped as "
            "equivalent, of %.0f combinations; %.0f strategies/s): tp %d pp %d dp %d mb %d v %d, %s "
            "recompute, sp %s, ZeRO %d, %.1f TFLOP/s per GPU (MFU %.1f %%)\n",
-           t5 - t4, big_r.searched, big_r.search_pruned, big_r.search_space, big_r.searched / (t5 - t4), big_r.tp, big_r.pp, big_r.dp,
-           big_r.microbatch, big_r.interleave, recompute_name(big_r.recompute), big_r.seq_parallel ? "on" : "off", big_r.zero,
+           t5 - t4, big_r.searched, big_r.search_pruned, big_r.search_space, big_r.searched / (t5 - t4), big_r.st.tp, big_r.st.pp, big_r.st.dp,
+           big_r.st.microbatch, big_r.st.interleave, recompute_name(big_r.st.recompute), big_r.st.seq_parallel ? "on" : "off", big_r.st.zero,
            big_r.model_tflops_per_device, 100 * big_r.mfu);
     free(cache);
     tdb_free(&db);

@@ -544,7 +544,7 @@ static void print_eval(const RunRow *rr)
         fprintf(stderr,
                 "deepflow eval: note: no global_batch given, so microbatch x dp = %lld samples per step; the "
                 "model's training batch is usually far larger (set global_batch=...)\n",
-                (long long)sc->global_batch);
+                (long long)sc->st.global_batch);
     char a[64];
     printf("scenario     %s\n", sc->name);
     printf("system       %s: %s, %d per node; stack %s\n", sc->system.name, sc->system.device.name,
@@ -561,16 +561,16 @@ static void print_eval(const RunRow *rr)
     char dtp[16], dpp[16], ddp[16], dmb[16], div[16], dz[16];
     printf("strategy     devices %d = tp %s x pp %s x dp %s; microbatch %s, global batch %lld, "
            "interleave %s, recompute %s, %s%s, ZeRO %s, placement %s\n",
-           sc->devices, degree(err, r->tp, sc->tp, dtp), degree(err, r->pp, sc->pp, dpp),
-           degree(err, r->dp, sc->dp, ddp), degree(err, r->microbatch, sc->microbatch, dmb),
-           (long long)(err ? sc->global_batch : r->global_batch),
-           degree(err, r->interleave, sc->interleave, div),
-           recompute_name(err ? sc->recompute : r->recompute), precision_name(sc->precision),
-           (err ? sc->seq_parallel : r->seq_parallel) == AUTO_VALUE ? ", sequence parallel auto"
-           : (err ? sc->seq_parallel : r->seq_parallel)             ? ", sequence parallel"
-                                                                    : "",
-           degree(err, r->zero, sc->zero, dz),
-           placement_name(r->status == STATUS_ERROR ? sc->placement : r->placement));
+           sc->devices, degree(err, r->st.tp, sc->st.tp, dtp), degree(err, r->st.pp, sc->st.pp, dpp),
+           degree(err, r->st.dp, sc->st.dp, ddp), degree(err, r->st.microbatch, sc->st.microbatch, dmb),
+           (long long)(err ? sc->st.global_batch : r->st.global_batch),
+           degree(err, r->st.interleave, sc->st.interleave, div),
+           recompute_name(err ? sc->st.recompute : r->st.recompute), precision_name(sc->precision),
+           (err ? sc->st.seq_parallel : r->st.seq_parallel) == AUTO_VALUE ? ", sequence parallel auto"
+           : (err ? sc->st.seq_parallel : r->st.seq_parallel)             ? ", sequence parallel"
+                                                                          : "",
+           degree(err, r->st.zero, sc->st.zero, dz),
+           placement_name(r->status == STATUS_ERROR ? sc->st.placement : r->st.placement));
     if (r->status == STATUS_ERROR) {
         printf("status       error: %s\n", r->error);
         return;
@@ -661,9 +661,10 @@ static void print_eval(const RunRow *rr)
             char st[32];
             unit_format(c->step_time_s, UNIT_TIME, st, sizeof st);
             printf("  %4d %4d %4d %5d %5d %3d %-10s %3s %4d %-9s %12s %7.1f%% %5.1f%% %5.1f GiB\n", k + 1,
-                   c->tp, c->pp, c->dp, c->microbatch, c->interleave, recompute_name(c->recompute),
-                   c->seq_parallel ? "yes" : "no", c->zero, placement_name(c->placement), st,
-                   100 * (t / t0 - 1), 100 * c->mfu, c->mem_total_bytes / 1073741824.0);
+                   c->st.tp, c->st.pp, c->st.dp, c->st.microbatch, c->st.interleave,
+                   recompute_name(c->st.recompute), c->st.seq_parallel ? "yes" : "no", c->st.zero,
+                   placement_name(c->st.placement), st, 100 * (t / t0 - 1), 100 * c->mfu,
+                   c->mem_total_bytes / 1073741824.0);
         }
     }
 }

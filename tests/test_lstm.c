@@ -543,8 +543,8 @@ static void test_biglstm_on_dgx1(void **state)
     assert_non_null(strstr(r.error, "precision bf16: the V100-SXM2-32GB has no bf16 matrix units"));
     evaluate_biglstm(kv, 6, "fp32", &r);
     assert_int_equal(r.status, STATUS_OK);
-    assert_int_equal(r.tp, 1);
-    assert_int_equal(r.dp, 8);
+    assert_int_equal(r.st.tp, 1);
+    assert_int_equal(r.st.dp, 8);
 }
 
 int main(void)

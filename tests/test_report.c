@@ -234,10 +234,10 @@ static void fill_row(RunRow *rr, const char *name, const char *series, int devic
     rr->sc.system.price_per_device_hour = 2.0;
     rr->sc.devices = devices;
     rr->r.status = st;
-    rr->r.tp = 1;
-    rr->r.pp = 1;
-    rr->r.dp = devices;
-    rr->r.microbatch = 1;
+    rr->r.st.tp = 1;
+    rr->r.st.pp = 1;
+    rr->r.st.dp = devices;
+    rr->r.st.microbatch = 1;
     rr->r.step_time_s = 1.0;
     rr->r.samples_per_s = devices;
     rr->r.time_to_train_s = ttt_days * 86400.0;

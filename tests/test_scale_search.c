@@ -30,7 +30,7 @@ static void test_critical_batch(void **state)
     sc.model.kind = MODEL_CNN;
     sc.model.dataset_samples = 1281167;
     sc.model.convergence = c;
-    sc.global_batch = 8192;
+    sc.st.global_batch = 8192;
     double steps, epochs;
     char why[128];
     assert_int_equal(scale_steps(&sc, &steps, &epochs, why, sizeof why), 0);
@@ -39,7 +39,7 @@ static void test_critical_batch(void **state)
     /* steps form: S_min (1 + B_noise / B) */
     Convergence s = {.name = "s", .kind = CONV_CRITICAL, .s_min = 31, .b_noise = 16700};
     sc.model.convergence = s;
-    sc.global_batch = 1536;
+    sc.st.global_batch = 1536;
     assert_int_equal(scale_steps(&sc, &steps, &epochs, why, sizeof why), 0);
     assert_rel(steps, ceil(31 * (1 + 16700.0 / 1536)), 1e-12);
 }
@@ -121,11 +121,11 @@ static void test_search_is_optimal(void **state)
             for (int mb = 1; mb <= 256; mb *= 2)
                 for (int rc = 0; rc < 3; rc++) {
                     Scenario c = sc;
-                    c.tp = tp;
-                    c.pp = pp;
-                    c.dp = 32 / (tp * pp);
-                    c.microbatch = mb;
-                    c.recompute = (Recompute)rc;
+                    c.st.tp = tp;
+                    c.st.pp = pp;
+                    c.st.dp = 32 / (tp * pp);
+                    c.st.microbatch = mb;
+                    c.st.recompute = (Recompute)rc;
                     Diag d;
                     Result r;
                     if (strategy_check(&c, &d) || evaluate(&c, &r) || r.status != STATUS_OK)
@@ -137,7 +137,8 @@ static void test_search_is_optimal(void **state)
     /* deterministic */
     Result again;
     assert_int_equal(evaluate(&sc, &again), 0);
-    assert_true(again.time_to_train_s == best.time_to_train_s && again.tp == best.tp && again.pp == best.pp);
+    assert_true(again.time_to_train_s == best.time_to_train_s && again.st.tp == best.st.tp &&
+                again.st.pp == best.st.pp);
 }
 
 /* The first rank order (Placement, innermost first over tp, dp, pp) that
@@ -203,18 +204,19 @@ static void test_search_all_axes(void **state)
                             for (int sp = 0; sp < 2; sp++)
                                 for (int z = 0; z < 4; z++) {
                                     Scenario c = sc;
-                                    c.tp = tp;
-                                    c.pp = pp;
-                                    c.dp = 8 / (tp * pp);
-                                    c.microbatch = mb;
-                                    c.interleave = vs[v];
-                                    c.recompute = (Recompute)rc;
-                                    c.placement = (Placement)pl;
-                                    c.seq_parallel = sp;
-                                    c.zero = z;
+                                    c.st.tp = tp;
+                                    c.st.pp = pp;
+                                    c.st.dp = 8 / (tp * pp);
+                                    c.st.microbatch = mb;
+                                    c.st.interleave = vs[v];
+                                    c.st.recompute = (Recompute)rc;
+                                    c.st.placement = (Placement)pl;
+                                    c.st.seq_parallel = sp;
+                                    c.st.zero = z;
                                     Diag d;
                                     Result r;
-                                    if ((vs[v] > 1 && pp == 1) || 32 % (mb * c.dp) || strategy_check(&c, &d))
+                                    if ((vs[v] > 1 && pp == 1) || 32 % (mb * c.st.dp) ||
+                                        strategy_check(&c, &d))
                                         continue;
                                     evaluated++;
                                     if (evaluate(&c, &r) || r.status != STATUS_OK)
@@ -224,12 +226,12 @@ static void test_search_all_axes(void **state)
                                     /* an equivalent's representative: placement with
                                      * degree-1 axes first in order, sp off at tp 1,
                                      * ZeRO 0 at dp 1 */
-                                    const int rep = first_placement(pl, tp, c.dp, pp);
-                                    if ((sp && tp == 1) || (z && c.dp == 1) || rep != pl) {
+                                    const int rep = first_placement(pl, tp, c.st.dp, pp);
+                                    if ((sp && tp == 1) || (z && c.st.dp == 1) || rep != pl) {
                                         Scenario e = c;
-                                        e.seq_parallel = tp == 1 ? 0 : sp;
-                                        e.zero = c.dp == 1 ? 0 : z;
-                                        e.placement = (Placement)rep;
+                                        e.st.seq_parallel = tp == 1 ? 0 : sp;
+                                        e.st.zero = c.st.dp == 1 ? 0 : z;
+                                        e.st.placement = (Placement)rep;
                                         Result re;
                                         assert_int_equal(evaluate(&e, &re), 0);
                                         assert_true(re.step_time_s == r.step_time_s);
@@ -242,8 +244,8 @@ static void test_search_all_axes(void **state)
 
     assert_int_equal(top.n, 8);
     assert_true(top.c[0].time_to_train_s == best.time_to_train_s);
-    assert_int_equal(top.c[0].tp, best.tp);
-    assert_int_equal(top.c[0].zero, best.zero);
+    assert_int_equal(top.c[0].st.tp, best.st.tp);
+    assert_int_equal(top.c[0].st.zero, best.st.zero);
     for (int i = 1; i < top.n; i++) {
         assert_true(top.c[i].time_to_train_s >= top.c[i - 1].time_to_train_s);
         for (int j = 0; j < i; j++)
@@ -261,7 +263,7 @@ static void test_search_bounds(void **state)
     Result r;
     build_scenario(&sc, kv, 9);
     assert_int_equal(evaluate(&sc, &r), 0);
-    assert_true(r.tp * r.pp >= 4 && r.tp * r.pp <= 8);
+    assert_true(r.st.tp * r.st.pp >= 4 && r.st.tp * r.st.pp <= 8);
     /* nothing between 3 and 3 divides 32 */
     sc.min_mp = sc.max_mp = 3;
     assert_int_equal(evaluate(&sc, &r), -1);
@@ -312,7 +314,7 @@ static void test_curve_sensitivity(void **state)
     c->epochs_min = 10;
     c->b_crit = 1000;
     sc.model.dataset_samples = 1e6;
-    sc.global_batch = 4000;
+    sc.st.global_batch = 4000;
     char why[128];
     double s1, s2, e1, e2;
     assert_int_equal(scale_steps_scaled(&sc, 1.0, &s1, &e1, why, sizeof why), 0);
@@ -342,7 +344,7 @@ static void test_replica_batch_auto(void **state)
     for (int rb = 1; rb <= 1024; rb *= 2) {
         Scenario c = sc;
         c.replica_batch = rb;
-        c.global_batch = 0;
+        c.st.global_batch = 0;
         Result r;
         if (evaluate(&c, &r) || r.status != STATUS_OK)
             continue;
@@ -351,7 +353,7 @@ static void test_replica_batch_auto(void **state)
             brute = r.time_to_train_s;
     }
     assert_rel(best.time_to_train_s, brute, 1e-12);
-    assert_true(best.global_batch % 64 == 0);
+    assert_true(best.st.global_batch % 64 == 0);
 }
 
 /* Whether a scenario's global batch lies where its curve was measured:
@@ -369,13 +371,13 @@ static void test_extrapolation_flag(void **state)
     const double b[] = {1000, 4000, 16000}, e[] = {30, 40, 80};
     memcpy(c->table.x, b, sizeof b);
     memcpy(c->table.y, e, sizeof e);
-    sc.global_batch = 1000;
+    sc.st.global_batch = 1000;
     assert_int_equal(scale_extrapolated(&sc), 0);
-    sc.global_batch = 16000;
+    sc.st.global_batch = 16000;
     assert_int_equal(scale_extrapolated(&sc), 0);
-    sc.global_batch = 16001;
+    sc.st.global_batch = 16001;
     assert_int_equal(scale_extrapolated(&sc), 1);
-    sc.global_batch = 999;
+    sc.st.global_batch = 999;
     assert_int_equal(scale_extrapolated(&sc), 1);
     /* a critical-batch law measured at one batch of tokens */
     c->kind = CONV_CRITICAL;
@@ -383,9 +385,9 @@ static void test_extrapolation_flag(void **state)
     c->unit = BATCH_TOKENS;
     c->measured_min = c->measured_max = 20480;
     sc.model.seq_len = 20;
-    sc.global_batch = 1024;
+    sc.st.global_batch = 1024;
     assert_int_equal(scale_extrapolated(&sc), 0);
-    sc.global_batch = 2048;
+    sc.st.global_batch = 2048;
     assert_int_equal(scale_extrapolated(&sc), 1);
     /* no range at all: extrapolated; an explicit amount: no curve */
     c->measured_min = c->measured_max = 0;

@@ -144,12 +144,12 @@ static void test_basic(void **state)
     assert_int_equal(sc->model.layers, 96);
     assert_int_equal(sc->model.ffn, 49152); /* derived after the overrides */
     assert_int_equal(sc->devices, 8);
-    assert_int_equal(sc->tp, 1);
-    assert_int_equal(sc->pp, 1);
-    assert_int_equal(sc->dp, 8); /* devices / (tp x pp) */
-    assert_int_equal(sc->microbatch, 1);
-    assert_int_equal(sc->global_batch, 8); /* microbatch x dp */
-    assert_int_equal(sc->interleave, 1);
+    assert_int_equal(sc->st.tp, 1);
+    assert_int_equal(sc->st.pp, 1);
+    assert_int_equal(sc->st.dp, 8); /* devices / (tp x pp) */
+    assert_int_equal(sc->st.microbatch, 1);
+    assert_int_equal(sc->st.global_batch, 8); /* microbatch x dp */
+    assert_int_equal(sc->st.interleave, 1);
     assert_int_equal(sc->precision, PREC_BF16);
     assert_rel(sc->train_tokens, 300e9, 1e-15); /* from the model */
     assert_non_null(f->src.system);
@@ -166,21 +166,21 @@ static void test_basic(void **state)
                 "precision=FP8, seq_parallel=yes, zero=1");
     sc = &f->sc;
     assert_string_equal(sc->system.device.name, "H100-SXM5-80GB");
-    assert_int_equal(sc->dp, 2);
-    assert_int_equal(sc->global_batch, 4);
-    assert_int_equal(sc->recompute, RECOMPUTE_FULL);
+    assert_int_equal(sc->st.dp, 2);
+    assert_int_equal(sc->st.global_batch, 4);
+    assert_int_equal(sc->st.recompute, RECOMPUTE_FULL);
     assert_int_equal(sc->precision, PREC_FP8);
-    assert_int_equal(sc->seq_parallel, 1);
-    assert_int_equal(sc->zero, 1);
+    assert_int_equal(sc->st.seq_parallel, 1);
+    assert_int_equal(sc->st.zero, 1);
 
     /* an explicit global batch and dp are kept */
     build_ok(f, "system=dgx-h100, model=gpt3-175b, devices=64, tp=8, dp=8, microbatch=2, global_batch=1536");
-    assert_int_equal(f->sc.dp, 8);
-    assert_int_equal(f->sc.global_batch, 1536);
+    assert_int_equal(f->sc.st.dp, 8);
+    assert_int_equal(f->sc.st.global_batch, 1536);
     /* an empty cell is not set */
     build_ok(f, "system=dgx-h100, model=gpt3-175b, devices=8, tp=, global_batch=");
-    assert_int_equal(f->sc.tp, 1);
-    assert_int_equal(f->sc.global_batch, 8);
+    assert_int_equal(f->sc.st.tp, 1);
+    assert_int_equal(f->sc.st.global_batch, 8);
     assert_null(prov_find(&f->src.over, "tp"));
 }
 
@@ -239,18 +239,18 @@ static void test_auto(void **state)
     Fix *f = *state;
     build_ok(f,
              "system=dgx-h100, model=gpt3-175b, devices=64, tp=auto, pp=8, microbatch=AUTO, recompute=auto");
-    assert_int_equal(f->sc.tp, AUTO_VALUE);
-    assert_int_equal(f->sc.microbatch, AUTO_VALUE);
-    assert_int_equal((int)f->sc.recompute, AUTO_VALUE);
-    assert_int_equal(f->sc.dp, 0);           /* left to the search */
-    assert_int_equal(f->sc.global_batch, 0); /* likewise */
+    assert_int_equal(f->sc.st.tp, AUTO_VALUE);
+    assert_int_equal(f->sc.st.microbatch, AUTO_VALUE);
+    assert_int_equal((int)f->sc.st.recompute, AUTO_VALUE);
+    assert_int_equal(f->sc.st.dp, 0);           /* left to the search */
+    assert_int_equal(f->sc.st.global_batch, 0); /* likewise */
     /* evaluate() resolves what is auto (the search) and keeps what is set */
     Result r;
     eval_ok(&f->sc, &r);
-    assert_int_equal(r.pp, 8);
-    assert_true(r.tp >= 1 && r.dp >= 1 && r.microbatch >= 1);
-    assert_int_equal(r.tp * r.pp * r.dp, 64);
-    assert_true((int)r.recompute >= RECOMPUTE_NONE && r.recompute <= RECOMPUTE_FULL);
+    assert_int_equal(r.st.pp, 8);
+    assert_true(r.st.tp >= 1 && r.st.dp >= 1 && r.st.microbatch >= 1);
+    assert_int_equal(r.st.tp * r.st.pp * r.st.dp, 64);
+    assert_true((int)r.st.recompute >= RECOMPUTE_NONE && r.st.recompute <= RECOMPUTE_FULL);
 
     /* 'auto' only where the table allows it */
     build_fail(
@@ -467,7 +467,7 @@ static void check_result_identities(const Scenario *sc, const Result *r)
             sum += r->comp_time_s[c];
     }
     assert_rel(r->step_time_s, sum, 1e-12);
-    assert_rel(r->samples_per_s * r->step_time_s, (double)sc->global_batch, 1e-12);
+    assert_rel(r->samples_per_s * r->step_time_s, (double)sc->st.global_batch, 1e-12);
     assert_true(r->mfu > 0 && r->mfu <= 1);
     /* hardware FLOPs add the recompute to the model's, but a causal fused
      * attention kernel skips the masked half of the scores that the model

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "batch/evaluate.h"
+#include "core/strategy.h"
 #include "par/parts.h"
 #include "par/step.h"
 
@@ -151,7 +152,7 @@ static void test_step_schedule(void **state)
     assert_rel(r.mem_optimizer_bytes * 8 / 12, r.mem_weights_bytes / 2, 1e-12);
     assert_rel(r.mem_grads_bytes / 4, r.mem_weights_bytes / 2, 1e-12);
     /* ZeRO-3 divides the weights and gradients too */
-    sc.zero = 3;
+    sc.st.zero = 3;
     Result r3;
     assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r3), 0);
     assert_rel(r3.mem_weights_bytes, r.mem_weights_bytes / 8, 1e-12);
@@ -160,13 +161,33 @@ static void test_step_schedule(void **state)
                 r.comp_time_s[COMP_DP_COMM] + r.comp_time_s[COMP_DP_HIDDEN]);
 }
 
+/* The strategy is one value: its open axes are a mask, named as the columns. */
+static void test_strategy_value(void **state)
+{
+    (void)state;
+    const char *kv[] = {"system=dgx-h100",   "model=llama2-7b", "devices=64",    "tp=auto", "pp=2",
+                        "seq_parallel=auto", "zero=auto",       "placement=auto"};
+    Scenario sc;
+    build_scenario(&sc, kv, 8);
+    const unsigned m = strategy_auto_mask(&sc.st);
+    assert_int_equal(m, (1u << AXIS_TP) | (1u << AXIS_SEQ_PARALLEL) | (1u << AXIS_ZERO) |
+                            (1u << AXIS_PLACEMENT));
+    assert_string_equal(strategy_axis_name(AXIS_SEQ_PARALLEL), "seq_parallel");
+    for (int a = 0; a < AXIS_COUNT; a++) /* every axis is a scenario column */
+        assert_non_null(param_find(&param_scenario_table, strategy_axis_name((StrategyAxis)a), NULL, NULL));
+    Result r;
+    assert_int_equal(evaluate(&sc, &r), 0);
+    assert_int_equal(strategy_auto_mask(&r.st), 0); /* the search resolved every one */
+    assert_int_equal(r.st.pp, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stage_layers),  cmocka_unit_test(test_bubble),
         cmocka_unit_test(test_inflight),      cmocka_unit_test(test_zero_sharding),
         cmocka_unit_test(test_activations),   cmocka_unit_test(test_dp_exchange),
-        cmocka_unit_test(test_step_schedule),
+        cmocka_unit_test(test_step_schedule), cmocka_unit_test(test_strategy_value),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

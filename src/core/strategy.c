@@ -6,14 +6,14 @@
 
 int strategy_check(const Scenario *sc, Diag *d)
 {
-    int tp = sc->tp, pp = sc->pp, dp = sc->dp, mb = sc->microbatch, v = sc->interleave;
+    int tp = sc->st.tp, pp = sc->st.pp, dp = sc->st.dp, mb = sc->st.microbatch, v = sc->st.interleave;
     if (tp > 0 && pp > 0 && dp > 0 && (int64_t)tp * pp * dp != sc->devices)
         return diag_set(d, NULL, 0, 0, "tp x pp x dp (%d x %d x %d = %lld) must equal devices (%d)", tp, pp,
                         dp, (long long)tp * pp * dp, sc->devices);
-    if (dp > 0 && mb > 0 && sc->global_batch > 0 && sc->global_batch % ((int64_t)dp * mb))
+    if (dp > 0 && mb > 0 && sc->st.global_batch > 0 && sc->st.global_batch % ((int64_t)dp * mb))
         return diag_set(d, NULL, 0, 0,
                         "global_batch (%lld) must be a multiple of dp x microbatch (%d x %d = %lld)",
-                        (long long)sc->global_batch, dp, mb, (long long)dp * mb);
+                        (long long)sc->st.global_batch, dp, mb, (long long)dp * mb);
     if (sc->model.kind == MODEL_TRANSFORMER) {
         if (pp > 0 && v > 0 && sc->model.layers < pp * v)
             return diag_set(d, NULL, 0, 0,
@@ -31,4 +31,23 @@ int strategy_check(const Scenario *sc, Diag *d)
     if (pp == 1 && v > 1)
         return diag_set(d, NULL, 0, 0, "interleave (%d) needs pipeline parallelism (pp > 1)", v);
     return 0;
+}
+
+unsigned strategy_auto_mask(const Strategy *s)
+{
+    const int v[AXIS_COUNT] = {s->tp,           s->pp,         s->dp,
+                               s->microbatch,   s->interleave, (int)s->recompute,
+                               s->seq_parallel, s->zero,       (int)s->placement};
+    unsigned m = 0;
+    for (int a = 0; a < AXIS_COUNT; a++)
+        if (v[a] == AUTO_VALUE)
+            m |= 1u << a;
+    return m;
+}
+
+const char *strategy_axis_name(StrategyAxis a)
+{
+    static const char *const n[AXIS_COUNT] = {"tp",        "pp",           "dp",   "microbatch", "interleave",
+                                              "recompute", "seq_parallel", "zero", "placement"};
+    return (unsigned)a < AXIS_COUNT ? n[a] : "?";
 }

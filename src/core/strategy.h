@@ -9,6 +9,26 @@
 #include "core/diag.h"
 #include "core/types.h"
 
+/* The axes of a Strategy, for masks and messages. */
+typedef enum {
+    AXIS_TP,
+    AXIS_PP,
+    AXIS_DP,
+    AXIS_MICROBATCH,
+    AXIS_INTERLEAVE,
+    AXIS_RECOMPUTE,
+    AXIS_SEQ_PARALLEL,
+    AXIS_ZERO,
+    AXIS_PLACEMENT,
+    AXIS_COUNT
+} StrategyAxis;
+
+/* Bit AXIS_x set for each field left to the search (AUTO_VALUE). */
+unsigned strategy_auto_mask(const Strategy *s);
+
+/* The column name of an axis ("tp", "seq_parallel"). */
+const char *strategy_axis_name(StrategyAxis a);
+
 /* Check tp*pp*dp = devices, global batch over dp*microbatch, layers over
  * pp*interleave, heads over tp, interleave only with a pipeline.  Fields
  * set to auto are skipped.  Returns 0 or -1 with d->msg. */

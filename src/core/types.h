@@ -328,6 +328,20 @@ typedef enum {
 
 #define AUTO_VALUE (-1) /* an integer strategy field set to 'auto' */
 
+/* A parallelism strategy: the degree of each axis and how a step runs.  One
+ * value that the scenario (asked for), the search (tried) and the result
+ * (chosen) share; core/strategy.h names its axes and checks it. */
+typedef struct {
+    int tp, pp, dp;       /* tensor, pipeline and data-parallel degrees */
+    int microbatch;       /* samples per microbatch */
+    int interleave;       /* model chunks per pipeline stage */
+    Recompute recompute;  /* activation recomputation */
+    int seq_parallel;     /* sequence parallelism over the tensor ranks (0/1) */
+    int zero;             /* ZeRO stage 0-3 */
+    Placement placement;  /* rank order over the devices, innermost first */
+    int64_t global_batch; /* samples per optimizer step */
+} Strategy;
+
 /* Which budget splits of a derive: device the co-design search optimises
  * (search/design.h): none, the die area split, the power split, both, or
  * both and the die-edge split. */
@@ -346,16 +360,9 @@ typedef struct {
     System system;
     Model model;
     int devices;
-    int tp, pp, dp; /* AUTO_VALUE allowed until the search resolves it */
-    int microbatch;
-    int64_t global_batch;
+    Strategy st;       /* an integer or enum field may be AUTO_VALUE until the search resolves it */
     int replica_batch; /* samples per data-parallel replica per step: global = replica x dp (0: unset) */
-    int interleave;
-    Recompute recompute;
-    int seq_parallel;
-    int zero;
     Precision precision;
-    Placement placement;
     double power_cap_w;          /* per-device cap; 0: the device's TDP */
     int min_mp, max_mp;          /* search bounds on tp x pp (model-parallel degree) */
     char baseline[NAME_MAX_LEN]; /* series this row is compared with at the same devices and model */
@@ -392,11 +399,7 @@ typedef enum { STATUS_OK, STATUS_OOM, STATUS_ERROR } Status;
 typedef struct {
     Status status;
     char error[256];
-    /* strategy as resolved */
-    int tp, pp, dp, microbatch, interleave, seq_parallel, zero;
-    int64_t global_batch;
-    Recompute recompute;
-    Placement placement;
+    Strategy st; /* the strategy as resolved (the search's choice for auto fields) */
     /* time */
     double step_time_s;
     double samples_per_s;

@@ -44,7 +44,7 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
     memset(sc, 0, sizeof *sc);
     memset(src, 0, sizeof *src);
     param_defaults(&param_scenario_table, sc);
-    sc->dp = 0; /* derived below unless set */
+    sc->st.dp = 0; /* derived below unless set */
 
     /* The two base templates first, so that overrides apply on top. */
     static const char *const bases[2] = {"system", "model"};
@@ -142,17 +142,17 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
         sc->train_tokens = sc->model.train_tokens;
     if (sc->train_samples == 0)
         sc->train_samples = sc->model.train_samples;
-    if (sc->dp == 0 && sc->tp != AUTO_VALUE && sc->pp != AUTO_VALUE) {
-        int mp = sc->tp * sc->pp;
+    if (sc->st.dp == 0 && sc->st.tp != AUTO_VALUE && sc->st.pp != AUTO_VALUE) {
+        int mp = sc->st.tp * sc->st.pp;
         if (sc->devices % mp)
             return diag_set(d, file, row_line, 0, "devices (%d) must be a multiple of tp x pp (%d x %d = %d)",
-                            sc->devices, sc->tp, sc->pp, mp);
-        sc->dp = sc->devices / mp;
+                            sc->devices, sc->st.tp, sc->st.pp, mp);
+        sc->st.dp = sc->devices / mp;
     }
-    if (sc->global_batch == 0 && sc->replica_batch > 0 && sc->dp > 0)
-        sc->global_batch = (int64_t)sc->replica_batch * sc->dp;
-    else if (sc->global_batch == 0 && sc->microbatch != AUTO_VALUE && sc->dp > 0) {
-        sc->global_batch = (int64_t)sc->microbatch * sc->dp;
+    if (sc->st.global_batch == 0 && sc->replica_batch > 0 && sc->st.dp > 0)
+        sc->st.global_batch = (int64_t)sc->replica_batch * sc->st.dp;
+    else if (sc->st.global_batch == 0 && sc->st.microbatch != AUTO_VALUE && sc->st.dp > 0) {
+        sc->st.global_batch = (int64_t)sc->st.microbatch * sc->st.dp;
         sc->global_batch_defaulted = 1;
     }
     if (strategy_check(sc, d)) {

@@ -251,18 +251,9 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     pwr_scale_device(&nominal, phi, &scaled);
     const Device *dev = &scaled;
     const Model *mdl = &sc->model;
-    const int tp = sc->tp, pp = sc->pp, dp = sc->dp, mb = sc->microbatch, v = sc->interleave;
+    const int tp = sc->st.tp, pp = sc->st.pp, dp = sc->st.dp, mb = sc->st.microbatch, v = sc->st.interleave;
 
-    r->tp = tp;
-    r->pp = pp;
-    r->dp = dp;
-    r->microbatch = mb;
-    r->interleave = v;
-    r->recompute = sc->recompute;
-    r->global_batch = sc->global_batch;
-    r->placement = sc->placement;
-    r->seq_parallel = sc->seq_parallel;
-    r->zero = sc->zero;
+    r->st = sc->st; /* the strategy as evaluated */
     if (tp < 1 || pp < 1 || dp < 1 || mb < 1 || v < 1)
         return fail(r, "the strategy is not resolved (auto needs the search)");
     /* a 16- or 8-bit format the device has no matrix units for would run
@@ -280,10 +271,10 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     /* Megatron-Core overlaps TP communication only with sequence
      * parallelism on (it asserts it) [MCore-mpc]. */
     Ctx x = {sys,           dev, &nominal, phi,
-             sc->precision, {0}, cache,    sc->seq_parallel && tp > 1 ? sys->framework.tp_overlap : 0.0};
+             sc->precision, {0}, cache,    sc->st.seq_parallel && tp > 1 ? sys->framework.tp_overlap : 0.0};
     Group dp_group, pp_group;
     long stride[3] = {1, 1, 1}; /* tp, dp, pp */
-    placement_strides(sc->placement, tp, dp, pp, stride);
+    placement_strides(sc->st.placement, tp, dp, pp, stride);
     net_group(sys, tp, stride[0], &x.tp_group);
     net_group(sys, dp, stride[1], &dp_group);
     net_group(sys, pp, stride[2], &pp_group);
@@ -292,13 +283,14 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     Diag d;
     diag_clear(&d);
     const Framework *fw = &sys->framework;
-    GraphParams gp = {tp, sc->seq_parallel, mb, sc->precision, sc->recompute, pp, {0, 0, 0, 0, 0}, fw->flash};
+    GraphParams gp = {tp, sc->st.seq_parallel, mb,       sc->precision, sc->st.recompute,
+                      pp, {0, 0, 0, 0, 0},     fw->flash};
     if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time */
         graph_rates(&nominal, sc->precision, sys, &x.tp_group, &gp.rates);
     if (graph_build(mdl, &gp, &g, &d))
         return fail(r, d.msg);
 
-    const long m_micro = (long)(sc->global_batch / ((int64_t)dp * mb));
+    const long m_micro = (long)(sc->st.global_batch / ((int64_t)dp * mb));
     if (m_micro < 1)
         return fail(r, "global_batch is smaller than dp x microbatch");
 
@@ -387,9 +379,9 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
      * sampled softmax also its samples; a full softmax's gradient is dense.
      * Vocab-parallel tables hold V/tp rows. */
     double sp_params = 0, sp_touched = 0, sp_bytes = 0; /* on this device */
-    if (mdl->sparse_grads && mdl->vocab > 0 && sc->zero == 0) {
+    if (mdl->sparse_grads && mdl->vocab > 0 && sc->st.zero == 0) {
         const double V = (double)mdl->vocab;
-        const double tokens = (double)sc->global_batch / dp * (mdl->seq_len > 0 ? mdl->seq_len : 1);
+        const double tokens = (double)sc->st.global_batch / dp * (mdl->seq_len > 0 ? mdl->seq_len : 1);
         const int has_embed = pp == 1 || p_first >= p_last, has_head = pp == 1 || p_last > p_first;
         const double rows[2] = {fmin(V, tokens), mdl->samples > 0 ? fmin(V, tokens + mdl->samples) : V};
         const double width[2] = {has_embed ? g.embed_row : 0.0, has_head ? g.head_row : 0.0};
@@ -406,7 +398,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
      * last microbatch's backward pass. */
     if (dp > 1 && p_dev > 0) {
         DpExchange ex;
-        comm_dp_exchange(sys, &dp_group, p_dev, sc->zero, m_micro, weight_bytes(sc->precision),
+        comm_dp_exchange(sys, &dp_group, p_dev, sc->st.zero, m_micro, weight_bytes(sc->precision),
                          STEP_GRAD_BYTES, sp_params, sp_bytes, &ex);
         step.inter_bytes += ex.inter_bytes;
         step.intra_bytes += ex.intra_bytes;
@@ -427,7 +419,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     const double wb = weight_bytes(sc->precision);
     const double master_b = wb == 4.0 ? 0.0 : 4.0;
     if (p_dev > 0) {
-        double p_opt = sc->zero >= 1 ? p_dev / dp : p_dev;
+        double p_opt = sc->st.zero >= 1 ? p_dev / dp : p_dev;
         /* TensorFlow's sparse updates (SGD, RMSProp, Adagrad) touch only
          * the gradient's rows; Adam and LAMB decay every moment */
         if (sp_params > 0 && (mdl->optimizer == OPT_SGD_MOMENTUM || mdl->optimizer == OPT_RMSPROP ||
@@ -457,7 +449,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->clock_scale = phi;
 
     /* Throughput and utilisation. */
-    const double samples = (double)sc->global_batch;
+    const double samples = (double)sc->st.global_batch;
     r->samples_per_s = samples / r->step_time_s;
     r->params_total = g.params_total;
     r->model_flops_per_step = g.model_flops_per_sample * samples;
@@ -473,7 +465,8 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->hfu = r->hardware_flops_per_step / (r->step_time_s * sc->devices * peak);
 
     /* Memory of the most loaded device (memory.c, schedule.c). */
-    const StateBytes state = mem_state(p_dev, dp, sc->zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
+    const StateBytes state =
+        mem_state(p_dev, dp, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
     r->mem_weights_bytes = state.weights;
     r->mem_grads_bytes = state.grads;
     r->mem_optimizer_bytes = state.optimizer;
@@ -481,7 +474,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     sched_inflight(m_micro, pp, v, &inflight, &ileave);
     r->mem_activations_bytes =
         mem_activations(pp, g.act_bytes_per_layer, lps, g.act_bytes_first, g.act_bytes_last, inflight, ileave,
-                        sc->recompute == RECOMPUTE_FULL ? g.act_bytes_recompute_working : 0.0);
+                        sc->st.recompute == RECOMPUTE_FULL ? g.act_bytes_recompute_working : 0.0);
     r->mem_workspace_bytes = dev->hbm_reserved_bytes;
     r->mem_total_bytes = r->mem_weights_bytes + r->mem_grads_bytes + r->mem_optimizer_bytes +
                          r->mem_activations_bytes + r->mem_workspace_bytes;

@@ -137,31 +137,31 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
     if (!strcmp(name, "model"))
         return text(t, n, sc->model.name);
     if (!strcmp(name, "recompute"))
-        return text(t, n, recompute_name(ok ? r->recompute : sc->recompute));
+        return text(t, n, recompute_name(ok ? r->st.recompute : sc->st.recompute));
     if (!strcmp(name, "precision"))
         return text(t, n, precision_name(sc->precision));
     if (!strcmp(name, "framework"))
         return text(t, n, sc->system.framework.name);
     if (!strcmp(name, "placement"))
-        return text(t, n, placement_name(ok ? r->placement : sc->placement));
+        return text(t, n, placement_name(ok ? r->st.placement : sc->st.placement));
     if (!strcmp(name, "devices"))
         return *num = sc->devices, 1;
     if (!strcmp(name, "global_batch"))
-        return *num = (double)(ok ? r->global_batch : sc->global_batch), 1;
+        return *num = (double)(ok ? r->st.global_batch : sc->st.global_batch), 1;
     if (!strcmp(name, "tp"))
-        return strategy_cell(ok, r->tp, sc->tp, num, t, n);
+        return strategy_cell(ok, r->st.tp, sc->st.tp, num, t, n);
     if (!strcmp(name, "pp"))
-        return strategy_cell(ok, r->pp, sc->pp, num, t, n);
+        return strategy_cell(ok, r->st.pp, sc->st.pp, num, t, n);
     if (!strcmp(name, "dp"))
-        return strategy_cell(ok, r->dp, sc->dp, num, t, n);
+        return strategy_cell(ok, r->st.dp, sc->st.dp, num, t, n);
     if (!strcmp(name, "microbatch"))
-        return strategy_cell(ok, r->microbatch, sc->microbatch, num, t, n);
+        return strategy_cell(ok, r->st.microbatch, sc->st.microbatch, num, t, n);
     if (!strcmp(name, "interleave"))
-        return strategy_cell(ok, r->interleave, sc->interleave, num, t, n);
+        return strategy_cell(ok, r->st.interleave, sc->st.interleave, num, t, n);
     if (!strcmp(name, "zero"))
-        return strategy_cell(ok, r->zero, sc->zero, num, t, n);
+        return strategy_cell(ok, r->st.zero, sc->st.zero, num, t, n);
     if (!strcmp(name, "seq_parallel")) {
-        const int sp = ok ? r->seq_parallel : sc->seq_parallel;
+        const int sp = ok ? r->st.seq_parallel : sc->st.seq_parallel;
         return text(t, n, sp == AUTO_VALUE ? "auto" : sp ? "yes" : "no");
     }
     if (!ok)
@@ -303,30 +303,30 @@ int runner_value(int i, const RunRow *rr, int rank, double *num, char *t, size_t
     if (!strcmp(name, "scenario"))
         return text(t, n, rr->sc.name);
     if (!strcmp(name, "recompute"))
-        return text(t, n, recompute_name(c->recompute));
+        return text(t, n, recompute_name(c->st.recompute));
     if (!strcmp(name, "seq_parallel"))
-        return text(t, n, c->seq_parallel ? "yes" : "no");
+        return text(t, n, c->st.seq_parallel ? "yes" : "no");
     if (!strcmp(name, "placement"))
-        return text(t, n, placement_name(c->placement));
+        return text(t, n, placement_name(c->st.placement));
     if (!strcmp(name, "bottleneck"))
         return text(t, n, c->bottleneck);
     double v = NAN;
     if (!strcmp(name, "rank"))
         v = rank + 1;
     else if (!strcmp(name, "tp"))
-        v = c->tp;
+        v = c->st.tp;
     else if (!strcmp(name, "pp"))
-        v = c->pp;
+        v = c->st.pp;
     else if (!strcmp(name, "dp"))
-        v = c->dp;
+        v = c->st.dp;
     else if (!strcmp(name, "microbatch"))
-        v = c->microbatch;
+        v = c->st.microbatch;
     else if (!strcmp(name, "global_batch"))
-        v = (double)c->global_batch;
+        v = (double)c->st.global_batch;
     else if (!strcmp(name, "interleave"))
-        v = c->interleave;
+        v = c->st.interleave;
     else if (!strcmp(name, "zero"))
-        v = c->zero;
+        v = c->st.zero;
     else if (!strcmp(name, "step_time_s"))
         v = c->step_time_s;
     else if (!strcmp(name, "time_to_train_days"))

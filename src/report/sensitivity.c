@@ -173,16 +173,16 @@ int rpt_sensitivity(const Run *run, RptSensitivity *out)
     base->system.intra.from_device = base->system.inter.from_device = 0;
     base->system.intra.wire_pitch_um = base->system.inter.wire_pitch_um = 0;
     const Result *b = &best->r;
-    base->tp = b->tp;
-    base->pp = b->pp;
-    base->dp = b->dp;
-    base->microbatch = b->microbatch;
-    base->interleave = b->interleave;
-    base->recompute = b->recompute;
-    base->placement = b->placement;
-    base->seq_parallel = b->seq_parallel;
-    base->zero = b->zero;
-    base->global_batch = b->global_batch;
+    base->st.tp = b->st.tp;
+    base->st.pp = b->st.pp;
+    base->st.dp = b->st.dp;
+    base->st.microbatch = b->st.microbatch;
+    base->st.interleave = b->st.interleave;
+    base->st.recompute = b->st.recompute;
+    base->st.placement = b->st.placement;
+    base->st.seq_parallel = b->st.seq_parallel;
+    base->st.zero = b->st.zero;
+    base->st.global_batch = b->st.global_batch;
     base->replica_batch = 0;
     if (base->power_cap_w <= 0)
         base->power_cap_w = b->power_cap_w;

@@ -626,10 +626,10 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
     char sys_stack[2 * NAME_MAX_LEN + 8];
     snprintf(sys_stack, sizeof sys_stack, "%s; %s", rr->sc.system.name, rr->sc.system.framework.name);
     put_text(x, sh, row, B_SYS, sys_stack, NULL);
-    put_num(x, sh, row, B_TP, r->tp, x->intf);
-    put_num(x, sh, row, B_PP, r->pp, x->intf);
-    put_num(x, sh, row, B_DP, r->dp, x->intf);
-    put_num(x, sh, row, B_MB, r->microbatch, x->intf);
+    put_num(x, sh, row, B_TP, r->st.tp, x->intf);
+    put_num(x, sh, row, B_PP, r->st.pp, x->intf);
+    put_num(x, sh, row, B_DP, r->st.dp, x->intf);
+    put_num(x, sh, row, B_MB, r->st.microbatch, x->intf);
     put_num(x, sh, row, B_SPS, r->samples_per_s, x->kw);
     put_num(x, sh, row, B_MFU, r->mfu, x->pct);
     put_num(x, sh, row, B_SCALE, r->scaling_efficiency, x->pct);
@@ -1642,21 +1642,21 @@ static int resolved_value(const RunRow *rr, const char *key, char *buf, size_t n
     if (rr->r.status == STATUS_ERROR)
         return 0;
     if (!strcmp(key, "tp"))
-        return snprintf(buf, n, "auto: %d", r->tp), 1;
+        return snprintf(buf, n, "auto: %d", r->st.tp), 1;
     if (!strcmp(key, "pp"))
-        return snprintf(buf, n, "auto: %d", r->pp), 1;
+        return snprintf(buf, n, "auto: %d", r->st.pp), 1;
     if (!strcmp(key, "dp"))
-        return snprintf(buf, n, "auto: %d", r->dp), 1;
+        return snprintf(buf, n, "auto: %d", r->st.dp), 1;
     if (!strcmp(key, "microbatch"))
-        return snprintf(buf, n, "auto: %d", r->microbatch), 1;
+        return snprintf(buf, n, "auto: %d", r->st.microbatch), 1;
     if (!strcmp(key, "interleave"))
-        return snprintf(buf, n, "auto: %d", r->interleave), 1;
+        return snprintf(buf, n, "auto: %d", r->st.interleave), 1;
     if (!strcmp(key, "recompute"))
-        return snprintf(buf, n, "auto: %s", recompute_name(r->recompute)), 1;
+        return snprintf(buf, n, "auto: %s", recompute_name(r->st.recompute)), 1;
     if (!strcmp(key, "placement"))
-        return snprintf(buf, n, "auto: %s", placement_name(r->placement)), 1;
-    if (!strcmp(key, "replica_batch") && r->dp > 0)
-        return snprintf(buf, n, "auto: %lld", (long long)(r->global_batch / r->dp)), 1;
+        return snprintf(buf, n, "auto: %s", placement_name(r->st.placement)), 1;
+    if (!strcmp(key, "replica_batch") && r->st.dp > 0)
+        return snprintf(buf, n, "auto: %lld", (long long)(r->st.global_batch / r->st.dp)), 1;
     return 0;
 }
 

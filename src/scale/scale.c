@@ -57,7 +57,7 @@ int scale_extrapolated(const Scenario *sc)
         hi = c->table.x[c->table.n - 1];
     if (!(lo > 0 && hi > 0))
         return 1; /* nothing says where the curve was measured */
-    double b = (double)sc->global_batch * (c->unit == BATCH_TOKENS ? m->seq_len : 1);
+    double b = (double)sc->st.global_batch * (c->unit == BATCH_TOKENS ? m->seq_len : 1);
     return b < lo * (1 - 1e-9) || b > hi * (1 + 1e-9);
 }
 
@@ -68,7 +68,7 @@ int scale_steps(const Scenario *sc, double *steps, double *epochs, char *why, si
 
 int scale_steps_scaled(const Scenario *sc, double bscale, double *steps, double *epochs, char *why, size_t n)
 {
-    const double gb = (double)sc->global_batch;
+    const double gb = (double)sc->st.global_batch;
     const Model *m = &sc->model;
     double samples = 0;
     *epochs = NAN;

@@ -21,10 +21,8 @@
 
 int search_needed(const Scenario *sc)
 {
-    return sc->tp == AUTO_VALUE || sc->pp == AUTO_VALUE || sc->dp == AUTO_VALUE || sc->dp == 0 ||
-           sc->microbatch == AUTO_VALUE || sc->interleave == AUTO_VALUE || (int)sc->recompute == AUTO_VALUE ||
-           (int)sc->placement == AUTO_VALUE || sc->replica_batch == AUTO_VALUE ||
-           sc->seq_parallel == AUTO_VALUE || sc->zero == AUTO_VALUE;
+    /* dp 0: not given, derived from the devices and the other degrees */
+    return strategy_auto_mask(&sc->st) != 0 || sc->st.dp == 0 || sc->replica_batch == AUTO_VALUE;
 }
 
 #define MAX_CHOICES 64
@@ -89,16 +87,7 @@ static Score cand_score(const Candidate *c)
 void search_candidate(const Result *r, Candidate *c)
 {
     memset(c, 0, sizeof *c);
-    c->tp = r->tp;
-    c->pp = r->pp;
-    c->dp = r->dp;
-    c->microbatch = r->microbatch;
-    c->interleave = r->interleave;
-    c->seq_parallel = r->seq_parallel;
-    c->zero = r->zero;
-    c->global_batch = r->global_batch;
-    c->recompute = r->recompute;
-    c->placement = r->placement;
+    c->st = r->st;
     c->step_time_s = r->step_time_s;
     c->samples_per_s = r->samples_per_s;
     c->time_to_train_s = r->time_to_train_s;
@@ -150,50 +139,50 @@ static int axis_values(const Walk *w, AxisId ax, int *v)
     int k = 0;
     switch (ax) {
     case AX_TP:
-        if (sc->tp != AUTO_VALUE)
-            return v[0] = sc->tp, 1;
+        if (sc->st.tp != AUTO_VALUE)
+            return v[0] = sc->st.tp, 1;
         return divisors(n, 64, v);
     case AX_PP:
-        if (sc->pp != AUTO_VALUE)
-            return v[0] = sc->pp, 1;
-        return divisors(n / w->cand.tp, layer_units(&sc->model), v);
+        if (sc->st.pp != AUTO_VALUE)
+            return v[0] = sc->st.pp, 1;
+        return divisors(n / w->cand.st.tp, layer_units(&sc->model), v);
     case AX_MB:
-        if (sc->microbatch != AUTO_VALUE)
-            return v[0] = sc->microbatch, 1;
+        if (sc->st.microbatch != AUTO_VALUE)
+            return v[0] = sc->st.microbatch, 1;
         for (int b = 1; b <= 1024 && k < MAX_CHOICES; b *= 2)
             if (sc->replica_batch <= 0 || (b <= sc->replica_batch && sc->replica_batch % b == 0))
                 v[k++] = b;
         return k;
     case AX_V: {
         static const int cand[] = {1, 2, 3, 4, 6, 8};
-        if (sc->interleave != AUTO_VALUE)
-            return v[0] = sc->interleave, 1;
+        if (sc->st.interleave != AUTO_VALUE)
+            return v[0] = sc->st.interleave, 1;
         for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++)
             v[k++] = cand[i];
         return k;
     }
     case AX_RC:
-        if ((int)sc->recompute != AUTO_VALUE)
-            return v[0] = (int)sc->recompute, 1;
+        if ((int)sc->st.recompute != AUTO_VALUE)
+            return v[0] = (int)sc->st.recompute, 1;
         v[0] = RECOMPUTE_NONE;
         v[1] = RECOMPUTE_SELECTIVE;
         v[2] = RECOMPUTE_FULL;
         return 3;
     case AX_PLACE:
-        if ((int)sc->placement != AUTO_VALUE)
-            return v[0] = (int)sc->placement, 1;
+        if ((int)sc->st.placement != AUTO_VALUE)
+            return v[0] = (int)sc->st.placement, 1;
         for (int p = 0; p < PLACE_COUNT; p++)
             v[k++] = p;
         return k;
     case AX_SP:
-        if (sc->seq_parallel != AUTO_VALUE)
-            return v[0] = sc->seq_parallel, 1;
+        if (sc->st.seq_parallel != AUTO_VALUE)
+            return v[0] = sc->st.seq_parallel, 1;
         v[0] = 0;
         v[1] = 1;
         return 2;
     case AX_ZERO:
-        if (sc->zero != AUTO_VALUE)
-            return v[0] = sc->zero, 1;
+        if (sc->st.zero != AUTO_VALUE)
+            return v[0] = sc->st.zero, 1;
         for (int z = 0; z <= 3; z++)
             v[k++] = z;
         return k;
@@ -228,56 +217,57 @@ static Enter enter(Walk *w, AxisId ax, int x)
     const int n = sc->devices;
     switch (ax) {
     case AX_TP:
-        c->tp = x;
+        c->st.tp = x;
         return n % x ? ENTER_INVALID : ENTER_OK;
     case AX_PP: {
-        c->pp = x;
-        const int mp = c->tp * x;
+        c->st.pp = x;
+        const int mp = c->st.tp * x;
         if (n % mp || mp < sc->min_mp || mp > sc->max_mp)
             return ENTER_INVALID;
-        c->dp = sc->dp > 0 ? sc->dp : n / mp;
-        return (long)c->tp * x * c->dp != n ? ENTER_INVALID : ENTER_OK;
+        c->st.dp = sc->st.dp > 0 ? sc->st.dp : n / mp;
+        return (long)c->st.tp * x * c->st.dp != n ? ENTER_INVALID : ENTER_OK;
     }
     case AX_MB: {
-        c->microbatch = x;
+        c->st.microbatch = x;
         /* an explicit global batch stays; a replica batch scales with dp;
          * else one microbatch per replica */
-        c->global_batch = sc->global_batch > 0 && !sc->replica_batch ? sc->global_batch
-                          : sc->replica_batch > 0                    ? (int64_t)sc->replica_batch * c->dp
-                                                                     : (int64_t)x * c->dp;
-        if (c->global_batch % ((int64_t)x * c->dp)) {
+        c->st.global_batch = sc->st.global_batch > 0 && !sc->replica_batch ? sc->st.global_batch
+                             : sc->replica_batch > 0 ? (int64_t)sc->replica_batch * c->st.dp
+                                                     : (int64_t)x * c->st.dp;
+        if (c->st.global_batch % ((int64_t)x * c->st.dp)) {
             snprintf(w->last_err, sizeof w->last_err,
                      "tp %d x pp %d leaves dp %d, and global_batch %lld is not a multiple of microbatch %d x "
                      "dp %d",
-                     c->tp, c->pp, c->dp, (long long)c->global_batch, x, c->dp);
+                     c->st.tp, c->st.pp, c->st.dp, (long long)c->st.global_batch, x, c->st.dp);
             return ENTER_INVALID;
         }
         return ENTER_OK;
     }
     case AX_V:
-        c->interleave = x;
-        return x > 1 && c->pp == 1 ? ENTER_INVALID : ENTER_OK;
+        c->st.interleave = x;
+        return x > 1 && c->st.pp == 1 ? ENTER_INVALID : ENTER_OK;
     case AX_RC:
-        c->recompute = (Recompute)x;
+        c->st.recompute = (Recompute)x;
         return ENTER_OK;
     case AX_PLACE:
-        c->placement = (Placement)x;
-        if ((int)sc->placement == AUTO_VALUE)
+        c->st.placement = (Placement)x;
+        if ((int)sc->st.placement == AUTO_VALUE)
             for (int q = 0; q < x; q++)
-                if (placement_key((Placement)q, c->tp, c->dp, c->pp) ==
-                    placement_key((Placement)x, c->tp, c->dp, c->pp))
+                if (placement_key((Placement)q, c->st.tp, c->st.dp, c->st.pp) ==
+                    placement_key((Placement)x, c->st.tp, c->st.dp, c->st.pp))
                     return ENTER_EQUIVALENT;
         return ENTER_OK;
     case AX_SP:
-        c->seq_parallel = x;
+        c->st.seq_parallel = x;
         /* sequence parallelism splits over the tensor ranks: none with tp 1 */
-        return sc->seq_parallel == AUTO_VALUE && x && c->tp == 1 ? ENTER_EQUIVALENT : ENTER_OK;
+        return sc->st.seq_parallel == AUTO_VALUE && x && c->st.tp == 1 ? ENTER_EQUIVALENT : ENTER_OK;
     case AX_ZERO:
-        c->zero = x;
+        c->st.zero = x;
         /* sharding over one replica shards nothing (row-sparse gradients
          * are exchanged differently under ZeRO, so those models keep it) */
-        return sc->zero == AUTO_VALUE && x > 0 && c->dp == 1 && !sc->model.sparse_grads ? ENTER_EQUIVALENT
-                                                                                        : ENTER_OK;
+        return sc->st.zero == AUTO_VALUE && x > 0 && c->st.dp == 1 && !sc->model.sparse_grads
+                   ? ENTER_EQUIVALENT
+                   : ENTER_OK;
     case AX_COUNT:
         break;
     }
@@ -344,9 +334,9 @@ static double space_size(const Walk *w)
     int v[MAX_CHOICES];
     double s = 1;
     for (int a = 0; a < AX_COUNT; a++)
-        s *= a != AX_PP                ? axis_values(w, (AxisId)a, v)
-             : w->sc->pp == AUTO_VALUE ? divisors(w->sc->devices, layer_units(&w->sc->model), v)
-                                       : 1;
+        s *= a != AX_PP                   ? axis_values(w, (AxisId)a, v)
+             : w->sc->st.pp == AUTO_VALUE ? divisors(w->sc->devices, layer_units(&w->sc->model), v)
+                                          : 1;
     return s;
 }
 
@@ -404,7 +394,7 @@ static int search_replica(const Scenario *sc, SearchEval eval, GemmCache *cache,
     for (int rb = 1; rb <= REPLICA_MAX; rb *= 2) {
         Scenario c = *sc;
         c.replica_batch = rb;
-        c.global_batch = c.dp > 0 ? (int64_t)rb * c.dp : 0;
+        c.st.global_batch = c.st.dp > 0 ? (int64_t)rb * c.st.dp : 0;
         int rc;
         if (search_needed(&c)) {
             rc = search_axes(&c, eval, cache, &t, top);

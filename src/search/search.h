@@ -26,10 +26,7 @@ typedef int (*SearchEval)(const Scenario *sc, GemmCache *cache, Result *r);
 /* One evaluated strategy, for the runners-up: what it was and what it
  * gave. */
 typedef struct {
-    int tp, pp, dp, microbatch, interleave, seq_parallel, zero;
-    int64_t global_batch;
-    Recompute recompute;
-    Placement placement;
+    Strategy st;
     double step_time_s, samples_per_s, time_to_train_s; /* time_to_train_s NaN: no amount */
     double energy_per_step_j, energy_to_train_j, mfu, mem_total_bytes;
     char bottleneck[32];
