@@ -354,6 +354,95 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
     return failed ? -1 : 0;
 }
 
+/* The failed rows' messages on stderr, in table order; one message many
+ * rows share (a broken template they all name) is printed once with the
+ * table lines it affects. */
+typedef struct {
+    char *msg;
+    int row; /* index in the run */
+} RowMsg;
+
+typedef struct {
+    int first; /* index of its first entry in the sorted RowMsg array */
+    int count;
+    int row; /* its first row, for the order of printing */
+} MsgGroup;
+
+static int cmp_rowmsg(const void *a, const void *b)
+{
+    const RowMsg *x = a, *y = b;
+    int c = strcmp(x->msg, y->msg);
+    return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+    const MsgGroup *x = a, *y = b;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+static void print_row_errors(const Run *run, const char *input)
+{
+    const size_t cap = (size_t)(run->n > 0 ? run->n : 1);
+    RowMsg *v = calloc(cap, sizeof *v);
+    MsgGroup *g = calloc(cap, sizeof *g);
+    int n = 0, ng = 0;
+    for (int i = 0; i < run->n; i++) {
+        const RunRow *rr = &run->row[i];
+        if (rr->built && rr->r.status != STATUS_ERROR)
+            continue;
+        char msg[1200];
+        if (rr->diag.file[0])
+            diag_format(&rr->diag, msg, sizeof msg);
+        else
+            snprintf(msg, sizeof msg, "%s:%d: scenario '%s': %s", input, rr->line, rr->sc.name, rr->r.error);
+        if (!v || !g || !(v[n].msg = strdup(msg))) {
+            fprintf(stderr, "%s\n", msg); /* no memory to group: say it as it comes */
+            continue;
+        }
+        v[n++].row = i;
+    }
+    if (v && g) {
+        qsort(v, (size_t)n, sizeof *v, cmp_rowmsg);
+        for (int i = 0; i < n; i++) {
+            if (i == 0 || strcmp(v[i].msg, v[i - 1].msg))
+                g[ng++] = (MsgGroup){i, 0, v[i].row};
+            g[ng - 1].count++;
+        }
+        qsort(g, (size_t)ng, sizeof *g, cmp_group);
+        for (int k = 0; k < ng; k++) {
+            const RowMsg *e = &v[g[k].first];
+            if (g[k].count == 1) {
+                fprintf(stderr, "%s\n", e->msg);
+                continue;
+            }
+            /* the table lines (a sweep's scenarios share theirs), the first ten */
+            fprintf(stderr, "%s (the same for %d scenarios, table line", e->msg, g[k].count);
+            int shown = 0, last = -1, more = 0;
+            for (int i = 0; i < g[k].count; i++) {
+                const int line = run->row[e[i].row].line;
+                if (line == last)
+                    continue;
+                if (shown == 10) {
+                    more = 1;
+                    break;
+                }
+                fprintf(stderr, "%s %d",
+                        shown ? ","
+                              : (g[k].count > 1 && line != run->row[e[g[k].count - 1].row].line ? "s" : ""),
+                        line);
+                shown++;
+                last = line;
+            }
+            fprintf(stderr, "%s)\n", more ? ", ..." : "");
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(v[i].msg);
+    free(v);
+    free(g);
+}
+
 /* --top K: 1 to RUN_MAX_TOP. */
 static int parse_top(const char *s, int *k)
 {
@@ -479,18 +568,7 @@ static int cmd_run(int argc, char **argv)
         table_free(&t);
         return EXIT_INPUT;
     }
-    for (int i = 0; i < run.n; i++) {
-        const RunRow *rr = &run.row[i];
-        if (!rr->built || rr->r.status == STATUS_ERROR) {
-            char msg[1200];
-            if (rr->diag.file[0])
-                diag_format(&rr->diag, msg, sizeof msg);
-            else
-                snprintf(msg, sizeof msg, "%s:%d: scenario '%s': %s", input, rr->line, rr->sc.name,
-                         rr->r.error);
-            fprintf(stderr, "%s\n", msg);
-        }
-    }
+    print_row_errors(&run, input);
 
     int rc = run.n_error ? EXIT_ROWS_FAILED : EXIT_OK;
     RptSensitivity sens;

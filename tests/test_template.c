@@ -788,6 +788,35 @@ static void test_derive_errors(void **state)
     rmdir(dir);
 }
 
+/* A template that fails to load is read once: the second request gets the
+ * same diagnostic without touching the file (here: after it is gone). */
+static void test_failure_read_once(void **state)
+{
+    (void)state;
+    char dir[64] = "/tmp/df-once-XXXXXX", path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/bad.yaml", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("name: Bad\nvector: 10 TFLOP/s\nsms: 0\n", fp);
+    assert_int_equal(fclose(fp), 0);
+    TemplateDB db;
+    Diag d1, d2;
+    diag_clear(&d1);
+    diag_clear(&d2);
+    assert_int_equal(tdb_init(&db, "../templates", &d1), 0);
+    assert_null(tdb_get(&db, &param_device_table, "bad.yaml", dir, &d1));
+    assert_int_equal(d1.line, 3);
+    unlink(path);
+    assert_null(tdb_get(&db, &param_device_table, "bad.yaml", dir, &d2));
+    assert_string_equal(d2.msg, d1.msg);
+    assert_string_equal(d2.file, d1.file);
+    assert_int_equal(d2.line, 3);
+    assert_int_equal(db.nfailed, 1);
+    tdb_free(&db);
+    rmdir(dir);
+}
+
 /* ---- the shipped templates -------------------------------------------- */
 
 static void test_shipped_templates(void **state)
@@ -876,6 +905,7 @@ int main(void)
         cmocka_unit_test(test_shipped_templates),
         cmocka_unit_test(test_derived_device),
         cmocka_unit_test(test_derive_errors),
+        cmocka_unit_test(test_failure_read_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

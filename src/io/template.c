@@ -122,6 +122,29 @@ void tdb_free(TemplateDB *db)
     free(db->t);
     db->t = NULL;
     db->n = db->cap = 0;
+    for (int i = 0; i < db->nfailed; i++)
+        free(db->failed[i].path);
+    free(db->failed);
+    db->failed = NULL;
+    db->nfailed = db->capfailed = 0;
+}
+
+/* Remember a template that failed (best effort: without memory it is simply
+ * read again next time). */
+static void remember_failure(TemplateDB *db, const ParamTable *table, const char *path, const Diag *d)
+{
+    if (db->nfailed == db->capfailed) {
+        int cap = db->capfailed ? db->capfailed * 2 : 8;
+        struct TdbFailure *v = realloc(db->failed, sizeof *v * (size_t)cap);
+        if (!v)
+            return;
+        db->failed = v;
+        db->capfailed = cap;
+    }
+    char *p = strdup(path);
+    if (!p)
+        return;
+    db->failed[db->nfailed++] = (struct TdbFailure){table, p, *d};
 }
 
 /* ---- applying a YAML mapping to a struct ------------------------------ */
@@ -583,6 +606,11 @@ const Template *tdb_get(TemplateDB *db, const ParamTable *table, const char *nam
     for (int i = 0; i < db->n; i++)
         if (db->t[i]->table == table && !strcmp(db->t[i]->path, path))
             return db->t[i];
+    for (int i = 0; i < db->nfailed; i++)
+        if (db->failed[i].table == table && !strcmp(db->failed[i].path, path)) {
+            *d = db->failed[i].diag;
+            return NULL;
+        }
     for (int i = 0; i < db->loading; i++)
         if (!strcmp(db->chain_path[i], path)) {
             /* "a -> b -> a": the caller says where the reference is */
@@ -601,8 +629,13 @@ const Template *tdb_get(TemplateDB *db, const ParamTable *table, const char *nam
     db->loading++;
     Template *t = load_template(db, table, name, path, reldir, d);
     db->loading--;
-    if (!t)
+    if (!t) {
+        /* a file's own fault is the file's, whoever asks: read it once (a
+         * cycle depends on who asks, so it is not remembered) */
+        if (d->file[0] && !strstr(d->msg, "form a cycle"))
+            remember_failure(db, table, path, d);
         return NULL;
+    }
     if (db->n == db->cap) {
         int cap = db->cap ? db->cap * 2 : 16;
         Template **v = realloc(db->t, sizeof *v * (size_t)cap);

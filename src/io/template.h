@@ -29,6 +29,12 @@ typedef struct {
     void (*free_extra)(void *); /* frees extra */
 } Template;
 
+struct TdbFailure {
+    const ParamTable *table;
+    char *path;
+    Diag diag;
+};
+
 #define TDB_MAX_CHAIN 32 /* templates being loaded at once (base:/template: chains) */
 
 typedef struct {
@@ -43,6 +49,10 @@ typedef struct {
      * with d->msg, which the loader places at the file's derive: block
      * (or its top).  NULL after tdb_init. */
     int (*check)(const ParamTable *t, const void *obj, Diag *d);
+    /* templates that failed to load, with their diagnostic: a broken
+     * template is read once, however many rows name it */
+    struct TdbFailure *failed;
+    int nfailed, capfailed;
 } TemplateDB;
 
 /* root: the templates folder; NULL picks $DEEPFLOW_TEMPLATES, ./templates,
