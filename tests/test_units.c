@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "core/text.h"
 #include "core/units.h"
 
 /* Parse text as kind; fail the test when it does not parse. */
@@ -535,6 +536,33 @@ static void test_multiplier_hint(void **state)
     assert_rel(v, 300e9, 1e-15);
 }
 
+/* Text echoed to terminals, CSVs and workbooks shows control, bidi and
+ * invalid bytes as escapes and passes everything else unchanged. */
+static void test_text_escape(void **state)
+{
+    (void)state;
+    char out[128];
+    assert_int_equal(text_escape("Z\xc3\xbcrich \xe6\x9d\xb1\xe4\xba\xac", out, sizeof out), 14);
+    assert_string_equal(out, "Z\xc3\xbcrich \xe6\x9d\xb1\xe4\xba\xac"); /* UTF-8 text is kept */
+    text_escape("a\x1b[31mred\x1b[0m", out, sizeof out);
+    assert_string_equal(out, "a\\e[31mred\\e[0m");
+    text_escape("evil\xe2\x80\xaetxt.exe", out, sizeof out); /* U+202E RIGHT-TO-LEFT OVERRIDE */
+    assert_string_equal(out, "evil\\u{202E}txt.exe");
+    text_escape("tab\tnl\ncr\r\x7f\xc2\x85", out, sizeof out); /* C0, DEL, C1 NEL */
+    assert_string_equal(out, "tab\\tnl\\ncr\\r\\x7F\\x85");
+    text_escape("bad\xff\xc3(", out, sizeof out); /* not UTF-8 */
+    assert_string_equal(out, "bad\\xFF\\xC3(");
+    /* the length needed is returned; a cut output stays on a boundary */
+    assert_int_equal(text_escape("\x1b\x1b\x1b", out, 4), 6);
+    assert_string_equal(out, "\\e");
+    char s[8] = "ok";
+    assert_int_equal(text_escape_inplace(s, sizeof s), 0);
+    assert_string_equal(s, "ok");
+    char t[8] = "\x1b\x1b\x1b\x1b";
+    assert_int_equal(text_escape_inplace(t, sizeof t), -1); /* 8 bytes escaped do not fit in 8 */
+    assert_string_equal(t, "\x1b\x1b\x1b\x1b");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -568,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_expect_and_si),
         cmocka_unit_test(test_format_prefixes),
         cmocka_unit_test(test_format_special),
+        cmocka_unit_test(test_text_escape),
         cmocka_unit_test(test_format_round_trips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

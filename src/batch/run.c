@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "batch/evaluate.h"
+#include "core/text.h"
 #include "io/sweep.h"
 
 static char *dir_of(const char *path)
@@ -187,13 +188,17 @@ int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgres
             else
                 snprintf(name, sizeof name, "%s", base);
             diag_clear(&rr->diag);
-            if (strlen(name) >= sizeof rr->sc.name) {
+            /* echoed everywhere: control and bidi characters as visible escapes */
+            char shown[sizeof name * 8];
+            text_escape(name, shown, sizeof shown);
+            snprintf(name, sizeof name, "%s", shown);
+            if (strlen(shown) >= sizeof rr->sc.name) {
                 /* cut, two scenarios of one sweep would share a name */
                 diag_set(
                     &rr->diag, t->path, tr->line, c_name >= 0 ? tr->cell[c_name].col : 0,
                     "scenario name with its sweep values ('%s') is %zu bytes, more than %zu: shorten the "
                     "name in column 'scenario'",
-                    name, strlen(name), sizeof rr->sc.name - 1);
+                    shown, strlen(shown), sizeof rr->sc.name - 1);
                 row_fail(rr, name);
                 continue;
             }

@@ -1,6 +1,8 @@
 /* core/diag.c — formatting of input diagnostics (see diag.h). */
 #include "diag.h"
 
+#include "text.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,13 +23,18 @@ int diag_set(Diag *d, const char *file, int line, int col, const char *fmt, ...)
 
 int diag_format(const Diag *d, char *buf, size_t n)
 {
+    /* the file and the message may carry user text: escaped, never obeyed
+     * by the terminal (core/text.h) */
+    char raw[DIAG_FILE_MAX + DIAG_MSG_MAX + 64];
     if (!d->file[0])
-        return snprintf(buf, n, "%s", d->msg);
-    if (d->line > 0 && d->col > 0)
-        return snprintf(buf, n, "%s:%d:%d: %s", d->file, d->line, d->col, d->msg);
-    if (d->line > 0)
-        return snprintf(buf, n, "%s:%d: %s", d->file, d->line, d->msg);
-    return snprintf(buf, n, "%s: %s", d->file, d->msg);
+        snprintf(raw, sizeof raw, "%s", d->msg);
+    else if (d->line > 0 && d->col > 0)
+        snprintf(raw, sizeof raw, "%s:%d:%d: %s", d->file, d->line, d->col, d->msg);
+    else if (d->line > 0)
+        snprintf(raw, sizeof raw, "%s:%d: %s", d->file, d->line, d->msg);
+    else
+        snprintf(raw, sizeof raw, "%s: %s", d->file, d->msg);
+    return (int)text_escape(raw, buf, n);
 }
 
 void diag_clear(Diag *d)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "text.h"
 #include "types.h"
 
 #define BIG 1e30
@@ -764,6 +765,10 @@ int param_set(const ParamDef *def, void *obj, const char *fullkey, const char *t
             return bad_value(def, fullkey, text, l ? "too long" : "empty", d);
         memcpy(f, text, l);
         ((char *)f)[l] = '\0';
+        /* a name is echoed to terminals, CSVs and workbooks: control and
+         * bidi characters are kept as visible escapes (core/text.h) */
+        if (text_escape_inplace(f, def->size))
+            return bad_value(def, fullkey, text, "too long once its control characters are escaped", d);
         return 0;
     }
     case P_SUB:

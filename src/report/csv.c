@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/text.h"
+
 #include "io/atomic.h"
 #include "report.h"
 #include "report/columns.h"
@@ -37,8 +39,10 @@ static void put_field(FILE *f, const char *s)
  * taken as a formula by spreadsheets (CSV injection, OWASP): it gets a
  * leading apostrophe, which a spreadsheet shows as text and a script can
  * strip.  Numbers are written by put_field and never changed. */
-void rpt_csv_text(FILE *f, const char *s)
+void rpt_csv_text(FILE *f, const char *raw)
 {
+    char s[1100]; /* escaped: control and bidi characters, invalid UTF-8 (core/text.h) */
+    text_escape(raw, s, sizeof s);
     if (s[0] && strchr("=+-@\t\r", s[0])) {
         char buf[1100];
         snprintf(buf, sizeof buf, "'%s", s);

@@ -33,6 +33,7 @@
 
 #include "batch/evaluate.h"
 #include "core/sha256.h"
+#include "core/text.h"
 #include "io/atomic.h"
 #include "report.h"
 
@@ -48,31 +49,6 @@
 
 /* ---- text helpers (exported for the tests) ----------------------------- */
 
-/* Decode one UTF-8 sequence at s; returns its length and the code point,
- * or 0 when the bytes are not valid UTF-8 (overlong, surrogate, too big). */
-static int utf8_decode(const unsigned char *s, unsigned *cp)
-{
-    unsigned c = s[0];
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    int len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-    if (!len)
-        return 0;
-    unsigned v = c & (0x7F >> len);
-    for (int i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        v = v << 6 | (s[i] & 0x3F);
-    }
-    if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10FFFF)) ||
-        (v >= 0xD800 && v <= 0xDFFF))
-        return 0;
-    *cp = v;
-    return len;
-}
-
 size_t rpt_clean_text(const char *in, char *out, size_t n)
 {
     if (n == 0)
@@ -81,10 +57,10 @@ size_t rpt_clean_text(const char *in, char *out, size_t n)
     size_t o = 0, chars = 0;
     while (*s && chars < XL_MAX_CHARS) {
         unsigned cp;
-        int len = utf8_decode(s, &cp);
+        int len = text_utf8_decode(s, &cp);
         const char *put;
         size_t plen;
-        char one[1];
+        char one[1], esc[24];
         if (!len || cp == 0xFFFE || cp == 0xFFFF) {
             put = "\xEF\xBF\xBD"; /* U+FFFD */
             plen = 3;
@@ -93,6 +69,13 @@ size_t rpt_clean_text(const char *in, char *out, size_t n)
             one[0] = ' ';
             put = one;
             plen = 1;
+        } else if (cp >= 0x80 && text_unsafe(cp)) { /* C1 and bidi controls: shown, not obeyed */
+            if (cp < 0x100)
+                snprintf(esc, sizeof esc, "\\x%02X", cp);
+            else
+                snprintf(esc, sizeof esc, "\\u{%04X}", cp);
+            put = esc;
+            plen = strlen(esc);
         } else {
             put = (const char *)s;
             plen = (size_t)len;
@@ -119,7 +102,7 @@ void rpt_sheet_name(const char *in, char *out, size_t n)
     int chars = 0;
     while (*s && chars < 31) {
         unsigned cp;
-        int len = utf8_decode((const unsigned char *)s, &cp);
+        int len = text_utf8_decode((const unsigned char *)s, &cp);
         if (!len)
             len = 1;
         if (o + (size_t)len >= n)

@@ -1,0 +1,93 @@
+/* core/text.c — escaping of control, bidi and invalid bytes (text.h). */
+#include "text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int text_utf8_decode(const unsigned char *s, unsigned *cp)
+{
+    unsigned c = s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    int len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 && c < 0xF0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    if (!len)
+        return 0;
+    unsigned v = c & (0x7F >> len);
+    for (int i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        v = v << 6 | (s[i] & 0x3F);
+    }
+    if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10FFFF)) ||
+        (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    *cp = v;
+    return len;
+}
+
+int text_unsafe(unsigned cp)
+{
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
+           (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E || cp == 0x200F || cp == 0x061C;
+}
+
+size_t text_escape(const char *in, char *out, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)(in ? in : "");
+    size_t o = 0;
+    int fits = 1;
+    while (*s) {
+        unsigned cp;
+        int len = text_utf8_decode(s, &cp);
+        char esc[16];
+        const char *put = (const char *)s;
+        size_t plen = (size_t)len;
+        if (!len) {
+            snprintf(esc, sizeof esc, "\\x%02X", *s);
+            put = esc;
+            plen = 4;
+            len = 1;
+        } else if (text_unsafe(cp)) {
+            static const char *const named[32] = {[9] = "\\t", [10] = "\\n", [13] = "\\r", [27] = "\\e"};
+            if (cp < 32 && named[cp])
+                snprintf(esc, sizeof esc, "%s", named[cp]);
+            else if (cp < 0x100)
+                snprintf(esc, sizeof esc, "\\x%02X", cp);
+            else
+                snprintf(esc, sizeof esc, "\\u{%04X}", cp);
+            put = esc;
+            plen = strlen(esc);
+        }
+        if (fits && o + plen < n) {
+            memcpy(out + o, put, plen);
+        } else if (fits) {
+            fits = 0;
+            if (n)
+                out[o] = '\0';
+        }
+        o += plen;
+        s += len;
+    }
+    if (fits && n)
+        out[o] = '\0';
+    return o;
+}
+
+int text_escape_inplace(char *s, size_t n)
+{
+    const size_t need = text_escape(s, NULL, 0);
+    if (need == strlen(s))
+        return 0; /* nothing to escape */
+    if (need >= n)
+        return -1;
+    char *tmp = malloc(need + 1);
+    if (!tmp)
+        return -1;
+    text_escape(s, tmp, need + 1);
+    memcpy(s, tmp, need + 1);
+    free(tmp);
+    return 0;
+}

@@ -1,0 +1,32 @@
+/* core/text.h — text from users made safe to echo: a terminal, a CSV file
+ * or a workbook shows what the bytes were, never obeys them.  Control
+ * characters (C0, DEL, C1), bidirectional-formatting characters (U+202A-
+ * U+202E, U+2066-U+2069, U+200E, U+200F, U+061C: they reorder what a reader
+ * sees, e.g. the right-to-left override U+202E) and bytes that are not
+ * UTF-8 are written as visible escapes: \n, \t, \r, \e, \xHH for a byte,
+ * \u{202E} for a code point.  Everything else, including any other
+ * non-ASCII text, passes unchanged. */
+#ifndef DF_TEXT_H
+#define DF_TEXT_H
+
+#include <stddef.h>
+
+/* Decode one UTF-8 sequence at s; returns its length and the code point,
+ * or 0 when the bytes are not valid UTF-8 (overlong, surrogate, too big,
+ * truncated). */
+int text_utf8_decode(const unsigned char *s, unsigned *cp);
+
+/* 1 when code point cp must be escaped (a control or bidi character). */
+int text_unsafe(unsigned cp);
+
+/* The escaped text of `in` into out (n bytes, NUL-terminated, cut on a
+ * character boundary when it does not fit).  Returns the length the whole
+ * escaped text needs (as snprintf), so that a caller can refuse rather than
+ * cut.  out may be NULL when n is 0. */
+size_t text_escape(const char *in, char *out, size_t n);
+
+/* Escape s in place (its buffer has n bytes); 0, or -1 when the escaped
+ * text does not fit (s is then left unchanged). */
+int text_escape_inplace(char *s, size_t n);
+
+#endif
