@@ -4,6 +4,7 @@
 #include "template.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -417,7 +418,18 @@ static int resolve_path(const TemplateDB *db, const ParamTable *table, const cha
                             "%s template '%s': a file name must be relative to the table's folder "
                             "and may not contain '..'",
                             table->kind, name);
-        snprintf(out, n, "%s/%s", reldir && *reldir ? reldir : ".", name);
+        const char *dir = reldir && *reldir ? reldir : ".";
+        snprintf(out, n, "%s/%s", dir, name);
+        /* a link in the table's folder must not lead out of it */
+        char real_dir[PATH_MAX], real_file[PATH_MAX];
+        if (realpath(out, real_file) && realpath(dir, real_dir)) {
+            const size_t l = strlen(real_dir);
+            if (strncmp(real_file, real_dir, l) || (real_file[l] != '/' && strcmp(real_dir, "/")))
+                return diag_set(d, NULL, 0, 0,
+                                "%s template '%s' resolves to '%s', outside the table's folder '%s' (a link "
+                                "may not lead out of it)",
+                                table->kind, name, real_file, real_dir);
+        }
         return 0;
     }
     if (strchr(name, '/') || !valid_name(name))
