@@ -295,6 +295,30 @@ static void test_invalid_utf8(void **state)
     table_free(&t);
 }
 
+/* A table in another encoding is named as such (spreadsheets on some
+ * systems save "Unicode text" as UTF-16), not as stray NUL bytes. */
+static void test_other_encodings(void **state)
+{
+    (void)state;
+    char buf[512];
+    static const char le[] = "\xFF\xFEs\0c\0,\0m\0\n\0";
+    parse_fail(le, sizeof le - 1, buf, sizeof buf);
+    assert_string_equal(buf,
+                        "t.csv: the table is UTF-16 (little-endian) text; save it as UTF-8 (or ASCII) CSV");
+    static const char be[] = "\xFE\xFF\0s\0c";
+    parse_fail(be, sizeof be - 1, buf, sizeof buf);
+    assert_string_equal(buf, "t.csv: the table is UTF-16 (big-endian) text; save it as UTF-8 (or ASCII) CSV");
+    static const char bare[] = "s\0c\0,\0";
+    parse_fail(bare, sizeof bare - 1, buf, sizeof buf);
+    assert_string_equal(buf,
+                        "t.csv: the table is UTF-16 or UTF-32 (no byte-order mark) text; save it as UTF-8 "
+                        "(or ASCII) CSV");
+    static const char u32[] = "\xFF\xFE\0\0s\0\0\0";
+    parse_fail(u32, sizeof u32 - 1, buf, sizeof buf);
+    assert_string_equal(buf,
+                        "t.csv: the table is UTF-32 (little-endian) text; save it as UTF-8 (or ASCII) CSV");
+}
+
 static void test_cell_positions(void **state)
 {
     (void)state;
@@ -410,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_header_only),     cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_cell_positions),  cmocka_unit_test(test_limits),
         cmocka_unit_test(test_too_many_rows),   cmocka_unit_test(test_read_file),
+        cmocka_unit_test(test_other_encodings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -817,6 +817,32 @@ static void test_failure_read_once(void **state)
     rmdir(dir);
 }
 
+/* A device whose idle power reaches its TDP is an error at the template's
+ * line, not at the first row that uses it. */
+static void test_idle_above_tdp(void **state)
+{
+    (void)state;
+    char dir[64] = "/tmp/df-idle-XXXXXX", path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/hot.yaml", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("base: h100-sxm5-80gb\nname: Hot\npower:\n  idle: 750 W\n", fp);
+    assert_int_equal(fclose(fp), 0);
+    TemplateDB db;
+    Diag d;
+    diag_clear(&d);
+    assert_int_equal(tdb_init(&db, "../templates", &d), 0);
+    assert_null(tdb_get(&db, &param_device_table, "hot.yaml", dir, &d));
+    assert_string_equal(d.msg,
+                        "key 'power.idle': the static (idle) power, 750 W, must be below the TDP, 700 W "
+                        "(power.tdp)");
+    assert_int_equal(d.line, 4);
+    tdb_free(&db);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* ---- the shipped templates -------------------------------------------- */
 
 static void test_shipped_templates(void **state)
@@ -906,6 +932,7 @@ int main(void)
         cmocka_unit_test(test_derived_device),
         cmocka_unit_test(test_derive_errors),
         cmocka_unit_test(test_failure_read_once),
+        cmocka_unit_test(test_idle_above_tdp),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -123,7 +123,21 @@ static const ParamDef device_defs[] = {
          "explicitly are derived from them"),
 };
 
-const ParamTable param_device_table = {"devices", device_defs, N(device_defs), sizeof(Device), NULL};
+/* A device whose static power reaches its TDP cannot run at all: said at
+ * the template, not blamed on the first row that uses it.  (A derive:
+ * device's figures come from the generator, which keeps them apart.) */
+static int device_finish(void *obj, Diag *d)
+{
+    const Device *dev = obj;
+    if (!dev->derive.name[0] && dev->tdp_w > 0 && dev->idle_w >= dev->tdp_w)
+        return diag_set(d, NULL, 0, 0,
+                        "key 'power.idle': the static (idle) power, %g W, must be below the TDP, %g W "
+                        "(power.tdp)",
+                        dev->idle_w, dev->tdp_w);
+    return 0;
+}
+
+const ParamTable param_device_table = {"devices", device_defs, N(device_defs), sizeof(Device), device_finish};
 
 /* ---- network ---------------------------------------------------------- */
 

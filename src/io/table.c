@@ -606,6 +606,18 @@ int table_parse(const char *path, const char *data, size_t len, Table *t, Diag *
     Cur c = {0, 1, 1};
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
         c.off = 3;
+    /* another encoding: say which, not what its bytes look like as UTF-8 */
+    const char *enc = len >= 4 && !memcmp(data, "\xFF\xFE\0\0", 4)   ? "UTF-32 (little-endian)"
+                      : len >= 4 && !memcmp(data, "\0\0\xFE\xFF", 4) ? "UTF-32 (big-endian)"
+                      : len >= 2 && !memcmp(data, "\xFF\xFE", 2)     ? "UTF-16 (little-endian)"
+                      : len >= 2 && !memcmp(data, "\xFE\xFF", 2)     ? "UTF-16 (big-endian)"
+                      : len >= 2 && (!data[0] || !data[1])           ? "UTF-16 or UTF-32 (no byte-order mark)"
+                                                                     : NULL;
+    if (enc) {
+        csv_free(&r.p);
+        table_free(t);
+        return diag_set(d, path, 0, 0, "the table is %s text; save it as UTF-8 (or ASCII) CSV", enc);
+    }
     int rc = 0;
     while (rc == 0 && c.off < len) {
         if (skip_line(&r, &c))
