@@ -556,6 +556,11 @@ static void test_yaml_faults(void **state)
         f, "devices/tab.yaml",
         "2:1: invalid YAML: found a tab character that violates indentation while scanning a plain scalar");
 
+    /* an encoding error is placed at its byte, not at 1:1 */
+    put(f, "devices/latin1.yaml", "name: X\nsms: 3\n# caf\xe9 au lait\n");
+    get_fail(f, &param_device_table, "latin1");
+    expect_at(f, "devices/latin1.yaml", "3:6: invalid YAML: byte 0xE9 is not UTF-8 (save the file as UTF-8)");
+
     put(f, "devices/empty.yaml", "# nothing here\n");
     get_fail(f, &param_device_table, "empty");
     expect_at(f, "devices/empty.yaml", "1:1: empty template");

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "core/text.h"
+
 static YNode *node_new(YNodeKind kind, const yaml_mark_t *mark)
 {
     YNode *n = calloc(1, sizeof *n);
@@ -61,6 +63,8 @@ typedef struct {
     const char *path;
     Diag *d;
     int nodes;
+    const char *buf; /* the input, to place a reader (encoding) error */
+    size_t len;
 } Reader;
 
 static YNode *read_node(Reader *r, yaml_event_t *ev, int depth);
@@ -68,9 +72,32 @@ static YNode *read_node(Reader *r, yaml_event_t *ev, int depth);
 static int next_event(Reader *r, yaml_event_t *ev)
 {
     if (!yaml_parser_parse(&r->parser, ev)) {
-        diag_set(r->d, r->path, (int)r->parser.problem_mark.line + 1, (int)r->parser.problem_mark.column + 1,
-                 "invalid YAML: %s%s%s", r->parser.problem ? r->parser.problem : "syntax error",
-                 r->parser.context ? " " : "", r->parser.context ? r->parser.context : "");
+        int line = (int)r->parser.problem_mark.line + 1, col = (int)r->parser.problem_mark.column + 1;
+        if (r->parser.error == YAML_READER_ERROR && r->buf) {
+            /* an encoding error: libyaml gives no mark; the first byte that
+             * is not UTF-8, by line and column (characters) */
+            line = col = 1;
+            for (size_t i = 0; i < r->len;) {
+                unsigned cp;
+                int k = text_utf8_decode((const unsigned char *)r->buf + i, &cp);
+                if (!k || (k == 1 && !r->buf[i]))
+                    return diag_set(r->d, r->path, line, col,
+                                    "invalid YAML: byte 0x%02X is not UTF-8 (save the file as UTF-8)",
+                                    (unsigned char)r->buf[i]);
+                if (r->buf[i] == '\n') {
+                    line++;
+                    col = 1;
+                } else {
+                    col++;
+                }
+                i += (size_t)k;
+            }
+            return diag_set(r->d, r->path, line, col, "invalid YAML: %s",
+                            r->parser.problem ? r->parser.problem : "not UTF-8");
+        }
+        diag_set(r->d, r->path, line, col, "invalid YAML: %s%s%s",
+                 r->parser.problem ? r->parser.problem : "syntax error", r->parser.context ? " " : "",
+                 r->parser.context ? r->parser.context : "");
         return -1;
     }
     return 0;
@@ -164,7 +191,7 @@ static YNode *read_node(Reader *r, yaml_event_t *ev, int depth)
 
 YNode *ytree_parse(const char *path, const char *data, size_t len, Diag *d)
 {
-    Reader r = {.path = path, .d = d};
+    Reader r = {.path = path, .d = d, .buf = data, .len = len};
     if (len > YTREE_MAX_BYTES) {
         diag_set(d, path, 0, 0, "template larger than %d bytes", YTREE_MAX_BYTES);
         return NULL;
