@@ -203,6 +203,12 @@ int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgres
                 continue;
             }
             if (scenario_build(db, t->path, reldir, set, t->ncol, tr->line, &rr->sc, &rr->src, &rr->diag)) {
+                /* one of a sweep's scenarios: say which */
+                if (sw[e].suffix[0] && !strcmp(rr->diag.file, t->path) && !strstr(rr->diag.msg, name)) {
+                    char msg[DIAG_MSG_MAX];
+                    snprintf(msg, sizeof msg, "%s", rr->diag.msg);
+                    snprintf(rr->diag.msg, sizeof rr->diag.msg, "scenario '%s': %s", name, msg);
+                }
                 scenario_source_free(&rr->src);
                 row_fail(rr, name);
                 continue;

@@ -664,13 +664,26 @@ void param_expect(const ParamDef *def, char *buf, size_t n)
     }
 }
 
+/* The value as a message quotes it: a long one is cut (on a character
+ * boundary, marked "...") so that what was expected and why still fit. */
+#define QUOTE_MAX 120
+
 static int bad_value(const ParamDef *def, const char *fullkey, const char *text, const char *why, Diag *d)
 {
-    char exp[256];
+    char exp[256], got[QUOTE_MAX + 8];
     param_expect(def, exp, sizeof exp);
+    size_t l = strlen(text);
+    if (l > QUOTE_MAX) {
+        l = QUOTE_MAX;
+        while (l > 0 && ((unsigned char)text[l] & 0xC0) == 0x80) /* not inside a UTF-8 sequence */
+            l--;
+        snprintf(got, sizeof got, "%.*s...", (int)l, text);
+    } else {
+        snprintf(got, sizeof got, "%s", text);
+    }
     if (why && *why)
-        return diag_set(d, NULL, 0, 0, "%s: expected %s, got '%s' (%s)", fullkey, exp, text, why);
-    return diag_set(d, NULL, 0, 0, "%s: expected %s, got '%s'", fullkey, exp, text);
+        return diag_set(d, NULL, 0, 0, "%s: expected %s, got '%s' (%s)", fullkey, exp, got, why);
+    return diag_set(d, NULL, 0, 0, "%s: expected %s, got '%s'", fullkey, exp, got);
 }
 
 static int is_word(const char *text, const char *w)
