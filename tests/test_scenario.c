@@ -336,9 +336,11 @@ static void test_strategy_faults(void **state)
                "study.csv:7: interleave (2) needs pipeline parallelism (pp > 1)");
     /* an override that makes the model inconsistent: placed at the override */
     build_fail(f, "system=dgx-h100, model=gpt3-175b, model.hidden=4096", 8,
-               "study.csv:8:20: model 'GPT-3 175B': key 'hidden': 4096 is not divisible by heads (96)");
+               "study.csv:8:20: model 'GPT-3 175B': keys 'hidden', 'heads': hidden (4096) is not divisible "
+               "by heads (96)");
     build_fail(f, "system=dgx-h100, model=gpt, model.kv_heads=5", 8,
-               "study.csv:8:14: model 'GPT': key 'kv_heads': heads (16) must be a multiple of kv_heads (5)");
+               "study.csv:8:14: model 'GPT': keys 'kv_heads', 'heads': heads (16) must be a multiple of "
+               "kv_heads (5)");
 }
 
 /* ---- evaluate() invariants on real templates -------------------------- */

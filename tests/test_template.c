@@ -669,12 +669,14 @@ static void test_model_finish(void **state)
              "seq_len: 2048\nvocab: 51200\n");
     put(f, "models/odd.yaml", text);
     get_fail(f, &param_model_table, "odd");
-    expect_at(f, "models/odd.yaml", "3:9: key 'hidden': 1000 is not divisible by heads (24)");
+    expect_at(f, "models/odd.yaml",
+              "3:9: keys 'hidden', 'heads': hidden (1000) is not divisible by heads (24)");
 
     snprintf(text, sizeof text, "%skv_heads: 5\n", model_ok);
     put(f, "models/gqa.yaml", text);
     get_fail(f, &param_model_table, "gqa");
-    expect_at(f, "models/gqa.yaml", "7:11: key 'kv_heads': heads (16) must be a multiple of kv_heads (5)");
+    expect_at(f, "models/gqa.yaml",
+              "7:11: keys 'kv_heads', 'heads': heads (16) must be a multiple of kv_heads (5)");
 }
 
 /* A stack's prediction interval must bracket 1 and come in pairs. */

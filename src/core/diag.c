@@ -18,6 +18,23 @@ int diag_set(Diag *d, const char *file, int line, int col, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(d->msg, sizeof d->msg, fmt, ap);
     va_end(ap);
+    memset(d->key, 0, sizeof d->key);
+    return -1;
+}
+
+int diag_keyed(Diag *d, const char *k0, const char *k1, const char *k2, const char *fmt, ...)
+{
+    if (!d)
+        return -1;
+    d->file[0] = '\0';
+    d->line = d->col = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->msg, sizeof d->msg, fmt, ap);
+    va_end(ap);
+    const char *k[DIAG_KEYS] = {k0, k1, k2};
+    for (int i = 0; i < DIAG_KEYS; i++)
+        snprintf(d->key[i], sizeof d->key[i], "%s", k[i] ? k[i] : "");
     return -1;
 }
 

@@ -130,10 +130,10 @@ static int device_finish(void *obj, Diag *d)
 {
     const Device *dev = obj;
     if (!dev->derive.name[0] && dev->tdp_w > 0 && dev->idle_w >= dev->tdp_w)
-        return diag_set(d, NULL, 0, 0,
-                        "key 'power.idle': the static (idle) power, %g W, must be below the TDP, %g W "
-                        "(power.tdp)",
-                        dev->idle_w, dev->tdp_w);
+        return diag_keyed(d, "power.idle", NULL, NULL,
+                          "key 'power.idle': the static (idle) power, %g W, must be below the TDP, %g W "
+                          "(power.tdp)",
+                          dev->idle_w, dev->tdp_w);
     return 0;
 }
 
@@ -185,24 +185,26 @@ static int network_finish(void *obj, Diag *d)
     const Points *gl = &net->group_links;
     for (int i = 0; i < gl->n; i++) {
         if (!(gl->x[i] >= 2 && gl->y[i] > 0))
-            return diag_set(d, NULL, 0, 0, "key 'group_links': point %d: a group of >= 2 and > 0 links",
-                            i + 1);
+            return diag_keyed(d, "group_links", NULL, NULL,
+                              "key 'group_links': point %d: a group of >= 2 and > 0 links", i + 1);
         if (i && !(gl->x[i] > gl->x[i - 1]))
-            return diag_set(d, NULL, 0, 0, "key 'group_links': group sizes must increase (point %d)", i + 1);
+            return diag_keyed(d, "group_links", NULL, NULL,
+                              "key 'group_links': group sizes must increase (point %d)", i + 1);
     }
     if (gl->n > 0 && !(net->link_bw_bytes_per_s > 0))
-        return diag_set(d, NULL, 0, 0, "key 'group_links': needs link_bandwidth");
+        return diag_keyed(d, "group_links", NULL, NULL, "key 'group_links': needs link_bandwidth");
     if (net->wire_pitch_um > 0 && !(net->edge_mm > 0 && net->link_bw_bytes_per_s > 0))
-        return diag_set(d, NULL, 0, 0, "key 'wire.pitch_um': a wire link needs edge_mm and link_bandwidth");
+        return diag_keyed(d, "wire.pitch_um", NULL, NULL,
+                          "key 'wire.pitch_um': a wire link needs edge_mm and link_bandwidth");
     const Points *c = &net->busbw;
     if (c->n == 1)
-        return diag_set(d, NULL, 0, 0, "key 'busbw': a curve needs at least 2 points");
+        return diag_keyed(d, "busbw", NULL, NULL, "key 'busbw': a curve needs at least 2 points");
     for (int i = 0; i < c->n; i++) {
         if (!(c->x[i] > 0 && c->y[i] > 0 && c->y[i] <= 2))
-            return diag_set(d, NULL, 0, 0,
-                            "key 'busbw': point %d: size must be > 0 and the fraction in (0, 2]", i + 1);
+            return diag_keyed(d, "busbw", NULL, NULL,
+                              "key 'busbw': point %d: size must be > 0 and the fraction in (0, 2]", i + 1);
         if (i && !(c->x[i] > c->x[i - 1]))
-            return diag_set(d, NULL, 0, 0, "key 'busbw': sizes must increase (point %d)", i + 1);
+            return diag_keyed(d, "busbw", NULL, NULL, "key 'busbw': sizes must increase (point %d)", i + 1);
     }
     return 0;
 }
@@ -295,12 +297,15 @@ static int conv_finish(void *obj, Diag *d)
                             "a critical_batch convergence needs s_min and b_noise, or epochs_min and b_crit");
     } else {
         if (c->table.n < 2)
-            return diag_set(d, NULL, 0, 0, "key 'points': a table convergence needs at least 2 points");
+            return diag_keyed(d, "points", NULL, NULL,
+                              "key 'points': a table convergence needs at least 2 points");
         for (int i = 0; i < c->table.n; i++) {
             if (!(c->table.x[i] > 0 && c->table.y[i] > 0))
-                return diag_set(d, NULL, 0, 0, "key 'points': point %d: batch and epochs must be > 0", i + 1);
+                return diag_keyed(d, "points", NULL, NULL,
+                                  "key 'points': point %d: batch and epochs must be > 0", i + 1);
             if (i && !(c->table.x[i] > c->table.x[i - 1]))
-                return diag_set(d, NULL, 0, 0, "key 'points': batches must increase (point %d)", i + 1);
+                return diag_keyed(d, "points", NULL, NULL, "key 'points': batches must increase (point %d)",
+                                  i + 1);
         }
     }
     return 0;
@@ -350,17 +355,19 @@ static int model_finish(void *obj, Diag *d)
                            : !m->vocab   ? "vocab"
                                          : NULL;
         if (miss)
-            return diag_set(d, NULL, 0, 0, "key '%s': required for a transformer model", miss);
+            return diag_keyed(d, miss, NULL, NULL, "key '%s': required for a transformer model", miss);
         if (m->ffn == 0)
             m->ffn = 4 * m->hidden;
         if (m->kv_heads == 0)
             m->kv_heads = m->heads;
         if (m->hidden % m->heads)
-            return diag_set(d, NULL, 0, 0, "key 'hidden': %d is not divisible by heads (%d)", m->hidden,
-                            m->heads);
+            return diag_keyed(d, "hidden", "heads", NULL,
+                              "keys 'hidden', 'heads': hidden (%d) is not divisible by heads (%d)", m->hidden,
+                              m->heads);
         if (m->heads % m->kv_heads)
-            return diag_set(d, NULL, 0, 0, "key 'kv_heads': heads (%d) must be a multiple of kv_heads (%d)",
-                            m->heads, m->kv_heads);
+            return diag_keyed(d, "kv_heads", "heads", NULL,
+                              "keys 'kv_heads', 'heads': heads (%d) must be a multiple of kv_heads (%d)",
+                              m->heads, m->kv_heads);
     } else if (m->kind == MODEL_GEMM) {
         if (m->m < 1 || m->n < 1 || m->k < 1)
             return diag_set(d, NULL, 0, 0, "keys 'm', 'n', 'k': required for a gemm model");

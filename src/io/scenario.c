@@ -117,8 +117,8 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
         /* at the override that made the model inconsistent, if one did */
         char msg[DIAG_MSG_MAX], key[140];
         const Prov *p = NULL;
-        if (sscanf(d->msg, "key '%127[^']'", key + 6) == 1) {
-            memcpy(key, "model.", 6);
+        for (int k = 0; k < DIAG_KEYS && !p && d->key[k][0]; k++) {
+            snprintf(key, sizeof key, "model.%s", d->key[k]);
             p = prov_find(&src->over, key);
         }
         snprintf(msg, sizeof msg, "model '%s': %s", sc->model.name, d->msg);

@@ -450,10 +450,9 @@ static int resolve_path(const TemplateDB *db, const ParamTable *table, const cha
  * the file. */
 static void finish_place(const Template *t, const YNode *root, Diag *d)
 {
-    char key[128];
     const Prov *p = NULL;
-    if (sscanf(d->msg, "key '%127[^']'", key) == 1)
-        p = prov_find(&t->prov, key);
+    for (int k = 0; k < DIAG_KEYS && !p && d->key[k][0]; k++)
+        p = prov_find(&t->prov, d->key[k]);
     snprintf(d->file, sizeof d->file, "%s", p ? p->file : t->path);
     d->line = p ? p->line : root->line;
     d->col = p ? p->col : root->col;
