@@ -5,7 +5,9 @@
 
 #include <string.h>
 
+#include "core/param.h"
 #include "core/text.h"
+#include "core/types.h"
 #include "core/units.h"
 
 /* Parse text as kind; fail the test when it does not parse. */
@@ -563,6 +565,58 @@ static void test_text_escape(void **state)
     assert_string_equal(t, "\x1b\x1b\x1b\x1b");
 }
 
+/* Every enum parameter of every table reads back what it writes: parse of
+ * each name gives its index, and the index prints as that name (one list
+ * per enum, core/names.c, shared by the tables and the reports). */
+static void check_enums(const ParamTable *t, int *checked)
+{
+    for (size_t i = 0; i < t->count; i++) {
+        const ParamDef *def = &t->defs[i];
+        if (def->type == P_SUB) {
+            check_enums(def->sub, checked);
+            continue;
+        }
+        if (def->type != P_ENUM)
+            continue;
+        char obj[65536];
+        assert_true(def->offset + sizeof(int) <= sizeof obj);
+        for (int k = 0; def->choices[k]; k++) {
+            Diag d;
+            diag_clear(&d);
+            memset(obj, 0, sizeof obj);
+            assert_int_equal(param_set(def, obj, def->key, def->choices[k], &d), 0);
+            assert_int_equal(*(int *)(obj + def->offset), k);
+            char buf[64];
+            param_format(def, obj, buf, sizeof buf);
+            assert_string_equal(buf, def->choices[k]);
+            (*checked)++;
+        }
+    }
+}
+
+static void test_enum_round_trip(void **state)
+{
+    (void)state;
+    const ParamTable *tables[] = {&param_device_table,     &param_network_table,     &param_framework_table,
+                                  &param_system_table,     &param_model_table,       &param_scenario_table,
+                                  &param_technology_table, &param_convergence_table, &param_derive_table};
+    int checked = 0;
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        check_enums(tables[i], &checked);
+    assert_true(checked >= 30);
+    /* the reports' names are the tables' words */
+    for (int p = 0; p < PREC_COUNT; p++)
+        assert_string_equal(precision_name((Precision)p), precision_names[p]);
+    for (int r = 0; r < RECOMPUTE_COUNT; r++)
+        assert_string_equal(recompute_name((Recompute)r), recompute_names[r]);
+    for (int p = 0; p < PLACE_COUNT; p++)
+        assert_string_equal(placement_name((Placement)p), placement_names[p]);
+    assert_null(precision_names[PREC_COUNT]);
+    assert_null(codesign_names[CODESIGN_COUNT]);
+    const ParamDef *def = param_find(&param_scenario_table, "precision", NULL, NULL);
+    assert_ptr_equal(def->choices, precision_names);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -597,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_format_prefixes),
         cmocka_unit_test(test_format_special),
         cmocka_unit_test(test_text_escape),
+        cmocka_unit_test(test_enum_round_trip),
         cmocka_unit_test(test_format_round_trips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

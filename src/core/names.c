@@ -1,19 +1,28 @@
 /* core/names.c — the printed names of the shared enums (types.h).  These
- * are the words the scenario table accepts and the reports print. */
+ * are the words the scenario table accepts (core/params.c uses these same
+ * arrays as its choices) and the reports print: one list each. */
 #include "types.h"
+
+#include <stddef.h>
+
+const char *const precision_names[PREC_COUNT + 1] = {"fp32", "tf32", "fp16", "bf16", "fp8", NULL};
+const char *const recompute_names[RECOMPUTE_COUNT + 1] = {"none", "selective", "full", NULL};
+const char *const model_kind_names[MODEL_KIND_COUNT + 1] = {"transformer", "gemm", "lstm", "cnn", NULL};
+const char *const topology_names[TOPO_COUNT + 1] = {"switched", "ring", "torus2d", "torus3d", "mesh2d", NULL};
+const char *const placement_names[PLACE_COUNT + 1] = {"tp-dp-pp", "tp-pp-dp", "dp-tp-pp", "dp-pp-tp",
+                                                      "pp-tp-dp", "pp-dp-tp", NULL};
+const char *const codesign_names[CODESIGN_COUNT + 1] = {"none", "area", "power", "area+power", "all", NULL};
 
 const char *precision_name(Precision p)
 {
-    static const char *const n[PREC_COUNT] = {"fp32", "tf32", "fp16", "bf16", "fp8"};
-    return (unsigned)p < PREC_COUNT ? n[p] : "?";
+    return (unsigned)p < PREC_COUNT ? precision_names[p] : "?";
 }
 
 const char *recompute_name(Recompute r)
 {
-    static const char *const n[] = {"none", "selective", "full"};
     if ((int)r == AUTO_VALUE)
         return "auto";
-    return (unsigned)r < 3 ? n[r] : "?";
+    return (unsigned)r < RECOMPUTE_COUNT ? recompute_names[r] : "?";
 }
 
 const char *component_name(Component c)
@@ -34,23 +43,19 @@ const char *status_name(Status s)
 
 const char *model_kind_name(ModelKind k)
 {
-    static const char *const n[MODEL_KIND_COUNT] = {"transformer", "gemm", "lstm", "cnn"};
-    return (unsigned)k < MODEL_KIND_COUNT ? n[k] : "?";
+    return (unsigned)k < MODEL_KIND_COUNT ? model_kind_names[k] : "?";
 }
 
 const char *topology_name(Topology t)
 {
-    static const char *const n[TOPO_COUNT] = {"switched", "ring", "torus2d", "torus3d", "mesh2d"};
-    return (unsigned)t < TOPO_COUNT ? n[t] : "?";
+    return (unsigned)t < TOPO_COUNT ? topology_names[t] : "?";
 }
 
 const char *placement_name(Placement p)
 {
-    static const char *const n[PLACE_COUNT] = {"tp-dp-pp", "tp-pp-dp", "dp-tp-pp",
-                                               "dp-pp-tp", "pp-tp-dp", "pp-dp-tp"};
     if ((int)p == AUTO_VALUE)
         return "auto";
-    return (unsigned)p < PLACE_COUNT ? n[p] : "?";
+    return (unsigned)p < PLACE_COUNT ? placement_names[p] : "?";
 }
 
 const char *tech_part_name(TechPart p)
@@ -64,6 +69,5 @@ const char *tech_part_name(TechPart p)
 
 const char *codesign_name(Codesign c)
 {
-    static const char *const n[CODESIGN_COUNT] = {"none", "area", "power", "area+power", "all"};
-    return (unsigned)c < CODESIGN_COUNT ? n[c] : "?";
+    return (unsigned)c < CODESIGN_COUNT ? codesign_names[c] : "?";
 }

@@ -141,8 +141,6 @@ const ParamTable param_device_table = {"devices", device_defs, N(device_defs), s
 
 /* ---- network ---------------------------------------------------------- */
 
-static const char *const topology_choices[] = {"switched", "ring", "torus2d", "torus3d", "mesh2d", NULL};
-
 static const ParamDef network_defs[] = {
     PS(Network, "name", name, 1, "link technology"),
     PD(Network, "bandwidth", bw_bytes_per_s, UNIT_BANDWIDTH, 1e6, BIG, 0, 1,
@@ -155,7 +153,7 @@ static const ParamDef network_defs[] = {
     PD(Network, "energy", energy_j_per_bit, UNIT_ENERGY_PER_BIT, 0, 1e-9, 0, 0, "energy per bit"),
     PD(Network, "links_per_mm", links_per_mm, UNIT_NUMBER, 0, 1e6, 0, 0,
        "links per mm of die edge (on-package kinds)"),
-    PE(Network, "topology", topology, topology_choices, TOPO_SWITCHED, 0, "topology of the tier"),
+    PE(Network, "topology", topology, topology_names, TOPO_SWITCHED, 0, "topology of the tier"),
     {"busbw", offsetof(Network, busbw), P_POINTS, UNIT_NUMBER, 0, CURVE_MAX_POINTS, 0, 0, 0, 0, NULL, NULL,
      "measured all-reduce bus bandwidth as a fraction of bandwidth, by message size in bytes (nccl-tests)"},
     PI(Network, "busbw_ranks", busbw_ranks, 2, 1e6, 8, 0, 0, "ranks of the busbw measurements"),
@@ -335,7 +333,6 @@ const ParamTable param_convergence_table = {"convergence", convergence_defs, N(c
 
 /* ---- model ------------------------------------------------------------ */
 
-static const char *const model_kind_choices[] = {"transformer", "gemm", "lstm", "cnn", NULL};
 static const char *const mlp_choices[] = {"gelu", "swiglu", NULL};
 static const char *const norm_choices[] = {"layernorm", "rmsnorm", NULL};
 static const char *const pos_choices[] = {"learned", "rotary", NULL};
@@ -377,7 +374,7 @@ static int model_finish(void *obj, Diag *d)
 
 static const ParamDef model_defs[] = {
     PS(Model, "name", name, 1, "model name"),
-    PE(Model, "kind", kind, model_kind_choices, MODEL_TRANSFORMER, 0, "graph kind"),
+    PE(Model, "kind", kind, model_kind_names, MODEL_TRANSFORMER, 0, "graph kind"),
     PI(Model, "layers", layers, 1, 1e5, 0, 0, 0, "transformer layers"),
     PI(Model, "hidden", hidden, 1, 1e7, 0, 0, 0, "hidden size"),
     PI(Model, "heads", heads, 1, 1e5, 0, 0, 0, "attention heads"),
@@ -431,14 +428,6 @@ const ParamTable param_model_table = {"models", model_defs, N(model_defs), sizeo
 
 /* ---- scenario row ----------------------------------------------------- */
 
-static const char *const recompute_choices[] = {"none", "selective", "full", NULL};
-static const char *const precision_choices[] = {"fp32", "tf32", "fp16", "bf16", "fp8", NULL};
-static const char *const placement_choices[] = {"tp-dp-pp", "tp-pp-dp", "dp-tp-pp", "dp-pp-tp",
-                                                "pp-tp-dp", "pp-dp-tp", NULL};
-
-/* as codesign_name (core/names.c) spells them */
-static const char *const codesign_choices[] = {"none", "area", "power", "area+power", "all", NULL};
-
 static const ParamDef scenario_defs[] = {
     PS(Scenario, "scenario", name, 0, "name of the row"),
     PS(Scenario, "series", series, 0, "chart line the row belongs to"),
@@ -457,15 +446,15 @@ static const ParamDef scenario_defs[] = {
        "samples per data-parallel replica per step (global_batch = replica_batch x dp); auto: the search "
        "tries powers of two from 1 to 1,024"),
     PI(Scenario, "interleave", st.interleave, 1, 1e4, 1, 0, 1, "model chunks per pipeline stage"),
-    PE(Scenario, "recompute", st.recompute, recompute_choices, RECOMPUTE_NONE, 1, "activation recomputation"),
+    PE(Scenario, "recompute", st.recompute, recompute_names, RECOMPUTE_NONE, 1, "activation recomputation"),
     {"seq_parallel", offsetof(Scenario, st.seq_parallel), P_BOOL, UNIT_NUMBER, 0, 1, 0, 0, 1, 0, NULL, NULL,
      "sequence parallelism (Megatron: norms and dropout split over the tensor ranks)"},
     PI(Scenario, "zero", st.zero, 0, 3, 0, 0, 1,
        "ZeRO stage (optimizer state, gradients, weights sharded over dp)"),
-    PE(Scenario, "precision", precision, precision_choices, PREC_BF16, 0, "training precision"),
+    PE(Scenario, "precision", precision, precision_names, PREC_BF16, 0, "training precision"),
     PD(Scenario, "power_cap", power_cap_w, UNIT_POWER, 0, 1e5, 0, 0,
        "per-device power cap (DVFS lowers the clock to meet it); default the TDP"),
-    PE(Scenario, "codesign", codesign, codesign_choices, CODESIGN_NONE, 0,
+    PE(Scenario, "codesign", codesign, codesign_names, CODESIGN_NONE, 0,
        "co-design: the budget splits of the derive: device to optimise jointly with the strategy (area, "
        "power, area+power, all: also the die edge)"),
     PI(Scenario, "codesign_starts", codesign_starts, 1, 64, 4, 0, 0,
@@ -474,7 +463,7 @@ static const ParamDef scenario_defs[] = {
        "co-design: seed of the random starts (the same seed, the same answer)"),
     PI(Scenario, "min_mp", min_mp, 1, 1e5, 1, 0, 0, "search: smallest tp x pp"),
     PI(Scenario, "max_mp", max_mp, 1, 1e5, 1e5, 0, 0, "search: largest tp x pp"),
-    PE(Scenario, "placement", st.placement, placement_choices, PLACE_TP_DP_PP, 1,
+    PE(Scenario, "placement", st.placement, placement_names, PLACE_TP_DP_PP, 1,
        "rank order over devices, innermost first"),
     PD(Scenario, "train_tokens", train_tokens, UNIT_NUMBER, 0, 1e18, 0, 0, "tokens to train on"),
     PD(Scenario, "train_samples", train_samples, UNIT_NUMBER, 0, 1e18, 0, 0, "samples to train on"),

@@ -312,7 +312,7 @@ typedef struct {
     Convergence convergence; /* name "" when the model has none */
 } Model;
 
-typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL } Recompute;
+typedef enum { RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL, RECOMPUTE_COUNT } Recompute;
 
 /* Order in which ranks are laid out over devices, innermost first: the
  * default puts tensor-parallel ranks on neighbouring devices of a node. */
@@ -455,6 +455,15 @@ typedef struct {
     /* collective tier names, for the breakdown */
     char tp_tier[32], pp_tier[32], dp_tier[32];
 } Result;
+
+/* The names of the enums, NULL-terminated, in enum order: what the tables
+ * accept (the parameter tables' choices) and what the reports print. */
+extern const char *const precision_names[PREC_COUNT + 1];
+extern const char *const recompute_names[RECOMPUTE_COUNT + 1];
+extern const char *const model_kind_names[MODEL_KIND_COUNT + 1];
+extern const char *const topology_names[TOPO_COUNT + 1];
+extern const char *const placement_names[PLACE_COUNT + 1];
+extern const char *const codesign_names[CODESIGN_COUNT + 1];
 
 const char *precision_name(Precision p);
 const char *recompute_name(Recompute r);
