@@ -171,7 +171,7 @@ static double out_bytes(Precision p)
 }
 
 /* Achievable FLOP/s of the whole device for a GEMM in precision p. */
-static double gemm_rate(const Device *dev, Precision p)
+static double gemm_rate(const GemmDevice *dev, Precision p)
 {
     if ((int)p < 0 || p >= PREC_COUNT)
         p = PREC_FP32;
@@ -200,22 +200,22 @@ static double level_time(double bytes, double bw)
 
 /* Does tile t fit the per-SM memory: double-buffered A and B slabs in L1
  * (shared memory), the fp32 accumulator in the register file? */
-static int tile_fits(const Device *dev, const Tile *t, double elem)
+static int tile_fits(const GemmDevice *dev, const Tile *t, double elem)
 {
     double smem = 2.0 * ((double)t->m * t->k + (double)t->k * t->n) * elem;
     double acc = (double)t->m * t->n * 4.0;
-    return smem <= dev->mem[MEM_L1].capacity_bytes && acc <= dev->mem[MEM_REG].capacity_bytes;
+    return smem <= dev->l1_capacity && acc <= dev->reg_capacity;
 }
 
 /* HBM bytes of one candidate (see the header: L2 block of Bm x Bn tiles). */
-static double hbm_bytes(const Device *dev, const Shape *s, const Tile *t, int64_t tiles_m, int64_t tiles_n,
+static double hbm_bytes(const GemmDevice *dev, const Shape *s, const Tile *t, int64_t tiles_m, int64_t tiles_n,
                         int sms)
 {
     double a = (double)s->m * (double)s->k * s->elem;     /* one A, bytes */
     double b = (double)s->k * (double)s->n * s->elem;     /* one B */
     double c = (double)s->m * (double)s->n * s->elem_out; /* one C */
     double compulsory = (double)s->batch * (a + b + c);
-    double l2cap = dev->mem[MEM_L2].capacity_bytes;
+    double l2cap = dev->l2_capacity;
 
     /* Whole problem of the batch entries in flight at once fits in L2:
      * every byte comes from HBM once. */
@@ -267,7 +267,7 @@ static double hbm_bytes(const Device *dev, const Shape *s, const Tile *t, int64_
  * PPoPP'23): when a shape has fewer output tiles than SMs, the k loop of
  * each tile is cut into `split` parts that run on different SMs, each
  * writing an fp32 partial tile that a reduction reads back through L2. */
-static void eval_tile(const Device *dev, const Shape *s, const Tile *t, int split, double rate_sm, int sms,
+static void eval_tile(const GemmDevice *dev, const Shape *s, const Tile *t, int split, double rate_sm, int sms,
                       Eval *e)
 {
     int64_t tiles_m = ceil_div(s->m, t->m);
@@ -296,7 +296,7 @@ static void eval_tile(const Device *dev, const Shape *s, const Tile *t, int spli
 
     /* L1: panels of every tile, padding included. */
     e->level_bytes[MEM_L1] = (double)tiles * (double)(t->m + t->n) * (double)(ksteps * t->k) * s->elem;
-    e->level_s[MEM_L1] = level_time(e->level_bytes[MEM_L1], dev->mem[MEM_L1].bw_bytes_per_s);
+    e->level_s[MEM_L1] = level_time(e->level_bytes[MEM_L1], dev->l1_bw);
 
     /* L2: panels of every tile, existing rows only, plus the output (and
      * the split-K partials, written and read back). */
@@ -304,11 +304,11 @@ static void eval_tile(const Device *dev, const Shape *s, const Tile *t, int spli
                                  ((double)tiles_n * (double)s->m + (double)tiles_m * (double)s->n) *
                                  (double)s->k * s->elem +
                              out + partials;
-    e->level_s[MEM_L2] = level_time(e->level_bytes[MEM_L2], dev->mem[MEM_L2].bw_bytes_per_s * dev->l2_eff);
+    e->level_s[MEM_L2] = level_time(e->level_bytes[MEM_L2], dev->l2_bw * dev->l2_eff);
 
     /* HBM: panels re-read once per L2 block, at least compulsory. */
     e->level_bytes[MEM_HBM] = hbm_bytes(dev, s, t, tiles_m, tiles_n, sms);
-    double hbm_bw = dev->mem[MEM_HBM].bw_bytes_per_s * dev->hbm_eff;
+    double hbm_bw = dev->hbm_bw * dev->hbm_eff;
     e->level_s[MEM_HBM] = hbm_bw > 0.0 ? e->level_bytes[MEM_HBM] / hbm_bw : INFINITY;
 
     e->t = e->compute_s;
@@ -317,7 +317,7 @@ static void eval_tile(const Device *dev, const Shape *s, const Tile *t, int spli
             e->t = e->level_s[l];
 }
 
-static void gemm_compute(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t n, int64_t k,
+static void gemm_compute(const GemmDevice *dev, Precision p, int64_t batch, int64_t m, int64_t n, int64_t k,
                          GemmCost *out)
 {
     *out = (GemmCost){0};
@@ -325,7 +325,7 @@ static void gemm_compute(const Device *dev, Precision p, int64_t batch, int64_t 
     if (batch < 1 || m < 1 || n < 1 || k < 1)
         return;
 
-    int sms = dev->sms > 0 ? dev->sms : 1;
+    int sms = dev->sms >= 1 ? (int)dev->sms : 1;
     Shape s = {batch, m, n, k, elem_bytes(p), out_bytes(p)};
     double rate_sm = gemm_rate(dev, p) / sms;
 
@@ -347,7 +347,7 @@ static void gemm_compute(const Device *dev, Precision p, int64_t batch, int64_t 
         const int64_t tiles = s.batch * ceil_div(s.m, t->m) * ceil_div(s.n, t->n);
         const int64_t ksteps = ceil_div(s.k, t->k);
         for (int split = 0; split <= GEMM_MAX_SPLIT && split <= ksteps; split++) {
-            if (split == 0 && (!dev->stream_k || tiles % sms == 0))
+            if (split == 0 && (!(dev->stream_k > 0) || tiles % sms == 0))
                 continue; /* stream-K only helps a partial last wave */
             if (split > 1 && tiles * (split - 1) >= sms)
                 break;
@@ -399,21 +399,26 @@ static uint64_t mix64(uint64_t x)
     return x;
 }
 
-/* The fields the GEMM cost reads (a memcmp of whole Devices would also
- * compare padding). */
-static int same_device(const Device *a, const Device *b)
+static void gemm_device(const Device *d, GemmDevice *g)
 {
+    memset(g, 0, sizeof *g);
     for (int p = 0; p < PREC_COUNT; p++)
-        if (a->matrix_flops[p] != b->matrix_flops[p])
-            return 0;
-    for (int l = 0; l < MEM_LEVELS; l++)
-        if (a->mem[l].capacity_bytes != b->mem[l].capacity_bytes ||
-            a->mem[l].bw_bytes_per_s != b->mem[l].bw_bytes_per_s)
-            return 0;
-    return a->vector_flops == b->vector_flops && a->sms == b->sms && a->clock_hz == b->clock_hz &&
-           a->launch_s == b->launch_s && a->stream_k == b->stream_k && a->matrix_eff == b->matrix_eff &&
-           a->matrix_eff_fp8 == b->matrix_eff_fp8 && a->vector_eff == b->vector_eff &&
-           a->hbm_eff == b->hbm_eff && a->l2_eff == b->l2_eff;
+        g->matrix_flops[p] = d->matrix_flops[p];
+    g->vector_flops = d->vector_flops;
+    g->sms = d->sms;
+    g->stream_k = d->stream_k;
+    g->launch_s = d->launch_s;
+    g->matrix_eff = d->matrix_eff;
+    g->matrix_eff_fp8 = d->matrix_eff_fp8;
+    g->vector_eff = d->vector_eff;
+    g->hbm_eff = d->hbm_eff;
+    g->l2_eff = d->l2_eff;
+    g->reg_capacity = d->mem[MEM_REG].capacity_bytes;
+    g->l1_capacity = d->mem[MEM_L1].capacity_bytes;
+    g->l1_bw = d->mem[MEM_L1].bw_bytes_per_s;
+    g->l2_capacity = d->mem[MEM_L2].capacity_bytes;
+    g->l2_bw = d->mem[MEM_L2].bw_bytes_per_s;
+    g->hbm_bw = d->mem[MEM_HBM].bw_bytes_per_s;
 }
 
 static size_t cache_home(Precision p, int64_t batch, int64_t m, int64_t n, int64_t k)
@@ -430,14 +435,16 @@ void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t
                GemmCache *cache, GemmCost *out)
 {
     assert(dev && out);
+    GemmDevice gd;
+    gemm_device(dev, &gd);
     if (!cache || batch < 1 || m < 1 || n < 1 || k < 1) {
-        gemm_compute(dev, p, batch, m, n, k, out);
+        gemm_compute(&gd, p, batch, m, n, k, out);
         return;
     }
 
-    if (!cache->have_dev || !same_device(&cache->dev, dev)) {
+    if (!cache->have_dev || memcmp(&cache->dev, &gd, sizeof gd)) {
         cache_clear(cache);
-        cache->dev = *dev;
+        cache->dev = gd;
         cache->have_dev = 1;
     }
     size_t home = cache_home(p, batch, m, n, k);
@@ -457,7 +464,7 @@ void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t
     }
 
     cache->misses++;
-    gemm_compute(dev, p, batch, m, n, k, out);
+    gemm_compute(&gd, p, batch, m, n, k, out);
     size_t j = free_slot != GEMM_CACHE_SLOTS ? free_slot : home; /* full probe: evict home */
     cache->slot[j].batch = batch;
     cache->slot[j].m = m;

@@ -25,9 +25,20 @@ typedef struct {
 } GemmCost;
 
 /* Memo of GEMM costs by shape for one device; owned by the caller (one
- * per thread).  The cache keeps a copy of the device it was filled for and
- * empties itself when called with a device that differs in any field, so a
+ * per thread).  The cache keeps the GemmDevice it was filled for and
+ * empties itself when called with a device whose projection differs, so a
  * device changed in place (DVFS, a search) never gets stale costs. */
+/* What the GEMM model reads of a device, and all it can read: the cost is
+ * computed from this projection only, so a memo keyed on the whole of it
+ * can never serve a stale cost after a device field it depends on changes.
+ * All doubles (no padding): compared with memcmp. */
+typedef struct {
+    double matrix_flops[PREC_COUNT];
+    double vector_flops, sms, stream_k, launch_s;
+    double matrix_eff, matrix_eff_fp8, vector_eff, hbm_eff, l2_eff;
+    double reg_capacity, l1_capacity, l1_bw, l2_capacity, l2_bw, hbm_bw;
+} GemmDevice;
+
 #define GEMM_CACHE_SLOTS 1024
 typedef struct {
     struct {
@@ -36,7 +47,7 @@ typedef struct {
         GemmCost cost;
         int used;
     } slot[GEMM_CACHE_SLOTS];
-    Device dev;
+    GemmDevice dev;
     int have_dev;
     long hits, misses;
 } GemmCache;
