@@ -586,7 +586,7 @@ static int cmd_run(int argc, char **argv)
 
 static void print_size(const char *label, double bytes)
 {
-    printf("  %-22s %10.2f GiB\n", label, bytes / (1024.0 * 1024.0 * 1024.0));
+    printf("  %-22s %10.2f GiB\n", label, bytes / GIB_BYTES);
 }
 
 /* prefix, v in the reader's unit, suffix, and the prediction interval's
@@ -655,7 +655,7 @@ static void print_eval(const RunRow *rr)
     }
     if (r->status == STATUS_OOM)
         printf("status       oom: needs %.1f GiB per device, the device has %.1f GiB\n",
-               r->mem_total_bytes / 1073741824.0, r->mem_capacity_bytes / 1073741824.0);
+               r->mem_total_bytes / GIB_BYTES, r->mem_capacity_bytes / GIB_BYTES);
     else
         printf("status       ok\n");
     const int ranged = isfinite(r->interval_lo) && isfinite(r->interval_hi);
@@ -742,7 +742,7 @@ static void print_eval(const RunRow *rr)
                    c->st.tp, c->st.pp, c->st.dp, c->st.microbatch, c->st.interleave,
                    recompute_name(c->st.recompute), c->st.seq_parallel ? "yes" : "no", c->st.zero,
                    placement_name(c->st.placement), st, 100 * (t / t0 - 1), 100 * c->mfu,
-                   c->mem_total_bytes / 1073741824.0);
+                   c->mem_total_bytes / GIB_BYTES);
         }
     }
 }

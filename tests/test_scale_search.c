@@ -253,6 +253,38 @@ static void test_search_all_axes(void **state)
     }
 }
 
+/* Without an amount to train (and so without a time to train), the search
+ * ranks by samples per second, also when the candidates' global batches
+ * differ (no global_batch: one microbatch per replica). */
+static void test_search_throughput(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {"system=dgx-a100-80g", "model=gpt", "devices=8", "tp=auto", "pp=1",
+                                     "microbatch=auto"};
+    Scenario sc;
+    build_scenario(&sc, kv, 6);
+    sc.train_tokens = sc.train_samples = 0;
+    sc.model.train_tokens = sc.model.train_samples = 0;
+    Result best;
+    assert_int_equal(evaluate(&sc, &best), 0);
+    assert_false(isfinite(best.time_to_train_s));
+    double most = 0;
+    for (int tp = 1; tp <= 8; tp *= 2)
+        for (int mb = 1; mb <= 1024; mb *= 2) {
+            Scenario c = sc;
+            c.st.tp = tp;
+            c.st.dp = 8 / tp;
+            c.st.microbatch = mb;
+            c.st.global_batch = (int64_t)mb * c.st.dp;
+            Result r;
+            Diag d;
+            if (strategy_check(&c, &d) || evaluate(&c, &r) || r.status != STATUS_OK)
+                continue;
+            most = fmax(most, r.samples_per_s);
+        }
+    assert_rel(best.samples_per_s, most, 1e-12);
+}
+
 static void test_search_bounds(void **state)
 {
     (void)state;
@@ -399,11 +431,12 @@ static void test_extrapolation_flag(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_critical_batch),         cmocka_unit_test(test_table_curve),
-        cmocka_unit_test(test_explicit_amounts_win),   cmocka_unit_test(test_search_is_optimal),
-        cmocka_unit_test(test_search_bounds),          cmocka_unit_test(test_search_all_axes),
-        cmocka_unit_test(test_search_batch_too_small), cmocka_unit_test(test_extrapolation_flag),
-        cmocka_unit_test(test_replica_batch_auto),     cmocka_unit_test(test_curve_sensitivity),
+        cmocka_unit_test(test_critical_batch),       cmocka_unit_test(test_table_curve),
+        cmocka_unit_test(test_explicit_amounts_win), cmocka_unit_test(test_search_is_optimal),
+        cmocka_unit_test(test_search_bounds),        cmocka_unit_test(test_search_throughput),
+        cmocka_unit_test(test_search_all_axes),      cmocka_unit_test(test_search_batch_too_small),
+        cmocka_unit_test(test_extrapolation_flag),   cmocka_unit_test(test_replica_batch_auto),
+        cmocka_unit_test(test_curve_sensitivity),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

@@ -15,6 +15,7 @@
 
 #include "batch/evaluate.h"
 #include "core/text.h"
+#include "core/units.h"
 #include "io/sweep.h"
 
 static char *dir_of(const char *path)
@@ -133,7 +134,7 @@ int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgres
     run->row = calloc((size_t)cap, sizeof *run->row);
     if (!run->row)
         return diag_set(d, t->path, 0, 0, "out of memory for the table's %ld scenarios (%.1f GiB)", total,
-                        (double)total * (double)sizeof *run->row / 1073741824.0);
+                        (double)total * (double)sizeof *run->row / GIB_BYTES);
     char *reldir = dir_of(t->path);
     if (!reldir) {
         run_free(run);

@@ -2,6 +2,7 @@
  * the scenario builder (io) and the strategy search (search). */
 #include "strategy.h"
 
+#include <math.h>
 #include <stdint.h>
 
 int strategy_check(const Scenario *sc, Diag *d)
@@ -50,4 +51,30 @@ const char *strategy_axis_name(StrategyAxis a)
     static const char *const n[AXIS_COUNT] = {"tp",        "pp",           "dp",   "microbatch", "interleave",
                                               "recompute", "seq_parallel", "zero", "placement"};
     return (unsigned)a < AXIS_COUNT ? n[a] : "?";
+}
+
+Merit merit_of(const Result *r)
+{
+    return (Merit){r->time_to_train_s, r->samples_per_s, r->energy_to_train_j, r->energy_per_step_j};
+}
+
+int merit_better(Merit a, Merit b)
+{
+    const int fa = isfinite(a.time_to_train_s) && a.time_to_train_s > 0;
+    const int fb = isfinite(b.time_to_train_s) && b.time_to_train_s > 0;
+    if (fa != fb)
+        return fa;
+    if (fa && a.time_to_train_s != b.time_to_train_s)
+        return a.time_to_train_s < b.time_to_train_s;
+    if (!fa) {
+        const int ga = isfinite(a.samples_per_s), gb = isfinite(b.samples_per_s);
+        if (ga != gb)
+            return ga;
+        if (ga && a.samples_per_s != b.samples_per_s)
+            return a.samples_per_s > b.samples_per_s;
+    }
+    if (isfinite(a.energy_to_train_j) && isfinite(b.energy_to_train_j))
+        return a.energy_to_train_j < b.energy_to_train_j;
+    return isfinite(a.energy_per_step_j) && isfinite(b.energy_per_step_j) &&
+           a.energy_per_step_j < b.energy_per_step_j;
 }

@@ -29,6 +29,20 @@ unsigned strategy_auto_mask(const Strategy *s);
 /* The column name of an axis ("tp", "seq_parallel"). */
 const char *strategy_axis_name(StrategyAxis a);
 
+/* What makes one evaluated strategy (or scenario) better than another: a
+ * known time to train (positive, finite) wins over none, then the shorter
+ * one; without one, more samples per second; then less energy (to train
+ * when both know it, else per step).  The search, the co-design search and
+ * the report's "best" all rank by this one rule. */
+typedef struct {
+    double time_to_train_s, samples_per_s, energy_to_train_j, energy_per_step_j;
+} Merit;
+
+Merit merit_of(const Result *r);
+
+/* 1 when a is strictly better than b, 0 when it is not (worse or equal). */
+int merit_better(Merit a, Merit b);
+
 /* Check tp*pp*dp = devices, global batch over dp*microbatch, layers over
  * pp*interleave, heads over tp, interleave only with a pipeline.  Fields
  * set to auto are skipped.  Returns 0 or -1 with d->msg. */

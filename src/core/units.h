@@ -8,6 +8,9 @@
 
 #include <stddef.h>
 
+/* Bytes in a GiB (2^30): what the reports print memory in. */
+#define GIB_BYTES 1073741824.0
+
 typedef enum {
     UNIT_NUMBER,           /* plain real number, no unit allowed (except none) */
     UNIT_INTEGER,          /* plain integer */

@@ -208,8 +208,8 @@ static int tile_fits(const GemmDevice *dev, const Tile *t, double elem)
 }
 
 /* HBM bytes of one candidate (see the header: L2 block of Bm x Bn tiles). */
-static double hbm_bytes(const GemmDevice *dev, const Shape *s, const Tile *t, int64_t tiles_m, int64_t tiles_n,
-                        int sms)
+static double hbm_bytes(const GemmDevice *dev, const Shape *s, const Tile *t, int64_t tiles_m,
+                        int64_t tiles_n, int sms)
 {
     double a = (double)s->m * (double)s->k * s->elem;     /* one A, bytes */
     double b = (double)s->k * (double)s->n * s->elem;     /* one B */
@@ -267,8 +267,8 @@ static double hbm_bytes(const GemmDevice *dev, const Shape *s, const Tile *t, in
  * PPoPP'23): when a shape has fewer output tiles than SMs, the k loop of
  * each tile is cut into `split` parts that run on different SMs, each
  * writing an fp32 partial tile that a reduction reads back through L2. */
-static void eval_tile(const GemmDevice *dev, const Shape *s, const Tile *t, int split, double rate_sm, int sms,
-                      Eval *e)
+static void eval_tile(const GemmDevice *dev, const Shape *s, const Tile *t, int split, double rate_sm,
+                      int sms, Eval *e)
 {
     int64_t tiles_m = ceil_div(s->m, t->m);
     int64_t tiles_n = ceil_div(s->n, t->n);

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GIB (1024.0 * 1024.0 * 1024.0)
+#include "core/units.h"
 
 const ReportCol report_cols[] = {
     {"scenario", "", RC_TEXT, RF_PLAIN, "name of the row (with the swept values)"},
@@ -240,17 +240,17 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
     else if (!strcmp(name, "time_to_train_days_bcrit_double"))
         v = r->ttt_bcrit_double_s / 86400.0;
     else if (!strcmp(name, "memory_per_device_gib"))
-        v = r->mem_total_bytes / GIB;
+        v = r->mem_total_bytes / GIB_BYTES;
     else if (!strcmp(name, "memory_capacity_gib"))
-        v = r->mem_capacity_bytes / GIB;
+        v = r->mem_capacity_bytes / GIB_BYTES;
     else if (!strcmp(name, "weights_gib"))
-        v = r->mem_weights_bytes / GIB;
+        v = r->mem_weights_bytes / GIB_BYTES;
     else if (!strcmp(name, "gradients_gib"))
-        v = r->mem_grads_bytes / GIB;
+        v = r->mem_grads_bytes / GIB_BYTES;
     else if (!strcmp(name, "optimizer_gib"))
-        v = r->mem_optimizer_bytes / GIB;
+        v = r->mem_optimizer_bytes / GIB_BYTES;
     else if (!strcmp(name, "activations_gib"))
-        v = r->mem_activations_bytes / GIB;
+        v = r->mem_activations_bytes / GIB_BYTES;
     else if (!strcmp(name, "device_power_w"))
         v = r->device_power_w;
     else if (!strcmp(name, "system_power_w"))
@@ -336,7 +336,7 @@ int runner_value(int i, const RunRow *rr, int rank, double *num, char *t, size_t
     else if (!strcmp(name, "mfu"))
         v = c->mfu;
     else if (!strcmp(name, "memory_per_device_gib"))
-        v = c->mem_total_bytes / GIB;
+        v = c->mem_total_bytes / GIB_BYTES;
     else if (!strcmp(name, "energy_to_train_kwh"))
         v = c->energy_to_train_j / 3.6e6;
     *num = v;

@@ -11,9 +11,8 @@
 #include <string.h>
 
 #include "batch/evaluate.h"
+#include "core/units.h"
 #include "io/atomic.h"
-
-#define GIB (1024.0 * 1024.0 * 1024.0)
 
 static void add(RptDesignRow *v, int *n, int max, const char *q, const char *unit, double a, double b)
 {
@@ -59,8 +58,8 @@ int rpt_design_rows(const RunRow *rr, RptDesignRow *v, int max)
         b->mem[MEM_L2].capacity_bytes / 1048576.0);
     add(v, &n, max, "L2 bandwidth", "TB/s", a->mem[MEM_L2].bw_bytes_per_s / 1e12,
         b->mem[MEM_L2].bw_bytes_per_s / 1e12);
-    add(v, &n, max, "HBM capacity", "GiB", a->mem[MEM_HBM].capacity_bytes / GIB,
-        b->mem[MEM_HBM].capacity_bytes / GIB);
+    add(v, &n, max, "HBM capacity", "GiB", a->mem[MEM_HBM].capacity_bytes / GIB_BYTES,
+        b->mem[MEM_HBM].capacity_bytes / GIB_BYTES);
     add(v, &n, max, "HBM bandwidth", "TB/s", a->mem[MEM_HBM].bw_bytes_per_s / 1e12,
         b->mem[MEM_HBM].bw_bytes_per_s / 1e12);
     add(v, &n, max, "idle power", "W", a->idle_w, b->idle_w);

@@ -11,6 +11,8 @@
 
 #include "report.h"
 
+#include "core/strategy.h"
+
 int rpt_parse_formats(const char *s, unsigned *out, char *err, size_t n)
 {
     static const struct {
@@ -77,22 +79,12 @@ static int usable(const RunRow *rr)
 
 int rpt_better(const RunRow *a, int ia, const RunRow *b, int ib)
 {
-    double ta = a->r.time_to_train_s, tb = b->r.time_to_train_s;
-    int fa = isfinite(ta) && ta > 0, fb = isfinite(tb) && tb > 0;
-    if (fa != fb)
-        return fa;
-    if (fa && ta != tb)
-        return ta < tb;
-    double sa = a->r.samples_per_s, sb = b->r.samples_per_s;
-    int ga = isfinite(sa), gb = isfinite(sb);
-    if (ga != gb)
-        return ga;
-    if (ga && sa != sb)
-        return sa > sb;
-    double ea = a->r.energy_to_train_j, eb = b->r.energy_to_train_j;
-    if (isfinite(ea) && isfinite(eb) && ea != eb)
-        return ea < eb;
-    if (a->sc.devices != b->sc.devices)
+    const Merit ma = merit_of(&a->r), mb = merit_of(&b->r);
+    if (merit_better(ma, mb))
+        return 1;
+    if (merit_better(mb, ma))
+        return 0;
+    if (a->sc.devices != b->sc.devices) /* equal merit: the smaller system, then the earlier row */
         return a->sc.devices < b->sc.devices;
     return ia < ib;
 }

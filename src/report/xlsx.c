@@ -34,6 +34,7 @@
 #include "batch/evaluate.h"
 #include "core/sha256.h"
 #include "core/text.h"
+#include "core/units.h"
 #include "io/atomic.h"
 #include "report.h"
 
@@ -45,7 +46,6 @@
 #define XL_LAST_ROW     1048575 /* 0-based index of Excel's last row */
 #define INPUTS_MAX_ROWS 1000000
 #define MAXW            160 /* columns whose width is tracked */
-#define GIB             (1024.0 * 1024.0 * 1024.0)
 
 /* ---- text helpers (exported for the tests) ----------------------------- */
 

@@ -35,21 +35,6 @@ typedef struct {
     char first_err[256];
 } Design;
 
-/* Time to train (or per sample), then energy: the strategy search's order. */
-static int better(const Result *a, const Result *b)
-{
-    const int fa = isfinite(a->time_to_train_s), fb = isfinite(b->time_to_train_s);
-    if (fa != fb)
-        return fa;
-    const double ta = fa ? a->time_to_train_s : 1.0 / a->samples_per_s;
-    const double tb = fb ? b->time_to_train_s : 1.0 / b->samples_per_s;
-    if (ta != tb)
-        return ta < tb;
-    const double ea = isfinite(a->energy_to_train_j) ? a->energy_to_train_j : a->energy_per_step_j;
-    const double eb = isfinite(b->energy_to_train_j) ? b->energy_to_train_j : b->energy_per_step_j;
-    return ea < eb;
-}
-
 /* Evaluate the candidate's current budget into g->t: 1 when it is
  * feasible (fits, within the power and cost budgets).  The best feasible
  * point of all starts is kept. */
@@ -73,7 +58,7 @@ static int try_point(Design *g)
             snprintf(g->first_err, sizeof g->first_err, "%s", why);
         return 0;
     }
-    if (!g->have || better(t, &g->best)) {
+    if (!g->have || merit_better(merit_of(t), merit_of(&g->best))) {
         g->best = *t;
         g->best_budget = g->cand.system.device.derive.budget;
         g->have = 1;
@@ -107,7 +92,7 @@ static void pattern_search(Design *g)
                     s->f[pj] += step;
                     if (s->f[pi] < 1e-12) /* a share moved away whole: 0, not rounding residue */
                         s->f[pi] = 0;
-                    if (try_point(g) && (!have || better(&g->t, cur))) {
+                    if (try_point(g) && (!have || merit_better(merit_of(&g->t), merit_of(cur)))) {
                         *cur = g->t;
                         have = improved = 1;
                     } else {

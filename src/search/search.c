@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/strategy.h"
+#include "core/units.h"
 
 int search_needed(const Scenario *sc)
 {
@@ -47,43 +48,6 @@ static int layer_units(const Model *m)
     return 1 << 20;
 }
 
-/* How good a strategy is: time to train when known (else time per
- * sample), then energy. */
-typedef struct {
-    int has_ttt;
-    double t, e;
-} Score;
-
-static Score score_of(double ttt, double step, double samples_per_s, double e_train, double e_step)
-{
-    Score s;
-    s.has_ttt = isfinite(ttt);
-    s.t = s.has_ttt ? ttt : step / samples_per_s;
-    s.e = isfinite(e_train) ? e_train : e_step;
-    return s;
-}
-
-static int better_score(Score a, Score b)
-{
-    if (a.has_ttt != b.has_ttt)
-        return a.has_ttt;
-    if (a.t != b.t)
-        return a.t < b.t;
-    return a.e < b.e;
-}
-
-static Score result_score(const Result *r)
-{
-    return score_of(r->time_to_train_s, r->step_time_s, r->samples_per_s, r->energy_to_train_j,
-                    r->energy_per_step_j);
-}
-
-static Score cand_score(const Candidate *c)
-{
-    return score_of(c->time_to_train_s, c->step_time_s, c->samples_per_s, c->energy_to_train_j,
-                    c->energy_per_step_j);
-}
-
 void search_candidate(const Result *r, Candidate *c)
 {
     memset(c, 0, sizeof *c);
@@ -95,6 +59,7 @@ void search_candidate(const Result *r, Candidate *c)
     c->energy_to_train_j = r->energy_to_train_j;
     c->mfu = r->mfu;
     c->mem_total_bytes = r->mem_total_bytes;
+    c->merit = merit_of(r);
     snprintf(c->bottleneck, sizeof c->bottleneck, "%s", r->bottleneck);
 }
 
@@ -103,9 +68,9 @@ static void top_insert(SearchTop *top, const Result *r)
 {
     if (!top || top->k <= 0)
         return;
-    const Score s = result_score(r);
+    const Merit s = merit_of(r);
     int at = top->n;
-    while (at > 0 && better_score(s, cand_score(&top->c[at - 1])))
+    while (at > 0 && merit_better(s, top->c[at - 1].merit))
         at--;
     if (at >= top->k)
         return;
@@ -291,7 +256,7 @@ static void leaf(Walk *w)
     if (t->status == STATUS_OK) {
         w->feasible++;
         top_insert(w->top, t);
-        if (!w->have || better_score(result_score(t), result_score(&w->best)))
+        if (!w->have || merit_better(merit_of(t), merit_of(&w->best)))
             w->best = *t;
         w->have = 1;
     } else if (!w->have_oom || t->mem_total_bytes < w->best_oom.mem_total_bytes) {
@@ -362,7 +327,7 @@ static int search_axes(const Scenario *sc, SearchEval eval, GemmCache *cache, Re
     } else if (w->have_oom) {
         *r = w->best_oom;
         snprintf(r->error, sizeof r->error, "no strategy fits in memory; the smallest needs %.1f GiB",
-                 w->best_oom.mem_total_bytes / 1073741824.0);
+                 w->best_oom.mem_total_bytes / GIB_BYTES);
     } else {
         memset(r, 0, sizeof *r);
         r->status = STATUS_ERROR;
@@ -412,7 +377,7 @@ static int search_replica(const Scenario *sc, SearchEval eval, GemmCache *cache,
             }
         }
         if (rc == 0 && t.status == STATUS_OK) {
-            if (!have || better_score(result_score(&t), result_score(&best)))
+            if (!have || merit_better(merit_of(&t), merit_of(&best)))
                 best = t;
             have = 1;
         } else if (t.error[0]) {

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include "core/strategy.h"
 #include "core/types.h"
 #include "perf/perf.h"
 
@@ -30,6 +31,7 @@ typedef struct {
     double step_time_s, samples_per_s, time_to_train_s; /* time_to_train_s NaN: no amount */
     double energy_per_step_j, energy_to_train_j, mfu, mem_total_bytes;
     char bottleneck[32];
+    Merit merit; /* how it ranks (core/strategy.h) */
 } Candidate;
 
 /* The k best feasible candidates, best first (the caller's array of k). */
