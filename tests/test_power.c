@@ -64,6 +64,24 @@ static void test_cap_costs_time(void **state)
     }
 }
 
+/* The cost to train is the list price per device-hour x devices x hours,
+ * computed once (evaluate.c) and read by every report; no price, no cost. */
+static void test_cost(void **state)
+{
+    (void)state;
+    const char *kv[10];
+    memcpy(kv, gpt_1024, sizeof gpt_1024);
+    Scenario sc;
+    Result r;
+    build_scenario(&sc, kv, 8);
+    assert_int_equal(evaluate(&sc, &r), 0);
+    assert_true(sc.system.price_per_device_hour > 0);
+    assert_rel(r.cost_usd, sc.system.price_per_device_hour * sc.devices * r.time_to_train_s / 3600.0, 1e-12);
+    sc.system.price_per_device_hour = 0;
+    assert_int_equal(evaluate(&sc, &r), 0);
+    assert_true(isnan(r.cost_usd));
+}
+
 static void test_cap_out_of_reach_is_an_error(void **state)
 {
     (void)state;
@@ -142,6 +160,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_energy_is_power_times_time),
         cmocka_unit_test(test_cap_costs_time),
+        cmocka_unit_test(test_cost),
         cmocka_unit_test(test_cap_out_of_reach_is_an_error),
         cmocka_unit_test(test_alpha_power_law),
         cmocka_unit_test(test_system_power),

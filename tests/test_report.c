@@ -355,8 +355,6 @@ static void test_series_best(void **state)
     assert_int_equal(set.s[1].best, 4); /* the oom row never wins */
     assert_int_equal(set.s[1].npt, 1);
     rpt_series_free(&set);
-    assert_rel(rpt_cost_usd(&run.row[0]), 2.0 * 64 * 20 * 24, 1e-12);
-    assert_true(isnan(rpt_cost_usd(&run.row[4])));
     free(run.row);
 }
 

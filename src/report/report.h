@@ -147,10 +147,6 @@ int rpt_baselines(const Run *run, RptBaseline *out, int max);
 /* 1 when row a is better than row b by the rule above. */
 int rpt_better(const RunRow *a, int ia, const RunRow *b, int ib);
 
-/* Cost to train in USD: price per device-hour x devices x hours, NaN when
- * the system has no price or the time-to-train is not known. */
-double rpt_cost_usd(const RunRow *rr);
-
 /* The question a study answers, in one sentence, from its rows. */
 void rpt_question(const Run *run, const RptSeriesSet *set, char *buf, size_t n);
 

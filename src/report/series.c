@@ -158,14 +158,6 @@ void rpt_series_free(RptSeriesSet *set)
     memset(set, 0, sizeof *set);
 }
 
-double rpt_cost_usd(const RunRow *rr)
-{
-    double price = rr->sc.system.price_per_device_hour, t = rr->r.time_to_train_s;
-    if (!rr->built || !(price > 0) || !isfinite(t))
-        return NAN;
-    return price * rr->sc.devices * t / 3600.0;
-}
-
 /* Append to a list of distinct names: "a", "a and b", "a, b and c", "3 models". */
 static void name_list(const char *const *names, int n, const char *many, char *buf, size_t sz)
 {

@@ -618,7 +618,7 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
     put_num(x, sh, row, B_SCALE, r->scaling_efficiency, x->pct);
     put_num(x, sh, row, B_POWER, r->system_power_w / 1e3, x->kw);
     put_num(x, sh, row, B_ENERGY, r->energy_to_train_j / x->eunit_j, x->mwh);
-    double cost = rpt_cost_usd(rr);
+    const double cost = r->cost_usd; /* evaluate.c's: price x devices x time to train */
     if (isfinite(cost))
         put_num(x, sh, row, B_COST, cost, x->usd);
     else
