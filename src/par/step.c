@@ -93,22 +93,8 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
              * 1/phi as long, HBM the same. */
             const Precision prec = op_precision(x, op);
             gemm_cost(x->nominal, prec, op->batch, op->m, op->n, op->k, x->cache, &g);
-            if (x->phi != 1.0) {
-                const double launch = x->nominal->launch_s;
-                double worst = g.compute_s / x->phi;
-                Bound b = BOUND_COMPUTE;
-                for (int l = MEM_L1; l <= MEM_L2; l++)
-                    if (g.level_s[l] / x->phi > worst) {
-                        worst = g.level_s[l] / x->phi;
-                        b = l == MEM_L1 ? BOUND_L1 : BOUND_L2;
-                    }
-                if (g.level_s[MEM_HBM] > worst) {
-                    worst = g.level_s[MEM_HBM];
-                    b = BOUND_HBM;
-                }
-                g.bound = launch > worst ? BOUND_LAUNCH : b;
-                g.time_s = worst + launch;
-            }
+            if (x->phi != 1.0)
+                gemm_at_clock(&g, x->phi, x->nominal->launch_s);
             t = r * g.time_s;
             e = r * pwr_gemm_energy(x->dev, prec, op->flops, &g);
             c->bound_t[g.bound] += t;

@@ -373,19 +373,26 @@ static void gemm_compute(const GemmDevice *dev, Precision p, int64_t batch, int6
     out->waves = best.waves;
     out->split_k = best_split;
 
-    /* The bound is the largest term (compute first among equals); launch
-     * when the launch overhead alone exceeds all of them. */
-    double worst = best.compute_s;
-    out->bound = BOUND_COMPUTE;
+    gemm_at_clock(out, 1.0, dev->launch_s);
+}
+
+void gemm_at_clock(GemmCost *g, double phi, double launch_s)
+{
+    /* compute and the on-chip levels scale with the clock, HBM does not;
+     * the bound is the largest term (compute first among equals), launch
+     * when the launch overhead alone exceeds all of them */
+    double worst = g->compute_s / phi;
+    Bound b = BOUND_COMPUTE;
     static const Bound level_bound[MEM_LEVELS] = {BOUND_COMPUTE, BOUND_L1, BOUND_L2, BOUND_HBM};
-    for (int l = MEM_L1; l < MEM_LEVELS; l++)
-        if (best.level_s[l] > worst) {
-            worst = best.level_s[l];
-            out->bound = level_bound[l];
+    for (int l = MEM_L1; l < MEM_LEVELS; l++) {
+        const double s = l == MEM_HBM ? g->level_s[l] : g->level_s[l] / phi;
+        if (s > worst) {
+            worst = s;
+            b = level_bound[l];
         }
-    if (dev->launch_s > worst)
-        out->bound = BOUND_LAUNCH;
-    out->time_s = best.t + dev->launch_s;
+    }
+    g->bound = launch_s > worst ? BOUND_LAUNCH : b;
+    g->time_s = worst + launch_s;
 }
 
 /* splitmix64 finaliser: a well-mixed 64-bit hash step. */

@@ -54,6 +54,13 @@ typedef struct {
 
 void gemm_cache_init(GemmCache *c);
 
+/* A GEMM's time and bound at clock phi x the one it was costed at:
+ * compute and the on-chip levels take 1/phi as long, HBM the same; the
+ * bound is the largest term, launch when the launch overhead exceeds all
+ * of them; time = that term + launch_s.  gemm_cost applies it at phi 1, the
+ * step model at the DVFS clock: one rule. */
+void gemm_at_clock(GemmCost *g, double phi, double launch_s);
+
 /* Cost of batch x [m x k].[k x n] in precision p on dev.  cache may be NULL.
  * m, n, k, batch >= 1. */
 void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t n, int64_t k,
