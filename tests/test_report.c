@@ -280,6 +280,36 @@ static void test_convergence_column(void **state)
     assert_string_equal(t, "extrapolated");
 }
 
+/* Every summary and runners-up column has a reader (report_value never
+ * falls through to "unknown"), and answers with its declared type. */
+static void test_every_column_read(void **state)
+{
+    (void)state;
+    RunRow rr;
+    fill_row(&rr, "row", "A", 64, STATUS_OK, 20);
+    Candidate top[1];
+    memset(top, 0, sizeof top);
+    top[0].st = rr.r.st;
+    top[0].time_to_train_s = rr.r.time_to_train_s;
+    top[0].samples_per_s = 1;
+    rr.top = top;
+    rr.ntop = 1;
+    char t[512];
+    double v;
+    for (int i = 0; i < report_ncols; i++) {
+        const int kind = report_value(i, &rr, &v, t, sizeof t);
+        if (kind == -1)
+            print_error("column '%s' has no reader\n", report_cols[i].name);
+        assert_int_equal(kind, report_cols[i].type == RC_TEXT ? 0 : 1);
+    }
+    for (int i = 0; i < runner_ncols; i++) {
+        const int kind = runner_value(i, &rr, 0, &v, t, sizeof t);
+        if (kind == -1)
+            print_error("runner column '%s' has no reader\n", runner_cols[i].name);
+        assert_int_equal(kind, runner_cols[i].type == RC_TEXT ? 0 : 1);
+    }
+}
+
 /* The recommendation: the cheapest row that meets its deadline, budget and
  * power budget; the sentence says so with numbers; none meets: why. */
 static void test_recommendation(void **state)
@@ -527,9 +557,9 @@ int main(void)
         cmocka_unit_test(test_number_formatting), cmocka_unit_test(test_parse_formats),
         cmocka_unit_test(test_sheet_names),       cmocka_unit_test(test_formula_guard),
         cmocka_unit_test(test_clean_text),        cmocka_unit_test(test_convergence_column),
-        cmocka_unit_test(test_recommendation),    cmocka_unit_test(test_series_best),
-        cmocka_unit_test(test_baselines),         cmocka_unit_test(test_document_time),
-        cmocka_unit_test(test_writers),
+        cmocka_unit_test(test_every_column_read), cmocka_unit_test(test_recommendation),
+        cmocka_unit_test(test_series_best),       cmocka_unit_test(test_baselines),
+        cmocka_unit_test(test_document_time),     cmocka_unit_test(test_writers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,7 +25,8 @@ extern const ReportCol report_cols[];
 extern const int report_ncols;
 
 /* Value of column i for a row: for RC_TEXT writes text and returns 0; for
- * numbers sets *num (NaN when not computable) and returns 1. */
+ * numbers sets *num (NaN when not computable) and returns 1; -1 for a
+ * column it has no reader for (a bug: a test reads every column). */
 int report_value(int i, const RunRow *rr, double *num, char *text, size_t n);
 
 /* The runners-up (--top K): one row per kept strategy of a searched row,
