@@ -63,19 +63,54 @@ static const char help_text[] =
     "  templates [KIND]    list the templates (devices, networks, systems, models,\n"
     "                      technology, convergence, frameworks)\n"
     "  templates KIND NAME every parameter of one template, as the loader resolves it\n"
-    "\n"
-    "Keys and columns: scenario, series, system, model, devices, tp, pp, dp,\n"
-    "microbatch, global_batch, interleave, recompute (none|selective|full),\n"
-    "seq_parallel (yes|no), zero (0-3), precision (fp32|tf32|fp16|bf16|fp8),\n"
-    "train_tokens, train_samples, epochs, and any dotted template path such as\n"
-    "model.layers or system.device.hbm.bandwidth.  Values may carry units\n"
-    "(80 GiB, 3.35 TB/s, 400 Gb/s, 700 W, 5 us).  A table cell may sweep:\n"
-    "8|16|32 or 8..1024*2.  The strategy fields tp, pp, dp, microbatch, interleave,\n"
-    "recompute, placement, seq_parallel, zero and replica_batch may be auto: the\n"
-    "search evaluates every consistent choice and keeps the fastest to train.\n"
+    "\n";
+
+static const char help_tail[] =
+    "and any dotted template path such as model.layers or\n"
+    "system.device.hbm.bandwidth.  Values may carry units (80 GiB, 3.35 TB/s,\n"
+    "400 Gb/s, 700 W, 5 us).  A table cell may sweep: 8|16|32 or 8..1024*2.  The\n"
+    "fields marked auto may be left to the search, which evaluates every\n"
+    "consistent choice and keeps the fastest to train.\n"
     "\n"
     "Exit status: 0 every row evaluated, 1 some rows failed, 2 usage error,\n"
     "3 unreadable input, 4 output could not be written.\n";
+
+/* The scenario table's columns, from the parameter table itself (never a
+ * second, hand-kept list): "name", "name (a|b|c)", "name (0-3|auto)". */
+static void print_columns(void)
+{
+    const ParamTable *t = &param_scenario_table;
+    int col = 0;
+    const char *lead = "Keys and columns: ";
+    fputs(lead, stdout);
+    col = (int)strlen(lead);
+    for (size_t i = 0; i < t->count; i++) {
+        const ParamDef *def = &t->defs[i];
+        char item[200];
+        size_t l = (size_t)snprintf(item, sizeof item, "%s", def->key);
+        if (def->type == P_ENUM) {
+            for (int k = 0; def->choices[k] && l < sizeof item; k++)
+                l += (size_t)snprintf(item + l, sizeof item - l, "%s%s", k ? "|" : " (", def->choices[k]);
+            if (l < sizeof item)
+                snprintf(item + l, sizeof item - l, "%s)", def->auto_ok ? "|auto" : "");
+        } else if (def->type == P_BOOL) {
+            snprintf(item + l, sizeof item - l, " (yes|no%s)", def->auto_ok ? "|auto" : "");
+        } else if (def->auto_ok) {
+            snprintf(item + l, sizeof item - l, " (auto)");
+        }
+        const int w = (int)strlen(item) + 1; /* with its comma */
+        if (col + 1 + w > 78) {
+            fputs("\n", stdout);
+            col = 0;
+        } else if (i > 0) {
+            fputs(" ", stdout);
+            col++;
+        }
+        printf("%s,", item);
+        col += w;
+    }
+    fputs("\n", stdout);
+}
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -937,6 +972,8 @@ int main(int argc, char **argv)
         fputs(usage_text, stdout);
         fputs("\n", stdout);
         fputs(help_text, stdout);
+        print_columns();
+        fputs(help_tail, stdout);
         return EXIT_OK;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
