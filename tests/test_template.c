@@ -17,6 +17,7 @@
 #include "core/param.h"
 #include "core/types.h"
 #include "io/template.h"
+#include "io/ytree.h"
 #include "tech/tech.h"
 
 static const char *const kinds[] = {"devices", "networks", "systems", "models", "frameworks"};
@@ -850,6 +851,24 @@ static void test_idle_above_tdp(void **state)
     rmdir(dir);
 }
 
+/* make fuzz's reproducer: a cut UTF-8 sequence at the very end of an input
+ * that is not NUL-terminated (the encoding error's locator read past it;
+ * make asan checks it no longer does). */
+static void test_fuzz_cut_utf8_at_end(void **state)
+{
+    (void)state;
+    char *buf = malloc(4);
+    assert_non_null(buf);
+    memcpy(buf, "J}u\xed", 4);
+    Diag d;
+    diag_clear(&d);
+    assert_null(ytree_parse("x.yaml", buf, 4, &d));
+    assert_string_equal(d.msg, "invalid YAML: byte 0xED is not UTF-8 (save the file as UTF-8)");
+    assert_int_equal(d.line, 1);
+    assert_int_equal(d.col, 4);
+    free(buf);
+}
+
 /* ---- the shipped templates -------------------------------------------- */
 
 static void test_shipped_templates(void **state)
@@ -940,6 +959,7 @@ int main(void)
         cmocka_unit_test(test_derive_errors),
         cmocka_unit_test(test_failure_read_once),
         cmocka_unit_test(test_idle_above_tdp),
+        cmocka_unit_test(test_fuzz_cut_utf8_at_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,7 +79,9 @@ static int next_event(Reader *r, yaml_event_t *ev)
             line = col = 1;
             for (size_t i = 0; i < r->len;) {
                 unsigned cp;
-                int k = text_utf8_decode((const unsigned char *)r->buf + i, &cp);
+                unsigned char seq[5] = {0}; /* the input is not NUL-terminated: decode a padded copy */
+                memcpy(seq, r->buf + i, r->len - i < 4 ? r->len - i : 4);
+                int k = text_utf8_decode(seq, &cp);
                 if (!k || (k == 1 && !r->buf[i]))
                     return diag_set(r->d, r->path, line, col,
                                     "invalid YAML: byte 0x%02X is not UTF-8 (save the file as UTF-8)",
