@@ -92,7 +92,8 @@ asan:
 
 # libFuzzer harnesses (clang): tables and sweeps, YAML, units, echoed text; FUZZ_SECONDS each.
 FUZZ_SECONDS ?= 30
-FUZZ_SEED ?= 1 # fixed: a run explores the same inputs each time (FUZZ_SEED=0 picks one at random)
+# a fixed seed: a run explores the same inputs each time (FUZZ_SEED=0 picks one at random)
+FUZZ_SEED ?= 1
 FUZZ_SRC := $(sort $(filter-out src/main.c,$(wildcard src/*/*.c)))
 fuzz: $(DEPS_STAMP)
 	@mkdir -p build-fuzz

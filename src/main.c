@@ -427,10 +427,14 @@ static void print_row_errors(const Run *run, const char *input)
         if (rr->built && rr->r.status != STATUS_ERROR)
             continue;
         char msg[1200];
-        if (rr->diag.file[0])
+        if (rr->diag.file[0]) {
             diag_format(&rr->diag, msg, sizeof msg);
-        else
-            snprintf(msg, sizeof msg, "%s:%d: scenario '%s': %s", input, rr->line, rr->sc.name, rr->r.error);
+        } else {
+            /* an evaluation error: at the cell of the column it is about */
+            Diag d;
+            diag_set(&d, input, rr->line, run_error_col(rr), "scenario '%s': %s", rr->sc.name, rr->r.error);
+            diag_format(&d, msg, sizeof msg);
+        }
         if (!v || !g || !(v[n].msg = strdup(msg))) {
             fprintf(stderr, "%s\n", msg); /* no memory to group: say it as it comes */
             continue;

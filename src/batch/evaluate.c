@@ -88,6 +88,8 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
                      "the device cannot meet its %.0f W power cap: it draws %.0f W even at its lowest "
                      "clock (voltage.min) or has no DVFS range",
                      cap, need);
+            snprintf(r->error_key, sizeof r->error_key, "%s",
+                     sc->power_cap_w > 0 ? "power_cap" : "system.device");
             return -1;
         }
         /* Illinois (regula falsi) on P(phi) - cap over [lo, hi]: P is
@@ -198,6 +200,7 @@ static int evaluate_point(const Scenario *sc, GemmCache *cache, Result *r, Searc
             reset(r);
             r->status = STATUS_ERROR;
             snprintf(r->error, sizeof r->error, "%s", d.msg);
+            snprintf(r->error_key, sizeof r->error_key, "system.device");
             return -1;
         }
         sc = &resolved;

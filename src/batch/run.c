@@ -400,3 +400,19 @@ void run_free(Run *run)
     free(run->row);
     memset(run, 0, sizeof *run);
 }
+
+int run_error_col(const RunRow *rr)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%s", rr->r.error_key);
+    while (key[0]) {
+        const Prov *p = prov_find(&rr->src.over, key);
+        if (p)
+            return p->col;
+        char *dot = strrchr(key, '.');
+        if (!dot)
+            break;
+        *dot = '\0';
+    }
+    return 0;
+}

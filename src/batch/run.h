@@ -52,6 +52,10 @@ int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgres
 /* Evaluate already-built rows (used by run_table and by `eval`). */
 void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx);
 
+/* The table column an evaluation error is about (Result.error_key), when
+ * the row set it (or an enclosing template column): its column, else 0. */
+int run_error_col(const RunRow *rr);
+
 void run_free(Run *run);
 
 #endif

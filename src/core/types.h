@@ -399,7 +399,8 @@ typedef enum { STATUS_OK, STATUS_OOM, STATUS_ERROR } Status;
 typedef struct {
     Status status;
     char error[256];
-    Strategy st; /* the strategy as resolved (the search's choice for auto fields) */
+    char error_key[48]; /* the scenario column (or dotted path) an error is about, "" when none */
+    Strategy st;        /* the strategy as resolved (the search's choice for auto fields) */
     /* time */
     double step_time_s;
     double samples_per_s;

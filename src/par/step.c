@@ -250,7 +250,9 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         snprintf(msg, sizeof msg, "precision %s: the %s has no %s matrix units (its peak.%s is 0)",
                  precision_name(sc->precision), sys->device.name, precision_name(sc->precision),
                  precision_name(sc->precision));
-        return fail(r, msg);
+        fail(r, msg);
+        snprintf(r->error_key, sizeof r->error_key, "precision");
+        return -1;
     }
 
     /* Ranks: tensor innermost, then data, then pipeline. */

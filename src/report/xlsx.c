@@ -1758,8 +1758,9 @@ static void sheet_errors(X *x, Sheet *sh)
         put_text(x, sh, row, 0, rr->sc.name, NULL);
         put_text(x, sh, row, 1, d->file[0] ? d->file : x->in->table->path, NULL);
         put_num(x, sh, row, 2, d->line ? d->line : rr->line, NULL);
-        if (d->col)
-            put_num(x, sh, row, 3, d->col, NULL);
+        const int col = d->col ? d->col : run_error_col(rr); /* an evaluation error: its column */
+        if (col)
+            put_num(x, sh, row, 3, col, NULL);
         put_text(x, sh, row, 4, d->msg[0] ? d->msg : rr->r.error, NULL);
         row++;
     }

@@ -207,6 +207,7 @@ int design_search(const Scenario *sc, SearchEval eval, GemmCache *cache, Result 
         r->status = STATUS_ERROR;
         snprintf(r->error, sizeof r->error, "codesign: no split of the budget gives a feasible design (%s)",
                  g->first_err[0] ? g->first_err : "every point failed");
+        snprintf(r->error_key, sizeof r->error_key, "codesign");
         rc = -1;
     }
     r->design_evals = g->evals;

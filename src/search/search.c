@@ -334,6 +334,8 @@ static int search_axes(const Scenario *sc, SearchEval eval, GemmCache *cache, Re
         snprintf(r->error, sizeof r->error,
                  "the search found no strategy for %d devices with %d <= tp x pp <= %d%s%s", sc->devices,
                  sc->min_mp, sc->max_mp, w->last_err[0] ? "; the last one tried: " : "", w->last_err);
+        snprintf(r->error_key, sizeof r->error_key, "%s",
+                 sc->st.global_batch > 0 ? "global_batch" : "devices");
         rc = -1;
     }
     r->searched = w->count;
