@@ -482,6 +482,37 @@ static void print_row_errors(const Run *run, const char *input)
     free(g);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The warnings of the templates read and of the rows, each once (a sweep's
+ * scenarios share their cells' warnings), on stderr. */
+static void print_warnings(const TemplateDB *db, const Run *run)
+{
+    for (int i = 0; i < db->n; i++)
+        for (int k = 0; k < db->t[i]->warnings.n; k++)
+            fprintf(stderr, "%s\n", db->t[i]->warnings.s[k]);
+    int n = 0;
+    for (int i = 0; i < run->n; i++)
+        n += run->row[i].src.warnings.n;
+    if (!n)
+        return;
+    char **v = malloc(sizeof *v * (size_t)n);
+    if (!v)
+        return;
+    n = 0;
+    for (int i = 0; i < run->n; i++)
+        for (int k = 0; k < run->row[i].src.warnings.n; k++)
+            v[n++] = run->row[i].src.warnings.s[k];
+    qsort(v, (size_t)n, sizeof *v, cmp_str);
+    for (int i = 0; i < n; i++)
+        if (i == 0 || strcmp(v[i], v[i - 1]))
+            fprintf(stderr, "%s\n", v[i]);
+    free(v);
+}
+
 /* --top K: 1 to RUN_MAX_TOP. */
 static int parse_top(const char *s, int *k)
 {
@@ -607,6 +638,7 @@ static int cmd_run(int argc, char **argv)
         table_free(&t);
         return EXIT_INPUT;
     }
+    print_warnings(&db, &run);
     print_row_errors(&run, input);
 
     int rc = run.n_error ? EXIT_ROWS_FAILED : EXIT_OK;
@@ -858,6 +890,7 @@ static int cmd_eval(int argc, char **argv)
             rr->built = 1;
             run.top_k = top_k;
             run_evaluate(&run, 1, NULL, NULL);
+            print_warnings(&db, &run);
             if (!strcmp(format, "csv")) {
                 rpt_summary_row(stdout, NULL);
                 rpt_summary_row(stdout, rr);

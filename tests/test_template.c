@@ -869,6 +869,36 @@ static void test_fuzz_cut_utf8_at_end(void **state)
     free(buf);
 }
 
+/* A template's size in bits is kept as a warning with its place, once. */
+static void test_template_warning(void **state)
+{
+    (void)state;
+    char dir[64] = "/tmp/df-warn-XXXXXX", path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/bits.yaml", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("base: h100-sxm5-80gb\nname: Bits\nhbm:\n  capacity: 80 Gib\n", fp);
+    assert_int_equal(fclose(fp), 0);
+    TemplateDB db;
+    Diag d;
+    diag_clear(&d);
+    assert_int_equal(tdb_init(&db, "../templates", &d), 0);
+    const Template *t = tdb_get(&db, &param_device_table, "bits.yaml", dir, &d);
+    assert_non_null(t);
+    assert_int_equal(t->warnings.n, 1);
+    char want[512];
+    snprintf(
+        want, sizeof want,
+        "%s/bits.yaml:4:13: warning: key 'hbm.capacity': '80 Gib' is in bits, 10 GiB; a size is usually in "
+        "bytes (B, GiB: capital B)",
+        dir);
+    assert_string_equal(t->warnings.s[0], want);
+    tdb_free(&db);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* ---- the shipped templates -------------------------------------------- */
 
 static void test_shipped_templates(void **state)
@@ -960,6 +990,7 @@ int main(void)
         cmocka_unit_test(test_failure_read_once),
         cmocka_unit_test(test_idle_above_tdp),
         cmocka_unit_test(test_fuzz_cut_utf8_at_end),
+        cmocka_unit_test(test_template_warning),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -617,6 +617,35 @@ static void test_enum_round_trip(void **state)
     assert_ptr_equal(def->choices, precision_names);
 }
 
+/* A size given in bits is taken (the rule is documented) but warned about:
+ * "80 Gib" is 10 GiB, almost surely a slip for 80 GiB; bandwidths in bits
+ * are normal and pass quietly. */
+static void test_bits_for_bytes(void **state)
+{
+    (void)state;
+    assert_int_equal(unit_is_bits("80 Gib"), 1);
+    assert_int_equal(unit_is_bits("2 Mb"), 1);
+    assert_int_equal(unit_is_bits("16 bits"), 1);
+    assert_int_equal(unit_is_bits("80 GiB"), 0);
+    assert_int_equal(unit_is_bits("400 Gb/s"), 0);
+    assert_int_equal(unit_is_bits("3"), 0);
+    const ParamDef *def = param_find(&param_device_table, "hbm.capacity", NULL, NULL);
+    Device dev;
+    Diag d;
+    diag_clear(&d);
+    assert_int_equal(param_set(def, &dev, "key 'hbm.capacity'", "80 Gib", &d), 0);
+    assert_rel(dev.mem[MEM_HBM].capacity_bytes, 10.0 * 1073741824.0, 1e-12);
+    assert_string_equal(
+        d.warning, "key 'hbm.capacity': '80 Gib' is in bits, 10 GiB; a size is usually in bytes (B, GiB: "
+                   "capital B)");
+    assert_int_equal(param_set(def, &dev, "key 'hbm.capacity'", "80 GiB", &d), 0);
+    assert_string_equal(d.warning, ""); /* about the last value only */
+    const ParamDef *bw = param_find(&param_network_table, "bandwidth", NULL, NULL);
+    Network net;
+    assert_int_equal(param_set(bw, &net, "key 'bandwidth'", "400 Gb/s", &d), 0);
+    assert_string_equal(d.warning, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -652,6 +681,7 @@ int main(void)
         cmocka_unit_test(test_format_special),
         cmocka_unit_test(test_text_escape),
         cmocka_unit_test(test_enum_round_trip),
+        cmocka_unit_test(test_bits_for_bytes),
         cmocka_unit_test(test_format_round_trips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@ int diag_set(Diag *d, const char *file, int line, int col, const char *fmt, ...)
     vsnprintf(d->msg, sizeof d->msg, fmt, ap);
     va_end(ap);
     memset(d->key, 0, sizeof d->key);
+    d->warning[0] = '\0';
     return -1;
 }
 

@@ -20,6 +20,9 @@ typedef struct {
     /* the parameters at fault, most likely first ("": none): a caller that
      * knows where each was set places the message at the first one set */
     char key[DIAG_KEYS][64];
+    /* a warning a successful call leaves (the value was taken, but looks
+     * like a slip): "" none; the caller reports it with its place */
+    char warning[256];
 } Diag;
 
 /* Fill d (d may be NULL: then nothing happens); its keys are cleared.

@@ -726,6 +726,8 @@ static int set_points(const ParamDef *def, void *f, const char *label, const cha
 
 int param_set(const ParamDef *def, void *obj, const char *fullkey, const char *text, Diag *d)
 {
+    if (d) /* a warning is about this value only */
+        d->warning[0] = '\0';
     void *f = (char *)obj + def->offset;
     char why[128] = "";
     double v = 0;
@@ -736,6 +738,16 @@ int param_set(const ParamDef *def, void *obj, const char *fullkey, const char *t
         if (!(v >= def->min && v <= def->max))
             return bad_value(def, fullkey, text, "out of range", d);
         *(double *)f = v;
+        if (d) {
+            d->warning[0] = '\0';
+            if (def->unit == UNIT_BYTES && unit_is_bits(text)) {
+                char shown[64];
+                unit_format(v, UNIT_BYTES, shown, sizeof shown);
+                snprintf(d->warning, sizeof d->warning,
+                         "%s: '%s' is in bits, %s; a size is usually in bytes (B, GiB: capital B)", fullkey,
+                         text, shown);
+            }
+        }
         return 0;
     case P_INT:
     case P_INT64:

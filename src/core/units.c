@@ -648,3 +648,22 @@ int unit_format(double v, UnitKind kind, char *buf, size_t n)
         return fmt(buf, n, "%.6g", v);
     }
 }
+
+int unit_is_bits(const char *text)
+{
+    const char *p = text;
+    while (is_space(*p))
+        p++;
+    const char *num_end = scan_number(p);
+    if (!num_end)
+        return 0;
+    while (is_space(*num_end))
+        num_end++;
+    size_t l = strlen(num_end);
+    while (l && is_space(num_end[l - 1]))
+        l--;
+    if (!l || memchr(num_end, '/', l))
+        return 0;
+    return num_end[l - 1] == 'b' || (l >= 3 && !strncmp(num_end + l - 3, "bit", 3)) ||
+           (l >= 4 && !strncmp(num_end + l - 4, "bits", 4));
+}

@@ -94,6 +94,8 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
                 snprintf(label, sizeof label, "column '%s'", s[i].name);
                 if (param_set(def, holder, label, s[i].text, d))
                     return setting_error(d, file, &s[i]);
+                if (d->warning[0])
+                    notes_add(&src->warnings, file, s[i].line, s[i].col, d->warning);
                 if (owner == &param_device_table) /* a derive: device keeps it over its derivation */
                     ((Device *)holder)->pinned |= (uint64_t)1 << (def - param_device_table.defs);
             }
@@ -201,4 +203,5 @@ done:
 void scenario_source_free(ScenarioSource *src)
 {
     prov_free(&src->over);
+    notes_free(&src->warnings);
 }

@@ -19,7 +19,8 @@ typedef struct {
 typedef struct {
     const Template *system; /* base templates the row named */
     const Template *model;
-    ProvList over; /* keys the row set, and where */
+    ProvList over;  /* keys the row set, and where */
+    Notes warnings; /* values taken that look like slips, with their cells */
 } ScenarioSource;
 
 /* Build sc from settings.  file: the table (or "<command line>") for

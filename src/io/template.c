@@ -113,7 +113,37 @@ static void template_free(Template *t)
     if (t->free_extra)
         t->free_extra(t->extra);
     prov_free(&t->prov);
+    notes_free(&t->warnings);
     free(t);
+}
+
+int notes_add(Notes *l, const char *file, int line, int col, const char *msg)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 4;
+        char **v = realloc(l->s, sizeof *v * (size_t)cap);
+        if (!v)
+            return -1;
+        l->s = v;
+        l->cap = cap;
+    }
+    Diag d;
+    diag_set(&d, file, line, col, "warning: %s", msg);
+    char buf[DIAG_FILE_MAX + DIAG_MSG_MAX + 64];
+    diag_format(&d, buf, sizeof buf);
+    if (!(l->s[l->n] = strdup(buf)))
+        return -1;
+    l->n++;
+    return 0;
+}
+
+void notes_free(Notes *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->s[i]);
+    free(l->s);
+    l->s = NULL;
+    l->n = l->cap = 0;
 }
 
 void tdb_free(TemplateDB *db)
@@ -364,6 +394,8 @@ static int apply_map(Ctx *c, const ParamTable *t, void *obj, const YNode *map, c
                 snprintf(c->d->file, sizeof c->d->file, "%s", c->path);
                 return -1;
             }
+            if (c->d->warning[0])
+                notes_add(&c->tpl->warnings, c->path, v->line, v->col, c->d->warning);
             prov_add(&c->tpl->prov, provkey, c->path, v->line, v->col);
         }
     return 0;

@@ -19,6 +19,16 @@ typedef struct {
     int n, cap;
 } ProvList;
 
+/* Warnings ("file:line:col: warning: ...") a load or a row leaves: the
+ * values were taken but look like slips (a size in bits). */
+typedef struct {
+    char **s;
+    int n, cap;
+} Notes;
+
+int notes_add(Notes *l, const char *file, int line, int col, const char *msg);
+void notes_free(Notes *l);
+
 typedef struct {
     const ParamTable *table;
     char name[64];              /* as referenced: "h100-sxm5-80gb" */
@@ -27,6 +37,7 @@ typedef struct {
     ProvList prov;              /* every key the file (or its base) set */
     void *extra;                /* what a hook parsed besides the table's keys (a cnn net), or NULL */
     void (*free_extra)(void *); /* frees extra */
+    Notes warnings;             /* the file's own, once */
 } Template;
 
 struct TdbFailure {
