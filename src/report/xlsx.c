@@ -25,10 +25,12 @@
  * clock) so that the same inputs give the same bytes.  The file is written
  * to a temporary name beside the target and renamed. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xlsxwriter.h>
 
 #include "batch/evaluate.h"
@@ -2040,7 +2042,23 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
         if (x.run->n_error)
             worksheet_set_tab_color(at[S_ERRORS]->ws, 0xC00000);
     }
+    /* libxlsxwriter prints its own "[ERROR] ..." lines to stderr; ours (with
+     * the path and the reason) is the one the user gets: its are silenced
+     * for the close, where it writes the file.  The report is written by
+     * one thread, after the evaluation. */
+    fflush(stderr);
+    const int saved_err = dup(STDERR_FILENO);
+    const int devnull = open("/dev/null", O_WRONLY);
+    if (saved_err >= 0 && devnull >= 0)
+        dup2(devnull, STDERR_FILENO);
+    if (devnull >= 0)
+        close(devnull);
     lxw_error e = workbook_close(x.wb);
+    fflush(stderr);
+    if (saved_err >= 0) {
+        dup2(saved_err, STDERR_FILENO);
+        close(saved_err);
+    }
     free(sh);
     free(x.buf);
     rpt_series_free(&x.set);
@@ -2049,7 +2067,10 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     if (x.err != LXW_NO_ERROR) {
         int saved = errno ? errno : EIO;
         atomic_abort(&a);
-        snprintf(err, n, "%s: %s", path, lxw_strerror(x.err));
+        if (errno) /* the system's reason (no space, no permission) with the library's */
+            snprintf(err, n, "%s: %s (%s)", path, strerror(saved), lxw_strerror(x.err));
+        else
+            snprintf(err, n, "%s: %s", path, lxw_strerror(x.err));
         errno = saved;
         return -1;
     }

@@ -232,5 +232,20 @@ left=$(find "$T/ro" -name '*.tmp-*')
     ok "workbook that cannot be renamed into place: exit 4, no temporary" ||
     bad "workbook rename failure: exit $rc, left '$left'"
 
+# a full disk (a 4 KiB tmpfs; needs root, else skipped): one message of
+# ours with the system's reason, none of libxlsxwriter's own lines
+mkdir -p "$T/full"
+if mount -t tmpfs -o size=4k tmpfs "$T/full" 2>/dev/null; then
+    "$DF" run "$T/study.csv" -o "$T/full/r" -q --formats xlsx >/dev/null 2>"$T/err"
+    rc=$?
+    [ "$rc" = 4 ] && ! grep -q '\[ERROR\]' "$T/err" && grep -q "No space left on device" "$T/err" &&
+        [ -z "$(find "$T/full" -name '*.tmp-*')" ] &&
+        ok "full disk: exit 4, the system's reason, no library noise, no temporary" ||
+        { bad "full disk: exit $rc"; cat "$T/err"; }
+    umount "$T/full"
+else
+    echo "skip report: full disk (mounting a tmpfs needs root)"
+fi
+
 echo "report: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
