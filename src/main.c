@@ -222,8 +222,16 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
     if (swept)
         fprintf(stderr, "deepflow: note: removed %d temporar%s in %s that an interrupted run left\n", swept,
                 swept == 1 ? "y" : "ies", dir);
+    /* the report is one unit: written into a staging folder beside it and
+     * moved into place together at the end (io/atomic.h) */
+    char stage[1200], fin[1400], charts_final[1400];
+    if (atomic_stage_open(dir, stage, sizeof stage)) {
+        fprintf(stderr, "deepflow: cannot create a staging folder in %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(charts_final, sizeof charts_final, "%s/charts", dir);
     if (formats & RPT_XLSX) {
-        snprintf(path, sizeof path, "%s/%s.xlsx", dir, in->name);
+        snprintf(path, sizeof path, "%s/%s.xlsx", stage, in->name);
         if (rpt_xlsx_write(in, path, err, sizeof err)) {
             fprintf(stderr, "deepflow: cannot write %s\n", err);
             failed = 1;
@@ -234,7 +242,7 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
     if (formats & RPT_CSV) {
         static const char *const csvs[2] = {"summary.csv", "breakdown.csv"};
         for (int i = 0; i < 2; i++) {
-            snprintf(path, sizeof path, "%s/%s", dir, csvs[i]);
+            snprintf(path, sizeof path, "%s/%s", stage, csvs[i]);
             int r = i ? rpt_breakdown_csv(run, path, err, sizeof err)
                       : rpt_summary_csv(run, path, err, sizeof err);
             if (r) {
@@ -248,7 +256,8 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
     if (formats & RPT_CSV) {
         /* the runners-up of --top; without it, an earlier run's file would
          * describe other results: it goes */
-        snprintf(path, sizeof path, "%s/runners_up.csv", dir);
+        snprintf(path, sizeof path, "%s/runners_up.csv", stage);
+        snprintf(fin, sizeof fin, "%s/runners_up.csv", dir);
         if (run->top_k > 0) {
             if (rpt_runners_up_csv(run, path, err, sizeof err)) {
                 fprintf(stderr, "deepflow: cannot write %s\n", err);
@@ -256,13 +265,14 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
             } else {
                 wl += (size_t)snprintf(written + wl, sizeof written - wl, "%srunners_up.csv", wl ? ", " : "");
             }
-        } else if (unlink(path) && errno != ENOENT) {
-            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", path, strerror(errno));
+        } else if (unlink(fin) && errno != ENOENT) {
+            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", fin, strerror(errno));
             failed = 1;
         }
     }
     if (formats & RPT_CSV) { /* which knob matters */
-        snprintf(path, sizeof path, "%s/sensitivity.csv", dir);
+        snprintf(path, sizeof path, "%s/sensitivity.csv", stage);
+        snprintf(fin, sizeof fin, "%s/sensitivity.csv", dir);
         if (in->sens) {
             if (rpt_sensitivity_csv(run, in->sens, path, err, sizeof err)) {
                 fprintf(stderr, "deepflow: cannot write %s\n", err);
@@ -271,8 +281,8 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
                 wl +=
                     (size_t)snprintf(written + wl, sizeof written - wl, "%ssensitivity.csv", wl ? ", " : "");
             }
-        } else if (unlink(path) && errno != ENOENT) {
-            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", path, strerror(errno));
+        } else if (unlink(fin) && errno != ENOENT) {
+            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", fin, strerror(errno));
             failed = 1;
         }
     }
@@ -280,7 +290,8 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
         int designed = 0;
         for (int i = 0; i < run->n && !designed; i++)
             designed = run->row[i].built && run->row[i].r.design_evals > 0;
-        snprintf(path, sizeof path, "%s/design.csv", dir);
+        snprintf(path, sizeof path, "%s/design.csv", stage);
+        snprintf(fin, sizeof fin, "%s/design.csv", dir);
         if (designed) {
             if (rpt_design_csv(run, path, err, sizeof err)) {
                 fprintf(stderr, "deepflow: cannot write %s\n", err);
@@ -288,15 +299,17 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
             } else {
                 wl += (size_t)snprintf(written + wl, sizeof written - wl, "%sdesign.csv", wl ? ", " : "");
             }
-        } else if (unlink(path) && errno != ENOENT) {
-            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", path, strerror(errno));
+        } else if (unlink(fin) && errno != ENOENT) {
+            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", fin, strerror(errno));
             failed = 1;
         }
     }
     if (formats & (RPT_PNG | RPT_SVG)) {
         RptChartsDone cd;
-        snprintf(path, sizeof path, "%s/charts", dir);
-        if (rpt_charts_write(in, path, formats, &cd, err, sizeof err)) {
+        snprintf(path, sizeof path, "%s/charts", stage);
+        ReportInput staged = *in;
+        staged.charts_final = charts_final;
+        if (rpt_charts_write(&staged, path, formats, &cd, err, sizeof err)) {
             fprintf(stderr, "deepflow: cannot write %s\n", err);
             failed = 1;
         }
@@ -304,7 +317,7 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
             fprintf(stderr,
                     "deepflow: note: gnuplot was not found, so the charts are written as .dat and .gp "
                     "files in %s but not rendered (install gnuplot and run gnuplot on each .gp there)\n",
-                    path);
+                    charts_final);
         const int images = cd.charts * (((formats & RPT_PNG) != 0) + ((formats & RPT_SVG) != 0));
         char how[96] = "";
         if (cd.rendered && cd.rendered == images)
@@ -318,6 +331,16 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
             wl += (size_t)snprintf(written + wl, sizeof written - wl,
                                    "%scharts/ (%d chart%s as .dat and .gp%s)", wl ? ", " : "", cd.charts,
                                    cd.charts == 1 ? "" : "s", how);
+    }
+    char bad[1400];
+    if (atomic_stage_publish(stage, dir, bad, sizeof bad)) {
+        if (bad[0])
+            fprintf(stderr, "deepflow: cannot write %s: %s\n", bad, strerror(errno));
+        else
+            fprintf(stderr, "deepflow: cannot move the report from %s into %s: %s\n", stage, dir,
+                    strerror(errno));
+        atomic_stage_abort(stage);
+        failed = 1;
     }
     if (wl >= sizeof written)
         wl = sizeof written - 1;
@@ -644,7 +667,7 @@ static int cmd_run(int argc, char **argv)
     int rc = run.n_error ? EXIT_ROWS_FAILED : EXIT_OK;
     RptSensitivity sens;
     const int have_sens = rpt_sensitivity(&run, &sens) == 0;
-    ReportInput rin = {&run, &t, &db, name, command, created, have_sens ? &sens : NULL};
+    ReportInput rin = {&run, &t, &db, name, command, created, have_sens ? &sens : NULL, NULL};
     if (write_report(&rin, dir, formats) != 0)
         rc = EXIT_OUTPUT;
     run_free(&run);

@@ -96,6 +96,97 @@ static long temp_owner(const char *name)
     return end != p && *end == '-' && pid > 0 ? pid : 0;
 }
 
+/* Remove a folder and what it holds (a dead run's staging folder: files
+ * and the charts folder in it). */
+static int remove_tree(const char *path, int depth)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode))
+        return unlink(path);
+    if (depth > 4)
+        return -1;
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    const struct dirent *e;
+    char sub[1400];
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        remove_tree(sub, depth + 1);
+    }
+    closedir(d);
+    return rmdir(path);
+}
+
+int atomic_stage_open(const char *dir, char *stage, size_t n)
+{
+    if (mkdir_p(dir))
+        return -1;
+    int w = snprintf(stage, n, "%s/.tmp-%ld-XXXXXX", dir, (long)getpid());
+    if (w < 0 || (size_t)w >= n) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return mkdtemp(stage) ? 0 : -1;
+}
+
+/* Move every regular file of src into dst (created), then remove src; the
+ * first target that could not be written goes to bad (errno kept). */
+static int move_files(const char *src, const char *dst, char *bad, size_t n, int *bad_errno)
+{
+    if (mkdir_p(dst))
+        return -1;
+    DIR *d = opendir(src);
+    if (!d)
+        return -1;
+    int rc = 0;
+    const struct dirent *e;
+    char from[1400], to[1400];
+    while ((e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(from, sizeof from, "%s/%s", src, e->d_name);
+        snprintf(to, sizeof to, "%s/%s", dst, e->d_name);
+        struct stat st;
+        if (lstat(from, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            if (move_files(from, to, bad, n, bad_errno))
+                rc = -1;
+        } else if (rename(from, to) != 0) {
+            if (rc == 0 && bad && !bad[0]) {
+                *bad_errno = errno;
+                snprintf(bad, n, "%s", to);
+            }
+            rc = -1;
+        }
+    }
+    closedir(d);
+    if (rmdir(src) != 0)
+        rc = -1;
+    return rc;
+}
+
+int atomic_stage_publish(const char *stage, const char *dir, char *bad, size_t n)
+{
+    int e = 0;
+    if (bad && n)
+        bad[0] = '\0';
+    int rc = move_files(stage, dir, bad, n, &e);
+    if (rc && e)
+        errno = e;
+    return rc;
+}
+
+void atomic_stage_abort(const char *stage)
+{
+    remove_tree(stage, 0);
+}
+
 int atomic_sweep_stale(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -110,7 +201,11 @@ int atomic_sweep_stale(const char *dir)
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         struct stat st;
-        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && unlink(path) == 0)
+        if (lstat(path, &st) != 0)
+            continue;
+        if (S_ISREG(st.st_mode) && unlink(path) == 0)
+            n++;
+        else if (S_ISDIR(st.st_mode) && remove_tree(path, 0) == 0) /* a dead run's staging folder */
             n++;
     }
     closedir(d);

@@ -29,6 +29,18 @@ void atomic_abort(AtomicFile *a);
  * shared between machines cannot tell. */
 int atomic_sweep_stale(const char *dir);
 
+/* A report is one unit: its files are written into a staging folder
+ * beside them (DIR/.tmp-PID-XXXXXX, same file system) and moved into DIR
+ * together at the end, so a run killed while writing leaves the previous
+ * report whole (and its staging folder, which the next run sweeps).
+ * atomic_stage_open creates the folder (its path in stage); publish moves
+ * every file (and the charts folder's) into dir and removes the folder
+ * (the first file it could not move goes to bad, errno its reason);
+ * abort removes it and what it holds.  0 or -1 (errno set). */
+int atomic_stage_open(const char *dir, char *stage, size_t n);
+int atomic_stage_publish(const char *stage, const char *dir, char *bad, size_t n);
+void atomic_stage_abort(const char *stage);
+
 /* mkdir -p */
 int mkdir_p(const char *path);
 

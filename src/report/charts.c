@@ -923,7 +923,8 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
                   : have_gnuplot
                       ? ((formats & RPT_PNG) ? 0u : DROP_PNG) | ((formats & RPT_SVG) ? 0u : DROP_SVG)
                       : DROP_PNG | DROP_SVG;
-    drop_stale(dir, drop);
+    const char *final_dir = in->charts_final ? in->charts_final : dir;
+    drop_stale(final_dir, drop);
     if (done->charts == 0)
         return 0;
     if (!have_gnuplot) {
@@ -943,7 +944,8 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
              * earlier run's data beside this run's .dat: keep none */
             for (int j = 0; j < CH_COUNT; j++)
                 drop[j] = j >= k && written[j] ? DROP_PNG | DROP_SVG : 0u;
-            drop_stale(dir, drop);
+            drop_stale(final_dir, drop);
+            drop_stale(dir, drop); /* nor this run's own, from the staging folder */
             rc = -1;
             break;
         }

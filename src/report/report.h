@@ -96,6 +96,8 @@ typedef struct {
     const char *command;        /* the command line as run, for About */
     time_t created;             /* document date (rpt_document_time) */
     const RptSensitivity *sens; /* the tornado, or NULL */
+    const char *charts_final;   /* where the charts folder ends up when it is written to a staging
+                                   folder (stale chart files are removed there); NULL: in place */
 } ReportInput;
 
 /* The date a report carries, never the clock: $SOURCE_DATE_EPOCH when set

@@ -210,6 +210,22 @@ kill "$live" 2>/dev/null
     ok "a killed run's temporaries are removed, a live run's kept" ||
     { bad "stale temporaries"; ls -a "$T/stale" "$T/stale/charts"; cat "$T/err"; }
 
+# a run killed while writing its report leaves the previous report whole:
+# its files went to a staging folder, which the next run removes
+mkdir -p "$T/unit"
+"$DF" run "$T/study.csv" -o "$T/unit" -q --formats xlsx,csv >/dev/null 2>&1
+before=$(cat "$T/unit/summary.csv" "$T/unit/study.xlsx" | cksum)
+mkdir -p "$T/unit/.tmp-2147483646-QwErTy/charts"
+echo "half of a new summary" >"$T/unit/.tmp-2147483646-QwErTy/summary.csv"
+: >"$T/unit/.tmp-2147483646-QwErTy/charts/power.dat"
+[ "$(cat "$T/unit/summary.csv" "$T/unit/study.xlsx" | cksum)" = "$before" ] &&
+    "$DF" run "$T/study.csv" -o "$T/unit" -q --formats xlsx,csv >/dev/null 2>"$T/err"
+[ ! -e "$T/unit/.tmp-2147483646-QwErTy" ] && [ -z "$(find "$T/unit" -name '.tmp-*')" ] &&
+    grep -q "removed 1 temporary in $T/unit that an interrupted run left" "$T/err" &&
+    [ "$(cat "$T/unit/summary.csv" "$T/unit/study.xlsx" | cksum)" = "$before" ] &&
+    ok "a killed run's staging folder leaves the report whole and is removed" ||
+    { bad "staging folder"; ls -a "$T/unit"; cat "$T/err"; }
+
 # a table named '...csv' would write its report to reports/..: refused
 mkdir -p "$T/dots"
 cp "$T/study.csv" "$T/dots/...csv"
