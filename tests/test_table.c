@@ -319,6 +319,24 @@ static void test_other_encodings(void **state)
                         "t.csv: the table is UTF-32 (little-endian) text; save it as UTF-8 (or ASCII) CSV");
 }
 
+/* A record whose every field begins with a NUL byte is a faulty row, not
+ * an empty one dropped without a word. */
+static void test_nul_record(void **state)
+{
+    (void)state;
+    static const char csv[] = "a,b\n\0x,\0y\nok,1\n";
+    Table t;
+    Diag d;
+    diag_clear(&d);
+    assert_int_equal(table_parse("t.csv", csv, sizeof csv - 1, &t, &d), 0);
+    assert_int_equal(t.nrow, 2);
+    char buf[256];
+    row_error(&t.row[0], buf, sizeof buf);
+    assert_string_equal(buf, "t.csv:2:1: NUL byte in column 'a'");
+    assert_null(t.row[1].error);
+    table_free(&t);
+}
+
 static void test_cell_positions(void **state)
 {
     (void)state;
@@ -434,7 +452,7 @@ int main(void)
         cmocka_unit_test(test_header_only),     cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_cell_positions),  cmocka_unit_test(test_limits),
         cmocka_unit_test(test_too_many_rows),   cmocka_unit_test(test_read_file),
-        cmocka_unit_test(test_other_encodings),
+        cmocka_unit_test(test_other_encodings), cmocka_unit_test(test_nul_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

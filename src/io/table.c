@@ -366,7 +366,7 @@ static void clear_fields(Reader *r)
 static int all_empty(const Reader *r)
 {
     for (int i = 0; i < r->nfld; i++)
-        if (r->fld[i].too_long || (r->fld[i].text && r->fld[i].text[0]))
+        if (r->fld[i].too_long || r->fld[i].has_nul || (r->fld[i].text && r->fld[i].text[0]))
             return 0;
     return 1;
 }
