@@ -5,7 +5,7 @@
 PREFIX   ?= /usr/local
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-override CFLAGS += -std=c11 -Wall -Wextra -Werror -Wno-format-truncation -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -pthread
+override CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -pthread
 LDLIBS   := -lxlsxwriter -lz -lcsv -lyaml -lm -pthread
 BUILD    := build
 

@@ -459,7 +459,7 @@ static void test_document_time(void **state)
 
 static int count_entries(const char *dir)
 {
-    char cmd[400];
+    char cmd[600];
     snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
     FILE *p = popen(cmd, "r");
     int n = -1;
@@ -498,12 +498,12 @@ static void test_writers(void **state)
     struct stat a, b;
     assert_int_equal(stat(path, &a), 0);
     assert_true(a.st_size > 2000);
-    char path2[400];
+    char path2[600];
     snprintf(path2, sizeof path2, "%s/again.xlsx", dir);
     assert_int_equal(rpt_xlsx_write(&in, path2, err, sizeof err), 0);
     assert_int_equal(stat(path2, &b), 0);
     assert_int_equal(a.st_size, b.st_size);
-    char cmd[1000];
+    char cmd[1400];
     snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", path, path2);
     assert_int_equal(system(cmd), 0);
     unlink(path2);

@@ -538,6 +538,22 @@ static void test_multiplier_hint(void **state)
     assert_rel(v, 300e9, 1e-15);
 }
 
+/* make fuzz's reproducer (fuzz_units, "e299e297"): an energy per bit too
+ * large for pJ/bit printed as "inf pJ/bit", which does not read back; it is
+ * printed in the base unit instead. */
+static void test_huge_prefixed(void **state)
+{
+    (void)state;
+    char buf[64], err[128];
+    double v = 2.99e299, back;
+    unit_format(v, UNIT_ENERGY_PER_BIT, buf, sizeof buf);
+    assert_string_equal(buf, "2.99e+299 J/bit");
+    assert_int_equal(unit_parse(buf, UNIT_ENERGY_PER_BIT, &back, err, sizeof err), 0);
+    assert_rel(back, v, 1e-3);
+    unit_format(v, UNIT_ENERGY_PER_FLOP, buf, sizeof buf);
+    assert_int_equal(unit_parse(buf, UNIT_ENERGY_PER_FLOP, &back, err, sizeof err), 0);
+}
+
 /* Text echoed to terminals, CSVs and workbooks shows control, bidi and
  * invalid bytes as escapes and passes everything else unchanged. */
 static void test_text_escape(void **state)
@@ -560,6 +576,14 @@ static void test_text_escape(void **state)
     char s[8] = "ok";
     assert_int_equal(text_escape_inplace(s, sizeof s), 0);
     assert_string_equal(s, "ok");
+    char cut[8];
+    assert_int_equal(text_copy(cut, sizeof cut, "short"), 0);
+    assert_string_equal(cut, "short");
+    assert_int_equal(text_copy(cut, sizeof cut, "much too long"), 1); /* cut, and says so */
+    assert_string_equal(cut, "much...");
+    assert_int_equal(text_copy(cut, sizeof cut, "ab\xc3\xbc\xc3\xbc\xc3\xbc"),
+                     1); /* on a character boundary */
+    assert_string_equal(cut, "ab\xc3\xbc...");
     char t[8] = "\x1b\x1b\x1b\x1b";
     assert_int_equal(text_escape_inplace(t, sizeof t), -1); /* 8 bytes escaped do not fit in 8 */
     assert_string_equal(t, "\x1b\x1b\x1b\x1b");
@@ -682,6 +706,7 @@ int main(void)
         cmocka_unit_test(test_text_escape),
         cmocka_unit_test(test_enum_round_trip),
         cmocka_unit_test(test_bits_for_bytes),
+        cmocka_unit_test(test_huge_prefixed),
         cmocka_unit_test(test_format_round_trips),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@
 #include "search/design.h"
 #include "search/search.h"
 #include "tech/tech.h"
+#include "core/text.h"
 
 static void reset(Result *r)
 {
@@ -127,9 +128,10 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
     }
     r->power_cap_w = cap;
     if (r->status == STATUS_OK && r->clock_scale < 0.995) { /* DVFS held the clock down: the cap binds too */
-        char b[sizeof r->bottleneck];
-        snprintf(b, sizeof b, "%s", r->bottleneck);
-        snprintf(r->bottleneck, sizeof r->bottleneck, "%s; power cap", b);
+        static const char cap_note[] = "; power cap";
+        const size_t l = strlen(r->bottleneck);
+        if (l + sizeof cap_note <= sizeof r->bottleneck)
+            memcpy(r->bottleneck + l, cap_note, sizeof cap_note);
     }
     r->device_power_w = device_power(r);
     r->system_power_w =
@@ -199,7 +201,7 @@ static int evaluate_point(const Scenario *sc, GemmCache *cache, Result *r, Searc
         if (evaluate_resolve(&resolved, &d)) {
             reset(r);
             r->status = STATUS_ERROR;
-            snprintf(r->error, sizeof r->error, "%s", d.msg);
+            text_copy(r->error, sizeof r->error, d.msg);
             snprintf(r->error_key, sizeof r->error_key, "system.device");
             return -1;
         }

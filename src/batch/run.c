@@ -45,7 +45,7 @@ static void row_fail(RunRow *rr, const char *name)
 {
     rr->built = 0;
     rr->r.status = STATUS_ERROR;
-    snprintf(rr->sc.name, sizeof rr->sc.name, "%s", name);
+    text_copy(rr->sc.name, sizeof rr->sc.name, name);
     diag_format(&rr->diag, rr->r.error, sizeof rr->r.error);
 }
 
@@ -192,7 +192,7 @@ int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgres
             /* echoed everywhere: control and bidi characters as visible escapes */
             char shown[sizeof name * 8];
             text_escape(name, shown, sizeof shown);
-            snprintf(name, sizeof name, "%s", shown);
+            text_copy(name, sizeof name, shown);
             if (strlen(shown) >= sizeof rr->sc.name) {
                 /* cut, two scenarios of one sweep would share a name */
                 diag_set(
@@ -206,15 +206,15 @@ int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgres
             if (scenario_build(db, t->path, reldir, set, t->ncol, tr->line, &rr->sc, &rr->src, &rr->diag)) {
                 /* one of a sweep's scenarios: say which */
                 if (sw[e].suffix[0] && !strcmp(rr->diag.file, t->path) && !strstr(rr->diag.msg, name)) {
-                    char msg[DIAG_MSG_MAX];
-                    snprintf(msg, sizeof msg, "%s", rr->diag.msg);
-                    snprintf(rr->diag.msg, sizeof rr->diag.msg, "scenario '%s': %s", name, msg);
+                    char msg[DIAG_MSG_MAX + 600];
+                    snprintf(msg, sizeof msg, "scenario '%s': %s", name, rr->diag.msg);
+                    text_copy(rr->diag.msg, sizeof rr->diag.msg, msg);
                 }
                 scenario_source_free(&rr->src);
                 row_fail(rr, name);
                 continue;
             }
-            snprintf(rr->sc.name, sizeof rr->sc.name, "%s", name);
+            text_copy(rr->sc.name, sizeof rr->sc.name, name); /* fits: checked above */
             if (c_series < 0 || !sw[e].val[c_series][0])
                 snprintf(rr->sc.series, sizeof rr->sc.series, "%s", rr->sc.system.name);
             rr->built = 1;

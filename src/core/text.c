@@ -91,3 +91,24 @@ int text_escape_inplace(char *s, size_t n)
     free(tmp);
     return 0;
 }
+
+int text_copy(char *dst, size_t n, const char *src)
+{
+    const size_t l = strlen(src);
+    if (l < n) {
+        memcpy(dst, src, l + 1);
+        return 0;
+    }
+    if (n == 0)
+        return 1;
+    size_t keep = n > 4 ? n - 4 : n - 1;
+    while (keep > 0 && ((unsigned char)src[keep] & 0xC0) == 0x80) /* not inside a UTF-8 sequence */
+        keep--;
+    memcpy(dst, src, keep);
+    if (n > 4) {
+        memcpy(dst + keep, "...", 3);
+        keep += 3;
+    }
+    dst[keep] = '\0';
+    return 1;
+}

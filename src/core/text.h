@@ -29,4 +29,9 @@ size_t text_escape(const char *in, char *out, size_t n);
  * text does not fit (s is then left unchanged). */
 int text_escape_inplace(char *s, size_t n);
 
+/* Copy src into dst (n bytes); text that does not fit is cut on a
+ * character boundary and marked "..." (never cut silently).  Returns 1 when
+ * it was cut. */
+int text_copy(char *dst, size_t n, const char *src);
+
 #endif

@@ -432,9 +432,9 @@ typedef struct {
      * lies in [interval_lo, interval_hi] for 90 % of the stack's validation
      * runs of this regime; NaN when the stack has none (ideal). */
     double interval_lo, interval_hi;
-    char interval_basis[96]; /* which runs the interval comes from */
-    double epochs;           /* epochs to train (NaN when the amount is not in epochs) */
-    int conv_extrapolated;   /* -1: no curve used; 0: batch inside the measured range; 1: outside it */
+    char interval_basis[160]; /* which runs the interval comes from */
+    double epochs;            /* epochs to train (NaN when the amount is not in epochs) */
+    int conv_extrapolated;    /* -1: no curve used; 0: batch inside the measured range; 1: outside it */
     /* Sensitivity to the convergence curve: time to train with its
      * critical batch halved and doubled (NaN: no curve used), and the
      * speedups over the baseline with them (batch runner). */

@@ -574,6 +574,8 @@ static int format_steps(double v, const Step *steps, size_t count, char *buf, si
         if (r >= times_pow10(1.0, steps[i].exp10))
             st = &steps[i];
     double m = times_pow10(r, -st->exp10);
+    if (!isfinite(m) && st->exp10 != 0) /* beyond what the prefixed unit can hold: the base unit */
+        return fmt(buf, n, "%s%.4g %s", v < 0 ? "-" : "", r, st->label + 1);
     return fmt(buf, n, "%s%.4g %s", v < 0 ? "-" : "", m, st->label);
 }
 

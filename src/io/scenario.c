@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "core/strategy.h"
+#include "core/text.h"
 
 static int setting_error(Diag *d, const char *file, const Setting *s)
 {
@@ -123,7 +124,9 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
             snprintf(key, sizeof key, "model.%s", d->key[k]);
             p = prov_find(&src->over, key);
         }
-        snprintf(msg, sizeof msg, "model '%s': %s", sc->model.name, d->msg);
+        char full[DIAG_MSG_MAX + NAME_MAX_LEN + 16];
+        snprintf(full, sizeof full, "model '%s': %s", sc->model.name, d->msg);
+        text_copy(msg, sizeof msg, full);
         return diag_set(d, file, p ? p->line : row_line, p ? p->col : 0, "%s", msg);
     }
     /* an explicit 0 trains nothing: say so rather than fall back to the

@@ -37,6 +37,7 @@
 #include "net/net.h"
 #include "par/parts.h"
 #include "power/power.h"
+#include "core/text.h"
 
 typedef struct {
     double t[COMP_COUNT];            /* seconds by component */
@@ -201,7 +202,7 @@ static void placement_strides(Placement pl, int tp, int dp, int pp, long stride[
 static int fail(Result *r, const char *msg)
 {
     r->status = STATUS_ERROR;
-    snprintf(r->error, sizeof r->error, "%s", msg);
+    text_copy(r->error, sizeof r->error, msg);
     return -1;
 }
 

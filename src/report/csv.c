@@ -44,7 +44,7 @@ void rpt_csv_text(FILE *f, const char *raw)
     char s[1100]; /* escaped: control and bidi characters, invalid UTF-8 (core/text.h) */
     text_escape(raw, s, sizeof s);
     if (s[0] && strchr("=+-@\t\r", s[0])) {
-        char buf[1100];
+        char buf[sizeof s + 1];
         snprintf(buf, sizeof buf, "'%s", s);
         put_field(f, buf);
         return;

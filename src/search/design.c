@@ -1,6 +1,7 @@
 /* search/design.c — the co-design search over a derive: device's budget
  * splits (see design.h for the method). */
 #include "design.h"
+#include "core/text.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -205,8 +206,10 @@ int design_search(const Scenario *sc, SearchEval eval, GemmCache *cache, Result 
     } else {
         memset(r, 0, sizeof *r);
         r->status = STATUS_ERROR;
-        snprintf(r->error, sizeof r->error, "codesign: no split of the budget gives a feasible design (%s)",
+        char msg[sizeof g->first_err + 80];
+        snprintf(msg, sizeof msg, "codesign: no split of the budget gives a feasible design (%s)",
                  g->first_err[0] ? g->first_err : "every point failed");
+        text_copy(r->error, sizeof r->error, msg);
         snprintf(r->error_key, sizeof r->error_key, "codesign");
         rc = -1;
     }

@@ -19,6 +19,7 @@
 
 #include "core/strategy.h"
 #include "core/units.h"
+#include "core/text.h"
 
 int search_needed(const Scenario *sc)
 {
@@ -244,7 +245,7 @@ static void leaf(Walk *w)
     Diag d;
     diag_clear(&d);
     if (strategy_check(&w->cand, &d)) {
-        snprintf(w->last_err, sizeof w->last_err, "%s", d.msg);
+        text_copy(w->last_err, sizeof w->last_err, d.msg);
         return;
     }
     w->count++;
@@ -331,9 +332,11 @@ static int search_axes(const Scenario *sc, SearchEval eval, GemmCache *cache, Re
     } else {
         memset(r, 0, sizeof *r);
         r->status = STATUS_ERROR;
-        snprintf(r->error, sizeof r->error,
-                 "the search found no strategy for %d devices with %d <= tp x pp <= %d%s%s", sc->devices,
-                 sc->min_mp, sc->max_mp, w->last_err[0] ? "; the last one tried: " : "", w->last_err);
+        char msg[sizeof w->last_err + 160];
+        snprintf(msg, sizeof msg, "the search found no strategy for %d devices with %d <= tp x pp <= %d%s%s",
+                 sc->devices, sc->min_mp, sc->max_mp, w->last_err[0] ? "; the last one tried: " : "",
+                 w->last_err);
+        text_copy(r->error, sizeof r->error, msg);
         snprintf(r->error_key, sizeof r->error_key, "%s",
                  sc->st.global_batch > 0 ? "global_batch" : "devices");
         rc = -1;
