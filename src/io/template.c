@@ -172,10 +172,13 @@ static void remember_failure(TemplateDB *db, const ParamTable *table, const char
         db->failed = v;
         db->capfailed = cap;
     }
-    char *p = strdup(path);
-    if (!p)
+    struct TdbFailure *f = &db->failed[db->nfailed];
+    f->path = strdup(path);
+    if (!f->path)
         return;
-    db->failed[db->nfailed++] = (struct TdbFailure){table, p, *d};
+    f->table = table;
+    f->diag = *d;
+    db->nfailed++;
 }
 
 /* ---- applying a YAML mapping to a struct ------------------------------ */
