@@ -392,8 +392,10 @@ static int search_replica(const Scenario *sc, SearchEval eval, GemmCache *cache,
     if (!have) {
         memset(r, 0, sizeof *r);
         r->status = STATUS_ERROR;
-        snprintf(r->error, sizeof r->error, "no replica batch from 1 to %d gives a strategy that fits%s%s",
-                 REPLICA_MAX, last[0] ? ": " : "", last);
+        char msg[sizeof last + 80];
+        snprintf(msg, sizeof msg, "no replica batch from 1 to %d gives a strategy that fits%s%s", REPLICA_MAX,
+                 last[0] ? ": " : "", last);
+        text_copy(r->error, sizeof r->error, msg);
         r->searched = count;
         return -1;
     }
