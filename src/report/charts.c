@@ -269,23 +269,6 @@ static void line_styles(FILE *f)
                 i + 1, col[i % 8], dt[(i / 8) % 3], pt[(i / 8) % 3]);
 }
 
-static int write_atomic(const char *path, void (*body)(FILE *, const void *), const void *ctx, char *err,
-                        size_t n)
-{
-    AtomicFile a = {0};
-    FILE *f = atomic_open(&a, path);
-    if (!f) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    body(f, ctx);
-    if (atomic_commit(&a)) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
 typedef struct {
     PlotCtx pc;
     const char *name; /* report name */
@@ -893,20 +876,20 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
             break;
         }
         snprintf(path, sizeof path, "%s/%s.dat", dir, chart_file[k]);
-        rc = write_atomic(path,
-                          k == CH_TORNADO           ? dat_tornado
-                          : k == CH_BREAKDOWN       ? dat_breakdown
-                          : is_pareto((ChartKind)k) ? dat_pareto
-                                                    : dat_lines,
-                          &g.pc, err, n);
+        rc = rpt_write_atomic(path,
+                              k == CH_TORNADO           ? dat_tornado
+                              : k == CH_BREAKDOWN       ? dat_breakdown
+                              : is_pareto((ChartKind)k) ? dat_pareto
+                                                        : dat_lines,
+                              &g.pc, err, n);
         snprintf(path, sizeof path, "%s/%s.gp", dir, chart_file[k]);
         if (rc == 0)
-            rc = write_atomic(path,
-                              k == CH_TORNADO           ? gp_tornado
-                              : k == CH_BREAKDOWN       ? gp_breakdown
-                              : is_pareto((ChartKind)k) ? gp_pareto
-                                                        : gp_lines,
-                              &g, err, n);
+            rc = rpt_write_atomic(path,
+                                  k == CH_TORNADO           ? gp_tornado
+                                  : k == CH_BREAKDOWN       ? gp_breakdown
+                                  : is_pareto((ChartKind)k) ? gp_pareto
+                                                            : gp_lines,
+                                  &g, err, n);
         if (rc == 0) {
             written[k] = 1;
             done->charts++;

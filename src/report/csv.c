@@ -52,6 +52,18 @@ void rpt_csv_text(FILE *f, const char *raw)
     put_field(f, s);
 }
 
+/* One cell as a column reader gave it (columns.h): a number (kind != 0,
+ * v; buf is scratch) or text (kind 0, in buf). */
+static void put_cell(FILE *f, int kind, double v, char *buf, size_t n)
+{
+    if (kind) {
+        rpt_number(buf, n, v);
+        put_field(f, buf);
+    } else {
+        rpt_csv_text(f, buf);
+    }
+}
+
 void rpt_summary_row(FILE *f, const RunRow *rr)
 {
     char buf[512];
@@ -63,34 +75,25 @@ void rpt_summary_row(FILE *f, const RunRow *rr)
             continue;
         }
         double v;
-        if (report_value(i, rr, &v, buf, sizeof buf)) {
-            rpt_number(buf, sizeof buf, v);
-            put_field(f, buf);
-        } else {
-            rpt_csv_text(f, buf);
-        }
+        const int kind = report_value(i, rr, &v, buf, sizeof buf); /* before v is read */
+        put_cell(f, kind, v, buf, sizeof buf);
     }
     fputc('\n', f);
 }
 
-static int fail(AtomicFile *a, const char *path, char *err, size_t n)
-{
-    int e = errno;
-    atomic_abort(a);
-    snprintf(err, n, "%s: %s", path, strerror(e));
-    errno = e;
-    return -1;
-}
-
-int rpt_summary_csv(const Run *run, const char *path, char *err, size_t n)
+int rpt_write_atomic(const char *path, void (*body)(FILE *, const void *), const void *ctx, char *err,
+                     size_t n)
 {
     AtomicFile a = {0};
     FILE *f = atomic_open(&a, path);
-    if (!f)
-        return fail(&a, path, err, n);
-    rpt_summary_row(f, NULL);
-    for (int i = 0; i < run->n; i++)
-        rpt_summary_row(f, &run->row[i]);
+    if (!f) {
+        const int e = errno;
+        atomic_abort(&a);
+        snprintf(err, n, "%s: %s", path, strerror(e));
+        errno = e;
+        return -1;
+    }
+    body(f, ctx);
     if (atomic_commit(&a)) {
         snprintf(err, n, "%s: %s", path, strerror(errno));
         return -1;
@@ -98,12 +101,22 @@ int rpt_summary_csv(const Run *run, const char *path, char *err, size_t n)
     return 0;
 }
 
-int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
+static void summary_body(FILE *f, const void *ctx)
 {
-    AtomicFile a = {0};
-    FILE *f = atomic_open(&a, path);
-    if (!f)
-        return fail(&a, path, err, n);
+    const Run *run = ctx;
+    rpt_summary_row(f, NULL);
+    for (int i = 0; i < run->n; i++)
+        rpt_summary_row(f, &run->row[i]);
+}
+
+int rpt_summary_csv(const Run *run, const char *path, char *err, size_t n)
+{
+    return rpt_write_atomic(path, summary_body, run, err, n);
+}
+
+static void breakdown_body(FILE *f, const void *ctx)
+{
+    const Run *run = ctx;
     fputs("scenario,component,time_s,energy_j\n", f);
     char t[64], e[64];
     for (int i = 0; i < run->n; i++) {
@@ -117,19 +130,16 @@ int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
             fprintf(f, ",%s,%s,%s\n", component_name((Component)c), t, e);
         }
     }
-    if (atomic_commit(&a)) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
 }
 
-int rpt_runners_up_csv(const Run *run, const char *path, char *err, size_t n)
+int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
 {
-    AtomicFile a = {0};
-    FILE *f = atomic_open(&a, path);
-    if (!f)
-        return fail(&a, path, err, n);
+    return rpt_write_atomic(path, breakdown_body, run, err, n);
+}
+
+static void runners_body(FILE *f, const void *ctx)
+{
+    const Run *run = ctx;
     for (int i = 0; i < runner_ncols; i++) {
         if (i)
             fputc(',', f);
@@ -144,19 +154,15 @@ int rpt_runners_up_csv(const Run *run, const char *path, char *err, size_t n)
                 if (i)
                     fputc(',', f);
                 double v;
-                if (runner_value(i, rr, k, &v, buf, sizeof buf)) {
-                    rpt_number(buf, sizeof buf, v);
-                    put_field(f, buf);
-                } else {
-                    rpt_csv_text(f, buf);
-                }
+                const int kind = runner_value(i, rr, k, &v, buf, sizeof buf); /* before v is read */
+                put_cell(f, kind, v, buf, sizeof buf);
             }
             fputc('\n', f);
         }
     }
-    if (atomic_commit(&a)) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+}
+
+int rpt_runners_up_csv(const Run *run, const char *path, char *err, size_t n)
+{
+    return rpt_write_atomic(path, runners_body, run, err, n);
 }

@@ -5,14 +5,12 @@
  * and energy to train. */
 #include "report.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "batch/evaluate.h"
 #include "core/units.h"
-#include "io/atomic.h"
 
 static void add(RptDesignRow *v, int *n, int max, const char *q, const char *unit, double a, double b)
 {
@@ -76,15 +74,9 @@ int rpt_design_rows(const RunRow *rr, RptDesignRow *v, int max)
     return n;
 }
 
-int rpt_design_csv(const Run *run, const char *path, char *err, size_t n)
+static void design_body(FILE *f, const void *ctx)
 {
-    AtomicFile a = {0};
-    FILE *f = atomic_open(&a, path);
-    if (!f) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
-        atomic_abort(&a);
-        return -1;
-    }
+    const Run *run = ctx;
     fputs("scenario,quantity,unit,template_split,codesigned\n", f);
     RptDesignRow v[RPT_DESIGN_MAX];
     char x[64], y[64];
@@ -98,9 +90,9 @@ int rpt_design_csv(const Run *run, const char *path, char *err, size_t n)
             fprintf(f, ",%s,%s,%s,%s\n", v[j].quantity, v[j].unit, x, y);
         }
     }
-    if (atomic_commit(&a)) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+}
+
+int rpt_design_csv(const Run *run, const char *path, char *err, size_t n)
+{
+    return rpt_write_atomic(path, design_body, run, err, n);
 }

@@ -16,6 +16,11 @@
 
 /* ---- CSV (csv.c) ------------------------------------------------------ */
 
+/* Write a file atomically (io/atomic.h): body prints it to the stream; 0,
+ * or -1 with err "path: reason" and errno set (nothing left behind). */
+int rpt_write_atomic(const char *path, void (*body)(FILE *, const void *), const void *ctx, char *err,
+                     size_t n);
+
 int rpt_summary_csv(const Run *run, const char *path, char *err, size_t n);
 int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n);
 /* runners_up.csv: the kept strategies of every searched row (--top K),

@@ -5,14 +5,12 @@
  * table and chart. */
 #include "report.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "batch/evaluate.h"
-#include "io/atomic.h"
 
 typedef void (*Knob)(Scenario *sc, double f);
 
@@ -214,15 +212,15 @@ int rpt_sensitivity(const Run *run, RptSensitivity *out)
     return out->row < 0 ? -1 : 0;
 }
 
-int rpt_sensitivity_csv(const Run *run, const RptSensitivity *s, const char *path, char *err, size_t n)
+typedef struct {
+    const Run *run;
+    const RptSensitivity *s;
+} SensCsv;
+
+static void sensitivity_body(FILE *f, const void *ctx)
 {
-    AtomicFile a = {0};
-    FILE *f = atomic_open(&a, path);
-    if (!f) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
-        atomic_abort(&a);
-        return -1;
-    }
+    const SensCsv *c = ctx;
+    const RptSensitivity *s = c->s;
     fprintf(f,
             "scenario,parameter,%s_change_minus10,%s_change_plus10,energy_change_minus10,"
             "energy_change_plus10,status_minus10,status_plus10\n",
@@ -235,13 +233,14 @@ int rpt_sensitivity_csv(const Run *run, const RptSensitivity *s, const char *pat
         rpt_number(v[1], sizeof v[1], o->time[1]);
         rpt_number(v[2], sizeof v[2], o->energy[0]);
         rpt_number(v[3], sizeof v[3], o->energy[1]);
-        rpt_csv_text(f, run->row[s->row].sc.name);
+        rpt_csv_text(f, c->run->row[s->row].sc.name);
         fprintf(f, ",%s,%s,%s,%s,%s,%s,%s\n", o->name, v[0], v[1], v[2], v[3], status_name(o->status[0]),
                 status_name(o->status[1]));
     }
-    if (atomic_commit(&a)) {
-        snprintf(err, n, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+}
+
+int rpt_sensitivity_csv(const Run *run, const RptSensitivity *s, const char *path, char *err, size_t n)
+{
+    const SensCsv c = {run, s};
+    return rpt_write_atomic(path, sensitivity_body, &c, err, n);
 }
