@@ -17,6 +17,7 @@
 #include "io/scenario.h"
 #include "io/table.h"
 #include "core/param.h"
+#include "core/strategy.h"
 #include "io/template.h"
 #include "report/report.h"
 #include "tech/tech.h"
@@ -394,9 +395,8 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
                 const Result *r = &run->row[set.s[i].best].r;
                 if (r->design_evals <= 0)
                     continue;
-                const double now = isfinite(r->time_to_train_s) ? r->time_to_train_s : 1.0 / r->samples_per_s;
                 printf(" Co-design: %s is %.2fx faster than its template's split (%d design points).",
-                       set.s[i].name, r->design_start_s / now, r->design_evals);
+                       set.s[i].name, r->design_start_s / merit_time(merit_of(r)), r->design_evals);
             }
             rpt_series_free(&set);
         }
@@ -773,7 +773,7 @@ static void print_eval(const RunRow *rr)
     if (sc->model.kind == MODEL_GEMM)
         printf("bound        %s\n", strstr(r->bottleneck, "(compute)") ? "compute-bound" : "memory-bound");
     if (r->design_evals) {
-        const double now_s = isfinite(r->time_to_train_s) ? r->time_to_train_s : 1.0 / r->samples_per_s;
+        const double now_s = merit_time(merit_of(r));
         printf("codesign     %s: %d design points; %.4g x faster than the template's split",
                codesign_name(sc->codesign), r->design_evals, r->design_start_s / now_s);
         static const char *const what[3] = {"area", "power", "edge"};
@@ -825,11 +825,10 @@ static void print_eval(const RunRow *rr)
         printf("best strategies (rank 1 is the one above)\n");
         printf("  %4s %4s %4s %5s %5s %3s %-10s %3s %4s %-9s %12s %8s %6s %9s\n", "rank", "tp", "pp", "dp",
                "mb", "v", "recompute", "sp", "zero", "placement", "step", "slower", "MFU", "memory");
-        const double t0 = isfinite(rr->top[0].time_to_train_s) ? rr->top[0].time_to_train_s
-                                                               : 1.0 / rr->top[0].samples_per_s;
+        const double t0 = merit_time(rr->top[0].merit);
         for (int k = 0; k < rr->ntop; k++) {
             const Candidate *c = &rr->top[k];
-            const double t = isfinite(c->time_to_train_s) ? c->time_to_train_s : 1.0 / c->samples_per_s;
+            const double t = merit_time(c->merit);
             char st[32];
             unit_format(c->step_time_s, UNIT_TIME, st, sizeof st);
             printf("  %4d %4d %4d %5d %5d %3d %-10s %3s %4d %-9s %12s %7.1f%% %5.1f%% %5.1f GiB\n", k + 1,

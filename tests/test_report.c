@@ -290,8 +290,8 @@ static void test_every_column_read(void **state)
     Candidate top[1];
     memset(top, 0, sizeof top);
     top[0].st = rr.r.st;
-    top[0].time_to_train_s = rr.r.time_to_train_s;
-    top[0].samples_per_s = 1;
+    top[0].merit.time_to_train_s = rr.r.time_to_train_s;
+    top[0].merit.samples_per_s = 1;
     rr.top = top;
     rr.ntop = 1;
     char t[512];

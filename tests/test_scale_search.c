@@ -243,13 +243,13 @@ static void test_search_all_axes(void **state)
     assert_int_equal(best.searched + best.search_pruned >= evaluated, 1);
 
     assert_int_equal(top.n, 8);
-    assert_true(top.c[0].time_to_train_s == best.time_to_train_s);
+    assert_true(top.c[0].merit.time_to_train_s == best.time_to_train_s);
     assert_int_equal(top.c[0].st.tp, best.st.tp);
     assert_int_equal(top.c[0].st.zero, best.st.zero);
     for (int i = 1; i < top.n; i++) {
-        assert_true(top.c[i].time_to_train_s >= top.c[i - 1].time_to_train_s);
+        assert_true(top.c[i].merit.time_to_train_s >= top.c[i - 1].merit.time_to_train_s);
         for (int j = 0; j < i; j++)
-            assert_true(memcmp(&top.c[i], &top.c[j], offsetof(Candidate, step_time_s)) != 0);
+            assert_true(memcmp(&top.c[i], &top.c[j], offsetof(Candidate, merit)) != 0);
     }
 }
 

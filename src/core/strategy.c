@@ -58,6 +58,11 @@ Merit merit_of(const Result *r)
     return (Merit){r->time_to_train_s, r->samples_per_s, r->energy_to_train_j, r->energy_per_step_j};
 }
 
+double merit_time(Merit m)
+{
+    return isfinite(m.time_to_train_s) && m.time_to_train_s > 0 ? m.time_to_train_s : 1.0 / m.samples_per_s;
+}
+
 int merit_better(Merit a, Merit b)
 {
     const int fa = isfinite(a.time_to_train_s) && a.time_to_train_s > 0;

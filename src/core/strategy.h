@@ -40,6 +40,10 @@ typedef struct {
 
 Merit merit_of(const Result *r);
 
+/* The time the ranking compares first: the time to train when known, else
+ * the time per sample (1 / samples per second). */
+double merit_time(Merit m);
+
 /* 1 when a is strictly better than b, 0 when it is not (worse or equal). */
 int merit_better(Merit a, Merit b);
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/strategy.h"
 #include "core/units.h"
 
 const ReportCol report_cols[] = {
@@ -169,8 +170,7 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
     if (!strcmp(name, "codesign_points"))
         return *num = r->design_evals > 0 ? r->design_evals : NAN, 1;
     if (!strcmp(name, "codesign_gain")) {
-        const double now = isfinite(r->time_to_train_s) ? r->time_to_train_s : 1.0 / r->samples_per_s;
-        return *num = r->design_evals > 0 ? r->design_start_s / now : NAN, 1;
+        return *num = r->design_evals > 0 ? r->design_start_s / merit_time(merit_of(r)) : NAN, 1;
     }
     if (!strcmp(name, "strategies_searched"))
         return *num = r->searched > 0 ? r->searched : NAN, 1;
@@ -291,11 +291,6 @@ const ReportCol runner_cols[] = {
 };
 const int runner_ncols = (int)(sizeof runner_cols / sizeof runner_cols[0]);
 
-static double per_sample(const Candidate *c)
-{
-    return isfinite(c->time_to_train_s) ? c->time_to_train_s : 1.0 / c->samples_per_s;
-}
-
 int runner_value(int i, const RunRow *rr, int rank, double *num, char *t, size_t n)
 {
     const Candidate *c = &rr->top[rank];
@@ -332,15 +327,15 @@ int runner_value(int i, const RunRow *rr, int rank, double *num, char *t, size_t
     else if (!strcmp(name, "step_time_s"))
         v = c->step_time_s;
     else if (!strcmp(name, "time_to_train_days"))
-        v = c->time_to_train_s / 86400.0;
+        v = c->merit.time_to_train_s / 86400.0;
     else if (!strcmp(name, "slower_than_best"))
-        v = per_sample(c) / per_sample(&rr->top[0]) - 1.0;
+        v = merit_time(c->merit) / merit_time(rr->top[0].merit) - 1.0;
     else if (!strcmp(name, "mfu"))
         v = c->mfu;
     else if (!strcmp(name, "memory_per_device_gib"))
         v = c->mem_total_bytes / GIB_BYTES;
     else if (!strcmp(name, "energy_to_train_kwh"))
-        v = c->energy_to_train_j / 3.6e6;
+        v = c->merit.energy_to_train_j / 3.6e6;
     else
         return -1; /* a column without a reader: tests/test_report.c fails on it */
     *num = v;

@@ -187,7 +187,7 @@ int design_search(const Scenario *sc, SearchEval eval, GemmCache *cache, Result 
     const Budget start = *b;
     double start_s = NAN, start_e = NAN;
     if (try_point(g)) {
-        start_s = isfinite(g->t.time_to_train_s) ? g->t.time_to_train_s : 1.0 / g->t.samples_per_s;
+        start_s = merit_time(merit_of(&g->t));
         start_e = isfinite(g->t.energy_to_train_j) ? g->t.energy_to_train_j : g->t.energy_per_step_j;
     }
     uint64_t state = 0x9E3779B97F4A7C15ULL ^ (uint64_t)(uint32_t)sc->codesign_seed;

@@ -53,14 +53,10 @@ void search_candidate(const Result *r, Candidate *c)
 {
     memset(c, 0, sizeof *c);
     c->st = r->st;
+    c->merit = merit_of(r);
     c->step_time_s = r->step_time_s;
-    c->samples_per_s = r->samples_per_s;
-    c->time_to_train_s = r->time_to_train_s;
-    c->energy_per_step_j = r->energy_per_step_j;
-    c->energy_to_train_j = r->energy_to_train_j;
     c->mfu = r->mfu;
     c->mem_total_bytes = r->mem_total_bytes;
-    c->merit = merit_of(r);
     snprintf(c->bottleneck, sizeof c->bottleneck, "%s", r->bottleneck);
 }
 

@@ -28,10 +28,9 @@ typedef int (*SearchEval)(const Scenario *sc, GemmCache *cache, Result *r);
  * gave. */
 typedef struct {
     Strategy st;
-    double step_time_s, samples_per_s, time_to_train_s; /* time_to_train_s NaN: no amount */
-    double energy_per_step_j, energy_to_train_j, mfu, mem_total_bytes;
+    Merit merit; /* time and energy to train (NaN: no amount), samples/s: how it ranks (core/strategy.h) */
+    double step_time_s, mfu, mem_total_bytes;
     char bottleneck[32];
-    Merit merit; /* how it ranks (core/strategy.h) */
 } Candidate;
 
 /* The k best feasible candidates, best first (the caller's array of k). */
