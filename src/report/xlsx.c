@@ -292,6 +292,17 @@ static void header_height(Sheet *sh, int row, int lines)
     worksheet_set_row(sh->ws, (lxw_row_t)row, 15.0 * lines + 2, NULL);
 }
 
+/* A table column's header: "name [unit]", or the name alone. */
+static void put_col_header(X *x, Sheet *sh, int row, int col, const ReportCol *c)
+{
+    char head[160];
+    if (c->unit[0])
+        snprintf(head, sizeof head, "%s [%s]", c->name, c->unit);
+    else
+        snprintf(head, sizeof head, "%s", c->name);
+    put_header(x, sh, row, col, head);
+}
+
 static void finish_sheet(Sheet *sh, double min_w, double max_w)
 {
     for (int c = 0; c < MAXW; c++) {
@@ -393,14 +404,9 @@ static int evaluated(const RunRow *rr)
 static void sheet_scenarios(X *x, Sheet *sh)
 {
     const Run *run = x->run;
-    char head[160], text[600];
-    for (int i = 0; i < report_ncols; i++) {
-        if (report_cols[i].unit[0])
-            snprintf(head, sizeof head, "%s [%s]", report_cols[i].name, report_cols[i].unit);
-        else
-            snprintf(head, sizeof head, "%s", report_cols[i].name);
-        put_header(x, sh, 0, i, head);
-    }
+    char text[600];
+    for (int i = 0; i < report_ncols; i++)
+        put_col_header(x, sh, 0, i, &report_cols[i]);
     int rows = run->n < XL_LAST_ROW ? run->n : XL_LAST_ROW;
     for (int r = 0; r < rows; r++) {
         const RunRow *rr = &run->row[r];
@@ -1348,7 +1354,7 @@ static void sheet_breakdown(X *x, Sheet *sh)
 static void sheet_runners_up(X *x, Sheet *sh)
 {
     const Run *run = x->run;
-    char head[160], text[600];
+    char text[600];
     lxw_format *fmt[64];
     put_long(x, sh, 0, 0, "The search's best strategies for each row it resolved", x->title);
     snprintf(text, sizeof text,
@@ -1360,11 +1366,7 @@ static void sheet_runners_up(X *x, Sheet *sh)
         fmt[i] = runner_cols[i].type == RC_TEXT
                      ? NULL
                      : numfmt(x, rpt_num_format(runner_cols[i].type, runner_cols[i].format));
-        if (runner_cols[i].unit[0])
-            snprintf(head, sizeof head, "%s [%s]", runner_cols[i].name, runner_cols[i].unit);
-        else
-            snprintf(head, sizeof head, "%s", runner_cols[i].name);
-        put_header(x, sh, 3, i, head);
+        put_col_header(x, sh, 3, i, &runner_cols[i]);
     }
     int row = 4;
     for (int r = 0; r < run->n && row <= XL_LAST_ROW; r++) {
