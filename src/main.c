@@ -667,7 +667,7 @@ static int cmd_run(int argc, char **argv)
     int rc = run.n_error ? EXIT_ROWS_FAILED : EXIT_OK;
     RptSensitivity sens;
     const int have_sens = rpt_sensitivity(&run, &sens) == 0;
-    ReportInput rin = {&run, &t, &db, name, command, created, have_sens ? &sens : NULL, NULL};
+    ReportInput rin = {&run, &t, &db, name, command, created, have_sens ? &sens : NULL, NULL, 0};
     if (write_report(&rin, dir, formats) != 0)
         rc = EXIT_OUTPUT;
     run_free(&run);

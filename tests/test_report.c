@@ -490,7 +490,7 @@ static void test_writers(void **state)
     memset(&db, 0, sizeof db);
     Run run;
     make_run(&run);
-    ReportInput in = {&run, &t, &db, "study", "deepflow run study.csv", 1700000000, NULL, NULL};
+    ReportInput in = {&run, &t, &db, "study", "deepflow run study.csv", 1700000000, NULL, NULL, 0};
 
     /* the workbook: written, non-empty, and the same bytes twice */
     snprintf(path, sizeof path, "%s/study.xlsx", dir);
@@ -507,6 +507,28 @@ static void test_writers(void **state)
     snprintf(cmd, sizeof cmd, "cmp -s '%s' '%s'", path, path2);
     assert_int_equal(system(cmd), 0);
     unlink(path2);
+
+    /* a study larger than the per-scenario sheets list: the rows of
+     * interest (each series' best at each device count: a64, a128b, b64),
+     * said in the sheet; every row still counted */
+    in.detail_max = 5;
+    snprintf(path2, sizeof path2, "%s/capped.xlsx", dir);
+    assert_int_equal(rpt_xlsx_write(&in, path2, err, sizeof err), 0);
+    snprintf(cmd, sizeof cmd,
+             "/usr/bin/python3 -c \"import openpyxl,sys,warnings\nwarnings.simplefilter('ignore')\n"
+             "wb = openpyxl.load_workbook(sys.argv[1])\n"
+             "ws = wb['Scenarios']\n"
+             "assert ws['A1'].value.startswith('The 3 scenarios of interest of 6'), ws['A1'].value\n"
+             "assert ws['A2'].value == 'scenario'\n"
+             "names = [ws.cell(row=r, column=1).value for r in range(3, ws.max_row + 1)]\n"
+             "assert names == ['a64', 'a128b', 'b64'], names\n"
+             "b = [c.value for c in wb['Breakdown']['A'] if c.value and 'of interest' in str(c.value)]\n"
+             "assert len(b) == 2 and b[0].startswith('The scenarios of interest (3 of 6)'), b\n"
+             "\" '%s'",
+             path2);
+    assert_int_equal(system(cmd), 0);
+    unlink(path2);
+    in.detail_max = 0;
 
     /* an output that cannot be written: -1, and nothing left behind */
     snprintf(path2, sizeof path2, "%s/missing/study.xlsx", dir);

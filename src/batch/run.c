@@ -182,6 +182,8 @@ int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgres
                 set[c].text = sw[e].val[c];
                 set[c].line = tr->cell[c].line;
                 set[c].col = tr->cell[c].col;
+                set[c].hline = t->header_line;
+                set[c].hcol = t->col_col[c];
             }
             char name[sizeof base + SWEEP_SUFFIX_MAX + 4];
             if (sw[e].suffix[0])

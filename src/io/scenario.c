@@ -75,13 +75,13 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
             const ParamDef *def = param_find(&param_scenario_table, s[i].name, &owner, &base);
             if ((def && def->type == P_SUB) != (pass == 0))
                 continue;
-            if (!def) {
+            if (!def) { /* a misspelt header: said at the header, not at the row's cell */
                 char sug[256];
+                const int line = s[i].hline ? s[i].hline : s[i].line, col = s[i].hline ? s[i].hcol : s[i].col;
                 if (param_suggest(&param_scenario_table, s[i].name, sug, sizeof sug))
-                    diag_set(d, file, s[i].line, s[i].col, "unknown column '%s' (did you mean '%s'?)",
-                             s[i].name, sug);
+                    diag_set(d, file, line, col, "unknown column '%s' (did you mean '%s'?)", s[i].name, sug);
                 else
-                    diag_set(d, file, s[i].line, s[i].col,
+                    diag_set(d, file, line, col,
                              "unknown column '%s' (a scenario column or a dotted template path such as "
                              "model.layers)",
                              s[i].name);
@@ -194,7 +194,7 @@ int scenario_build_kv(TemplateDB *db, const char *file, const char *const *kv, c
                          kv[j]);
                 goto done;
             }
-        set[i] = (Setting){keys[i], eq + 1, at, 0};
+        set[i] = (Setting){keys[i], eq + 1, at, 0, 0, 0};
     }
     rc = scenario_build(db, file, ".", set, n, 0, sc, src, d);
 done:

@@ -14,6 +14,7 @@ typedef struct {
     const char *name; /* column name or key, lower case */
     const char *text; /* value as written; "" = not given */
     int line, col;    /* where it was written; 0 = unknown */
+    int hline, hcol;  /* where its column's name is (a table's header); 0 = none */
 } Setting;
 
 typedef struct {

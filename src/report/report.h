@@ -103,6 +103,8 @@ typedef struct {
     const RptSensitivity *sens; /* the tornado, or NULL */
     const char *charts_final;   /* where the charts folder ends up when it is written to a staging
                                    folder (stale chart files are removed there); NULL: in place */
+    int detail_max;             /* scenarios the workbook's per-scenario sheets list one by one; a
+                                   larger study lists its rows of interest there (0: 100,000) */
 } ReportInput;
 
 /* The date a report carries, never the clock: $SOURCE_DATE_EPOCH when set

@@ -47,7 +47,14 @@
 #define XL_MAX_CHARS    32767   /* characters in one cell */
 #define XL_LAST_ROW     1048575 /* 0-based index of Excel's last row */
 #define INPUTS_MAX_ROWS 1000000
-#define MAXW            160 /* columns whose width is tracked */
+/* Scenarios the per-scenario sheets (Scenarios, Breakdown, Runners-up,
+ * Design, Errors) list one by one.  A larger study lists there the rows of
+ * interest only (each series' best at each device count, the recommended
+ * and the varied row) and says so: the CSVs hold every row, and the
+ * workbook stays small enough to write and to open (a million rows of 45
+ * columns took more than 20 GiB in libxlsxwriter). */
+#define XL_DETAIL_MAX 100000
+#define MAXW          160 /* columns whose width is tracked */
 
 /* ---- text helpers (exported for the tests) ----------------------------- */
 
@@ -200,7 +207,57 @@ typedef struct {
     lxw_format *oom, *error;
     lxw_format *cell;        /* table text: indented so that it never touches a right-aligned number */
     lxw_format *colfmt[128]; /* per summary column */
+    int *detail;             /* rows the per-scenario sheets list, ascending; NULL: every row */
+    int ndetail;
+    int detail_max; /* the most rows a per-scenario sheet lists */
 } X;
+
+/* The rows the per-scenario sheets list: every row, or for a study of more
+ * than XL_DETAIL_MAX scenarios its rows of interest.  Returns 0, -1 when out
+ * of memory. */
+static int choose_detail(X *x)
+{
+    const Run *run = x->run;
+    x->detail = NULL;
+    x->ndetail = run->n;
+    const int max = x->in->detail_max > 0 ? x->in->detail_max : XL_DETAIL_MAX;
+    x->detail_max = max;
+    if (run->n <= max)
+        return 0;
+    unsigned char *mark = calloc((size_t)run->n, 1);
+    x->detail = malloc(sizeof *x->detail * (size_t)max);
+    if (!mark || !x->detail) {
+        free(mark);
+        free(x->detail);
+        x->detail = NULL;
+        return -1;
+    }
+    for (int i = 0; i < x->set.n; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (s->best >= 0)
+            mark[s->best] = 1;
+        for (int k = 0; k < s->npt; k++)
+            mark[s->pt[k]] = 1;
+    }
+    char why[1024];
+    const int rec = rpt_recommend(run, why, sizeof why);
+    if (rec >= 0)
+        mark[rec] = 1;
+    if (x->in->sens && x->in->sens->row >= 0)
+        mark[x->in->sens->row] = 1;
+    x->ndetail = 0;
+    for (int i = 0; i < run->n && x->ndetail < max; i++)
+        if (mark[i])
+            x->detail[x->ndetail++] = i;
+    free(mark);
+    return 0;
+}
+
+/* The k-th row the per-scenario sheets list. */
+static const RunRow *detail_row(const X *x, int k)
+{
+    return &x->run->row[x->detail ? x->detail[k] : k];
+}
 
 static void check(X *x, lxw_error e)
 {
@@ -405,27 +462,36 @@ static void sheet_scenarios(X *x, Sheet *sh)
 {
     const Run *run = x->run;
     char text[600];
+    int top = 0; /* the header's row */
+    if (x->detail) {
+        snprintf(text, sizeof text,
+                 "The %d scenario%s of interest of %d (each series' best at each device count and the "
+                 "recommended one): summary.csv, beside this workbook, has every scenario.",
+                 x->ndetail, x->ndetail == 1 ? "" : "s", run->n);
+        put_long(x, sh, top++, 0, text, x->note);
+    }
     for (int i = 0; i < report_ncols; i++)
-        put_col_header(x, sh, 0, i, &report_cols[i]);
-    int rows = run->n < XL_LAST_ROW ? run->n : XL_LAST_ROW;
+        put_col_header(x, sh, top, i, &report_cols[i]);
+    const int rows = x->ndetail;
     for (int r = 0; r < rows; r++) {
-        const RunRow *rr = &run->row[r];
+        const RunRow *rr = detail_row(x, r);
         for (int i = 0; i < report_ncols; i++) {
             double v;
             if (report_value(i, rr, &v, text, sizeof text))
-                put_num(x, sh, r + 1, i, v, x->colfmt[i]);
+                put_num(x, sh, top + r + 1, i, v, x->colfmt[i]);
             else
-                put_text(x, sh, r + 1, i, text, NULL);
+                put_text(x, sh, top + r + 1, i, text, NULL);
         }
     }
-    header_height(sh, 0, 2);
+    header_height(sh, top, 2);
     widen(sh, col_index("mfu"), 10); /* room for the data bars */
     if (sh->w[col_index("error")] > 60)
         sh->w[col_index("error")] = 60;
-    worksheet_freeze_panes(sh->ws, 1, 1);
-    check(x, worksheet_autofilter(sh->ws, 0, 0, (lxw_row_t)(rows > 0 ? rows : 1),
+    worksheet_freeze_panes(sh->ws, (lxw_row_t)(top + 1), 1);
+    check(x, worksheet_autofilter(sh->ws, (lxw_row_t)top, 0, (lxw_row_t)(top + (rows > 0 ? rows : 1)),
                                   (lxw_col_t)(report_ncols - 1)));
     if (rows > 0) {
+        const lxw_row_t first = (lxw_row_t)(top + 1), last = (lxw_row_t)(top + rows);
         int mfu = col_index("mfu");
         lxw_conditional_format bar;
         memset(&bar, 0, sizeof bar);
@@ -436,8 +502,8 @@ static void sheet_scenarios(X *x, Sheet *sh)
         bar.min_value = 0;
         bar.max_rule_type = LXW_CONDITIONAL_RULE_TYPE_NUMBER;
         bar.max_value = 1;
-        check(x, worksheet_conditional_format_range(sh->ws, 1, (lxw_col_t)mfu, (lxw_row_t)rows,
-                                                    (lxw_col_t)mfu, &bar));
+        check(x,
+              worksheet_conditional_format_range(sh->ws, first, (lxw_col_t)mfu, last, (lxw_col_t)mfu, &bar));
         char letters[8], formula[64];
         rpt_col_letters(col_index("status"), letters);
         static const char *const what[2] = {"oom", "error"};
@@ -445,15 +511,15 @@ static void sheet_scenarios(X *x, Sheet *sh)
             lxw_conditional_format cf;
             memset(&cf, 0, sizeof cf);
             cf.type = LXW_CONDITIONAL_TYPE_FORMULA;
-            snprintf(formula, sizeof formula, "=$%s2=\"%s\"", letters, what[k]);
+            snprintf(formula, sizeof formula, "=$%s%d=\"%s\"", letters, top + 2, what[k]);
             cf.value_string = formula;
             cf.format = k ? x->error : x->oom;
-            check(x, worksheet_conditional_format_range(sh->ws, 1, 0, (lxw_row_t)rows,
-                                                        (lxw_col_t)(report_ncols - 1), &cf));
+            check(x, worksheet_conditional_format_range(sh->ws, first, 0, last, (lxw_col_t)(report_ncols - 1),
+                                                        &cf));
         }
     }
     finish_sheet(sh, 6, 60);
-    page_setup(sh, 0);
+    page_setup(sh, top);
     worksheet_repeat_columns(sh->ws, 0, 0);
 }
 
@@ -1209,33 +1275,36 @@ static void sheet_summary(X *x, Sheet *sh)
  * hold whole says in its title how many of the scenarios it shows. */
 static int breakdown_table(X *x, Sheet *sh, int r, int c0, int energy)
 {
-    const Run *run = x->run;
-    char head[256];
+    char head[320];
     int ne = 0;
-    for (int i = 0; i < run->n; i++)
-        ne += evaluated(&run->row[i]);
+    for (int i = 0; i < x->ndetail; i++)
+        ne += evaluated(detail_row(x, i));
     const int room = XL_LAST_ROW - (r + 1); /* rows below the title and header */
-    if (ne > room)
+    const char *what = energy ? "energy per step" : "time per step", *unit = energy ? "J" : "s";
+    if (x->detail)
+        snprintf(head, sizeof head,
+                 "The scenarios of interest (%d of %d): %s by component [%s] (breakdown.csv has them all)",
+                 ne, x->run->n, what, unit);
+    else if (ne > room)
         snprintf(head, sizeof head,
                  "All scenarios: %s by component [%s]: the first %d of %d (a sheet holds 1,048,576 rows; "
                  "breakdown.csv has them all)",
-                 energy ? "energy per step" : "time per step", energy ? "J" : "s", room, ne);
+                 what, unit, room, ne);
     else
-        snprintf(head, sizeof head, "All scenarios: %s by component [%s]",
-                 energy ? "energy per step" : "time per step", energy ? "J" : "s");
+        snprintf(head, sizeof head, "All scenarios: %s by component [%s]", what, unit);
     put_long(x, sh, r++, c0, head, x->section);
     int ah = r;
     put_header(x, sh, ah, c0, "Scenario");
     put_header(x, sh, ah, c0 + 1, "Series");
     put_header(x, sh, ah, c0 + 2, energy ? "step [J]" : "step [s]");
     for (int k = 0; k < COMP_COUNT; k++) {
-        snprintf(head, sizeof head, "%s [%s]", component_name((Component)k), energy ? "J" : "s");
+        snprintf(head, sizeof head, "%s [%s]", component_name((Component)k), unit);
         put_header(x, sh, ah, c0 + 3 + k, head);
     }
     header_height(sh, ah, 2);
     int row = ah + 1;
-    for (int i = 0; i < run->n && row <= XL_LAST_ROW; i++) {
-        const RunRow *rr = &run->row[i];
+    for (int i = 0; i < x->ndetail && row <= XL_LAST_ROW; i++) {
+        const RunRow *rr = detail_row(x, i);
         if (!evaluated(rr))
             continue;
         put_text(x, sh, row, c0, rr->sc.name, NULL);
@@ -1336,8 +1405,8 @@ static void sheet_breakdown(X *x, Sheet *sh)
         }
     }
     int ne = 0;
-    for (int i = 0; i < run->n; i++)
-        ne += evaluated(&run->row[i]);
+    for (int i = 0; i < x->ndetail; i++)
+        ne += evaluated(detail_row(x, i));
     if (r + 2 * (ne + 3) <= XL_LAST_ROW) { /* time above energy */
         r = breakdown_table(x, sh, r, 0, 0);
         breakdown_table(x, sh, r, 0, 1);
@@ -1369,8 +1438,8 @@ static void sheet_runners_up(X *x, Sheet *sh)
         put_col_header(x, sh, 3, i, &runner_cols[i]);
     }
     int row = 4;
-    for (int r = 0; r < run->n && row <= XL_LAST_ROW; r++) {
-        const RunRow *rr = &run->row[r];
+    for (int r = 0; r < x->ndetail && row <= XL_LAST_ROW; r++) {
+        const RunRow *rr = detail_row(x, r);
         for (int k = 0; k < rr->ntop && row <= XL_LAST_ROW; k++, row++)
             for (int i = 0; i < runner_ncols && i < 64; i++) {
                 double v;
@@ -1394,7 +1463,6 @@ static void sheet_runners_up(X *x, Sheet *sh)
 
 static void sheet_design(X *x, Sheet *sh)
 {
-    const Run *run = x->run;
     char text[600];
     put_long(x, sh, 0, 0, "What the co-design search changed", x->title);
     put_long(
@@ -1411,10 +1479,11 @@ static void sheet_design(X *x, Sheet *sh)
     lxw_format *num = numfmt(x, "[<0.001]0.00000;[<10]0.000;#,##0.0");
     RptDesignRow v[RPT_DESIGN_MAX];
     int row = 4;
-    for (int i = 0; i < run->n && row <= XL_LAST_ROW; i++) {
-        const int n = rpt_design_rows(&run->row[i], v, RPT_DESIGN_MAX);
+    for (int i = 0; i < x->ndetail && row <= XL_LAST_ROW; i++) {
+        const RunRow *rr = detail_row(x, i);
+        const int n = rpt_design_rows(rr, v, RPT_DESIGN_MAX);
         for (int j = 0; j < n && row <= XL_LAST_ROW; j++, row++) {
-            snprintf(text, sizeof text, "%s", run->row[i].sc.name);
+            snprintf(text, sizeof text, "%s", rr->sc.name);
             put_text(x, sh, row, 0, text, j == 0 ? x->bold : NULL);
             put_text(x, sh, row, 1, v[j].quantity, NULL);
             put_text(x, sh, row, 2, v[j].unit, NULL);
@@ -1684,6 +1753,64 @@ static const TableRow *table_row_at(const Table *t, int line)
     return NULL;
 }
 
+typedef struct {
+    int line;  /* the table line */
+    int first; /* its first built scenario */
+    int more;  /* how many more it expanded to */
+} InputsBlock;
+
+static int cmp_line_index(const void *a, const void *b)
+{
+    const int *p = a, *q = b; /* (line, index) pairs */
+    return p[0] != q[0] ? (p[0] > q[0]) - (p[0] < q[0]) : (p[1] > q[1]) - (p[1] < q[1]);
+}
+
+static int cmp_block_first(const void *a, const void *b)
+{
+    const InputsBlock *p = a, *q = b;
+    return (p->first > q->first) - (p->first < q->first);
+}
+
+/* The built scenarios grouped by their table line, in order of first
+ * appearance (n log n: a million-row sweep is one block).  Returns the
+ * blocks (the caller frees them) and their count in *n; NULL with *n > 0
+ * when out of memory. */
+static InputsBlock *inputs_blocks(const Run *run, int *n)
+{
+    int nb = 0;
+    for (int i = 0; i < run->n; i++)
+        nb += run->row[i].built != 0;
+    *n = nb;
+    if (!nb)
+        return NULL;
+    int *pair = malloc(sizeof *pair * 2 * (size_t)nb);
+    InputsBlock *blk = malloc(sizeof *blk * (size_t)nb);
+    if (!pair || !blk) {
+        free(pair);
+        free(blk);
+        return NULL;
+    }
+    for (int i = 0, k = 0; i < run->n; i++)
+        if (run->row[i].built) {
+            pair[2 * k] = run->row[i].line;
+            pair[2 * k + 1] = i;
+            k++;
+        }
+    qsort(pair, (size_t)nb, 2 * sizeof *pair, cmp_line_index);
+    int m = 0;
+    for (int k = 0; k < nb; k++) {
+        if (m && blk[m - 1].line == pair[2 * k]) {
+            blk[m - 1].more++;
+            continue;
+        }
+        blk[m++] = (InputsBlock){pair[2 * k], pair[2 * k + 1], 0};
+    }
+    free(pair);
+    qsort(blk, (size_t)m, sizeof *blk, cmp_block_first);
+    *n = m;
+    return blk;
+}
+
 static void sheet_inputs(X *x, Sheet *sh)
 {
     const Table *t = x->in->table;
@@ -1699,22 +1826,19 @@ static void sheet_inputs(X *x, Sheet *sh)
         finish_sheet(sh, 8, 70);
         return;
     }
-    for (int i = 0; i < x->run->n; i++) {
-        const RunRow *rr = &x->run->row[i];
-        if (!rr->built)
-            continue;
-        /* one block per table row: its sweep's scenarios share every
-         * parameter but the swept ones, whose origin is the row's cell */
-        int more = 0, seen = 0;
-        for (int j = 0; j < x->run->n; j++)
-            if (x->run->row[j].built && x->run->row[j].line == rr->line) {
-                if (j < i)
-                    seen = 1;
-                else if (j > i)
-                    more++;
-            }
-        if (seen)
-            continue;
+    /* one block per table row: its sweep's scenarios share every parameter
+     * but the swept ones, whose origin is the row's cell */
+    int nblk = 0;
+    InputsBlock *blk = inputs_blocks(x->run, &nblk);
+    if (!blk && nblk) {
+        free(res);
+        put_text(x, sh, 1, 0, "(out of memory: the inputs are not listed)", x->note);
+        finish_sheet(sh, 8, 70);
+        return;
+    }
+    for (int b = 0; b < nblk; b++) {
+        const RunRow *rr = &x->run->row[blk[b].first];
+        const int more = blk[b].more;
         c.sweep = more > 0;
         if (more)
             snprintf(c.label, sizeof c.label, "%s (and %d more of table line %d)", rr->sc.name, more,
@@ -1734,6 +1858,7 @@ static void sheet_inputs(X *x, Sheet *sh)
             *res = rr->sc;
         param_walk(&param_scenario_table, res, "", inputs_visit, &c);
     }
+    free(blk);
     free(res);
     if (c.truncated)
         put_text(x, sh, c.row, 0, "(truncated: too many parameters for one sheet)", x->note);
@@ -1753,11 +1878,15 @@ static void sheet_errors(X *x, Sheet *sh)
     static const char *const heads[5] = {"Scenario", "File", "Line", "Column", "Message"};
     for (int c = 0; c < 5; c++)
         put_header(x, sh, 0, c, heads[c]);
-    int row = 1;
-    for (int i = 0; i < x->run->n && row <= XL_LAST_ROW; i++) {
+    int row = 1, more = 0;
+    for (int i = 0; i < x->run->n; i++) {
         const RunRow *rr = &x->run->row[i];
         if (evaluated(rr))
             continue;
+        if (row > x->detail_max) {
+            more++;
+            continue;
+        }
         const Diag *d = &rr->diag;
         put_text(x, sh, row, 0, rr->sc.name, NULL);
         put_text(x, sh, row, 1, d->file[0] ? d->file : x->in->table->path, NULL);
@@ -1772,6 +1901,15 @@ static void sheet_errors(X *x, Sheet *sh)
         put_text(x, sh, 1, 0, "No errors: every row was evaluated.", x->note);
     else
         check(x, worksheet_autofilter(sh->ws, 0, 0, (lxw_row_t)(row - 1), 4));
+    if (more) {
+        char text[200];
+        snprintf(
+            text, sizeof text,
+            "... and %d more failed scenarios: summary.csv, beside this workbook, has every one with its "
+            "error.",
+            more);
+        put_long(x, sh, row, 0, text, x->note);
+    }
     worksheet_freeze_panes(sh->ws, 1, 0);
     if (sh->w[4] > 100)
         sh->w[4] = 100;
@@ -1961,7 +2099,10 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     x.run = in->run;
     x.bufsz = 4 * XL_MAX_CHARS + 1;
     x.buf = malloc(x.bufsz);
-    if (!x.buf || rpt_series_build(in->run, &x.set)) {
+    const int no_set = !x.buf || rpt_series_build(in->run, &x.set);
+    if (no_set || choose_detail(&x)) {
+        if (!no_set)
+            rpt_series_free(&x.set);
         free(x.buf);
         atomic_abort(&a);
         snprintf(err, n, "%s: out of memory", path);
@@ -1972,6 +2113,7 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     lxw_workbook_options opt = {.constant_memory = LXW_FALSE, .tmpdir = NULL, .use_zip64 = LXW_FALSE};
     x.wb = workbook_new_opt(a.tmp, &opt);
     if (!x.wb) {
+        free(x.detail);
         free(x.buf);
         rpt_series_free(&x.set);
         atomic_abort(&a);
@@ -2064,6 +2206,7 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     free(sh);
     free(x.buf);
     rpt_series_free(&x.set);
+    free(x.detail);
     if (x.err == LXW_NO_ERROR)
         x.err = e;
     if (x.err != LXW_NO_ERROR) {
