@@ -2,7 +2,8 @@
 """The README's figures, generated from the shipped studies, not typed.
 
 Runs the studies the README quotes (inputs/default.csv, dp-vs-hybrid.csv,
-network-siif.csv, codesign.csv) and renders the README blocks between
+network-siif.csv, codesign.csv, tech-scaling.csv) and the published anchors
+(`deepflow eval` with the settings below) and renders the README blocks between
 "<!-- figures: NAME -->" and "<!-- figures: end NAME -->".  With --write
 it rewrites them; without, it fails (exit 1) when the README disagrees with
 the tool, saying which block.  Standard library only.
@@ -114,6 +115,105 @@ def codesign(rows, stdout, sens):
     return "\n".join(out)
 
 
+def eval_text(deepflow, args):
+    p = subprocess.run([deepflow, "eval"] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    if p.returncode != 0:
+        sys.stderr.write(p.stderr)
+        raise SystemExit("readme_figures: deepflow eval %s failed (%d)" % (" ".join(args), p.returncode))
+    return p.stdout
+
+
+def eval_row(deepflow, args):
+    text = eval_text(deepflow, args + ["--format", "csv"])
+    return next(csv.DictReader(text.splitlines()))
+
+
+def days(r):
+    return "%s days (%s–%s)" % (g3(num(r["time_to_train_days"])), g3(num(r["time_to_train_days_lo"])),
+                                g3(num(r["time_to_train_days_hi"])))
+
+
+def g3(v):
+    return "%.3g" % v
+
+
+def gwh(r, k=""):
+    return "%.3g" % (num(r["energy_to_train_kwh" + k]) / 1e6)
+
+
+GEMM = ["model=gemm", "model.m=8192", "model.n=8192", "model.k=8192", "devices=1", "system.framework=ideal"]
+GPT3_A100 = ["system=dgx-a100-80g", "model=gpt3-175b", "devices=1024", "tp=8", "pp=16", "microbatch=1",
+             "global_batch=1536", "recompute=full", "train_tokens=300e9"]
+# GPT-3's 1,536-sequence batch is not a multiple of 104 replicas: 1,560 is the nearest one
+GPT3_V100 = ["system=dgx-v100", "model=gpt3-175b", "devices=9984", "tp=8", "pp=12", "dp=104", "precision=fp16",
+             "zero=1", "recompute=full", "global_batch=1560", "train_tokens=300e9"]
+# BLOOM-176B as validation/published/runs.csv has it, on its 366 B tokens
+BLOOM = ["system=dgx-a100-80g", "model=gpt", "model.layers=70", "model.hidden=14336", "model.heads=112",
+         "model.seq_len=2048", "model.vocab=250880", "devices=384", "tp=4", "pp=12", "microbatch=2",
+         "global_batch=2048", "recompute=full", "zero=1", "system.inter.bandwidth=6.25 GB/s", "train_tokens=366e9"]
+
+
+def anchors(deepflow):
+    a = eval_row(deepflow, GPT3_A100)
+    hw = num(a["hfu"]) * 312
+    gemm = {}
+    for s in ("dgx-a100-80g", "dgx-h100", "dgx-b200", "tpu-v4-pod"):
+        capped = eval_text(deepflow, ["system=" + s] + GEMM)
+        free = eval_text(deepflow, ["system=" + s, "system.device.power.tdp=9000 W"] + GEMM)
+        rate = lambda t: num(re.search(r"throughput\s+([0-9.]+) TFLOP/s", t).group(1))
+        clock = re.search(r"clock (\d+) % of nominal", capped).group(1)
+        gemm[s] = (rate(capped), rate(free), clock)
+    f = lambda s, i: "{:,.0f}".format(gemm[s][i])
+    v = eval_row(deepflow, GPT3_V100)
+    b = eval_row(deepflow, BLOOM)
+    return ("Other published anchors, not fitted: Megatron-LM's GPT-3 175B estimate (140\n"
+            "TFLOP/s per A100 counting the recompute, 34 days for 300 B tokens on 1,024\n"
+            "GPUs): deepflow gives %.1f TFLOP/s (%+.0f %%, the same counting) and %.1f days with tp 8, pp 16,\n"
+            "full recompute. 8192³ bf16 GEMMs on the `ideal` stack: A100 %s TFLOP/s at its 400 W cap (%s\n"
+            "uncapped; the best cuBLAS shape measures 271.2), H100 %s at its 700 W cap (%s uncapped;\n"
+            "cuBLAS 797.8), B200 %s (%s); TPU v4 %s at its 192 W (compute-bound, %s %% clock).\n"
+            "Training energy, not fitted: GPT-3 on about 10,000 V100s (9,984: tp 8, pp 12, dp 104, fp16,\n"
+            "ZeRO-1, full recompute, 1,560 sequences a step), %s and %s GWh (%s–%s) predicted against\n"
+            "14.8 days and 1,287 MWh published (Patterson et al. 2021); BLOOM-176B on 384 A100s (tp 4,\n"
+            "pp 12, microbatch 2, ZeRO-1, 4 × 100 Gb/s per node, 366 B tokens), %s against 118, and\n"
+            "%s GWh at the wall (node overhead at its maximum, PUE 1.2) against 433 MWh for the GPUs\n"
+            "alone (690 MWh with idle and infrastructure)."
+            % (hw, 100 * (hw / 140 - 1), num(a["time_to_train_days"]), f("dgx-a100-80g", 0), f("dgx-a100-80g", 1),
+               f("dgx-h100", 0), f("dgx-h100", 1), f("dgx-b200", 0), f("dgx-b200", 1), f("tpu-v4-pod", 0),
+               gemm["tpu-v4-pod"][2], days(v), gwh(v), gwh(v, "_lo"), gwh(v, "_hi"), days(b), gwh(b)))
+
+
+def tech_scaling(rows):
+    def at(series):
+        return next(r for r in rows if r["series"].startswith(series + " ") and r["devices"] == "64")
+    a, b = at("N12"), at("N2")
+    return ("  projected N2: Llama-2-70B's time-to-train on 64 devices falls from {:,.0f}\n"
+            "  to {:,.0f} days and its energy to train from {:,.0f} to {:,.0f} MWh.").format(
+                num(a["time_to_train_days"]), num(b["time_to_train_days"]), num(a["energy_to_train_kwh"]) / 1e3,
+                num(b["energy_to_train_kwh"]) / 1e3)
+
+
+def siif_claims(rows, breakdown):
+    def at(series):
+        return next(x for x in rows if x["series"] == series and x["devices"] == "512")
+    pcb, best = at("PCB SerDes"), at("Silicon Interconnect Fabric")
+    step = {}
+    tp = {}
+    for r in breakdown:
+        step[r["scenario"]] = step.get(r["scenario"], 0.0) + num(r["time_s"])
+        if r["component"] == "tp_comm":
+            tp[r["scenario"]] = num(r["time_s"])
+    rel = lambda k: num(best[k]) / num(pcb[k]) - 1
+    return ("  SuperCHIPS claims 5–25× the bandwidth of PCB-style links (here 2–11×),\n"
+            "  more than 20× system performance in some cases and more than 15 %% power\n"
+            "  saving even for small systems; for these compute-bound H100 dies the\n"
+            "  model finds %.0f %% less time and %.0f %% less energy (and %.0f %% more power: the\n"
+            "  dies idle less), because tensor-parallel communication is %.0f %% of a PCB\n"
+            "  step and the link energy is small beside the dies'."
+            % (-100 * rel("time_to_train_days"), -100 * rel("energy_to_train_kwh"), 100 * rel("system_power_w"),
+               100 * tp[pcb["scenario"]] / num(pcb["step_time_s"])))
+
+
 def recommendation(stdout):
     m = re.search(r"(Recommended: .*? at the wall\. The cheapest scenario that meets [^.]*\.)", stdout)
     return m.group(1) if m else "(no recommendation)"
@@ -128,6 +228,10 @@ def blocks(deepflow):
         with open(os.path.join(tmp, "siif", "breakdown.csv"), newline="") as f:
             bd = list(csv.DictReader(f))
         res["network-siif"] = network_siif(rows, bd)
+        res["siif-claims"] = siif_claims(rows, bd)
+        rows, out = run(deepflow, "tech-scaling.csv", os.path.join(tmp, "tech"))
+        res["tech-scaling"] = tech_scaling(rows)
+        res["anchors"] = anchors(deepflow)
         rows, out = run(deepflow, "default.csv", os.path.join(tmp, "default"))
         res["recommendation"] = recommendation(out)
         rows, out = run(deepflow, "codesign.csv", os.path.join(tmp, "codesign"))
