@@ -4,7 +4,9 @@
 the summary.csv written beside it:
 
   * the six sheets, in order;
-  * Scenarios: headers with units, values equal to summary.csv's (parsed),
+  * Scenarios: human headers (the About glossary names each column's CSV
+    name) with units, values equal to summary.csv's (parsed; times and
+    energies to train in the unit the header says),
     number formats (% on mfu, hfu, scaling_efficiency; 0.0 on days),
     autofilter, frozen header row and first column, MFU data bars, oom/error
     rows marked, landscape and fit to one page wide;
@@ -121,16 +123,27 @@ def main(argv):
                 r[k] = v[1:]
     by_name = {r["scenario"]: r for r in rows}
 
-    # ---- Scenarios
+    # ---- Scenarios: human headers, in summary.csv's order (the About
+    # sheet's glossary pairs each with its CSV name); times and energies to
+    # train in the study's units
     ws = wb["Scenarios"]
     heads = [c.value for c in ws[1]]
     bare = [re.sub(r" \[.*\]$", "", h or "") for h in heads]
-    if bare[: len(names)] != names:
-        fail("Scenarios headers %s do not match summary.csv's %s" % (bare, names))
-    for unit_head in ("step_time_s [s]", "time_to_train_days [days]", "system_power_w [W]"):
-        if unit_head not in heads:
-            fail("Scenarios has no header %r (units in headers)" % unit_head)
-    col = {name: k + 1 for k, name in enumerate(bare)}
+    about_rows = [[c.value for c in r] for r in wb["About"].iter_rows()]
+    label = {r[1]: r[0] for r in about_rows if len(r) > 1 and r[1] in names and isinstance(r[0], str)}
+    if bare[: len(names)] != [label.get(n, "?") for n in names]:
+        fail("Scenarios headers %s do not match summary.csv's %s (labels %s)" % (bare, names, label))
+    unit = {n: (re.search(r" \[(.*)\]$", h or "") or [None, ""])[1] for n, h in zip(names, heads)}
+    for key, want in (("step_time_s", "s"), ("system_power_w", "W")):
+        if unit.get(key) != want:
+            fail("Scenarios has no unit [%s] on %s (%r)" % (want, key, unit.get(key)))
+    factor = {"days": 1.0, "hours": 24.0, "minutes": 1440.0, "kWh": 1.0, "MWh": 1e-3, "GWh": 1e-6}
+    for key in ("time_to_train_days", "energy_to_train_kwh"):
+        if unit.get(key) not in factor:
+            fail("Scenarios %s shows an unknown unit %r" % (key, unit.get(key)))
+    scale = {n: factor.get(unit[n], 1.0) if n.startswith(("time_to_train_days", "energy_to_train_kwh")) else 1.0
+             for n in names}
+    col = {name: k + 1 for k, name in enumerate(names)}
     if ws.max_row - 1 != len(rows):
         fail("Scenarios has %d rows, summary.csv %d" % (ws.max_row - 1, len(rows)))
     checked = 0
@@ -146,7 +159,8 @@ def main(argv):
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 if not math.isfinite(v):
                     fail("Scenarios %s%d holds a non-finite number" % (cell.column_letter, r))
-                if not close(float(v), num(want[key])):
+                w = num(want[key])
+                if not close(float(v), w * scale[key] if w is not None else None):
                     fail("Scenarios %r %s = %r, summary.csv has %r" % (name, key, v, want[key]))
                 checked += 1
             elif v is None:

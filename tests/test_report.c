@@ -301,12 +301,16 @@ static void test_every_column_read(void **state)
         if (kind == -1)
             print_error("column '%s' has no reader\n", report_cols[i].name);
         assert_int_equal(kind, report_cols[i].type == RC_TEXT ? 0 : 1);
+        if (!rpt_col_label(report_cols[i].name))
+            print_error("column '%s' has no workbook header\n", report_cols[i].name);
+        assert_non_null(rpt_col_label(report_cols[i].name));
     }
     for (int i = 0; i < runner_ncols; i++) {
         const int kind = runner_value(i, &rr, 0, &v, t, sizeof t);
         if (kind == -1)
             print_error("runner column '%s' has no reader\n", runner_cols[i].name);
         assert_int_equal(kind, runner_cols[i].type == RC_TEXT ? 0 : 1);
+        assert_non_null(rpt_col_label(runner_cols[i].name));
     }
 }
 
@@ -384,6 +388,39 @@ static void test_series_best(void **state)
     assert_int_equal(set.s[0].pt[1], 2);
     assert_int_equal(set.s[1].best, 4); /* the oom row never wins */
     assert_int_equal(set.s[1].npt, 1);
+    /* one system, one model: one colour, two strategies, one panel */
+    assert_int_equal(set.ngroup, 1);
+    assert_int_equal(set.s[0].colour, 0);
+    assert_int_equal(set.s[1].colour, 0);
+    assert_int_equal(set.s[0].variant, 0);
+    assert_int_equal(set.s[1].variant, 1);
+    rpt_series_free(&set);
+
+    /* two systems and two models: colours by system, panels by model, the
+     * variant counts the series of one system within one model */
+    static const char *const sys[6] = {"X", "Y", "X", "X", "Y", "X"};
+    static const char *const mod[6] = {"m1", "m1", "m1", "m2", "m2", "m2"};
+    static const char *const ser[6] = {"x1", "y1", "x1b", "x2", "y2", "x2b"};
+    for (int i = 0; i < 6; i++) {
+        fill_row(&run.row[i], ser[i], ser[i], 64, STATUS_OK, 1 + i);
+        snprintf(run.row[i].sc.system.name, sizeof run.row[i].sc.system.name, "%s", sys[i]);
+        snprintf(run.row[i].sc.model.name, sizeof run.row[i].sc.model.name, "%s", mod[i]);
+    }
+    assert_int_equal(rpt_series_build(&run, &set), 0);
+    assert_int_equal(set.n, 6);
+    assert_int_equal(set.ngroup, 2);
+    static const int colour[6] = {0, 1, 0, 0, 1, 0}, group[6] = {0, 0, 0, 1, 1, 1},
+                     variant[6] = {0, 0, 1, 0, 0, 1};
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(set.s[i].colour, colour[i]);
+        assert_int_equal(set.s[i].group, group[i]);
+        assert_int_equal(set.s[i].variant, variant[i]);
+    }
+    /* equal global batches: breakdowns per step; unequal: per sample */
+    assert_int_equal(rpt_breakdown_per_sample(&run, &set), 0);
+    run.row[3].r.st.global_batch = 1024;
+    run.row[4].r.st.global_batch = 2048;
+    assert_int_equal(rpt_breakdown_per_sample(&run, &set), 1);
     rpt_series_free(&set);
     free(run.row);
 }
@@ -519,7 +556,7 @@ static void test_writers(void **state)
              "wb = openpyxl.load_workbook(sys.argv[1])\n"
              "ws = wb['Scenarios']\n"
              "assert ws['A1'].value.startswith('The 3 scenarios of interest of 6'), ws['A1'].value\n"
-             "assert ws['A2'].value == 'scenario'\n"
+             "assert ws['A2'].value == 'Scenario'\n"
              "names = [ws.cell(row=r, column=1).value for r in range(3, ws.max_row + 1)]\n"
              "assert names == ['a64', 'a128b', 'b64'], names\n"
              "b = [c.value for c in wb['Breakdown']['A'] if c.value and 'of interest' in str(c.value)]\n"

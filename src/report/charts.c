@@ -23,6 +23,7 @@
 #include "io/atomic.h"
 #include "report.h"
 
+#define BAR_WRAP_MAX 6  /* bars whose labels are wrapped under them; more are turned */
 #define CHART_STYLES 24 /* distinct line styles: 8 colours x 3 markers and dashes */
 
 #ifndef DF_VERSION
@@ -55,8 +56,19 @@ static void dat_text(const char *in, char *out, size_t n)
 /* A bar label for a .dat: the series name wrapped at spaces into lines of
  * about 13 characters ("\n" in a double-quoted data string is a line
  * break for gnuplot), then the device count. */
-static void bar_label(const char *series, int devices, char *out, size_t n)
+/* A bar's label: wrapped at 13 characters under a few wide bars, on one
+ * line (the chart turns it) under many narrow ones. */
+static void bar_label(const char *series, int devices, int one_line, char *out, size_t n)
 {
+    if (one_line) {
+        char clean[200];
+        dat_text(series, clean, sizeof clean);
+        for (char *p = clean; *p; p++)
+            if (*p == '\\')
+                *p = '/';
+        snprintf(out, n, "%s, %d device%s", clean, devices, devices == 1 ? "" : "s");
+        return;
+    }
     char clean[200];
     dat_text(series, clean, sizeof clean);
     size_t o = 0, line = 0;
@@ -134,30 +146,35 @@ static void gp_head(FILE *f, const char *base, const char *what, const char *nam
 }
 
 /* The loop over output formats around one plot command (printed by fn). */
-static void gp_render(FILE *f, const char *base, void (*plot)(FILE *, const void *), const void *ctx)
+static void gp_render_size(FILE *f, const char *base, int w, int h, void (*plot)(FILE *, const void *),
+                           const void *ctx)
 {
-    fprintf(
-        f,
-        "do for [fmt in formats] {\n"
-        "    if (fmt eq 'png') {\n"
-        "        if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-        "            set terminal pngcairo size 1000,700 noenhanced font 'DejaVu Sans,11'\n"
-        "        } else {\n"
-        "            set terminal png size 1000,700 noenhanced\n"
-        "        }\n"
-        "    } else {\n"
-        "        if (fmt eq 'svg') {\n"
-        "            set terminal svg size 1000,700 noenhanced font 'DejaVu Sans,11' background '#ffffff'\n"
-        "        } else {\n"
-        "            print 'unknown format ', fmt, ' (png or svg)'\n"
-        "            exit status 1\n"
-        "        }\n"
-        "    }\n"
-        "    set termoption noenhanced\n"
-        "    set output outprefix.'%s.'.fmt\n",
-        base);
+    fprintf(f,
+            "do for [fmt in formats] {\n"
+            "    if (fmt eq 'png') {\n"
+            "        if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+            "            set terminal pngcairo size %d,%d noenhanced font 'DejaVu Sans,11'\n"
+            "        } else {\n"
+            "            set terminal png size %d,%d noenhanced\n"
+            "        }\n"
+            "    } else {\n"
+            "        if (fmt eq 'svg') {\n"
+            "            set terminal svg size %d,%d noenhanced font 'DejaVu Sans,11' background '#ffffff'\n"
+            "        } else {\n"
+            "            print 'unknown format ', fmt, ' (png or svg)'\n"
+            "            exit status 1\n"
+            "        }\n"
+            "    }\n"
+            "    set termoption noenhanced\n"
+            "    set output outprefix.'%s.'.fmt\n",
+            w, h, w, h, w, h, base);
     plot(f, ctx);
     fputs("    set output\n}\n", f);
+}
+
+static void gp_render(FILE *f, const char *base, void (*plot)(FILE *, const void *), const void *ctx)
+{
+    gp_render_size(f, base, 1000, 700, plot, ctx);
 }
 
 typedef struct {
@@ -167,6 +184,9 @@ typedef struct {
     int comp[COMP_COUNT]; /* breakdown: components shown */
     int nc;
     int nbars;
+    int per_sample;             /* breakdown: per sample (the series' batches differ), else per step */
+    double tunit_s;             /* times to train are drawn in this unit (s), as in the workbook */
+    const char *tunit;          /* its name: "days", "hours", "minutes" */
     const RptSensitivity *sens; /* tornado */
 } PlotCtx;
 
@@ -177,7 +197,7 @@ static double point_value(const PlotCtx *c, const RunRow *rr, int col)
     switch (c->kind) {
     case CH_TIME:
         if (c->set->by_ttt)
-            return isfinite(r->time_to_train_s) && r->time_to_train_s > 0 ? r->time_to_train_s / 86400.0
+            return isfinite(r->time_to_train_s) && r->time_to_train_s > 0 ? r->time_to_train_s / c->tunit_s
                                                                           : NAN;
         return r->step_time_s;
     case CH_EFF:
@@ -187,9 +207,9 @@ static double point_value(const PlotCtx *c, const RunRow *rr, int col)
     case CH_PARETO_COST:
     case CH_PARETO_POWER:
     case CH_PARETO_ENERGY: {
-        /* col 0: the cost axis, col 1: time to train in days */
+        /* col 0: the cost axis, col 1: time to train in the study's unit */
         const double t =
-            isfinite(r->time_to_train_s) && r->time_to_train_s > 0 ? r->time_to_train_s / 86400 : NAN;
+            isfinite(r->time_to_train_s) && r->time_to_train_s > 0 ? r->time_to_train_s / c->tunit_s : NAN;
         const double x = c->kind == CH_PARETO_COST    ? r->cost_usd / 1e6
                          : c->kind == CH_PARETO_POWER ? r->system_power_w / 1e3
                                                       : r->energy_to_train_j / 3.6e9;
@@ -214,22 +234,82 @@ static int series_points(const PlotCtx *c, const RptSeries *s)
     return n;
 }
 
+static void plot_series(FILE *f, const PlotCtx *c, const char *dat, int block, const RptSeries *s,
+                        const char *name, int first);
+
+/* The line style of a series: its system's colour, its strategy's dash
+ * and marker (line_styles' table: colour i % 8, dash and marker i / 8). */
+static int style_of(const RptSeries *s)
+{
+    return 1 + s->colour % 8 + 8 * (s->variant % 3);
+}
+
+/* Panels of a chart against devices: one per model that has points (a
+ * model's time to train says nothing of another's), so each legend holds
+ * only the systems and strategies of one model. */
+static int line_panels(const PlotCtx *c, int *rows, int *cols)
+{
+    int n = 0;
+    for (int g = 0; g < c->set->ngroup; g++)
+        for (int i = 0; i < c->set->n; i++)
+            if (c->set->s[i].group == g && series_points(c, &c->set->s[i]) > 0) {
+                n++;
+                break;
+            }
+    *cols = n <= 1 ? 1 : 2;
+    *rows = (n + *cols - 1) / *cols;
+    return n;
+}
+
 static void plot_lines(FILE *f, const void *vctx)
 {
     const PlotCtx *c = vctx;
     const char *dat = chart_file[c->kind];
     char name[300];
-    int first = 1, block = 0;
-    fputs("    plot \\\n", f);
-    for (int i = 0; i < c->set->n; i++) {
-        const RptSeries *s = &c->set->s[i];
-        if (series_points(c, s) == 0)
-            continue;
-        rpt_gp_quote(s->name, name, sizeof name);
+    int rows, cols;
+    const int panels = line_panels(c, &rows, &cols);
+    if (panels > 1)
+        fprintf(f, "    set multiplot layout %d,%d title chart_title font ',13'\n", rows, cols);
+    for (int g = 0; g < c->set->ngroup; g++) {
+        int first = 1, block = 0;
+        for (int i = 0; i < c->set->n; i++) {
+            const RptSeries *s = &c->set->s[i];
+            const int pts = series_points(c, s);
+            if (pts == 0)
+                continue;
+            if (panels > 1 && s->group != g) {
+                block++;
+                continue;
+            }
+            if (first) {
+                if (panels > 1) {
+                    rpt_gp_quote(c->run->row[s->pt[0]].sc.model.name, name, sizeof name);
+                    fprintf(f, "    set title '%s' font ',12'\n", name);
+                }
+                fputs("    plot \\\n", f);
+            }
+            rpt_gp_quote(s->name, name, sizeof name);
+            plot_series(f, c, dat, block, s, name, first);
+            first = 0;
+            block++;
+        }
+        if (!first)
+            fputs("\n", f);
+        if (panels <= 1)
+            break;
+    }
+    if (panels > 1)
+        fputs("    unset multiplot\n", f);
+}
+
+static void plot_series(FILE *f, const PlotCtx *c, const char *dat, int block, const RptSeries *s,
+                        const char *name, int first)
+{
+    {
         int lines = c->kind == CH_EFF ? 2 : 1;
         for (int k = 0; k < lines; k++) {
             fprintf(f, "%s        '%s.dat' index %d using 1:%d with linespoints linestyle %d",
-                    first ? "" : ", \\\n", dat, block, 2 + k, 1 + block % CHART_STYLES);
+                    first ? "" : ", \\\n", dat, block, 2 + k, style_of(s));
             if (c->kind == CH_EFF)
                 fprintf(f, " dashtype %d title '%s, %s'", k ? 2 : 1, name, k ? "scaling efficiency" : "MFU");
             else
@@ -237,12 +317,10 @@ static void plot_lines(FILE *f, const void *vctx)
             if (c->kind == CH_TIME) /* the prediction interval as error bars */
                 fprintf(f,
                         ", \\\n        '%s.dat' index %d using 1:2:3:4 with yerrorbars linestyle %d notitle",
-                        dat, block, 1 + block % CHART_STYLES);
+                        dat, block, style_of(s));
             first = 0;
         }
-        block++;
     }
-    fputs("\n", f);
 }
 
 static void plot_breakdown(FILE *f, const void *vctx)
@@ -277,18 +355,21 @@ typedef struct {
 static void dat_lines(FILE *f, const void *vctx)
 {
     const PlotCtx *c = vctx;
-    static const char *const what[3][2] = {{"time to train [days]", "step time [s]"},
-                                           {"MFU [%] and scaling efficiency [%]", NULL},
-                                           {"system power [kW]", NULL}};
+    char ttt[48];
+    snprintf(ttt, sizeof ttt, "time to train [%s]", c->tunit);
+    const char *what[3][2] = {
+        {ttt, "step time [s]"}, {"MFU [%] and scaling efficiency [%]", NULL}, {"system power [kW]", NULL}};
     const char *w = c->kind == CH_TIME && !c->set->by_ttt ? what[0][1] : what[c->kind][0];
     fprintf(f, "# %s.dat — %s against devices (deepflow %s).\n", chart_file[c->kind], w, DF_VERSION);
     fputs("# The best scenario (status ok) of each series at each device count.\n"
           "# One block per series, separated by two blank lines (gnuplot 'index').\n",
           f);
+    char tcol[80];
+    snprintf(tcol, sizeof tcol, "time_to_train_%s low high (90 %% prediction interval)", c->tunit);
     fprintf(f, "# columns: devices %s\n",
             c->kind == CH_EFF     ? "mfu_percent scaling_efficiency_percent"
             : c->kind == CH_POWER ? "system_power_kw"
-            : c->set->by_ttt      ? "time_to_train_days low high (90 % prediction interval)"
+            : c->set->by_ttt      ? tcol
                                   : "step_time_s low high (90 % prediction interval)");
     char name[300];
     int block = 0;
@@ -326,10 +407,13 @@ static void gp_lines(FILE *f, const void *vctx)
     const char *title = c->kind == CH_TIME && !c->set->by_ttt ? "Step time against devices" : titles[c->kind];
     gp_head(f, base, title, g->name);
     line_styles(f);
-    fprintf(f, "set title '%s' font ',13'\n", title);
+    fprintf(f, "chart_title = '%s'\nset title chart_title font ',13'\n", title);
     fputs("set xlabel 'devices'\n", f);
     if (c->kind == CH_TIME) {
-        fprintf(f, "set ylabel '%s'\n", c->set->by_ttt ? "time to train [days]" : "step time [s]");
+        if (c->set->by_ttt)
+            fprintf(f, "set ylabel 'time to train [%s]'\n", c->tunit);
+        else
+            fputs("set ylabel 'step time [s]'\n", f);
         fputs("set logscale y 10\n"
               "set offsets graph 0.04, graph 0.04, 0, 0\n",
               f);
@@ -353,16 +437,20 @@ static void gp_lines(FILE *f, const void *vctx)
           "set key outside top center horizontal Left reverse\n"
           "\n",
           f);
-    gp_render(f, base, plot_lines, c);
+    int rows, cols;
+    if (line_panels(c, &rows, &cols) > 1)
+        gp_render_size(f, base, 1400, 80 + 520 * rows, plot_lines, c);
+    else
+        gp_render(f, base, plot_lines, c);
 }
 
 static void dat_breakdown(FILE *f, const void *vctx)
 {
     const PlotCtx *c = vctx;
     fprintf(f,
-            "# breakdown.dat — time of one step by component, seconds, of the best scenario of each series "
+            "# breakdown.dat — time %s by component, seconds, of the best scenario of each series "
             "(deepflow %s).\n",
-            DF_VERSION);
+            c->per_sample ? "per sample (the series' global batches differ)" : "of one step", DF_VERSION);
     fputs("# columns: label", f);
     for (int k = 0; k < c->nc; k++)
         fprintf(f, " %s_s", component_name((Component)c->comp[k]));
@@ -373,10 +461,12 @@ static void dat_breakdown(FILE *f, const void *vctx)
         if (s->best < 0)
             continue;
         const RunRow *rr = &c->run->row[s->best];
-        bar_label(s->name, rr->sc.devices, name, sizeof name);
+        bar_label(s->name, rr->sc.devices, c->nbars > BAR_WRAP_MAX, name, sizeof name);
         fprintf(f, "\"%s\"", name);
         for (int k = 0; k < c->nc; k++) {
             double v = rr->r.comp_time_s[c->comp[k]];
+            if (c->per_sample && rr->r.st.global_batch > 0)
+                v /= rr->r.st.global_batch;
             dat_num(f, isfinite(v) ? v : 0);
         }
         dat_text(rr->sc.name, name, sizeof name);
@@ -388,21 +478,33 @@ static void gp_breakdown(FILE *f, const void *vctx)
 {
     const GpCtx *g = vctx;
     const PlotCtx *c = &g->pc;
-    gp_head(f, "breakdown", "time of one step by component, best scenario of each series", g->name);
+    gp_head(f, "breakdown",
+            c->per_sample ? "time per sample by component, best scenario of each series"
+                          : "time of one step by component, best scenario of each series",
+            g->name);
     static const char *const col[12] = {"#0072B2", "#56B4E9", "#009E73", "#F0E442", "#E69F00", "#D55E00",
                                         "#CC79A7", "#999999", "#000000", "#882255", "#44AA99", "#AA4499"};
     for (int k = 0; k < c->nc; k++)
         fprintf(f, "set linetype %d linecolor rgb '%s'\n", k + 1, col[k % 12]);
-    fputs("set title 'Time of one step by component, best scenario of each series' font ',13'\n"
-          "set ylabel 'time per step [s]'\n"
-          "set style data histograms\n"
+    fputs(c->per_sample
+              ? "set title 'Time per sample by component, best scenario of each series (their global "
+                "batches differ)' font ',13'\n"
+                "set ylabel 'time per sample [s]'\n"
+              : "set title 'Time of one step by component, best scenario of each series' font ',13'\n"
+                "set ylabel 'time per step [s]'\n",
+          f);
+    fputs("set style data histograms\n"
           "set style histogram rowstacked\n"
           "set style fill solid 0.9 border rgb '#333333'\n"
           "set boxwidth 0.6\n"
           "set yrange [0:*]\n"
-          "set xtics nomirror\n"
-          "set bmargin 7\n"
-          "set ytics nomirror\n"
+          "set xtics nomirror\n",
+          f);
+    /* many bars: labels on one line, turned, so that none overlaps */
+    fputs(c->nbars > BAR_WRAP_MAX ? "set xtics rotate by 45 right\nset bmargin 17\nset lmargin 26\n"
+                                  : "set bmargin 7\n",
+          f);
+    fputs("set ytics nomirror\n"
           "set grid ytics linetype 1 linewidth 1 linecolor rgb '#d8d8d8'\n"
           "set key outside right top invert\n"
           "\n",
@@ -433,8 +535,9 @@ static void dat_pareto(FILE *f, const void *vctx)
             "# %s.dat — time to train against %s (deepflow %s).\n"
             "# The best scenario (status ok) of each series at each device count, one block per series\n"
             "# (gnuplot 'index'); the last block is the Pareto front: no other point is both faster and %s.\n"
-            "# columns: %s time_to_train_days devices\n",
-            chart_file[c->kind], pareto_what[m][0], DF_VERSION, pareto_what[m][2], pareto_what[m][1]);
+            "# columns: %s time_to_train_%s devices\n",
+            chart_file[c->kind], pareto_what[m][0], DF_VERSION, pareto_what[m][2], pareto_what[m][1],
+            c->tunit);
     char name[300];
     int block = 0, n = 0, cap = 0;
     for (int i = 0; i < c->set->n; i++)
@@ -489,7 +592,7 @@ static void plot_pareto(FILE *f, const void *vctx)
             continue;
         rpt_gp_quote(s->name, name, sizeof name);
         fprintf(f, "        '%s.dat' index %d using 1:2 with points linestyle %d title '%s', \\\n", dat,
-                block, 1 + block % CHART_STYLES, name);
+                block, style_of(s), name);
         block++;
     }
     fprintf(f,
@@ -541,7 +644,7 @@ static void gp_pareto(FILE *f, const void *vctx)
     fprintf(f,
             "set title '%s (Pareto front dashed)' font ',13'\n"
             "set xlabel '%s (log scale)'\n"
-            "set ylabel 'time to train [days] (log scale)'\n"
+            "set ylabel 'time to train [%s] (log scale)'\n"
             "set logscale xy 10\n"
             "set autoscale fix\n"
             "set offsets graph 0.06, graph 0.06, graph 0.06, graph 0.06\n"
@@ -550,7 +653,7 @@ static void gp_pareto(FILE *f, const void *vctx)
             "set grid xtics ytics linetype 1 linewidth 1 linecolor rgb '#d8d8d8'\n"
             "set key outside top center horizontal Left reverse\n"
             "\n",
-            title, pareto_what[m][0]);
+            title, pareto_what[m][0], c->tunit);
     double lo[2] = {INFINITY, INFINITY}, hi[2] = {0, 0};
     for (int i = 0; i < c->set->n; i++)
         for (int k = 0; k < c->set->s[i].npt; k++) {
@@ -833,6 +936,8 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
     int nbest = 0;
     for (int i = 0; i < set.n; i++)
         nbest += set.s[i].best >= 0;
+    const char *tunit;
+    const double tunit_s = rpt_time_unit(in->run, &set, &tunit); /* as the workbook's */
     char path[1400];
     int rc = 0;
     int written[CH_COUNT] = {0};
@@ -844,12 +949,15 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
         g.pc.kind = (ChartKind)k;
         g.name = in->name;
         g.pc.sens = in->sens;
+        g.pc.tunit_s = tunit_s;
+        g.pc.tunit = tunit;
         if (k == CH_TORNADO) {
             if (!in->sens || in->sens->n == 0)
                 continue;
         } else if (k == CH_BREAKDOWN) {
             if (nbest == 0)
                 continue;
+            g.pc.per_sample = rpt_breakdown_per_sample(in->run, &set);
             for (int c = 0; c < COMP_COUNT; c++) {
                 if (c == COMP_DP_HIDDEN)
                     continue;

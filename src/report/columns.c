@@ -341,3 +341,85 @@ int runner_value(int i, const RunRow *rr, int rank, double *num, char *t, size_t
     *num = v;
     return 1;
 }
+
+/* Headers a reader of the workbook understands; the CSV name stays in the
+ * glossary beside each. */
+static const struct {
+    const char *name, *label;
+} col_labels[] = {
+    {"scenario", "Scenario"},
+    {"series", "Series"},
+    {"status", "Status"},
+    {"error", "Error"},
+    {"system", "System"},
+    {"model", "Model"},
+    {"devices", "Devices"},
+    {"tp", "Tensor parallel"},
+    {"pp", "Pipeline parallel"},
+    {"dp", "Data parallel"},
+    {"microbatch", "Microbatch"},
+    {"global_batch", "Global batch"},
+    {"interleave", "Chunks per stage"},
+    {"seq_parallel", "Sequence parallel"},
+    {"zero", "ZeRO stage"},
+    {"recompute", "Recompute"},
+    {"precision", "Precision"},
+    {"placement", "Rank order"},
+    {"framework", "Training stack"},
+    {"codesign_points", "Co-design points"},
+    {"codesign_gain", "Co-design gain"},
+    {"strategies_searched", "Strategies searched"},
+    {"strategies_feasible", "Strategies that fit"},
+    {"strategies_pruned", "Strategies skipped as equivalent"},
+    {"step_time_s", "Step time"},
+    {"step_time_s_lo", "Step time, low"},
+    {"step_time_s_hi", "Step time, high"},
+    {"samples_per_s", "Throughput"},
+    {"steps", "Steps"},
+    {"epochs", "Epochs"},
+    {"time_to_train_days_bcrit_half", "Time to train, critical batch halved"},
+    {"time_to_train_days_bcrit_double", "Time to train, critical batch doubled"},
+    {"convergence", "Convergence curve"},
+    {"time_to_train_s", "Time to train"},
+    {"time_to_train_days", "Time to train"},
+    {"time_to_train_days_lo", "Time to train, low"},
+    {"time_to_train_days_hi", "Time to train, high"},
+    {"model_tflops_per_device", "Model throughput per device"},
+    {"mfu", "Model FLOPs utilisation"},
+    {"hfu", "Hardware FLOPs utilisation"},
+    {"scaling_efficiency", "Scaling efficiency"},
+    {"speedup", "Speedup over baseline"},
+    {"speedup_bcrit_half", "Speedup, critical batch halved"},
+    {"speedup_bcrit_double", "Speedup, critical batch doubled"},
+    {"memory_per_device_gib", "Memory per device"},
+    {"memory_capacity_gib", "Memory capacity"},
+    {"fits_memory", "Fits in memory"},
+    {"bottleneck", "Bottleneck"},
+    {"weights_gib", "Weights"},
+    {"gradients_gib", "Gradients"},
+    {"optimizer_gib", "Optimizer state"},
+    {"activations_gib", "Activations"},
+    {"tp_tier", "Tensor-parallel network"},
+    {"pp_tier", "Pipeline network"},
+    {"dp_tier", "Data-parallel network"},
+    {"device_power_w", "Device power"},
+    {"system_power_w", "System power at the wall"},
+    {"energy_per_step_j", "Energy per step"},
+    {"energy_to_train_kwh", "Energy to train"},
+    {"energy_to_train_kwh_lo", "Energy to train, low"},
+    {"energy_to_train_kwh_hi", "Energy to train, high"},
+    {"cost_usd", "Cost"},
+    {"cost_usd_lo", "Cost, low"},
+    {"cost_usd_hi", "Cost, high"},
+    {"interval_basis", "Range from"},
+    {"rank", "Rank"},
+    {"slower_than_best", "Slower than rank 1"},
+};
+
+const char *rpt_col_label(const char *name)
+{
+    for (size_t i = 0; i < sizeof col_labels / sizeof col_labels[0]; i++)
+        if (!strcmp(col_labels[i].name, name))
+            return col_labels[i].label;
+    return NULL;
+}

@@ -29,6 +29,10 @@ extern const int report_ncols;
  * column it has no reader for (a bug: a test reads every column). */
 int report_value(int i, const RunRow *rr, double *num, char *text, size_t n);
 
+/* The workbook's header of a column ("Tensor parallel" for "tp"), NULL
+ * for a name it has no label for (a test labels every column). */
+const char *rpt_col_label(const char *name);
+
 /* The runners-up (--top K): one row per kept strategy of a searched row,
  * read by runners_up.csv and the workbook's Runners-up sheet alike. */
 extern const ReportCol runner_cols[];

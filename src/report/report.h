@@ -125,15 +125,32 @@ typedef struct {
     int best;         /* row index, -1 when no row of the series is ok */
     int *pt;          /* row indices, one per device count */
     int npt;
+    /* how charts draw it: one colour per system, one dash and marker per
+     * series of that system and model (its strategy), one chart (or
+     * panel) per model; from the series' first row */
+    int colour;  /* the system's index among the study's systems */
+    int variant; /* its index among the series of its system and model */
+    int group;   /* the model's index among the study's models */
 } RptSeries;
 
 typedef struct {
     RptSeries *s;
     int n;
     int by_ttt; /* some ok row has a finite time-to-train: charts plot it, else step time */
+    int ngroup; /* models: charts against devices have one panel each */
 } RptSeriesSet;
 
 int rpt_series_build(const Run *run, RptSeriesSet *set);
+
+/* The unit a study's times to train read best in, from the median of the
+ * series' bests: days from 2 days, hours from 2 hours, else minutes.
+ * Returns its seconds; *name is "days", "hours" or "minutes". */
+double rpt_time_unit(const Run *run, const RptSeriesSet *set, const char **name);
+
+/* 1 when the best scenarios of the series differ in global batch: their
+ * breakdowns are then compared per sample (one step of 4,096 samples
+ * against one of 1,536 says nothing), else per step. */
+int rpt_breakdown_per_sample(const Run *run, const RptSeriesSet *set);
 void rpt_series_free(RptSeriesSet *set);
 
 /* Comparisons a table asks for with its `baseline` column: for each

@@ -97,6 +97,44 @@ static int find_series(const RptSeriesSet *set, const char *name)
     return -1;
 }
 
+/* Colours by system, panels by model, variants within both (n² in the
+ * series, which a chart can show a few dozen of). */
+static void style(const Run *run, RptSeriesSet *set)
+{
+    int *first = malloc(sizeof *first * (size_t)(set->n ? set->n : 1));
+    if (!first) { /* every series its own colour: still told apart */
+        for (int i = 0; i < set->n; i++)
+            set->s[i].colour = i, set->s[i].variant = 0, set->s[i].group = 0;
+        set->ngroup = set->n > 0;
+        return;
+    }
+    for (int i = 0; i < set->n; i++)
+        first[i] = set->s[i].colour;
+    int nsys = 0;
+    set->ngroup = 0;
+    for (int i = 0; i < set->n; i++) {
+        const Scenario *a = &run->row[first[i]].sc;
+        RptSeries *s = &set->s[i];
+        s->colour = -1;
+        s->group = -1;
+        s->variant = 0;
+        for (int j = 0; j < i; j++) {
+            const Scenario *b = &run->row[first[j]].sc;
+            if (s->colour < 0 && !strcmp(a->system.name, b->system.name))
+                s->colour = set->s[j].colour;
+            if (s->group < 0 && !strcmp(a->model.name, b->model.name))
+                s->group = set->s[j].group;
+        }
+        if (s->colour < 0)
+            s->colour = nsys++;
+        if (s->group < 0)
+            s->group = set->ngroup++;
+        for (int j = 0; j < i; j++)
+            s->variant += set->s[j].colour == s->colour && set->s[j].group == s->group;
+    }
+    free(first);
+}
+
 int rpt_series_build(const Run *run, RptSeriesSet *set)
 {
     memset(set, 0, sizeof *set);
@@ -119,6 +157,7 @@ int rpt_series_build(const Run *run, RptSeriesSet *set)
             memset(&set->s[k], 0, sizeof set->s[k]);
             set->s[k].name = rr->sc.series;
             set->s[k].best = -1;
+            set->s[k].colour = i; /* the first row, until style() */
             set->s[k].pt = calloc((size_t)run->n, sizeof(int));
             if (!set->s[k].pt)
                 goto oom;
@@ -143,6 +182,7 @@ int rpt_series_build(const Run *run, RptSeriesSet *set)
             s->npt++;
         }
     }
+    style(run, set);
     return 0;
 oom:
     rpt_series_free(set);
@@ -424,4 +464,38 @@ int rpt_recommend(const Run *run, char *buf, size_t n)
         snprintf(buf + len, n - len, " Lowest energy: %s.", g);
     }
     return rec;
+}
+
+int rpt_breakdown_per_sample(const Run *run, const RptSeriesSet *set)
+{
+    int batch = 0;
+    for (int i = 0; i < set->n; i++) {
+        if (set->s[i].best < 0)
+            continue;
+        const int b = run->row[set->s[i].best].r.st.global_batch;
+        if (batch && b != batch)
+            return 1;
+        batch = b;
+    }
+    return 0;
+}
+
+double rpt_time_unit(const Run *run, const RptSeriesSet *set, const char **name)
+{
+    double v[256];
+    int n = 0;
+    for (int i = 0; i < set->n && n < 256; i++) {
+        const RptSeries *s = &set->s[i];
+        if (s->best >= 0 && isfinite(run->row[s->best].r.time_to_train_s))
+            v[n++] = run->row[s->best].r.time_to_train_s;
+    }
+    for (int i = 1; i < n; i++) /* insertion sort: a handful of series */
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    const double med = n ? v[n / 2] : 86400.0 * 2;
+    *name = med >= 2 * 86400.0 ? "days" : med >= 2 * 3600.0 ? "hours" : "minutes";
+    return med >= 2 * 86400.0 ? 86400.0 : med >= 2 * 3600.0 ? 3600.0 : 60.0;
 }

@@ -325,10 +325,10 @@ static void put_num(X *x, Sheet *sh, int row, int col, double v, lxw_format *f)
 
 /* A table header: wrapped at spaces, so the column need only be as wide as
  * its longest word (and the autofilter button). */
-static void put_header(X *x, Sheet *sh, int row, int col, const char *s)
+static void put_header_as(X *x, Sheet *sh, int row, int col, const char *s, lxw_format *f)
 {
     rpt_clean_text(s, x->buf, x->bufsz);
-    check(x, worksheet_write_string(sh->ws, (lxw_row_t)row, (lxw_col_t)col, x->buf, x->head));
+    check(x, worksheet_write_string(sh->ws, (lxw_row_t)row, (lxw_col_t)col, x->buf, f));
     double word = 0, w = 0;
     for (const char *p = x->buf;; p++) {
         if (*p == ' ' || *p == '\0') {
@@ -343,6 +343,11 @@ static void put_header(X *x, Sheet *sh, int row, int col, const char *s)
     widen(sh, col, word + 2);
 }
 
+static void put_header(X *x, Sheet *sh, int row, int col, const char *s)
+{
+    put_header_as(x, sh, row, col, s, x->head);
+}
+
 /* Height of a header row of `lines` wrapped lines. */
 static void header_height(Sheet *sh, int row, int lines)
 {
@@ -350,14 +355,34 @@ static void header_height(Sheet *sh, int row, int lines)
 }
 
 /* A table column's header: "name [unit]", or the name alone. */
+/* What a summary column shows in this workbook: its times to train in the
+ * study's unit (minutes, hours or days) and its energies to train in kWh,
+ * MWh or GWh; *unit says which.  Returns the factor from the CSV's unit. */
+static double col_scale(const X *x, const ReportCol *c, const char **unit)
+{
+    *unit = c->unit;
+    if (c->format == RF_DAYS) {
+        *unit = x->tunit;
+        return 86400.0 / x->tunit_s;
+    }
+    if (c->format == RF_KWH) {
+        *unit = x->eunit;
+        return 3.6e6 / x->eunit_j;
+    }
+    return 1.0;
+}
+
+/* A summary column's header: its label and the unit it shows. */
 static void put_col_header(X *x, Sheet *sh, int row, int col, const ReportCol *c)
 {
     char head[160];
-    if (c->unit[0])
-        snprintf(head, sizeof head, "%s [%s]", c->name, c->unit);
+    const char *unit, *label = rpt_col_label(c->name);
+    col_scale(x, c, &unit);
+    if (unit[0])
+        snprintf(head, sizeof head, "%s [%s]", label ? label : c->name, unit);
     else
-        snprintf(head, sizeof head, "%s", c->name);
-    put_header(x, sh, row, col, head);
+        snprintf(head, sizeof head, "%s", label ? label : c->name);
+    put_header_as(x, sh, row, col, head, c->type == RC_TEXT ? x->head : x->head_num); /* over its numbers */
 }
 
 static void finish_sheet(Sheet *sh, double min_w, double max_w)
@@ -408,7 +433,13 @@ static void make_formats(X *x)
     format_set_bottom(x->head, LXW_BORDER_THIN);
     format_set_align(x->head, LXW_ALIGN_VERTICAL_BOTTOM);
     format_set_text_wrap(x->head);
-    x->head_num = x->head;
+    x->head_num = workbook_add_format(wb);
+    format_set_bold(x->head_num);
+    format_set_bg_color(x->head_num, 0xD9E1F2);
+    format_set_bottom(x->head_num, LXW_BORDER_THIN);
+    format_set_align(x->head_num, LXW_ALIGN_VERTICAL_BOTTOM);
+    format_set_align(x->head_num, LXW_ALIGN_RIGHT);
+    format_set_text_wrap(x->head_num);
     x->wrap = workbook_add_format(wb);
     format_set_text_wrap(x->wrap);
     format_set_align(x->wrap, LXW_ALIGN_VERTICAL_TOP);
@@ -470,15 +501,19 @@ static void sheet_scenarios(X *x, Sheet *sh)
                  x->ndetail, x->ndetail == 1 ? "" : "s", run->n);
         put_long(x, sh, top++, 0, text, x->note);
     }
-    for (int i = 0; i < report_ncols; i++)
+    double scale[128];
+    const char *unit;
+    for (int i = 0; i < report_ncols && i < 128; i++) {
         put_col_header(x, sh, top, i, &report_cols[i]);
+        scale[i] = col_scale(x, &report_cols[i], &unit);
+    }
     const int rows = x->ndetail;
     for (int r = 0; r < rows; r++) {
         const RunRow *rr = detail_row(x, r);
-        for (int i = 0; i < report_ncols; i++) {
+        for (int i = 0; i < report_ncols && i < 128; i++) {
             double v;
             if (report_value(i, rr, &v, text, sizeof text))
-                put_num(x, sh, top + r + 1, i, v, x->colfmt[i]);
+                put_num(x, sh, top + r + 1, i, v * scale[i], x->colfmt[i]);
             else
                 put_text(x, sh, top + r + 1, i, text, NULL);
         }
@@ -578,19 +613,7 @@ static double ttt_shown(const X *x, const RunRow *rr)
  * hours or more, else minutes. */
 static void choose_time_unit(X *x)
 {
-    double v[256];
-    int n = 0;
-    for (int i = 0; i < x->set.n && n < 256; i++) {
-        const RptSeries *s = &x->set.s[i];
-        if (s->best >= 0 && isfinite(x->run->row[s->best].r.time_to_train_s))
-            v[n++] = x->run->row[s->best].r.time_to_train_s;
-    }
-    for (int i = 1; i < n; i++) /* insertion sort: a handful of series */
-        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            double t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
+    x->tunit_s = rpt_time_unit(x->run, &x->set, &x->tunit);
     /* energy likewise: GWh from 2,000 MWh, kWh below 2 MWh */
     double ev[256];
     int ne = 0;
@@ -608,17 +631,6 @@ static void choose_time_unit(X *x)
     const double emed = ne ? ev[ne / 2] : 3.6e9;
     x->eunit_j = emed >= 2000 * 3.6e9 ? 3.6e12 : emed >= 2 * 3.6e9 ? 3.6e9 : 3.6e6;
     x->eunit = emed >= 2000 * 3.6e9 ? "GWh" : emed >= 2 * 3.6e9 ? "MWh" : "kWh";
-    const double med = n ? v[n / 2] : 86400.0 * 2;
-    if (med >= 2 * 86400.0) {
-        x->tunit_s = 86400.0;
-        x->tunit = "days";
-    } else if (med >= 2 * 3600.0) {
-        x->tunit_s = 3600.0;
-        x->tunit = "hours";
-    } else {
-        x->tunit_s = 60.0;
-        x->tunit = "minutes";
-    }
 }
 
 static int has_ttt(const RunRow *rr)
@@ -746,12 +758,31 @@ static void style_xy_chart(lxw_chart *c, const char *title, const char *yname, d
     chart_show_blanks_as(c, LXW_CHART_BLANKS_AS_GAP);
 }
 
-/* One native chart of the chart data: a column of the block against
- * devices, one line per series (names from the cells of column A). */
-/* One colour per series (its band lines share it): a qualitative palette. */
-static const lxw_color_t series_palette[] = {0x1F77B4, 0xFF7F0E, 0x2CA02C, 0xD62728, 0x9467BD,
-                                             0x8C564B, 0xE377C2, 0x7F7F7F, 0xBCBD22, 0x17BECF};
+/* One colour per system (a series' band lines share it), the Okabe-Ito
+ * colours of the gnuplot charts; one dash and marker per strategy (the
+ * series' variant within its system and model). */
+static const lxw_color_t series_palette[] = {0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7,
+                                             0xE69F00, 0x56B4E9, 0x000000, 0xF0E442};
 #define NPALETTE ((int)(sizeof series_palette / sizeof series_palette[0]))
+
+static void style_series(lxw_chart_series *cs, const RptSeries *s, int lines)
+{
+    static const uint8_t dash[4] = {LXW_CHART_LINE_DASH_SOLID, LXW_CHART_LINE_DASH_DASH,
+                                    LXW_CHART_LINE_DASH_ROUND_DOT, LXW_CHART_LINE_DASH_DASH_DOT};
+    static const uint8_t marker[4] = {LXW_CHART_MARKER_CIRCLE, LXW_CHART_MARKER_SQUARE,
+                                      LXW_CHART_MARKER_TRIANGLE, LXW_CHART_MARKER_DIAMOND};
+    const lxw_color_t col = series_palette[s->colour % NPALETTE];
+    if (lines) {
+        lxw_chart_line ln = {.color = col, .width = 2.25, .dash_type = dash[s->variant % 4]};
+        chart_series_set_line(cs, &ln);
+    }
+    chart_series_set_marker_type(cs, marker[s->variant % 4]);
+    chart_series_set_marker_size(cs, 6);
+    lxw_chart_fill mf = {.color = col};
+    lxw_chart_line ml = {.color = col};
+    chart_series_set_marker_fill(cs, &mf);
+    chart_series_set_marker_line(cs, &ml);
+}
 
 /* A chart series over rows r1..r2 of the data sheet: x from column xc, y
  * from column yc, its name a reference to the cell (name_row, D_SERIES) so
@@ -769,9 +800,20 @@ static lxw_chart_series *block_series(lxw_chart *c, const char *sheet, int r1, i
     return cs;
 }
 
-static void summary_chart(X *x, Sheet *sh, const int *blk, int col, const char *title, const char *yname,
-                          const char *yfmt, int ylog, double dmin, double dmax, int row, int xoff)
+static void summary_chart(X *x, Sheet *sh, const int *blk, int group, int col, const char *title0,
+                          const char *yname, const char *yfmt, int ylog, double dmin, double dmax, int row,
+                          int xoff)
 {
+    /* a study of several models: one chart per model (group >= 0) */
+    char title[200];
+    const char *model = NULL;
+    for (int i = 0; group >= 0 && i < x->set.n && !model; i++)
+        if (x->set.s[i].group == group && x->set.s[i].npt > 0)
+            model = x->run->row[x->set.s[i].pt[0]].sc.model.name;
+    if (model)
+        snprintf(title, sizeof title, "%s: %s", model, title0);
+    else
+        snprintf(title, sizeof title, "%s", title0);
     lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS);
     if (!c) {
         check(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
@@ -801,35 +843,30 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int col, const char *
     int nmain = 0;
     for (int i = 0; i < x->set.n; i++) {
         const RptSeries *s = &x->set.s[i];
-        if (s->npt == 0)
+        if (s->npt == 0 || (group >= 0 && s->group != group))
             continue;
         lxw_chart_series *cs = block_series(c, sh->name, blk[i], blk[i] + s->npt - 1, D_DEV, col, blk[i]);
         if (!cs)
             continue;
         nmain++;
-        lxw_chart_line ln = {.color = series_palette[i % NPALETTE], .width = 2.25};
-        chart_series_set_line(cs, &ln);
-        chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
-        chart_series_set_marker_size(cs, 6);
-        lxw_chart_fill mf = {.color = series_palette[i % NPALETTE]};
-        lxw_chart_line ml = {.color = series_palette[i % NPALETTE]};
-        chart_series_set_marker_fill(cs, &mf);
-        chart_series_set_marker_line(cs, &ml);
+        style_series(cs, s, 1);
     }
     /* the time chart: each series' 90 % prediction interval as thin dashed
      * low and high lines, out of the legend */
     int nband = 0;
     for (int i = 0; col == D_TIME && i < x->set.n; i++) {
         const RptSeries *s = &x->set.s[i];
-        if (s->npt == 0 || !isfinite(x->run->row[s->pt[0]].r.interval_lo))
+        if (s->npt == 0 || (group >= 0 && s->group != group) ||
+            !isfinite(x->run->row[s->pt[0]].r.interval_lo))
             continue;
         for (int e = 0; e < 2; e++) {
             lxw_chart_series *cs =
                 block_series(c, sh->name, blk[i], blk[i] + s->npt - 1, D_DEV, e ? D_THI : D_TLO, blk[i]);
             if (!cs)
                 continue;
-            lxw_chart_line ln = {
-                .color = series_palette[i % NPALETTE], .width = 0.75, .dash_type = LXW_CHART_LINE_DASH_DASH};
+            lxw_chart_line ln = {.color = series_palette[s->colour % NPALETTE],
+                                 .width = 0.75,
+                                 .dash_type = LXW_CHART_LINE_DASH_DASH};
             chart_series_set_line(cs, &ln);
             chart_series_set_marker_type(cs, LXW_CHART_MARKER_NONE);
             nband++;
@@ -895,9 +932,7 @@ static int speedup_charts(X *x, Sheet *sh, const int *blk, double dmin, double d
                 block_series(c, sh->name, blk[j], blk[j] + t->npt - 1, D_DEV, D_SPEEDUP, blk[j]);
             if (!cs)
                 continue;
-            lxw_chart_line ln = {.width = 2.25};
-            chart_series_set_line(cs, &ln);
-            chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
+            style_series(cs, t, 1);
         }
         lxw_chart_series *ref = block_series(c, sh->name, line_row, line_row + 1, D_DEV, D_SPEEDUP, line_row);
         if (ref) {
@@ -1019,15 +1054,7 @@ static int pareto_chart(X *x, Sheet *sh, const int *blk, int row, const ParetoAx
             block_series(c, sh->name, blk[i], blk[i] + s->npt - 1, ax->col, D_TIME, blk[i]);
         if (!cs)
             continue;
-        static const uint8_t marker[] = {LXW_CHART_MARKER_CIRCLE, LXW_CHART_MARKER_DIAMOND,
-                                         LXW_CHART_MARKER_TRIANGLE, LXW_CHART_MARKER_SQUARE};
-        const lxw_color_t col = series_palette[i % NPALETTE];
-        chart_series_set_marker_type(cs, marker[(i / NPALETTE) % 4]);
-        chart_series_set_marker_size(cs, 6);
-        lxw_chart_fill mf = {.color = col};
-        lxw_chart_line ml = {.color = col};
-        chart_series_set_marker_fill(cs, &mf);
-        chart_series_set_marker_line(cs, &ml);
+        style_series(cs, s, 0);
     }
     lxw_chart_series *front = chart_add_series(c, NULL, NULL);
     if (front && r > r0) {
@@ -1175,9 +1202,26 @@ static void sheet_summary(X *x, Sheet *sh)
         r++;
     }
 
-    /* chart data: the best scenario of each series at each device count */
+    /* chart data: the best scenario of each series at each device count;
+     * above it, four charts for each model that has points */
     int chart_row = r;
-    int data_row = chart_row + 37;
+    int ngroup = 0, *groups = calloc((size_t)(x->set.ngroup + 1), sizeof *groups);
+    for (int g = 0; groups && g < x->set.ngroup; g++)
+        for (int i = 0; i < x->set.n; i++)
+            if (x->set.s[i].group == g && x->set.s[i].npt > 0) {
+                groups[ngroup++] = g;
+                break;
+            }
+    int data_row = chart_row + 37 * (ngroup > 1 ? ngroup : 1);
+    /* printed, each block of charts starts a page (never a chart cut in two) */
+    lxw_row_t breaks[66];
+    int nbreak = 0;
+    for (int k = 0; k < (ngroup > 1 ? ngroup : 1) && nbreak < 64; k++)
+        if (chart_row + 37 * k > 0)
+            breaks[nbreak++] = (lxw_row_t)(chart_row + 37 * k);
+    breaks[nbreak++] = (lxw_row_t)data_row;
+    breaks[nbreak] = 0;
+    check(x, worksheet_set_h_pagebreaks(sh->ws, breaks));
     put_long(x, sh, data_row, 0,
              "Chart data: the best scenario of each series at each device count (scenarios with status ok)",
              x->section);
@@ -1235,19 +1279,22 @@ static void sheet_summary(X *x, Sheet *sh)
         }
     }
 
-    /* four native charts, two by two, above the chart data */
+    /* four native charts, two by two, above the chart data (for each model) */
     if (npoints > 0 && blk) {
         const int dx = 640, dy = 18;
-        summary_chart(x, sh, blk, D_TIME, x->set.by_ttt ? "Time to train vs devices" : "Step time vs devices",
-                      x->set.by_ttt ? axis : "step time [s] (log scale)", "General", 1, dmin, dmax, chart_row,
-                      0);
-        summary_chart(x, sh, blk, D_MFU, "MFU vs devices", "model FLOPs utilisation", "0%", 0, dmin, dmax,
-                      chart_row, dx);
-        summary_chart(x, sh, blk, D_SCALE, "Scaling efficiency vs devices", "scaling efficiency", "0%", 0,
-                      dmin, dmax, chart_row + dy, 0);
-        /* power grows with the devices over decades: a log axis, as the device axis */
-        summary_chart(x, sh, blk, D_POWER, "System power vs devices", "system power [kW] (log scale)",
-                      "#,##0", 1, dmin, dmax, chart_row + dy, dx);
+        for (int k = 0; k < (ngroup > 1 ? ngroup : 1); k++) {
+            const int g = ngroup > 1 ? groups[k] : -1, at = chart_row + 37 * k;
+            summary_chart(
+                x, sh, blk, g, D_TIME, x->set.by_ttt ? "Time to train vs devices" : "Step time vs devices",
+                x->set.by_ttt ? axis : "step time [s] (log scale)", "General", 1, dmin, dmax, at, 0);
+            summary_chart(x, sh, blk, g, D_MFU, "MFU vs devices", "model FLOPs utilisation", "0%", 0, dmin,
+                          dmax, at, dx);
+            summary_chart(x, sh, blk, g, D_SCALE, "Scaling efficiency vs devices", "scaling efficiency", "0%",
+                          0, dmin, dmax, at + dy, 0);
+            /* power grows with the devices over decades: a log axis, as the device axis */
+            summary_chart(x, sh, blk, g, D_POWER, "System power vs devices", "system power [kW] (log scale)",
+                          "#,##0", 1, dmin, dmax, at + dy, dx);
+        }
         int below = speedup_charts(x, sh, blk, dmin, dmax, rr0 + 1);
         static const ParetoAxis axes[3] = {
             {D_COST, "cheaper", "Cost to train [USD]", "cost to train at list price [USD] (log scale)",
@@ -1264,6 +1311,7 @@ static void sheet_summary(X *x, Sheet *sh)
         put_long(x, sh, chart_row, 0, "No scenario fits and runs: there is nothing to chart.", x->note);
     }
     free(blk);
+    free(groups);
     finish_sheet(sh, 8, 40);
     page_setup(sh, -1);
 }
@@ -1343,11 +1391,15 @@ static void sheet_breakdown(X *x, Sheet *sh)
             comp[nc++] = c;
 
     int r = 3;
-    put_long(x, sh, r++, 0, "Best scenario of each series", x->section);
+    const int per_sample = rpt_breakdown_per_sample(run, &x->set);
+    put_long(x, sh, r++, 0,
+             per_sample ? "Best scenario of each series, per sample (their steps differ in global batch)"
+                        : "Best scenario of each series",
+             x->section);
     int bh = r;
     put_header(x, sh, bh, 0, "Series");
     put_header(x, sh, bh, 1, "Scenario");
-    put_header(x, sh, bh, 2, "step [s]");
+    put_header(x, sh, bh, 2, per_sample ? "per sample [s]" : "step [s]");
     for (int k = 0; k < nc; k++) {
         snprintf(head, sizeof head, "%s [s]", component_name((Component)comp[k]));
         put_header(x, sh, bh, 3 + k, head);
@@ -1359,12 +1411,13 @@ static void sheet_breakdown(X *x, Sheet *sh)
         if (s->best < 0)
             continue;
         const RunRow *rr = &run->row[s->best];
+        const double per = per_sample && rr->r.st.global_batch > 0 ? 1.0 / rr->r.st.global_batch : 1.0;
         int row = b0 + nb++;
         put_text(x, sh, row, 0, s->name, x->bold);
         put_text(x, sh, row, 1, rr->sc.name, NULL);
-        put_num(x, sh, row, 2, rr->r.step_time_s, x->secs0);
+        put_num(x, sh, row, 2, rr->r.step_time_s * per, x->secs0);
         for (int k = 0; k < nc; k++)
-            put_num(x, sh, row, 3 + k, rr->r.comp_time_s[comp[k]], x->secs0);
+            put_num(x, sh, row, 3 + k, rr->r.comp_time_s[comp[k]] * per, x->secs0);
     }
     if (nb == 0)
         put_text(x, sh, b0, 0, "(no scenario fits and runs)", x->note);
@@ -1372,10 +1425,11 @@ static void sheet_breakdown(X *x, Sheet *sh)
     if (nb > 0) {
         lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_BAR_STACKED);
         if (c) {
-            chart_title_set_name(c, "Time per step of the best scenario of each series");
+            chart_title_set_name(c, per_sample ? "Time per sample of the best scenario of each series"
+                                               : "Time per step of the best scenario of each series");
             lxw_chart_font tf = {.size = 12, .bold = 1};
             chart_title_set_name_font(c, &tf);
-            chart_axis_set_name(c->y_axis, "time per step [s]");
+            chart_axis_set_name(c->y_axis, per_sample ? "time per sample [s]" : "time per step [s]");
             chart_axis_set_num_format(c->y_axis, "General");
             chart_legend_set_position(c, LXW_CHART_LEGEND_RIGHT);
             chart_set_series_gap(c, 50);
@@ -1431,11 +1485,14 @@ static void sheet_runners_up(X *x, Sheet *sh)
              "(fastest to train, then least energy). Only strategies that fit in memory are listed.",
              run->top_k);
     put_long(x, sh, 1, 0, text, x->note);
+    double scale[64];
+    const char *unit;
     for (int i = 0; i < runner_ncols && i < 64; i++) {
         fmt[i] = runner_cols[i].type == RC_TEXT
                      ? NULL
                      : numfmt(x, rpt_num_format(runner_cols[i].type, runner_cols[i].format));
         put_col_header(x, sh, 3, i, &runner_cols[i]);
+        scale[i] = col_scale(x, &runner_cols[i], &unit);
     }
     int row = 4;
     for (int r = 0; r < x->ndetail && row <= XL_LAST_ROW; r++) {
@@ -1444,7 +1501,7 @@ static void sheet_runners_up(X *x, Sheet *sh)
             for (int i = 0; i < runner_ncols && i < 64; i++) {
                 double v;
                 if (runner_value(i, rr, k, &v, text, sizeof text))
-                    put_num(x, sh, row, i, v, fmt[i]);
+                    put_num(x, sh, row, i, v * scale[i], fmt[i]);
                 else
                     put_text(x, sh, row, i, text, k == 0 ? x->bold : NULL);
             }
@@ -2070,15 +2127,18 @@ static void sheet_about(X *x, Sheet *sh)
 
     put_long(x, sh, r++, 0, "Glossary of the Scenarios columns", x->section);
     put_header(x, sh, r, 0, "Column");
-    put_header(x, sh, r, 1, "Unit");
-    put_header(x, sh, r, 2, "Meaning");
+    put_header(x, sh, r, 1, "In summary.csv");
+    put_header(x, sh, r, 2, "Unit in summary.csv");
+    put_header(x, sh, r, 3, "Meaning");
     r++;
     for (int i = 0; i < report_ncols; i++, r++) {
-        put_text(x, sh, r, 0, report_cols[i].name, NULL);
-        put_text(x, sh, r, 1,
+        const char *label = rpt_col_label(report_cols[i].name);
+        put_text(x, sh, r, 0, label ? label : report_cols[i].name, NULL);
+        put_text(x, sh, r, 1, report_cols[i].name, x->mono);
+        put_text(x, sh, r, 2,
                  report_cols[i].format == RF_PERCENT ? "fraction (% in this workbook)" : report_cols[i].unit,
                  NULL);
-        put_text(x, sh, r, 2, report_cols[i].help, NULL);
+        put_text(x, sh, r, 3, report_cols[i].help, NULL);
     }
     finish_sheet(sh, 8, 80);
     page_setup(sh, -1);
