@@ -806,12 +806,12 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int group, int col, c
 {
     /* a study of several models: one chart per model (group >= 0) */
     char title[200];
-    const char *model = NULL;
-    for (int i = 0; group >= 0 && i < x->set.n && !model; i++)
+    int first = -1; /* a row of the model's */
+    for (int i = 0; group >= 0 && i < x->set.n && first < 0; i++)
         if (x->set.s[i].group == group && x->set.s[i].npt > 0)
-            model = x->run->row[x->set.s[i].pt[0]].sc.model.name;
-    if (model)
-        snprintf(title, sizeof title, "%s: %s", model, title0);
+            first = x->set.s[i].pt[0];
+    if (first >= 0)
+        snprintf(title, sizeof title, "%s: %s", x->run->row[first].sc.model.name, title0);
     else
         snprintf(title, sizeof title, "%s", title0);
     lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS);
