@@ -792,6 +792,20 @@ static void print_eval(const RunRow *rr)
         printf("to train     %.0f steps", r->steps);
         print_ranged(rpt_fmt_duration, r->time_to_train_s, r, ranged, ", ", "");
         printf("\n");
+        const Goodput *g = &r->failures;
+        if (isfinite(g->goodput) && isfinite(g->wall_s)) {
+            char wall[48], mtti[48], every[48];
+            rpt_fmt_duration(g->wall_s, wall, sizeof wall);
+            rpt_fmt_duration(g->mtti_s, mtti, sizeof mtti);
+            rpt_fmt_duration(g->interval_s, every, sizeof every);
+            printf("failures     goodput %.1f %%: %s to train, interrupted every %s on average, a %.3g s "
+                   "checkpoint every %s\n",
+                   100 * g->goodput, wall, mtti, g->write_s, every);
+        } else if (isfinite(g->goodput)) {
+            printf("failures     goodput 0: interruptions (every %.3g s) come faster than a checkpoint "
+                   "(%.3g s) can be written\n",
+                   g->mtti_s, g->write_s);
+        }
     }
     printf("breakdown    %-18s %12s %7s\n", "component", "time", "share");
     for (int c = 0; c < COMP_COUNT; c++) {

@@ -93,6 +93,42 @@ static void test_ports_are_shared(void **state)
     assert_rel(2.0 * 15 / 16 * 1e9 / a.time_s, 8 * 25e9 * 0.9, 1e-9);
 }
 
+/* Pods: a group inside one pod runs as before; one spanning pods is paced
+ * by the slower data-centre tier; a pod tier as fast as the scale-out one
+ * changes nothing. */
+static void test_pods(void **state)
+{
+    (void)state;
+    System s = dgx();
+    s.inter.latency_s = 0;
+    s.intra.latency_s = 0;
+    const System flat = s;
+    s.nodes_per_pod = 4; /* 32 ranks a pod */
+    s.pod = (Network){.name = "dc",
+                      .bw_bytes_per_s = 25e9 / 4,
+                      .latency_s = 0,
+                      .efficiency = 0.9,
+                      .topology = TOPO_SWITCHED};
+    Group in, across;
+    net_group(&s, 4, 8, &in); /* 4 nodes, stride 8: ranks 0..24, one pod */
+    assert_int_equal(in.pods, 1);
+    net_group(&s, 16, 8, &across); /* ranks 0..120: 4 pods */
+    assert_int_equal(across.pods, 4);
+    CollCost a, b, f;
+    net_collective(&s, &in, COLL_ALLREDUCE, 1e9, &a);
+    net_collective(&flat, &in, COLL_ALLREDUCE, 1e9, &f);
+    assert_string_equal(a.tier, "inter");
+    assert_rel(a.time_s, f.time_s, 1e-12);
+    net_collective(&s, &across, COLL_ALLREDUCE, 1e9, &b);
+    assert_string_equal(b.tier, "pod");
+    assert_rel(b.time_s, 2.0 * 15 / 16 * 1e9 / (25e9 / 4 * 0.9), 1e-9); /* one port at a quarter */
+    s.pod.bw_bytes_per_s = 25e9; /* as fast: the scale-out tier paces it, as without pods */
+    net_collective(&s, &across, COLL_ALLREDUCE, 1e9, &b);
+    net_collective(&flat, &across, COLL_ALLREDUCE, 1e9, &f);
+    assert_string_equal(b.tier, "inter");
+    assert_rel(b.time_s, f.time_s, 1e-12);
+}
+
 static void test_small_messages_take_trees(void **state)
 {
     (void)state;
@@ -275,10 +311,15 @@ static void test_wire_links(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_placement),        cmocka_unit_test(test_ring_volume),
-        cmocka_unit_test(test_ports_are_shared), cmocka_unit_test(test_small_messages_take_trees),
-        cmocka_unit_test(test_hierarchical),     cmocka_unit_test(test_direct_topologies),
-        cmocka_unit_test(test_busbw_curve),      cmocka_unit_test(test_cube_mesh),
+        cmocka_unit_test(test_placement),
+        cmocka_unit_test(test_ring_volume),
+        cmocka_unit_test(test_ports_are_shared),
+        cmocka_unit_test(test_pods),
+        cmocka_unit_test(test_small_messages_take_trees),
+        cmocka_unit_test(test_hierarchical),
+        cmocka_unit_test(test_direct_topologies),
+        cmocka_unit_test(test_busbw_curve),
+        cmocka_unit_test(test_cube_mesh),
         cmocka_unit_test(test_wire_links),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

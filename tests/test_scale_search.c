@@ -428,6 +428,60 @@ static void test_extrapolation_flag(void **state)
     assert_int_equal(scale_extrapolated(&sc), -1);
 }
 
+/* Goodput: Daly's optimum interval against his worked cases (delta 5 min:
+ * 116.7, 56.7 and 9.14 min for M = 24 h, 6 h, 15 min), his expected wall
+ * time against a hand evaluation, and a whole scenario worked by hand. */
+static void test_goodput(void **state)
+{
+    (void)state;
+    assert_rel(scale_daly_interval(300, 86400), 116.69 * 60, 1e-3);
+    assert_rel(scale_daly_interval(300, 21600), 56.71 * 60, 1e-3);
+    assert_rel(scale_daly_interval(300, 900), 9.141 * 60, 1e-3);
+    assert_rel(scale_daly_interval(2000, 900), 900, 1e-12); /* delta >= 2M: tau = M */
+    assert_true(isnan(scale_daly_interval(0, 900)));
+    /* T = 100 h, tau = 1 h, delta = 0.1 h, R = 0.5 h, M = 10 h:
+     * 10 e^0.05 (e^0.11 - 1) 100 = 122.2398 h */
+    assert_rel(scale_wall_time(100, 1, 0.1, 0.5, 10), 122.23977, 1e-6);
+    /* no failures to speak of: the checkpoints' share only */
+    assert_rel(scale_wall_time(100, 1, 0.1, 0.5, 1e12), 110, 1e-6);
+
+    /* 1,024 devices, 8 a node (128 nodes), 1e-5 interruptions per
+     * device-hour: M = 3600 / 0.01024 s; a 10 B-parameter bf16 model
+     * checkpoints 140 GB at 128 x 1 GB/s: delta = 1.09375 s; R = 600 s +
+     * 1.09375 s read back */
+    Scenario sc;
+    memset(&sc, 0, sizeof sc);
+    sc.devices = 1024;
+    sc.precision = PREC_BF16;
+    sc.system.devices_per_node = 8;
+    sc.system.failures_per_device_hour = 1e-5;
+    sc.system.checkpoint_write_bw = 1e9;
+    sc.system.restart_s = 600;
+    Goodput g;
+    const double T = 30 * 86400.0;
+    assert_int_equal(scale_goodput(&sc, T, 10e9, &g), 0);
+    const double M = 3600 / 0.01024, delta = 140e9 / 128e9;
+    assert_rel(g.mtti_s, M, 1e-12);
+    assert_rel(g.write_s, delta, 1e-12);
+    const double x = delta / (2 * M), tau = sqrt(2 * delta * M) * (1 + sqrt(x) / 3 + x / 9) - delta;
+    assert_rel(g.interval_s, tau, 1e-12);
+    const double wall = M * exp((600 + delta) / M) * expm1((tau + delta) / M) * T / tau;
+    assert_rel(g.wall_s, wall, 1e-12);
+    assert_rel(g.goodput, T / wall, 1e-12);
+    assert_true(g.goodput > 0.98 && g.goodput < 1); /* about 1 - delta/tau - (tau/2 + R)/M */
+    /* fp32 training: 12 bytes a parameter, not 14 */
+    sc.precision = PREC_FP32;
+    assert_rel(scale_checkpoint_bytes(&sc, 10e9), 120e9, 1e-12);
+    /* interruptions faster than a checkpoint: the job never ends */
+    sc.system.failures_per_device_hour = 1e3;
+    assert_int_equal(scale_goodput(&sc, T, 10e9, &g), 0);
+    assert_true(g.goodput == 0 && isinf(g.wall_s));
+    /* no rate stated: nothing is made up */
+    sc.system.failures_per_device_hour = 0;
+    assert_int_equal(scale_goodput(&sc, T, 10e9, &g), -1);
+    assert_true(isnan(g.goodput) && isnan(g.wall_s));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,7 +490,7 @@ int main(void)
         cmocka_unit_test(test_search_bounds),        cmocka_unit_test(test_search_throughput),
         cmocka_unit_test(test_search_all_axes),      cmocka_unit_test(test_search_batch_too_small),
         cmocka_unit_test(test_extrapolation_flag),   cmocka_unit_test(test_replica_batch_auto),
-        cmocka_unit_test(test_curve_sensitivity),
+        cmocka_unit_test(test_curve_sensitivity),    cmocka_unit_test(test_goodput),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

@@ -23,6 +23,7 @@ static void reset(Result *r)
 {
     memset(r, 0, sizeof *r);
     r->time_to_train_s = NAN;
+    r->failures = (Goodput){NAN, NAN, NAN, NAN, NAN};
     r->steps = NAN;
     r->scaling_efficiency = NAN;
     r->device_power_w = NAN;
@@ -168,6 +169,7 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
         }
         if (sc->system.price_per_device_hour > 0)
             r->cost_usd = sc->system.price_per_device_hour * sc->devices * r->time_to_train_s / 3600.0;
+        scale_goodput(sc, r->time_to_train_s, r->params_total, &r->failures);
     }
     return 0;
 }

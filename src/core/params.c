@@ -267,6 +267,9 @@ static const ParamDef system_defs[] = {
     PI(System, "devices_per_node", devices_per_node, 1, 1e6, 8, 0, 0, "accelerators per node"),
     PSUB(System, "intra", intra, param_network_table, 1, "scale-up network inside a node"),
     PSUB(System, "inter", inter, param_network_table, 1, "scale-out network between nodes"),
+    PI(System, "nodes_per_pod", nodes_per_pod, 0, 1e6, 0, 0, 0,
+       "nodes on one scale-out fabric; a group spanning pods crosses the pod network (0: one pod)"),
+    PSUB(System, "pod", pod, param_network_table, 0, "data-centre network between pods (with nodes_per_pod)"),
     PSUB(System, "framework", framework, param_framework_table, 1,
          "training stack (templates/frameworks): GEMM efficiency, host overhead, overlap, kernels"),
     PD(System, "node_power", node_overhead_w, UNIT_POWER, 0, 1e6, 0, 0,
@@ -276,9 +279,27 @@ static const ParamDef system_defs[] = {
     PD(System, "pue", pue, UNIT_NUMBER, 1, 3, 1, 0, "facility power usage effectiveness"),
     PD(System, "price.device_hour", price_per_device_hour, UNIT_MONEY, 0, 1e6, 0, 0,
        "cost per accelerator-hour"),
+    PD(System, "reliability.failures_per_device_hour", failures_per_device_hour, UNIT_NUMBER, 0, 1, 0, 0,
+       "job interruptions per accelerator-hour (0: not modelled)"),
+    PD(System, "reliability.checkpoint_write", checkpoint_write_bw, UNIT_BANDWIDTH, 0, 1e15, 0, 0,
+       "checkpoint write bandwidth per node"),
+    PD(System, "reliability.checkpoint_read", checkpoint_read_bw, UNIT_BANDWIDTH, 0, 1e15, 0, 0,
+       "checkpoint read bandwidth per node after a restart (0: as written)"),
+    PD(System, "reliability.restart", restart_s, UNIT_TIME, 0, 1e7, 0, 0,
+       "time to reschedule and restart the job after an interruption"),
 };
 
-const ParamTable param_system_table = {"systems", system_defs, N(system_defs), sizeof(System), NULL};
+static int system_finish(void *obj, Diag *d)
+{
+    const System *s = obj;
+    if (s->nodes_per_pod > 0 && !(s->pod.bw_bytes_per_s > 0))
+        return diag_keyed(
+            d, "nodes_per_pod", NULL, NULL,
+            "key 'nodes_per_pod': pods need a pod network with a bandwidth (pod: template: ...)");
+    return 0;
+}
+
+const ParamTable param_system_table = {"systems", system_defs, N(system_defs), sizeof(System), system_finish};
 
 /* ---- convergence ------------------------------------------------------ */
 

@@ -231,12 +231,28 @@ typedef struct {
     int devices_per_node;
     Network intra;                /* scale-up tier inside a node */
     Network inter;                /* scale-out tier between nodes */
+    int nodes_per_pod;            /* nodes on one scale-out fabric (0: all of them) */
+    Network pod;                  /* the data-centre tier between pods (with nodes_per_pod) */
     Framework framework;          /* the training stack */
     double node_overhead_w;       /* host CPUs, NICs, fans per node */
     double switch_w_per_device;   /* fabric switches, apportioned per device */
     double pue;                   /* facility power usage effectiveness */
     double price_per_device_hour; /* $ ; 0 unknown */
+    /* reliability (scale/goodput.c): 0 where not stated */
+    double failures_per_device_hour; /* job interruptions per device-hour */
+    double checkpoint_write_bw;      /* checkpoint storage, per node, B/s */
+    double checkpoint_read_bw;       /* read back after a restart, per node (0: as written) */
+    double restart_s;                /* rescheduling and start-up after an interruption */
 } System;
+
+/* The time lost to failures of one scenario (scale_goodput). */
+typedef struct {
+    double mtti_s;     /* the job's mean time to interruption */
+    double write_s;    /* one checkpoint */
+    double interval_s; /* work between checkpoints (Daly) */
+    double goodput;    /* work / expected wall-clock time */
+    double wall_s;     /* expected time to train with failures */
+} Goodput;
 
 /* How many steps training takes as a function of the global batch B
  * (DESIGN.md §6.8): the critical-batch law of McCandlish et al. 2018,
@@ -428,6 +444,7 @@ typedef struct {
     double clock_scale;                          /* DVFS clock / nominal clock (1: not throttled) */
     double power_cap_w;                          /* the cap the device was held to */
     double cost_usd;                             /* price x devices x time to train; NaN unknown */
+    Goodput failures;                            /* time to train with failures; NaN where not stated */
     /* Prediction interval (DESIGN.md 6.10): measured / predicted step time
      * lies in [interval_lo, interval_hi] for 90 % of the stack's validation
      * runs of this regime; NaN when the stack has none (ideal). */

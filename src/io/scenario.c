@@ -129,6 +129,20 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
         text_copy(msg, sizeof msg, full);
         return diag_set(d, file, p ? p->line : row_line, p ? p->col : 0, "%s", msg);
     }
+    /* the system's own consistency, after the overrides (pods need a pod
+     * network): at the override that broke it, else at the row */
+    if (param_system_table.finish && param_system_table.finish(&sc->system, d)) {
+        char msg[DIAG_MSG_MAX], key[140];
+        const Prov *p = NULL;
+        for (int k = 0; k < DIAG_KEYS && !p && d->key[k][0]; k++) {
+            snprintf(key, sizeof key, "system.%s", d->key[k]);
+            p = prov_find(&src->over, key);
+        }
+        char full[DIAG_MSG_MAX + NAME_MAX_LEN + 16];
+        snprintf(full, sizeof full, "system '%s': %s", sc->system.name, d->msg);
+        text_copy(msg, sizeof msg, full);
+        return diag_set(d, file, p ? p->line : row_line, p ? p->col : 0, "%s", msg);
+    }
     /* an explicit 0 trains nothing: say so rather than fall back to the
      * model's own amount */
     {

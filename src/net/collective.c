@@ -46,6 +46,14 @@ void net_group(const System *sys, int p, long stride, Group *g)
     if (g->per_node < 1)
         g->per_node = 1;
     g->nodes = (p + g->per_node - 1) / g->per_node;
+    /* pods of nodes_per_pod x d consecutive ranks; the group's ranks span
+     * (p - 1) stride + 1 of them */
+    g->pods = 1;
+    if (sys->nodes_per_pod > 0) {
+        const double pod_ranks = (double)sys->nodes_per_pod * d, span = (double)(p - 1) * (double)stride + 1;
+        if (span > pod_ranks)
+            g->pods = (int)fmin(ceil(span / pod_ranks), (double)g->nodes);
+    }
     /* groups of this kind active in one node: the node's devices / ours */
     g->sharing = d / g->per_node;
     if (g->sharing < 1)
@@ -180,31 +188,38 @@ void net_collective(const System *sys, const Group *g, Collective c, double byte
         out->tier = "intra";
         return;
     }
-    /* Across nodes.  The group's share of the node's scale-out ports. */
+    /* Across nodes.  The group's share of the node's scale-out ports; a
+     * group spanning pods is paced by the pod tier where it is slower. */
     const double share = (double)g->per_node;
+    const Network *xn = &sys->inter;
     out->tier = "inter";
+    if (g->pods > 1 && sys->pod.bw_bytes_per_s > 0 &&
+        sys->pod.bw_bytes_per_s * sys->pod.efficiency < sys->inter.bw_bytes_per_s * sys->inter.efficiency) {
+        xn = &sys->pod;
+        out->tier = "pod";
+    }
     if (c == COLL_P2P) {
         out->algo = ALGO_DIRECT;
-        out->time_s = net_tier_time(&sys->inter, c, bytes, 2, ALGO_RING, 1.0);
+        out->time_s = net_tier_time(xn, c, bytes, 2, ALGO_RING, 1.0);
         out->inter_bytes = bytes;
         return;
     }
     /* Flat ring / tree over all p ranks: every step is paced by the
      * slowest hop: the scale-out crossing (g ports) or an intra hop. */
-    double inter_bw = sys->inter.bw_bytes_per_s * sys->inter.efficiency * share;
+    double inter_bw = xn->bw_bytes_per_s * xn->efficiency * share;
     double intra_bw =
         g->per_node > 1 ? net_group_bw(&sys->intra, g->per_node) * sys->intra.efficiency : INFINITY;
     double bw = fmin(inter_bw, intra_bw);
     double wire = frac * bytes;
-    double alpha = fmax(sys->inter.latency_s, g->per_node > 1 ? sys->intra.latency_s : 0);
+    double alpha = fmax(xn->latency_s, g->per_node > 1 ? sys->intra.latency_s : 0);
     double steps_ring = c == COLL_ALLREDUCE ? 2.0 * (p - 1) : (double)(p - 1);
     double ring = steps_ring * alpha + wire / bw;
     double tree = INFINITY;
     if (c != COLL_ALLTOALL) {
         double st = (c == COLL_ALLREDUCE ? 2.0 : 1.0) * ceil(log2((double)p));
         tree = st * alpha + wire / bw;
-    } else if (sys->inter.topology != TOPO_SWITCHED) {
-        ring = net_tier_time(&sys->inter, c, bytes, p, ALGO_RING, share);
+    } else if (xn->topology != TOPO_SWITCHED) {
+        ring = net_tier_time(xn, c, bytes, p, ALGO_RING, share);
     }
     /* Hierarchical (Jia et al. 2018; NCCL's NVLS/tree-of-rings): reduce-
      * scatter inside the node, the collective across nodes on 1/g of the
@@ -218,8 +233,8 @@ void net_collective(const System *sys, const Group *g, Collective c, double byte
                  net_tier_time(&sys->intra, COLL_ALLGATHER, bytes, k, ALGO_RING, 1.0);
         else
             in = net_tier_time(&sys->intra, c, bytes, k, ALGO_RING, 1.0);
-        double across = net_tier_time(&sys->inter, c, bytes / k, n, ALGO_RING, 1.0);
-        double across_tree = net_tier_time(&sys->inter, c, bytes / k, n, ALGO_TREE, 1.0);
+        double across = net_tier_time(xn, c, bytes / k, n, ALGO_RING, 1.0);
+        double across_tree = net_tier_time(xn, c, bytes / k, n, ALGO_TREE, 1.0);
         hier = in + fmin(across, across_tree);
     }
     out->time_s = fmin(ring, fmin(tree, hier));

@@ -2,7 +2,9 @@
  * ranks is placed on nodes of D devices (net_group); its collectives run on
  * the intra-node tier when it fits in a node, else on both tiers, sharing
  * the node's scale-out ports with the other groups that communicate at the
- * same time (contention).  Each collective is costed with the alpha-beta
+ * same time (contention); a group that spans pods (System.nodes_per_pod)
+ * crosses the data-centre tier between them, which paces its scale-out
+ * steps where it is the slower one.  Each collective is costed with the alpha-beta
  * model t = steps * latency + bytes_on_wire / (bandwidth * efficiency)
  * for ring, tree and hierarchical algorithms, and the cheapest is taken,
  * as NCCL's tuner does for the message size.  Seconds, bytes.  Pure. */
@@ -19,6 +21,7 @@ typedef struct {
     int per_node; /* of them in one node */
     int nodes;    /* nodes the group spans */
     int sharing;  /* groups of this kind communicating at once in one node */
+    int pods;     /* pods the group spans (1: its nodes share one scale-out fabric) */
 } Group;
 
 typedef struct {
@@ -26,7 +29,7 @@ typedef struct {
     double intra_bytes; /* bytes each device sends on the intra-node tier */
     double inter_bytes; /* bytes each device sends on the scale-out tier */
     Algorithm algo;
-    const char *tier; /* "none", "intra", "inter" */
+    const char *tier; /* "none", "intra", "inter", "pod" */
 } CollCost;
 
 /* Place a group of p ranks whose members are `stride` ranks apart (tensor

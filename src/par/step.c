@@ -182,7 +182,11 @@ static void tier_name(char *buf, size_t n, const Group *g, const CollCost *c)
     if (g->p <= 1)
         snprintf(buf, n, "none");
     else
-        snprintf(buf, n, "%s (%s)", g->nodes > 1 ? "inter" : "intra", algorithm_name(c->algo));
+        snprintf(buf, n, "%s (%s)",
+                 c->tier && strcmp(c->tier, "none") ? c->tier
+                 : g->nodes > 1                     ? "inter"
+                                                    : "intra",
+                 algorithm_name(c->algo));
 }
 
 /* Rank strides of the tp, dp and pp groups for a placement order

@@ -58,6 +58,16 @@ const ReportCol report_cols[] = {
     {"time_to_train_days", "days", RC_NUM, RF_DAYS, "time to train in days"},
     {"time_to_train_days_lo", "days", RC_NUM, RF_DAYS, "low end of the time to train (prediction interval)"},
     {"time_to_train_days_hi", "days", RC_NUM, RF_DAYS, "high end of the time to train (prediction interval)"},
+    {"goodput", "", RC_NUM, RF_PERCENT,
+     "share of the wall-clock time that trains; interruptions, checkpoints and restarts take the rest "
+     "(empty: the system template states no failure rate)"},
+    {"time_to_train_days_failures", "days", RC_NUM, RF_DAYS,
+     "expected time to train with interruptions, checkpoints and restarts (Daly 2006)"},
+    {"mtti_hours", "h", RC_NUM, RF_PLAIN,
+     "the job's mean time to interruption: 1 / (devices x failures per device-hour)"},
+    {"checkpoint_s", "s", RC_NUM, RF_SECONDS,
+     "one checkpoint (weights and optimizer state) at the system's storage bandwidth"},
+    {"checkpoint_interval_s", "s", RC_NUM, RF_SECONDS, "training time between checkpoints: Daly's optimum"},
     {"model_tflops_per_device", "TFLOP/s", RC_NUM, RF_RATE,
      "model FLOPs (no recompute) per second per device"},
     {"mfu", "", RC_NUM, RF_PERCENT, "model FLOPs utilisation of the precision's dense peak"},
@@ -221,6 +231,16 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         v = r->time_to_train_s;
     else if (!strcmp(name, "time_to_train_days"))
         v = r->time_to_train_s / 86400.0;
+    else if (!strcmp(name, "goodput"))
+        v = r->failures.goodput;
+    else if (!strcmp(name, "time_to_train_days_failures"))
+        v = r->failures.wall_s / 86400.0;
+    else if (!strcmp(name, "mtti_hours"))
+        v = r->failures.mtti_s / 3600.0;
+    else if (!strcmp(name, "checkpoint_s"))
+        v = r->failures.write_s;
+    else if (!strcmp(name, "checkpoint_interval_s"))
+        v = r->failures.interval_s;
     else if (!strcmp(name, "model_tflops_per_device"))
         v = r->model_tflops_per_device;
     else if (!strcmp(name, "mfu"))
@@ -384,6 +404,11 @@ static const struct {
     {"time_to_train_days", "Time to train"},
     {"time_to_train_days_lo", "Time to train, low"},
     {"time_to_train_days_hi", "Time to train, high"},
+    {"goodput", "Goodput"},
+    {"time_to_train_days_failures", "Time to train with failures"},
+    {"mtti_hours", "Mean time to interruption"},
+    {"checkpoint_s", "Checkpoint write"},
+    {"checkpoint_interval_s", "Checkpoint interval"},
     {"model_tflops_per_device", "Model throughput per device"},
     {"mfu", "Model FLOPs utilisation"},
     {"hfu", "Hardware FLOPs utilisation"},

@@ -578,6 +578,8 @@ enum {
     B_POWER,
     B_ENERGY,
     B_COST,
+    B_GOODPUT,
+    B_WALL,
     B_NCOL
 };
 
@@ -709,6 +711,12 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
         put_num(x, sh, row, B_COST, cost, x->usd);
     else
         put_text(x, sh, row, B_COST, "unknown", x->note);
+    if (isfinite(r->failures.goodput)) { /* the system states its failure rate */
+        put_num(x, sh, row, B_GOODPUT, r->failures.goodput, x->pct);
+        put_num(x, sh, row, B_WALL, r->failures.wall_s / x->tunit_s, x->days);
+    } else {
+        put_text(x, sh, row, B_GOODPUT, "not stated", x->note);
+    }
 }
 
 /* A round number at or above v (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x a power of ten). */
@@ -1107,7 +1115,8 @@ static void sheet_summary(X *x, Sheet *sh)
     for (int i = 0; i < x->set.n && ref < 0; i++)
         if (x->set.s[i].best >= 0)
             ref = i;
-    char sp[200], th[48], eh[48];
+    char sp[200], th[48], eh[48], wh[64];
+    snprintf(wh, sizeof wh, "With failures [%s]", x->tunit);
     snprintf(sp, sizeof sp, "Speedup vs %s", ref >= 0 ? x->set.s[ref].name : "the first series");
     snprintf(eh, sizeof eh, "Energy to train [%s]", x->eunit);
     snprintf(th, sizeof th, "Time to train [%s]", x->tunit);
@@ -1127,7 +1136,9 @@ static void sheet_summary(X *x, Sheet *sh)
                                  "Scaling efficiency",
                                  "System power [kW]",
                                  eh,
-                                 "Cost to train [USD]"};
+                                 "Cost to train [USD]",
+                                 "Goodput",
+                                 wh};
     for (int c = 0; c < B_NCOL; c++)
         put_header(x, sh, r, c, heads[c]);
     widen(sh, B_SPEEDUP, (double)utf8_chars(sp) / 3 + 3);

@@ -29,4 +29,26 @@ int scale_extrapolated(const Scenario *sc);
 /* Epochs to the target at global batch b (in the curve's unit). */
 double scale_epochs_at(const Convergence *c, double b);
 
+/* ---- goodput: the time lost to failures (goodput.c) ------------------ */
+
+/* Daly's optimum compute time between checkpoints (s) for a checkpoint of
+ * delta seconds and a mean time to interruption of mtti seconds: M when
+ * delta >= 2M; NaN when either is not positive. */
+double scale_daly_interval(double delta_s, double mtti_s);
+
+/* Daly's expected wall-clock time of work_s seconds of work, checkpointed
+ * every tau_s (delta_s each), restarting in restart_s after each
+ * interruption; NaN for arguments out of range. */
+double scale_wall_time(double work_s, double tau_s, double delta_s, double restart_s, double mtti_s);
+
+/* Bytes of one checkpoint of a model of `params` parameters trained in
+ * sc's precision with Adam: weights and optimizer state. */
+double scale_checkpoint_bytes(const Scenario *sc, double params);
+
+/* The time to train with failures of work_s seconds of training: 0 with g
+ * filled (goodput 0 and wall_s infinite when interruptions come faster
+ * than the job can checkpoint), or -1 with g's figures NaN when the system
+ * states no failure rate or checkpoint bandwidth. */
+int scale_goodput(const Scenario *sc, double work_s, double params, Goodput *g);
+
 #endif
