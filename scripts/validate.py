@@ -157,7 +157,7 @@ STACK_OF_SYSTEM = {"dgx-a100-80g": "megatron-lm", "dgx-a100-40g": "megatron-lm",
 
 PCOLS = ["scenario", "series", "system", "system.framework", "system.inter.bandwidth", "model", "devices",
          "tp", "pp", "dp", "microbatch", "global_batch", "interleave", "recompute", "seq_parallel", "zero",
-         "precision", "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.ffn",
+         "precision", "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.ffn", "cp",
          "model.seq_len", "model.vocab", "model.mlp", "model.norm", "model.position"]
 
 
@@ -173,8 +173,6 @@ def published_rows(path):
                 why = "GPU %s has no system template" % r["gpu"]
             elif not r["tp"] or not r["pp"]:
                 why = "tensor/pipeline split not published"
-            elif r["cp"] not in ("", "1"):
-                why = "context parallelism not modelled (issue 15)"
             elif r["mlp"] not in ("gelu", "swiglu"):
                 why = "MLP %s not modelled" % r["mlp"]
             elif "not a measurement" in r["notes"]:
@@ -183,7 +181,8 @@ def published_rows(path):
                 skipped.append((r["id"], why))
                 continue
             tp, pp, gpus = int(r["tp"]), int(r["pp"]), int(r["gpus"])
-            dp = r["dp"] or str(gpus // (tp * pp))
+            cp = int(r["cp"] or "1")
+            dp = r["dp"] or str(gpus // (tp * pp * cp))
             swiglu = r["mlp"] == "swiglu"
             il = r["interleave"]
             interleave = il if il.isdigit() else ("1" if il in ("no", "n/a") else "auto")
@@ -194,7 +193,7 @@ def published_rows(path):
             sp = r["seq_parallel"] or ("yes" if tp > 1 and stack == "megatron-core" else "no")
             sc = {"scenario": r["id"], "series": r["source_key"], "system": sysname,
                   "system.framework": r.get("framework", ""), "system.inter.bandwidth": r.get("inter_bandwidth", ""),
-                  "model": "gpt", "devices": gpus, "tp": tp, "pp": pp, "dp": dp,
+                  "model": "gpt", "devices": gpus, "tp": tp, "cp": cp, "pp": pp, "dp": dp,
                   "microbatch": r["microbatch"] or "auto", "global_batch": r["global_batch"],
                   "interleave": interleave, "recompute": r["recompute"] or "auto", "seq_parallel": sp,
                   "zero": r.get("zero", "") or ("1" if stack == "megatron-core" else "0"), "precision": prec,
@@ -263,7 +262,11 @@ MIN_RUNS = 10  # runs behind a prediction interval
 # Thresholds on the mean |error| of each source: CI fails above them.  The
 # target is 10 % everywhere (issue 9); a source that misses it has its
 # achieved figure, rounded up, as a guard against regressions.
-THRESHOLDS = {"vtrain-multi": 0.10, "vtrain-single": 0.10, "published-a100": 0.10, "published-h100": 0.10}
+# Context-parallel runs (Llama 3 405B at 128k, NeMo and Megatron-Bridge fp8 runs with cp 2) are their
+# own source: modelled since context parallelism landed (issue 15), gated at 15 % while the fp8 stack's
+# optimism they share with their cp-1 siblings (-11 to -15 %, issue 9) stands.
+THRESHOLDS = {"vtrain-multi": 0.10, "vtrain-single": 0.10, "published-a100": 0.10, "published-h100": 0.10,
+              "published-h100-cp": 0.15}
 
 
 def main():
@@ -311,6 +314,8 @@ def main():
         ratio = measured_ratio(sc, p)
         e = ratio - 1.0
         gen = "published-h100" if sc["system"] == "dgx-h100" else "published-a100"
+        if int(sc["cp"]) > 1:
+            gen += "-cp"
         by_source.setdefault(gen, []).append((sc, e))
         regime = "multi" if int(sc["devices"]) > 8 else "single"
         ratios.setdefault((sc["_stack"], regime), []).append(1.0 / ratio)
@@ -388,6 +393,8 @@ SOURCE_NAMES = {
     "vtrain-single": "vTrain, single-node (A100, 1-8 GPUs)",
     "published-a100": "published A100 runs (Megatron-LM SC'21, Korthikanti 2022, MT-NLG, BLOOM, MegaScale)",
     "published-h100": "published H100 runs (Llama 3, NeMo 24.07, Megatron-Bridge 25.11)",
+    "published-h100-cp": "published H100 runs with context parallelism (Llama 3 405B at 128k tokens, cp 16; "
+                         "NeMo 24.07 and Megatron-Bridge 25.11 fp8, cp 2)",
 }
 README_BEGIN = "<!-- make validate: begin (scripts/validate.py --write regenerates this table) -->\n"
 README_END = "<!-- make validate: end -->\n"

@@ -730,10 +730,13 @@ static void print_eval(const RunRow *rr)
         printf("model        %s: %s, %.4g B parameters\n", sc->model.name, model_kind_name(sc->model.kind),
                r->params_total / 1e9);
     const int err = r->status == STATUS_ERROR;
-    char dtp[16], dpp[16], ddp[16], dmb[16], div[16], dz[16];
-    printf("strategy     devices %d = tp %s x pp %s x dp %s; microbatch %s, global batch %lld, "
+    char dtp[16], dpp[16], ddp[16], dmb[16], div[16], dz[16], dcp[16], cpx[32] = "";
+    const int cp_shown = err ? sc->st.cp : r->st.cp;
+    if (cp_shown != 1) /* context parallelism: only when asked for */
+        snprintf(cpx, sizeof cpx, " x cp %s", degree(err, r->st.cp, sc->st.cp, dcp));
+    printf("strategy     devices %d = tp %s%s x pp %s x dp %s; microbatch %s, global batch %lld, "
            "interleave %s, recompute %s, %s%s, ZeRO %s, placement %s\n",
-           sc->devices, degree(err, r->st.tp, sc->st.tp, dtp), degree(err, r->st.pp, sc->st.pp, dpp),
+           sc->devices, degree(err, r->st.tp, sc->st.tp, dtp), cpx, degree(err, r->st.pp, sc->st.pp, dpp),
            degree(err, r->st.dp, sc->st.dp, ddp), degree(err, r->st.microbatch, sc->st.microbatch, dmb),
            (long long)(err ? sc->st.global_batch : r->st.global_batch),
            degree(err, r->st.interleave, sc->st.interleave, div),

@@ -181,13 +181,69 @@ static void test_strategy_value(void **state)
     assert_int_equal(r.st.pp, 2);
 }
 
+/* Context parallelism: the ring's step is the K and V of one chunk, its
+ * exposed part what each of the cp - 1 steps does not hide under a block
+ * of attention; a rank holds 1/cp of the activations and does 1/cp of the
+ * work (a causal-balanced split), and with cp 1 nothing changes. */
+static void test_context_parallel(void **state)
+{
+    (void)state;
+    Model m;
+    memset(&m, 0, sizeof m);
+    m.seq_len = 32768;
+    m.hidden = 8192;
+    m.heads = 64;
+    m.kv_heads = 8;
+    /* 2 (K, V) x 1 sequence x 32768/4 tokens x 8/8 kv heads x 128 x 2 bytes */
+    assert_rel(comm_cp_chunk(&m, 8, 4, 1, PREC_BF16), 2.0 * 8192 * 1 * 128 * 2, 1e-15);
+    assert_rel(comm_cp_chunk(&m, 2, 4, 2, PREC_FP32), 2.0 * 2 * 8192 * 4 * 128 * 4, 1e-15);
+    assert_rel(comm_cp_chunk(&m, 16, 4, 1, PREC_BF16), 2.0 * 8192 * 1 * 128 * 2, 1e-15); /* kv replicated */
+    assert_rel(comm_cp_exposed(4, 3e-3, 1e-3), 3 * 2e-3, 1e-15);
+    assert_rel(comm_cp_exposed(4, 1e-3, 3e-3), 0, 0);
+    assert_rel(comm_cp_exposed(1, 1, 0), 0, 0);
+
+    const char *kv[] = {"system=dgx-h100", "model=llama2-70b", "devices=256",         "tp=8", "pp=4", "dp=8",
+                        "microbatch=1",    "global_batch=64",  "model.seq_len=32768", "cp=1"};
+    Scenario sc;
+    build_scenario(&sc, kv, 10);
+    Result r1, r4;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r1), 0);
+    assert_rel(r1.comp_time_s[COMP_CP_COMM], 0, 0);
+    sc.st.cp = 4;
+    sc.devices = 1024;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r4), 0);
+    assert_int_equal(r4.st.cp, 4);
+    /* the same microbatches per replica: activations / cp, the same work */
+    assert_rel(r4.mem_activations_bytes, r1.mem_activations_bytes / 4, 1e-12);
+    assert_rel(r4.hardware_flops_per_step, r1.hardware_flops_per_step, 1e-9);
+    assert_rel(r4.model_flops_per_step, r1.model_flops_per_step, 1e-12);
+    /* weights shard over dp x cp under ZeRO-1 */
+    sc.st.zero = 1;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r4), 0);
+    assert_rel(r4.mem_optimizer_bytes * 32 / 12, r4.mem_weights_bytes / 2, 1e-12);
+    /* a slow ring (a 1 GB/s scale-out tier between the cp ranks, one per
+     * node) shows: the excess of each step over its block is exposed */
+    sc.system.inter.bw_bytes_per_s = 1e9;
+    sc.system.inter.busbw.n = 0;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r4), 0);
+    assert_true(r4.comp_time_s[COMP_CP_COMM] > 0);
+    assert_string_equal(component_name(COMP_CP_COMM), "cp_comm");
+    /* what the strategy check refuses */
+    Diag d;
+    diag_clear(&d);
+    sc.model.seq_len = 4100; /* not a multiple of 2 cp */
+    assert_int_equal(strategy_check(&sc, &d), -1);
+    assert_non_null(strstr(d.msg, "2 x cp"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stage_layers),  cmocka_unit_test(test_bubble),
-        cmocka_unit_test(test_inflight),      cmocka_unit_test(test_zero_sharding),
-        cmocka_unit_test(test_activations),   cmocka_unit_test(test_dp_exchange),
-        cmocka_unit_test(test_step_schedule), cmocka_unit_test(test_strategy_value),
+        cmocka_unit_test(test_stage_layers),     cmocka_unit_test(test_bubble),
+        cmocka_unit_test(test_inflight),         cmocka_unit_test(test_zero_sharding),
+        cmocka_unit_test(test_activations),      cmocka_unit_test(test_dp_exchange),
+        cmocka_unit_test(test_step_schedule),    cmocka_unit_test(test_strategy_value),
+        cmocka_unit_test(test_context_parallel),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

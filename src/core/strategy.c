@@ -8,9 +8,22 @@
 int strategy_check(const Scenario *sc, Diag *d)
 {
     int tp = sc->st.tp, pp = sc->st.pp, dp = sc->st.dp, mb = sc->st.microbatch, v = sc->st.interleave;
-    if (tp > 0 && pp > 0 && dp > 0 && (int64_t)tp * pp * dp != sc->devices)
+    const int cp = sc->st.cp;
+    if (tp > 0 && pp > 0 && dp > 0 && cp == 1 && (int64_t)tp * pp * dp != sc->devices)
         return diag_set(d, NULL, 0, 0, "tp x pp x dp (%d x %d x %d = %lld) must equal devices (%d)", tp, pp,
                         dp, (long long)tp * pp * dp, sc->devices);
+    if (tp > 0 && pp > 0 && dp > 0 && cp > 1 && (int64_t)tp * cp * pp * dp != sc->devices)
+        return diag_set(d, NULL, 0, 0, "tp x cp x pp x dp (%d x %d x %d x %d = %lld) must equal devices (%d)",
+                        tp, cp, pp, dp, (long long)tp * cp * pp * dp, sc->devices);
+    if (cp > 1 && sc->model.kind != MODEL_TRANSFORMER)
+        return diag_set(d, NULL, 0, 0,
+                        "cp (%d): context parallelism splits a transformer's sequence; use cp 1", cp);
+    if (cp > 1 && sc->model.seq_len % (2 * cp))
+        return diag_set(
+            d, NULL, 0, 0,
+            "seq_len (%d) must be divisible by 2 x cp (2 x %d): each rank takes two chunks of the "
+            "sequence, one early and one late, so that the causal mask loads them alike",
+            sc->model.seq_len, cp);
     if (dp > 0 && mb > 0 && sc->st.global_batch > 0 && sc->st.global_batch % ((int64_t)dp * mb))
         return diag_set(d, NULL, 0, 0,
                         "global_batch (%lld) must be a multiple of dp x microbatch (%d x %d = %lld)",
@@ -36,9 +49,16 @@ int strategy_check(const Scenario *sc, Diag *d)
 
 unsigned strategy_auto_mask(const Strategy *s)
 {
-    const int v[AXIS_COUNT] = {s->tp,           s->pp,         s->dp,
-                               s->microbatch,   s->interleave, (int)s->recompute,
-                               s->seq_parallel, s->zero,       (int)s->placement};
+    const int v[AXIS_COUNT] = {s->tp,
+                               s->pp,
+                               s->dp,
+                               s->microbatch,
+                               s->interleave,
+                               (int)s->recompute,
+                               s->seq_parallel,
+                               s->zero,
+                               (int)s->placement,
+                               s->cp};
     unsigned m = 0;
     for (int a = 0; a < AXIS_COUNT; a++)
         if (v[a] == AUTO_VALUE)
@@ -49,7 +69,7 @@ unsigned strategy_auto_mask(const Strategy *s)
 const char *strategy_axis_name(StrategyAxis a)
 {
     static const char *const n[AXIS_COUNT] = {"tp",        "pp",           "dp",   "microbatch", "interleave",
-                                              "recompute", "seq_parallel", "zero", "placement"};
+                                              "recompute", "seq_parallel", "zero", "placement",  "cp"};
     return (unsigned)a < AXIS_COUNT ? n[a] : "?";
 }
 

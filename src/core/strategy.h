@@ -20,6 +20,7 @@ typedef enum {
     AXIS_SEQ_PARALLEL,
     AXIS_ZERO,
     AXIS_PLACEMENT,
+    AXIS_CP,
     AXIS_COUNT
 } StrategyAxis;
 
@@ -47,7 +48,7 @@ double merit_time(Merit m);
 /* 1 when a is strictly better than b, 0 when it is not (worse or equal). */
 int merit_better(Merit a, Merit b);
 
-/* Check tp*pp*dp = devices, global batch over dp*microbatch, layers over
+/* Check tp*cp*pp*dp = devices, global batch over dp*microbatch, layers over
  * pp*interleave, heads over tp, interleave only with a pipeline.  Fields
  * set to auto are skipped.  Returns 0 or -1 with d->msg. */
 int strategy_check(const Scenario *sc, Diag *d);

@@ -349,6 +349,7 @@ typedef enum {
  * (chosen) share; core/strategy.h names its axes and checks it. */
 typedef struct {
     int tp, pp, dp;       /* tensor, pipeline and data-parallel degrees */
+    int cp;               /* context-parallel degree: each sequence split over cp ranks (1: none) */
     int microbatch;       /* samples per microbatch */
     int interleave;       /* model chunks per pipeline stage */
     Recompute recompute;  /* activation recomputation */
@@ -400,6 +401,7 @@ typedef enum {
     COMP_EMBED_HEAD, /* embedding lookup, LM head, cross-entropy */
     COMP_RECOMPUTE,  /* forward work redone in the backward pass */
     COMP_TP_COMM,    /* tensor-parallel collectives, exposed */
+    COMP_CP_COMM,    /* context-parallel ring attention transfers, exposed */
     COMP_PP_BUBBLE,  /* pipeline fill and drain */
     COMP_PP_COMM,    /* stage-to-stage transfers, exposed */
     COMP_DP_COMM,    /* data-parallel gradient collectives, exposed */

@@ -128,6 +128,7 @@ typedef struct {
     int pp; /* pipeline stages (>= 1): graphs of unlike layers partition on it */
     GraphRates rates;
     int flash; /* the training stack has fused (flash) attention: used when the model says auto */
+    int cp;    /* context-parallel degree (0 or 1: none): a rank holds s/cp of each sequence */
 } GraphParams;
 
 /* Whether a model's attention runs fused: its own choice, else the stack's. */

@@ -85,6 +85,8 @@ static const int64_t VOCAB_PAD = 128;
 /* Shapes of one layer on one shard. */
 typedef struct {
     int64_t s, b, h, a, kv, f, v, vp, t, l;
+    int64_t c;       /* context-parallel degree: this rank's queries are s/c of the sequence */
+    int64_t sq;      /* query rows of the sequence on this rank: s/c */
     int64_t hd;      /* head dimension h/a */
     int64_t s_kv;    /* key length the fused attention kernel runs per query row (causal: ~s/2) */
     int64_t a_l;     /* query heads on this shard: a/t */
@@ -138,11 +140,24 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     if (f % t != 0)
         CHECK_FAIL("ffn (%d) must be divisible by tp (%d)", f, t);
     int sp = p->seq_parallel && t > 1;
+    const int c = p->cp > 1 ? p->cp : 1;
+    if (c > 1 && m->seq_len % (2 * c) != 0)
+        CHECK_FAIL("seq_len (%d) must be divisible by 2 x cp (2 x %d)", m->seq_len, c);
+    if (c > 1 && !graph_attention_fused(m, p))
+        CHECK_FAIL(
+            "context parallelism (cp %d) runs attention as a ring of fused (flash) blocks: the model's "
+            "attention is unfused",
+            c);
     if (sp && m->seq_len % t != 0)
         CHECK_FAIL("seq_len (%d) must be divisible by tp (%d) with sequence parallelism", m->seq_len, t);
+    if (sp && p->cp > 1 && (m->seq_len / p->cp) % t != 0)
+        CHECK_FAIL("seq_len / cp (%d / %d) must be divisible by tp (%d) with sequence parallelism",
+                   m->seq_len, p->cp, t);
 
     *x = (Dims){0};
     x->s = m->seq_len;
+    x->c = c;
+    x->sq = m->seq_len / c;
     x->b = p->microbatch;
     x->h = m->hidden;
     x->a = m->heads;
@@ -160,7 +175,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->f_l = x->f / x->t;
     x->swiglu = m->mlp == MLP_SWIGLU;
     x->n_up = x->swiglu ? 2 * x->f_l : x->f_l;
-    x->rows = x->s * x->b;
+    x->rows = x->sq * x->b; /* this rank's tokens: s/c of each sequence */
     x->sp = sp;
     x->rows_seq = (double)x->rows / (sp ? (double)x->t : 1.0);
     x->rms = m->norm == NORM_RMSNORM;
@@ -252,11 +267,13 @@ static void attention_forward(OpSink *k, const Dims *x)
 {
     int64_t batch = x->b * x->a_l;
     if (x->fused) {
-        double q = (double)(batch * x->s * x->hd);            /* Q or O elements */
+        /* this rank's queries (s/c of the sequence) against the keys of the
+         * whole sequence, which the context-parallel ring brings past */
+        double q = (double)(batch * x->sq * x->hd);           /* Q or O elements */
         double kvh = (double)(x->b * x->kv_l * x->s * x->hd); /* K or V elements */
-        double stats = (double)batch * (double)x->s * 4.0;    /* fp32 logsumexp per row */
-        gemm_bytes(k, "attn.qk", batch, x->s, x->s_kv, x->hd, (q + kvh) * x->e_in);
-        gemm_bytes(k, "attn.av", batch, x->s, x->hd, x->s_kv, kvh * x->e_in + q * x->e + stats);
+        double stats = (double)batch * (double)x->sq * 4.0;   /* fp32 logsumexp per row */
+        gemm_bytes(k, "attn.qk", batch, x->sq, x->s_kv, x->hd, (q + kvh) * x->e_in);
+        gemm_bytes(k, "attn.av", batch, x->sq, x->hd, x->s_kv, kvh * x->e_in + q * x->e + stats);
         return;
     }
     double scores = (double)batch * (double)x->s * (double)x->s;
@@ -269,15 +286,15 @@ static void attention_backward(OpSink *k, const Dims *x)
 {
     int64_t batch = x->b * x->a_l;
     if (x->fused) {
-        double q = (double)(batch * x->s * x->hd);
+        double q = (double)(batch * x->sq * x->hd);
         double kvh = (double)(x->b * x->kv_l * x->s * x->hd);
-        double stats = (double)batch * (double)x->s * 4.0;
-        gemm_bytes(k, "attn.qk.remat", batch, x->s, x->s_kv, x->hd, (q + kvh) * x->e_in + stats);
-        gemm_bytes(k, "attn.av.dgrad_probs", batch, x->s, x->s_kv, x->hd,
+        double stats = (double)batch * (double)x->sq * 4.0;
+        gemm_bytes(k, "attn.qk.remat", batch, x->sq, x->s_kv, x->hd, (q + kvh) * x->e_in + stats);
+        gemm_bytes(k, "attn.av.dgrad_probs", batch, x->sq, x->s_kv, x->hd,
                    q * x->e + kvh * x->e_in + q * x->e); /* dO, V, O (rowsum dO*O) */
-        gemm_bytes(k, "attn.av.dgrad_v", batch, x->s, x->hd, x->s_kv, kvh * x->e);
-        gemm_bytes(k, "attn.qk.dgrad_q", batch, x->s, x->hd, x->s_kv, q * x->e);
-        gemm_bytes(k, "attn.qk.dgrad_k", batch, x->s, x->hd, x->s_kv, kvh * x->e);
+        gemm_bytes(k, "attn.av.dgrad_v", batch, x->sq, x->hd, x->s_kv, kvh * x->e);
+        gemm_bytes(k, "attn.qk.dgrad_q", batch, x->sq, x->hd, x->s_kv, q * x->e);
+        gemm_bytes(k, "attn.qk.dgrad_k", batch, x->sq, x->hd, x->s_kv, kvh * x->e);
         return;
     }
     double scores = (double)batch * (double)x->s * (double)x->s;
@@ -487,7 +504,8 @@ static void count_flops(const Dims *x, Graph *g)
                        graph_gemm_flops(&g->layer_recompute);
     double ends = graph_gemm_flops(&g->first_fwd) + graph_gemm_flops(&g->first_bwd) +
                   graph_gemm_flops(&g->last_fwd) + graph_gemm_flops(&g->last_bwd);
-    g->hw_flops_per_sample = ((double)x->l * per_layer + ends) * (double)x->t / (double)x->b;
+    /* the ops are one rank's: 1/t of the heads, 1/c of the sequence */
+    g->hw_flops_per_sample = ((double)x->l * per_layer + ends) * (double)x->t * (double)x->c / (double)x->b;
 }
 
 /* Korthikanti et al. 2022, Sec. 4, per layer, microbatch and device: the
@@ -515,7 +533,7 @@ static void count_activations(const Dims *x, Graph *g)
     double tp_region = sb * (widths_e * e + widths_8 * e8);
     double batch = (double)(x->b * x->a_l);
     double core =
-        x->fused ? batch * (double)x->s * 4.0 : batch * (double)x->s * (double)x->s * (2.0 * e + 1.0);
+        x->fused ? batch * (double)x->sq * 4.0 : batch * (double)x->s * (double)x->s * (2.0 * e + 1.0);
     double all = seq_region + tp_region + core;
     switch (x->recompute) {
     case RECOMPUTE_SELECTIVE:

@@ -161,11 +161,15 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
         sc->train_tokens = sc->model.train_tokens;
     if (sc->train_samples == 0)
         sc->train_samples = sc->model.train_samples;
-    if (sc->st.dp == 0 && sc->st.tp != AUTO_VALUE && sc->st.pp != AUTO_VALUE) {
-        int mp = sc->st.tp * sc->st.pp;
-        if (sc->devices % mp)
+    if (sc->st.dp == 0 && sc->st.tp != AUTO_VALUE && sc->st.pp != AUTO_VALUE && sc->st.cp != AUTO_VALUE) {
+        int mp = sc->st.tp * sc->st.cp * sc->st.pp;
+        if (sc->devices % mp && sc->st.cp == 1)
             return diag_set(d, file, row_line, 0, "devices (%d) must be a multiple of tp x pp (%d x %d = %d)",
                             sc->devices, sc->st.tp, sc->st.pp, mp);
+        if (sc->devices % mp)
+            return diag_set(d, file, row_line, 0,
+                            "devices (%d) must be a multiple of tp x cp x pp (%d x %d x %d = %d)",
+                            sc->devices, sc->st.tp, sc->st.cp, sc->st.pp, mp);
         sc->st.dp = sc->devices / mp;
     }
     if (sc->st.global_batch == 0 && sc->replica_batch > 0 && sc->st.dp > 0)

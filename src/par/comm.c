@@ -1,6 +1,7 @@
 /* par/comm.c — the data-parallel gradient exchange (see parts.h). */
 #include "parts.h"
 
+#include <math.h>
 #include <string.h>
 
 void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, double weight_bytes,
@@ -47,4 +48,19 @@ double comm_dp_hidden(double exchange_s, double overlap, double backward_s)
 {
     const double hidden = overlap * exchange_s;
     return hidden > backward_s ? backward_s : hidden;
+}
+
+double comm_cp_chunk(const Model *m, int tp, int cp, int microbatch, Precision p)
+{
+    if (cp < 1 || tp < 1 || m->heads < 1)
+        return 0;
+    const int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
+    const double kv_l = tp <= kv ? (double)kv / tp : 1.0, hd = (double)m->hidden / m->heads;
+    const double e = p == PREC_FP32 || p == PREC_TF32 ? 4.0 : 2.0;
+    return 2.0 * microbatch * ((double)m->seq_len / cp) * kv_l * hd * e;
+}
+
+double comm_cp_exposed(int cp, double t_step, double t_block)
+{
+    return cp > 1 ? (cp - 1) * fmax(0.0, t_step - t_block) : 0.0;
 }

@@ -82,4 +82,14 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
  * backward pass (backward_s): overlap x the exchange, at most backward_s. */
 double comm_dp_hidden(double exchange_s, double overlap, double backward_s);
 
+/* Context parallelism's ring (Liu et al. 2023, Ring Attention; as
+ * Megatron-Core runs it): the bytes of one ring step, the K and V of one
+ * chunk (s/cp tokens of each of the microbatch's sequences, the kv heads on
+ * this tensor rank, 16-bit unless the training is fp32); and the time a
+ * ring of cp ranks leaves exposed when each of its cp - 1 steps (t_step)
+ * hides under the attention of one block (t_block): (cp - 1) max(0,
+ * t_step - t_block). */
+double comm_cp_chunk(const Model *m, int tp, int cp, int microbatch, Precision p);
+double comm_cp_exposed(int cp, double t_step, double t_block);
+
 #endif

@@ -203,6 +203,37 @@ static void placement_strides(Placement pl, int tp, int dp, int pp, long stride[
     stride[o[2]] = (long)size[o[0]] * size[o[1]];
 }
 
+/* Context parallelism (ring attention, as Megatron-Core's): each of the cp
+ * ranks holds s/cp of every sequence; its queries meet the keys and values
+ * of all cp chunks, which travel round the ring, one chunk a step, while
+ * the rank computes attention on the chunk it has (Liu et al. 2023, "Ring
+ * Attention with Blockwise Transformers").  Forward: cp - 1 sends of a
+ * chunk's K and V; backward: K, V and their gradients, twice the bytes.
+ * A transfer hides under the attention of one block (1/cp of the layer's
+ * attention time): the excess of each of the cp - 1 steps is exposed.
+ * A full recompute runs the forward ring again in the backward pass. */
+static void cp_ring(const Ctx *x, const Scenario *sc, const Group *cp_group, double t_attn_f, double t_attn_b,
+                    Costs *lf, Costs *lb)
+{
+    const int cp = cp_group->p;
+    const double chunk = comm_cp_chunk(&sc->model, sc->st.tp, cp, sc->st.microbatch, sc->precision);
+    const double sends = cp - 1;
+    /* forward; backward (K, V and their gradients); a full recompute's
+     * second forward in the backward pass */
+    const double bytes[3] = {chunk, 2.0 * chunk, chunk}, attn[3] = {t_attn_f, t_attn_b, t_attn_f};
+    const int passes = sc->st.recompute == RECOMPUTE_FULL ? 3 : 2;
+    for (int pass = 0; pass < passes; pass++) {
+        CollCost c;
+        net_collective(x->sys, cp_group, COLL_P2P, bytes[pass], &c);
+        Costs *t = pass ? lb : lf;
+        t->t[COMP_CP_COMM] += comm_cp_exposed(cp, c.time_s, attn[pass] / cp);
+        t->e[COMP_CP_COMM] += sends * pwr_link_energy(&x->sys->intra, c.intra_bytes);
+        t->e_inter += sends * pwr_link_energy(&x->sys->inter, c.inter_bytes);
+        t->intra_bytes += sends * c.intra_bytes;
+        t->inter_bytes += sends * c.inter_bytes;
+    }
+}
+
 static int fail(Result *r, const char *msg)
 {
     r->status = STATUS_ERROR;
@@ -243,6 +274,8 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     const Device *dev = &scaled;
     const Model *mdl = &sc->model;
     const int tp = sc->st.tp, pp = sc->st.pp, dp = sc->st.dp, mb = sc->st.microbatch, v = sc->st.interleave;
+    const int cp = sc->st.cp > 1 ? sc->st.cp : 1;
+    const int dpc = dp * cp; /* the ranks that hold the same weights: gradients and ZeRO span dp x cp */
 
     r->st = sc->st; /* the strategy as evaluated */
     if (tp < 1 || pp < 1 || dp < 1 || mb < 1 || v < 1)
@@ -265,19 +298,23 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
      * parallelism on (it asserts it) [MCore-mpc]. */
     Ctx x = {sys,           dev, &nominal, phi,
              sc->precision, {0}, cache,    sc->st.seq_parallel && tp > 1 ? sys->framework.tp_overlap : 0.0};
-    Group dp_group, pp_group;
-    long stride[3] = {1, 1, 1}; /* tp, dp, pp */
-    placement_strides(sc->st.placement, tp, dp, pp, stride);
+    /* The context-parallel ranks sit right outside the tensor ranks (a
+     * block of tp x cp, as Megatron-Core orders them); the data-parallel
+     * gradient exchange spans dp x cp ranks (they hold the same weights). */
+    Group dp_group, pp_group, cp_group;
+    long stride[3] = {1, 1, 1}; /* the tp x cp block, dp, pp */
+    placement_strides(sc->st.placement, tp * cp, dp, pp, stride);
     net_group(sys, tp, stride[0], &x.tp_group);
-    net_group(sys, dp, stride[1], &dp_group);
+    net_group(sys, cp, stride[0] * tp, &cp_group);
+    net_group(sys, dpc, cp > 1 && stride[1] > stride[0] * tp ? stride[0] * tp : stride[1], &dp_group);
     net_group(sys, pp, stride[2], &pp_group);
 
     Graph g;
     Diag d;
     diag_clear(&d);
     const Framework *fw = &sys->framework;
-    GraphParams gp = {tp, sc->st.seq_parallel, mb,       sc->precision, sc->st.recompute,
-                      pp, {0, 0, 0, 0, 0},     fw->flash};
+    GraphParams gp = {
+        tp, sc->st.seq_parallel, mb, sc->precision, sc->st.recompute, pp, {0, 0, 0, 0, 0}, fw->flash, cp};
     if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time */
         graph_rates(&nominal, sc->precision, sys, &x.tp_group, &gp.rates);
     if (graph_build(mdl, &gp, &g, &d))
@@ -304,6 +341,10 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         CollCost probe;
         net_collective(sys, &x.tp_group, COLL_ALLREDUCE, 1e6, &probe);
         tier_name(r->tp_tier, sizeof r->tp_tier, &x.tp_group, &probe);
+    }
+    if (cp > 1) { /* the context-parallel ring, per layer and microbatch */
+        const double t_attn_f = lf.t[COMP_ATTENTION], t_attn_b = lb.t[COMP_ATTENTION];
+        cp_ring(&x, sc, &cp_group, t_attn_f, t_attn_b, &lf, &lb);
     }
 
     /* Per stage, one microbatch: the first and the last stage carry the
@@ -341,7 +382,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     if (pp > 1 && (mdl->kind == MODEL_TRANSFORMER || g.stage_boundary_bytes > 0)) {
         double msg = g.stage_boundary_bytes > 0
                          ? g.stage_boundary_bytes
-                         : (double)mdl->seq_len * mb * mdl->hidden * g.bytes_per_elem / tp;
+                         : (double)mdl->seq_len / cp * mb * mdl->hidden * g.bytes_per_elem / tp;
         /* A graph pipelined in units (an LSTM's timesteps) hands each unit
          * over as it is done: wave messages of 1/wave the size, each paying
          * the link's latency (Pal et al. 2019's layer pipelining). */
@@ -389,7 +430,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
 
     /* Data-parallel gradient exchange (comm.c), partly hidden under the
      * last microbatch's backward pass. */
-    if (dp > 1 && p_dev > 0) {
+    if (dpc > 1 && p_dev > 0) {
         DpExchange ex;
         comm_dp_exchange(sys, &dp_group, p_dev, sc->st.zero, m_micro, weight_bytes(sc->precision),
                          STEP_GRAD_BYTES, sp_params, sp_bytes, &ex);
@@ -412,7 +453,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     const double wb = weight_bytes(sc->precision);
     const double master_b = wb == 4.0 ? 0.0 : 4.0;
     if (p_dev > 0) {
-        double p_opt = sc->st.zero >= 1 ? p_dev / dp : p_dev;
+        double p_opt = sc->st.zero >= 1 ? p_dev / dpc : p_dev;
         /* TensorFlow's sparse updates (SGD, RMSProp, Adagrad) touch only
          * the gradient's rows; Adam and LAMB decay every moment */
         if (sp_params > 0 && (mdl->optimizer == OPT_SGD_MOMENTUM || mdl->optimizer == OPT_RMSPROP ||
@@ -459,7 +500,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
 
     /* Memory of the most loaded device (memory.c, schedule.c). */
     const StateBytes state =
-        mem_state(p_dev, dp, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
+        mem_state(p_dev, dpc, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
     r->mem_weights_bytes = state.weights;
     r->mem_grads_bytes = state.grads;
     r->mem_optimizer_bytes = state.optimizer;

@@ -18,6 +18,8 @@ const ReportCol report_cols[] = {
     {"model", "", RC_TEXT, RF_PLAIN, "model template"},
     {"devices", "", RC_INT, RF_PLAIN, "accelerators"},
     {"tp", "", RC_INT, RF_PLAIN, "tensor-parallel degree"},
+    {"cp", "", RC_INT, RF_PLAIN,
+     "context-parallel degree: each sequence split over cp ranks (ring attention)"},
     {"pp", "", RC_INT, RF_PLAIN, "pipeline-parallel degree"},
     {"dp", "", RC_INT, RF_PLAIN, "data-parallel degree"},
     {"microbatch", "samples", RC_INT, RF_PLAIN, "samples per microbatch"},
@@ -161,6 +163,8 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         return *num = (double)(ok ? r->st.global_batch : sc->st.global_batch), 1;
     if (!strcmp(name, "tp"))
         return strategy_cell(ok, r->st.tp, sc->st.tp, num, t, n);
+    if (!strcmp(name, "cp"))
+        return strategy_cell(ok, r->st.cp, sc->st.cp, num, t, n);
     if (!strcmp(name, "pp"))
         return strategy_cell(ok, r->st.pp, sc->st.pp, num, t, n);
     if (!strcmp(name, "dp"))
@@ -291,6 +295,7 @@ const ReportCol runner_cols[] = {
     {"scenario", "", RC_TEXT, RF_PLAIN, "the row whose auto fields the search resolved"},
     {"rank", "", RC_INT, RF_PLAIN, "1: the strategy the row reports; 2, 3, ...: the runners-up"},
     {"tp", "", RC_INT, RF_PLAIN, "tensor-parallel degree"},
+    {"cp", "", RC_INT, RF_PLAIN, "context-parallel degree"},
     {"pp", "", RC_INT, RF_PLAIN, "pipeline-parallel degree"},
     {"dp", "", RC_INT, RF_PLAIN, "data-parallel degree"},
     {"microbatch", "samples", RC_INT, RF_PLAIN, "samples per microbatch"},
@@ -332,6 +337,8 @@ int runner_value(int i, const RunRow *rr, int rank, double *num, char *t, size_t
         v = rank + 1;
     else if (!strcmp(name, "tp"))
         v = c->st.tp;
+    else if (!strcmp(name, "cp"))
+        v = c->st.cp;
     else if (!strcmp(name, "pp"))
         v = c->st.pp;
     else if (!strcmp(name, "dp"))
@@ -375,6 +382,7 @@ static const struct {
     {"model", "Model"},
     {"devices", "Devices"},
     {"tp", "Tensor parallel"},
+    {"cp", "Context parallel"},
     {"pp", "Pipeline parallel"},
     {"dp", "Data parallel"},
     {"microbatch", "Microbatch"},

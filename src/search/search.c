@@ -78,7 +78,7 @@ static void top_insert(SearchTop *top, const Result *r)
         top->n++;
 }
 
-typedef enum { AX_TP, AX_PP, AX_MB, AX_V, AX_RC, AX_PLACE, AX_SP, AX_ZERO, AX_COUNT } AxisId;
+typedef enum { AX_TP, AX_CP, AX_PP, AX_MB, AX_V, AX_RC, AX_PLACE, AX_SP, AX_ZERO, AX_COUNT } AxisId;
 
 typedef struct {
     const Scenario *sc;
@@ -104,10 +104,24 @@ static int axis_values(const Walk *w, AxisId ax, int *v)
         if (sc->st.tp != AUTO_VALUE)
             return v[0] = sc->st.tp, 1;
         return divisors(n, 64, v);
+    case AX_CP:
+        if (sc->st.cp != AUTO_VALUE)
+            return v[0] = sc->st.cp, 1;
+        /* the sequence in 2 cp chunks (a causal-balanced split); transformers only */
+        if (sc->model.kind != MODEL_TRANSFORMER)
+            return v[0] = 1, 1;
+        {
+            const int rest = n / (w->cand.st.tp > 0 ? w->cand.st.tp : 1); /* the space's count: tp not set */
+            for (int c = 1; c <= 64 && c <= rest && k < MAX_CHOICES; c++)
+                if (rest % c == 0 && (c == 1 || sc->model.seq_len % (2 * c) == 0))
+                    v[k++] = c;
+        }
+        return k;
     case AX_PP:
         if (sc->st.pp != AUTO_VALUE)
             return v[0] = sc->st.pp, 1;
-        return divisors(n / w->cand.st.tp, layer_units(&sc->model), v);
+        return divisors(n / (w->cand.st.tp * (w->cand.st.cp > 0 ? w->cand.st.cp : 1)),
+                        layer_units(&sc->model), v);
     case AX_MB:
         if (sc->st.microbatch != AUTO_VALUE)
             return v[0] = sc->st.microbatch, 1;
@@ -181,13 +195,17 @@ static Enter enter(Walk *w, AxisId ax, int x)
     case AX_TP:
         c->st.tp = x;
         return n % x ? ENTER_INVALID : ENTER_OK;
+    case AX_CP:
+        c->st.cp = x;
+        return n % ((long)c->st.tp * x) ? ENTER_INVALID : ENTER_OK;
     case AX_PP: {
         c->st.pp = x;
-        const int mp = c->st.tp * x;
-        if (n % mp || mp < sc->min_mp || mp > sc->max_mp)
+        const int mp = c->st.tp * x; /* the model-parallel bounds: tp x pp */
+        const long used = (long)mp * c->st.cp;
+        if (n % used || mp < sc->min_mp || mp > sc->max_mp)
             return ENTER_INVALID;
-        c->st.dp = sc->st.dp > 0 ? sc->st.dp : n / mp;
-        return (long)c->st.tp * x * c->st.dp != n ? ENTER_INVALID : ENTER_OK;
+        c->st.dp = sc->st.dp > 0 ? sc->st.dp : (int)(n / used);
+        return used * c->st.dp != n ? ENTER_INVALID : ENTER_OK;
     }
     case AX_MB: {
         c->st.microbatch = x;
@@ -215,8 +233,8 @@ static Enter enter(Walk *w, AxisId ax, int x)
         c->st.placement = (Placement)x;
         if ((int)sc->st.placement == AUTO_VALUE)
             for (int q = 0; q < x; q++)
-                if (placement_key((Placement)q, c->st.tp, c->st.dp, c->st.pp) ==
-                    placement_key((Placement)x, c->st.tp, c->st.dp, c->st.pp))
+                if (placement_key((Placement)q, c->st.tp * c->st.cp, c->st.dp, c->st.pp) ==
+                    placement_key((Placement)x, c->st.tp * c->st.cp, c->st.dp, c->st.pp))
                     return ENTER_EQUIVALENT;
         return ENTER_OK;
     case AX_SP:
