@@ -2,7 +2,7 @@
 """The README's figures, generated from the shipped studies, not typed.
 
 Runs the studies the README quotes (inputs/default.csv, dp-vs-hybrid.csv,
-network-siif.csv, codesign.csv, tech-scaling.csv) and the published anchors
+network-siif.csv, codesign.csv, tech-scaling.csv, frontier.csv) and the published anchors
 (`deepflow eval` with the settings below) and renders the README blocks between
 "<!-- figures: NAME -->" and "<!-- figures: end NAME -->".  With --write
 it rewrites them; without, it fails (exit 1) when the README disagrees with
@@ -214,6 +214,41 @@ def siif_claims(rows, breakdown):
                100 * tp[pcb["scenario"]] / num(pcb["step_time_s"])))
 
 
+def frontier(rows):
+    out = ["  | scenario | strategy (tp × cp × pp × dp, ep) | time to train | goodput | with failures | MFU | "
+           "what limits it |", "  |---|---|---|---|---|---|---|"]
+    for r in rows:
+        st = "%s × %s × %s × %s" % (r["tp"], r["cp"], r["pp"], r["dp"])
+        if r["ep"] not in ("", "1"):
+            st += ", ep %s" % r["ep"]
+        out.append("  | %s | %s | %.1f days | %.1f %% | %.1f days | %.0f %% | %s |" % (
+            r["scenario"], st, num(r["time_to_train_days"]), 100 * num(r["goodput"]),
+            num(r["time_to_train_days_failures"]), 100 * num(r["mfu"]), r["bottleneck"]))
+    return "\n".join(out)
+
+
+# Published MoE training throughput (H100, BF16) and what the model predicts
+# for the same configuration: Megatron-Core's Mixtral 8x7B figure (Megatron-LM
+# MoE README, MCore v0.9: 468 TFLOP/s, 64 GPUs, TP1 PP4 EP8 VP8, GBS 256) and
+# DGX Cloud's DeepSeek-V3 run (NVIDIA/dgxc-benchmarking, NeMo 25.04.01: 52.04 s
+# a step on 1,024 GPUs, TP2 PP16 EP64 with expert-TP 1, GBS 8192; modelled
+# with TP 1, as the model keeps expert-TP = TP and ep within dp).
+MIXTRAL = ["system=dgx-h100", "model=mixtral-8x7b", "devices=64", "tp=1", "pp=4", "ep=8", "interleave=8",
+           "microbatch=1", "global_batch=256"]
+DSV3 = ["system=dgx-h100", "model=deepseek-v3", "devices=1024", "tp=1", "pp=16", "ep=64", "microbatch=1",
+        "global_batch=8192", "recompute=auto", "zero=1"]
+
+
+def moe_anchors(deepflow):
+    m = eval_row(deepflow, MIXTRAL)
+    d = eval_row(deepflow, DSV3)
+    tm, td = num(m["model_tflops_per_device"]), num(d["step_time_s"])
+    return ("  Mixtral 8x7B on 64 H100s (TP 1, PP 4, EP 8, VP 8, global batch 256): %.0f TFLOP/s per GPU\n"
+            "  predicted against 468 measured (%+.1f %% step time); DeepSeek-V3 on 1,024 H100s (PP 16, EP 64,\n"
+            "  global batch 8,192): %.1f s a step predicted against 52.04 s measured (%+.0f %%)."
+            % (tm, 100 * (468 / tm - 1), td, 100 * (td / 52.04 - 1)))
+
+
 def recommendation(stdout):
     m = re.search(r"(Recommended: .*? at the wall\. The cheapest scenario that meets [^.]*\.)", stdout)
     return m.group(1) if m else "(no recommendation)"
@@ -232,6 +267,9 @@ def blocks(deepflow):
         rows, out = run(deepflow, "tech-scaling.csv", os.path.join(tmp, "tech"))
         res["tech-scaling"] = tech_scaling(rows)
         res["anchors"] = anchors(deepflow)
+        res["moe-anchors"] = moe_anchors(deepflow)
+        rows, out = run(deepflow, "frontier.csv", os.path.join(tmp, "frontier"))
+        res["frontier"] = frontier(rows)
         rows, out = run(deepflow, "default.csv", os.path.join(tmp, "default"))
         res["recommendation"] = recommendation(out)
         rows, out = run(deepflow, "codesign.csv", os.path.join(tmp, "codesign"))

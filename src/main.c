@@ -730,14 +730,16 @@ static void print_eval(const RunRow *rr)
         printf("model        %s: %s, %.4g B parameters\n", sc->model.name, model_kind_name(sc->model.kind),
                r->params_total / 1e9);
     const int err = r->status == STATUS_ERROR;
-    char dtp[16], dpp[16], ddp[16], dmb[16], div[16], dz[16], dcp[16], cpx[32] = "";
-    const int cp_shown = err ? sc->st.cp : r->st.cp;
-    if (cp_shown != 1) /* context parallelism: only when asked for */
+    char dtp[16], dpp[16], ddp[16], dmb[16], div[16], dz[16], dcp[16], cpx[32] = "", dep[16], epx[48] = "";
+    const int cp_shown = err ? sc->st.cp : r->st.cp, ep_shown = err ? sc->st.ep : r->st.ep;
+    if (cp_shown != 1) /* context and expert parallelism: only when asked for */
         snprintf(cpx, sizeof cpx, " x cp %s", degree(err, r->st.cp, sc->st.cp, dcp));
-    printf("strategy     devices %d = tp %s%s x pp %s x dp %s; microbatch %s, global batch %lld, "
+    if (ep_shown != 1)
+        snprintf(epx, sizeof epx, " (experts over ep %s)", degree(err, r->st.ep, sc->st.ep, dep));
+    printf("strategy     devices %d = tp %s%s x pp %s x dp %s%s; microbatch %s, global batch %lld, "
            "interleave %s, recompute %s, %s%s, ZeRO %s, placement %s\n",
            sc->devices, degree(err, r->st.tp, sc->st.tp, dtp), cpx, degree(err, r->st.pp, sc->st.pp, dpp),
-           degree(err, r->st.dp, sc->st.dp, ddp), degree(err, r->st.microbatch, sc->st.microbatch, dmb),
+           degree(err, r->st.dp, sc->st.dp, ddp), epx, degree(err, r->st.microbatch, sc->st.microbatch, dmb),
            (long long)(err ? sc->st.global_batch : r->st.global_batch),
            degree(err, r->st.interleave, sc->st.interleave, div),
            recompute_name(err ? sc->st.recompute : r->st.recompute), precision_name(sc->precision),

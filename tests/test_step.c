@@ -14,6 +14,7 @@
 #include "batch/evaluate.h"
 #include "core/strategy.h"
 #include "par/parts.h"
+#include "graph/graph.h"
 #include "par/step.h"
 
 static void test_stage_layers(void **state)
@@ -236,6 +237,80 @@ static void test_context_parallel(void **state)
     assert_non_null(strstr(d.msg, "2 x cp"));
 }
 
+/* Mixture of experts: the published parameter count, the active FLOPs (a
+ * token through k experts: a dense MLP of k expert widths, plus the
+ * router), expert weights divided by ep, the all-to-all's bytes, and what
+ * the strategy check refuses. */
+static void test_mixture_of_experts(void **state)
+{
+    (void)state;
+    const char *kv[] = {"system=dgx-h100", "model=mixtral-8x7b", "devices=64", "tp=1", "pp=4", "ep=1",
+                        "microbatch=1",    "global_batch=256"};
+    Scenario sc;
+    build_scenario(&sc, kv, 8);
+    Graph g;
+    Diag d;
+    diag_clear(&d);
+    GraphParams gp = {1, 0, 1, PREC_BF16, RECOMPUTE_NONE, 4, {0, 0, 0, 0, 0}, 1, 1, 1};
+    assert_int_equal(graph_build(&sc.model, &gp, &g, &d), 0);
+    assert_rel(g.params_total, 46.70e9, 5e-3); /* Jiang et al. 2024: 46.7 B */
+    const double expert = 3.0 * 4096 * 14336;
+    assert_rel(g.params_expert_per_layer, 8 * expert, 1e-12);
+    /* the same model with one MLP of 2 experts' width: its FLOPs plus the router's */
+    Model dense = sc.model;
+    dense.experts = 0;
+    dense.ffn = 2 * 14336;
+    Graph gd;
+    assert_int_equal(graph_build(&dense, &gp, &gd, &d), 0);
+    assert_rel(g.model_flops_per_sample - gd.model_flops_per_sample, 3.0 * 32 * 2.0 * 4096 * 4096 * 8, 1e-9);
+    /* no all-to-all with ep 1; with ep 8 a dispatch and a combine of the
+     * rank's tokens x top-k x hidden, 2 bytes each */
+    int a2a = 0;
+    for (int i = 0; i < g.layer_fwd.n; i++)
+        a2a += g.layer_fwd.op[i].kind == OP_COMM && g.layer_fwd.op[i].group == GROUP_EP;
+    assert_int_equal(a2a, 0);
+    gp.ep = 8;
+    assert_int_equal(graph_build(&sc.model, &gp, &g, &d), 0);
+    for (int i = 0; i < g.layer_fwd.n; i++) {
+        const Op *op = &g.layer_fwd.op[i];
+        if (op->kind == OP_COMM && op->group == GROUP_EP) {
+            a2a++;
+            assert_int_equal(op->coll, COLL_ALLTOALL);
+            assert_rel(op->comm_bytes, 4096.0 * 2 * 4096 * 2, 1e-12);
+        }
+    }
+    assert_int_equal(a2a, 2);
+
+    /* expert weights: / ep on each device; the rest as before */
+    Result r1, r8;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r1), 0);
+    assert_rel(r1.comp_time_s[COMP_EP_COMM], 0, 0);
+    sc.st.ep = 8;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r8), 0);
+    const double layers = 8; /* 32 over pp 4 */
+    assert_rel(r1.mem_weights_bytes - r8.mem_weights_bytes, layers * 8 * expert * (1 - 1.0 / 8) * 2, 1e-9);
+    assert_true(r8.comp_time_s[COMP_EP_COMM] > 0);
+    assert_string_equal(component_name(COMP_EP_COMM), "ep_comm");
+
+    /* what the strategy check refuses */
+    diag_clear(&d);
+    sc.st.ep = 3; /* 8 experts */
+    assert_int_equal(strategy_check(&sc, &d), -1);
+    assert_non_null(strstr(d.msg, "experts (8) must be divisible by ep (3)"));
+    diag_clear(&d);
+    sc.st.ep = 8;
+    sc.st.dp = 4;
+    sc.devices = 16;
+    assert_int_equal(strategy_check(&sc, &d), -1);
+    assert_non_null(strstr(d.msg, "dp (4) must be a multiple of ep (8)"));
+    diag_clear(&d);
+    sc.model.experts = 0;
+    sc.st.dp = 16;
+    sc.devices = 64;
+    assert_int_equal(strategy_check(&sc, &d), -1);
+    assert_non_null(strstr(d.msg, "expert parallelism splits a mixture of experts"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,7 +318,7 @@ int main(void)
         cmocka_unit_test(test_inflight),         cmocka_unit_test(test_zero_sharding),
         cmocka_unit_test(test_activations),      cmocka_unit_test(test_dp_exchange),
         cmocka_unit_test(test_step_schedule),    cmocka_unit_test(test_strategy_value),
-        cmocka_unit_test(test_context_parallel),
+        cmocka_unit_test(test_context_parallel), cmocka_unit_test(test_mixture_of_experts),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

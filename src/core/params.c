@@ -376,6 +376,15 @@ static int model_finish(void *obj, Diag *d)
             return diag_keyed(d, miss, NULL, NULL, "key '%s': required for a transformer model", miss);
         if (m->ffn == 0)
             m->ffn = 4 * m->hidden;
+        if (m->experts > 0) {
+            if (m->expert_ffn == 0)
+                m->expert_ffn = m->ffn;
+            if (m->experts_per_token < 1 || m->experts_per_token > m->experts)
+                return diag_keyed(
+                    d, "experts_per_token", "experts", NULL,
+                    "keys 'experts_per_token', 'experts': a token goes to 1 to %d experts, got %d",
+                    m->experts, m->experts_per_token);
+        }
         if (m->kv_heads == 0)
             m->kv_heads = m->heads;
         if (m->hidden % m->heads)
@@ -403,6 +412,17 @@ static const ParamDef model_defs[] = {
     PI(Model, "seq_len", seq_len, 1, 1e8, 0, 0, 0, "sequence length (tokens per sample)"),
     PI(Model, "vocab", vocab, 1, 1e8, 0, 0, 0, "vocabulary size"),
     PI(Model, "ffn", ffn, 0, 1e8, 0, 0, 0, "MLP inner size; default 4 x hidden"),
+    PI(Model, "experts", experts, 0, 1e5, 0, 0, 0,
+       "routed experts per layer (mixture of experts; 0: dense MLP)"),
+    PI(Model, "experts_per_token", experts_per_token, 0, 1e4, 0, 0, 0,
+       "experts each token is routed to (top-k)"),
+    PI(Model, "expert_ffn", expert_ffn, 0, 1e8, 0, 0, 0, "inner size of one expert's MLP; default ffn"),
+    PI(Model, "shared_experts", shared_experts, 0, 1e4, 0, 0, 0,
+       "experts every token passes through besides its routed ones"),
+    PD(Model, "capacity_factor", capacity_factor, UNIT_NUMBER, 0, 1e3, 0, 0,
+       "tokens an expert takes at most, over its fair share (0: dropless)"),
+    PD(Model, "expert_imbalance", expert_imbalance, UNIT_NUMBER, 1, 1e3, 1, 0,
+       "tokens of the busiest expert over the average (load imbalance after routing)"),
     PE(Model, "mlp", mlp, mlp_choices, MLP_GELU, 0, "MLP kind"),
     PE(Model, "norm", norm, norm_choices, NORM_LAYERNORM, 0, "normalisation"),
     PE(Model, "position", position, pos_choices, POS_LEARNED, 0, "position embedding"),
@@ -459,6 +479,8 @@ static const ParamDef scenario_defs[] = {
     PI(Scenario, "devices", devices, 1, 1e7, 1, 0, 0, "total accelerators"),
     PI(Scenario, "tp", st.tp, 1, 1e5, 1, 0, 1, "tensor-parallel degree"),
     PI(Scenario, "pp", st.pp, 1, 1e5, 1, 0, 1, "pipeline-parallel degree"),
+    PI(Scenario, "ep", st.ep, 1, 1e5, 1, 0, 1,
+       "expert-parallel degree: a mixture of experts' experts split over ep of the data-parallel ranks"),
     PI(Scenario, "cp", st.cp, 1, 1e5, 1, 0, 1,
        "context-parallel degree: each sequence split over cp ranks, attention as a ring (transformers)"),
     PI(Scenario, "dp", st.dp, 1, 1e7, 0, 0, 1, "data-parallel degree; default devices / (tp x cp x pp)"),

@@ -15,6 +15,17 @@ int strategy_check(const Scenario *sc, Diag *d)
     if (tp > 0 && pp > 0 && dp > 0 && cp > 1 && (int64_t)tp * cp * pp * dp != sc->devices)
         return diag_set(d, NULL, 0, 0, "tp x cp x pp x dp (%d x %d x %d x %d = %lld) must equal devices (%d)",
                         tp, cp, pp, dp, (long long)tp * cp * pp * dp, sc->devices);
+    const int ep = sc->st.ep;
+    if (ep > 1 && !(sc->model.kind == MODEL_TRANSFORMER && sc->model.experts > 0))
+        return diag_set(d, NULL, 0, 0, "ep (%d): expert parallelism splits a mixture of experts; use ep 1",
+                        ep);
+    if (ep > 1 && sc->model.experts % ep)
+        return diag_set(d, NULL, 0, 0, "experts (%d) must be divisible by ep (%d)", sc->model.experts, ep);
+    if (ep > 1 && dp > 0 && dp % ep)
+        return diag_set(
+            d, NULL, 0, 0,
+            "dp (%d) must be a multiple of ep (%d): the expert-parallel ranks are data-parallel ranks", dp,
+            ep);
     if (cp > 1 && sc->model.kind != MODEL_TRANSFORMER)
         return diag_set(d, NULL, 0, 0,
                         "cp (%d): context parallelism splits a transformer's sequence; use cp 1", cp);
@@ -49,16 +60,10 @@ int strategy_check(const Scenario *sc, Diag *d)
 
 unsigned strategy_auto_mask(const Strategy *s)
 {
-    const int v[AXIS_COUNT] = {s->tp,
-                               s->pp,
-                               s->dp,
-                               s->microbatch,
-                               s->interleave,
-                               (int)s->recompute,
-                               s->seq_parallel,
-                               s->zero,
-                               (int)s->placement,
-                               s->cp};
+    const int v[AXIS_COUNT] = {s->tp,           s->pp,         s->dp,
+                               s->microbatch,   s->interleave, (int)s->recompute,
+                               s->seq_parallel, s->zero,       (int)s->placement,
+                               s->cp,           s->ep};
     unsigned m = 0;
     for (int a = 0; a < AXIS_COUNT; a++)
         if (v[a] == AUTO_VALUE)
@@ -69,7 +74,8 @@ unsigned strategy_auto_mask(const Strategy *s)
 const char *strategy_axis_name(StrategyAxis a)
 {
     static const char *const n[AXIS_COUNT] = {"tp",        "pp",           "dp",   "microbatch", "interleave",
-                                              "recompute", "seq_parallel", "zero", "placement",  "cp"};
+                                              "recompute", "seq_parallel", "zero", "placement",  "cp",
+                                              "ep"};
     return (unsigned)a < AXIS_COUNT ? n[a] : "?";
 }
 

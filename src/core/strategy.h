@@ -21,6 +21,7 @@ typedef enum {
     AXIS_ZERO,
     AXIS_PLACEMENT,
     AXIS_CP,
+    AXIS_EP,
     AXIS_COUNT
 } StrategyAxis;
 

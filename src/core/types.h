@@ -296,6 +296,13 @@ typedef struct {
     int seq_len;
     int vocab;
     int ffn; /* MLP inner size; 4*hidden when not set */
+    /* mixture of experts (0 experts: a dense MLP) */
+    int experts;             /* routed experts per MoE layer */
+    int experts_per_token;   /* top-k */
+    int expert_ffn;          /* inner size of one expert (default ffn) */
+    int shared_experts;      /* experts every token passes through, expert_ffn each */
+    double capacity_factor;  /* tokens an expert takes at most, x its fair share (0: dropless) */
+    double expert_imbalance; /* the busiest expert's tokens over the average (>= 1) */
     MlpKind mlp;
     NormKind norm;
     PosKind position;
@@ -349,6 +356,7 @@ typedef enum {
  * (chosen) share; core/strategy.h names its axes and checks it. */
 typedef struct {
     int tp, pp, dp;       /* tensor, pipeline and data-parallel degrees */
+    int ep;               /* expert-parallel degree: the experts split over ep of the dp ranks (1: none) */
     int cp;               /* context-parallel degree: each sequence split over cp ranks (1: none) */
     int microbatch;       /* samples per microbatch */
     int interleave;       /* model chunks per pipeline stage */
@@ -402,6 +410,7 @@ typedef enum {
     COMP_RECOMPUTE,  /* forward work redone in the backward pass */
     COMP_TP_COMM,    /* tensor-parallel collectives, exposed */
     COMP_CP_COMM,    /* context-parallel ring attention transfers, exposed */
+    COMP_EP_COMM,    /* expert-parallel all-to-all (token dispatch and combine) */
     COMP_PP_BUBBLE,  /* pipeline fill and drain */
     COMP_PP_COMM,    /* stage-to-stage transfers, exposed */
     COMP_DP_COMM,    /* data-parallel gradient collectives, exposed */

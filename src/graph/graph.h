@@ -42,9 +42,12 @@ typedef struct {
     double bytes; /* minimum HBM bytes read + written (GEMM: inputs + output once) */
     int repeat;   /* the op runs this many times in sequence; 0 or 1 = once */
     /* OP_COMM: */
+    int group; /* OP_COMM: 0 the tensor-parallel group, GROUP_EP the expert-parallel one */
     Collective coll;
     double comm_bytes; /* message size per device (the full buffer, as NCCL counts it) */
 } Op;
+
+#define GROUP_EP 1
 
 /* How many times an op runs (its repeat, at least 1). */
 static inline int op_runs(const Op *op)
@@ -72,8 +75,9 @@ typedef struct {
     /* Parameter counts, whole model (not sharded). */
     double params_total;
     double params_per_layer;
-    double params_embedding; /* input embedding (+ learned positions) */
-    double params_head;      /* LM head when not tied; 0 when tied */
+    double params_expert_per_layer; /* of those, the routed experts' (all of them, unsharded) */
+    double params_embedding;        /* input embedding (+ learned positions) */
+    double params_head;             /* LM head when not tied; 0 when tied */
     /* Width of the vocabulary tables (elements per row: the embedding's
      * and the head's), whose gradients may be row-sparse (model key
      * sparse_grads); 0: the model has none. */
@@ -129,6 +133,7 @@ typedef struct {
     GraphRates rates;
     int flash; /* the training stack has fused (flash) attention: used when the model says auto */
     int cp;    /* context-parallel degree (0 or 1: none): a rank holds s/cp of each sequence */
+    int ep;    /* expert-parallel degree (0 or 1: none): a rank holds experts/ep of each layer's */
 } GraphParams;
 
 /* Whether a model's attention runs fused: its own choice, else the stack's. */

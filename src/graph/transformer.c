@@ -69,6 +69,8 @@
  *    e = 2 it is exactly 34 + 5as/h). */
 #include "graph/graph_internal.h"
 
+#include <math.h>
+
 /* Rough vector FLOPs per element (see the header comment). */
 static const double FLOPS_LAYERNORM = 8.0;   /* mean, variance, normalise, scale, shift */
 static const double FLOPS_RMSNORM = 5.0;     /* square, sum, rsqrt-scale, weight */
@@ -85,18 +87,24 @@ static const int64_t VOCAB_PAD = 128;
 /* Shapes of one layer on one shard. */
 typedef struct {
     int64_t s, b, h, a, kv, f, v, vp, t, l;
-    int64_t c;       /* context-parallel degree: this rank's queries are s/c of the sequence */
-    int64_t sq;      /* query rows of the sequence on this rank: s/c */
-    int64_t hd;      /* head dimension h/a */
-    int64_t s_kv;    /* key length the fused attention kernel runs per query row (causal: ~s/2) */
-    int64_t a_l;     /* query heads on this shard: a/t */
-    int64_t kv_l;    /* kv heads on this shard: kv/t, or 1 replicated when t > kv */
-    int64_t n_qkv;   /* qkv output columns on this shard */
-    int64_t f_l;     /* f/t */
-    int64_t n_up;    /* mlp_up output columns: f/t, 2f/t for SwiGLU (gate and up fused) */
-    int64_t rows;    /* tokens in the microbatch: s*b */
-    double rows_seq; /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
-    int sp;          /* sequence parallelism (only when t > 1) */
+    int64_t c;  /* context-parallel degree: this rank's queries are s/c of the sequence */
+    int64_t sq; /* query rows of the sequence on this rank: s/c */
+    /* mixture of experts (moe = 0: a dense MLP) */
+    int moe;
+    int64_t E, topk, ep, E_l;   /* routed experts, experts a token goes to, expert-parallel degree, E/ep */
+    int64_t f_e, f_e_l, n_up_e; /* one expert's inner size, /t, its up projection's columns on this shard */
+    int64_t shared;             /* shared experts (f_e each) */
+    int64_t m_e;                /* tokens of the busiest local expert */
+    int64_t hd;                 /* head dimension h/a */
+    int64_t s_kv;               /* key length the fused attention kernel runs per query row (causal: ~s/2) */
+    int64_t a_l;                /* query heads on this shard: a/t */
+    int64_t kv_l;               /* kv heads on this shard: kv/t, or 1 replicated when t > kv */
+    int64_t n_qkv;              /* qkv output columns on this shard */
+    int64_t f_l;                /* f/t */
+    int64_t n_up;               /* mlp_up output columns: f/t, 2f/t for SwiGLU (gate and up fused) */
+    int64_t rows;               /* tokens in the microbatch: s*b */
+    double rows_seq;            /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
+    int sp;                     /* sequence parallelism (only when t > 1) */
     int swiglu, rms, rotary, learned, fused;
     Recompute recompute;
     double e;    /* activation bytes per element */
@@ -187,6 +195,29 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
         const int64_t blk = 128, nb = (x->s + blk - 1) / blk;
         x->s_kv = (x->s * (nb + 1) + 2 * nb - 1) / (2 * nb); /* integer ceiling */
     }
+    if (m->experts > 0) {
+        x->moe = 1;
+        x->E = m->experts;
+        x->topk = m->experts_per_token > 0 ? m->experts_per_token : 1;
+        x->ep = p->ep > 1 ? p->ep : 1;
+        if (x->E % x->ep != 0)
+            CHECK_FAIL("experts (%d) must be divisible by ep (%lld)", m->experts, (long long)x->ep);
+        x->E_l = x->E / x->ep;
+        x->f_e = m->expert_ffn > 0 ? m->expert_ffn : f;
+        if (x->f_e % t != 0)
+            CHECK_FAIL("expert_ffn (%lld) must be divisible by tp (%d)", (long long)x->f_e, t);
+        x->f_e_l = x->f_e / t;
+        x->n_up_e = x->swiglu ? 2 * x->f_e_l : x->f_e_l;
+        x->shared = m->shared_experts;
+        /* the ep ranks send each other rows x k token-expert pairs: a rank's
+         * E/ep experts take rows x k of them, the busiest expert its share
+         * times the imbalance, at most the capacity (token dropping) */
+        const double imb = m->expert_imbalance >= 1 ? m->expert_imbalance : 1.0;
+        const double cap = m->capacity_factor > 0 ? fmin(imb, m->capacity_factor) : imb;
+        x->m_e = (int64_t)ceil((double)x->rows * (double)x->topk / (double)x->E_l * cap);
+        if (x->m_e < 1)
+            x->m_e = 1;
+    }
     x->recompute = p->recompute;
     x->e = graph_act_elem_bytes(p->precision);
     x->e_in = graph_gemm_elem_bytes(p->precision);
@@ -229,6 +260,26 @@ static void comm(OpSink *k, const char *name, Collective coll, double comm_bytes
 {
     Op op = graph_comm_op(name, coll, comm_bytes);
     graph_emit(k, &op);
+}
+
+/* An all-to-all on the expert-parallel group (token dispatch or combine):
+ * this rank's token-expert pairs, a hidden vector each; nothing with ep 1. */
+static void a2a(OpSink *k, const Dims *x, const char *name)
+{
+    if (x->ep <= 1)
+        return;
+    Op op = graph_comm_op(name, COLL_ALLTOALL, x->rows_seq * (double)x->topk * (double)x->h * x->e);
+    op.group = GROUP_EP;
+    op.comp = COMP_EP_COMM;
+    graph_emit(k, &op);
+}
+
+/* Data- and weight-gradient GEMMs of a batch of forward [m x kk].[kk x n]. */
+static void gemm_grads_b(OpSink *k, const Dims *x, const char *dname, const char *wname, int64_t batch,
+                         int64_t m, int64_t n, int64_t kk)
+{
+    gemm(k, x, dname, COMP_GEMM, batch, m, kk, n);
+    gemm(k, x, wname, COMP_GEMM, batch, kk, n, m);
 }
 
 static double full_buffer(const Dims *x)
@@ -316,9 +367,70 @@ static double rope_flops(const Dims *x)
     return (double)x->rows * (double)((x->a_l + x->kv_l) * x->hd) * FLOPS_ROPE;
 }
 
-static double act_fn_flops(const Dims *x)
+/* One MLP (or a batch of experts' MLPs): up projection, activation, down
+ * projection, over m tokens each, f_l inner columns on this shard. */
+static void mlp_forward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int64_t f_l, int64_t n_up,
+                        const char *up, const char *down)
 {
-    return (double)x->rows * (double)x->f_l * (x->swiglu ? FLOPS_SWIGLU : FLOPS_GELU);
+    const double elems = (double)batch * (double)m * (double)f_l, e = x->e;
+    const double flops = elems * (x->swiglu ? FLOPS_SWIGLU : FLOPS_GELU);
+    gemm(k, x, up, COMP_GEMM, batch, m, n_up, x->h);
+    if (x->swiglu) /* read gate and up, write f/t */
+        membound(k, "swiglu", COMP_MEMBOUND, elems * 3.0 * e, flops);
+    else
+        membound(k, "gelu", COMP_MEMBOUND, elems * 2.0 * e, flops);
+    gemm(k, x, down, COMP_GEMM, batch, m, x->h, f_l);
+}
+
+static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int64_t f_l, int64_t n_up,
+                         const char *down_d, const char *down_w, const char *up_d, const char *up_w)
+{
+    const double elems = (double)batch * (double)m * (double)f_l, e = x->e;
+    const double flops = elems * (x->swiglu ? FLOPS_SWIGLU : FLOPS_GELU);
+    gemm_grads_b(k, x, down_d, down_w, batch, m, x->h, f_l);
+    if (x->swiglu) /* read grad f/t and gate, up; write grads of gate, up */
+        membound(k, "swiglu.bwd", COMP_MEMBOUND, elems * 5.0 * e, 2.0 * flops);
+    else /* read grad and input, write grad */
+        membound(k, "gelu.bwd", COMP_MEMBOUND, elems * 3.0 * e, 2.0 * flops);
+    gemm_grads_b(k, x, up_d, up_w, batch, m, n_up, x->h);
+}
+
+/* A mixture-of-experts MLP (GShard, Switch; Megatron-Core's all-to-all
+ * dispatcher): the router scores the experts; the tokens go to the ranks of
+ * their experts (all-to-all over the ep group), each rank runs its E/ep
+ * experts as a batch of GEMMs over the busiest expert's tokens, the results
+ * come back (all-to-all); shared experts run on every token. */
+static void moe_forward(OpSink *k, const Dims *x)
+{
+    gemm(k, x, "router", COMP_GEMM, 1, x->rows, x->E, x->h);
+    membound(k, "router.topk", COMP_MEMBOUND, (double)x->rows * (double)x->E * 2.0 * 4.0,
+             (double)x->rows * (double)x->E * 4.0);
+    /* tokens gathered by expert before the dispatch and scattered back (and
+     * weighted) after the combine: each pair read and written once */
+    const double pairs = (double)x->rows * (double)x->topk * (double)x->h * x->e;
+    membound(k, "moe.permute", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+    a2a(k, x, "moe.dispatch");
+    mlp_forward(k, x, x->E_l, x->m_e, x->f_e_l, x->n_up_e, "expert_up", "expert_down");
+    a2a(k, x, "moe.combine");
+    membound(k, "moe.unpermute", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
+    if (x->shared > 0)
+        mlp_forward(k, x, 1, x->rows, x->shared * x->f_e_l, x->shared * x->n_up_e, "shared_up",
+                    "shared_down");
+}
+
+static void moe_backward(OpSink *k, const Dims *x)
+{
+    if (x->shared > 0)
+        mlp_backward(k, x, 1, x->rows, x->shared * x->f_e_l, x->shared * x->n_up_e, "shared_down.dgrad",
+                     "shared_down.wgrad", "shared_up.dgrad", "shared_up.wgrad");
+    const double pairs = (double)x->rows * (double)x->topk * (double)x->h * x->e;
+    membound(k, "moe.unpermute.bwd", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
+    a2a(k, x, "moe.combine.bwd");
+    mlp_backward(k, x, x->E_l, x->m_e, x->f_e_l, x->n_up_e, "expert_down.dgrad", "expert_down.wgrad",
+                 "expert_up.dgrad", "expert_up.wgrad");
+    a2a(k, x, "moe.dispatch.bwd");
+    membound(k, "moe.permute.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+    gemm_grads(k, x, "router.dgrad", "router.wgrad", COMP_GEMM, x->rows, x->E, x->h);
 }
 
 static void layer_forward(OpSink *k, const Dims *x)
@@ -338,12 +450,10 @@ static void layer_forward(OpSink *k, const Dims *x)
     membound(k, "dropout_residual1", COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
     membound(k, "ln2", COMP_MEMBOUND, 2.0 * seq * e, seq * norm_flops(x));
     sp_gather(k, x, "ln2.allgather");
-    gemm(k, x, "mlp_up", COMP_GEMM, 1, x->rows, x->n_up, x->h);
-    if (x->swiglu) /* read gate and up, write f/t */
-        membound(k, "swiglu", COMP_MEMBOUND, (double)x->rows * (double)x->f_l * 3.0 * e, act_fn_flops(x));
+    if (x->moe)
+        moe_forward(k, x);
     else
-        membound(k, "gelu", COMP_MEMBOUND, (double)x->rows * (double)x->f_l * 2.0 * e, act_fn_flops(x));
-    gemm(k, x, "mlp_down", COMP_GEMM, 1, x->rows, x->h, x->f_l);
+        mlp_forward(k, x, 1, x->rows, x->f_l, x->n_up, "mlp_up", "mlp_down");
     tp_reduce(k, x, "mlp_down.allreduce", "mlp_down.reducescatter");
     membound(k, "dropout_residual2", COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
 }
@@ -356,14 +466,11 @@ static void layer_backward(OpSink *k, const Dims *x)
     /* read grad (e) and mask (1), write branch grad (e) */
     membound(k, "dropout_residual2.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
     sp_gather(k, x, "mlp_down.bwd.allgather");
-    gemm_grads(k, x, "mlp_down.dgrad", "mlp_down.wgrad", COMP_GEMM, x->rows, x->h, x->f_l);
-    if (x->swiglu) /* read grad f/t and gate, up; write grads of gate, up */
-        membound(k, "swiglu.bwd", COMP_MEMBOUND, (double)x->rows * (double)x->f_l * 5.0 * e,
-                 2.0 * act_fn_flops(x));
-    else /* read grad and input, write grad */
-        membound(k, "gelu.bwd", COMP_MEMBOUND, (double)x->rows * (double)x->f_l * 3.0 * e,
-                 2.0 * act_fn_flops(x));
-    gemm_grads(k, x, "mlp_up.dgrad", "mlp_up.wgrad", COMP_GEMM, x->rows, x->n_up, x->h);
+    if (x->moe)
+        moe_backward(k, x);
+    else
+        mlp_backward(k, x, 1, x->rows, x->f_l, x->n_up, "mlp_down.dgrad", "mlp_down.wgrad", "mlp_up.dgrad",
+                     "mlp_up.wgrad");
     tp_reduce(k, x, "mlp_up.dgrad.allreduce", "mlp_up.dgrad.reducescatter");
     /* read grad and saved input, add the residual-stream grad, write */
     membound(k, "ln2.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
@@ -480,6 +587,13 @@ static void count_params(const Dims *x, const Model *m, Graph *g)
     double mlp = (x->swiglu ? 3.0 : 2.0) * h * f;
     double norm = x->rms ? h : 2.0 * h;
     double bias = x->swiglu ? 0.0 : (h + 2.0 * kvw) + h + f + h; /* qkv, proj, mlp_up, mlp_down */
+    g->params_expert_per_layer = 0;
+    if (x->moe) { /* the routed experts, the shared ones and the router in place of the MLP */
+        const double one = (x->swiglu ? 3.0 : 2.0) * h * (double)x->f_e;
+        g->params_expert_per_layer = (double)x->E * one;
+        mlp = g->params_expert_per_layer + (double)x->shared * one + (double)x->E * h;
+        bias = x->swiglu ? 0.0 : (h + 2.0 * kvw) + h;
+    }
     g->params_per_layer = attn + mlp + 2.0 * norm + bias;
     g->params_embedding = v * h + (x->learned ? (double)x->s * h : 0.0);
     g->params_head = m->tied_embeddings ? 0.0 : v * h;
@@ -497,6 +611,12 @@ static void count_flops(const Dims *x, Graph *g)
                    + 2.0 * s * h * h                           /* proj */
                    + 2.0 * s * h * f * (x->swiglu ? 2.0 : 1.0) /* mlp_up */
                    + 2.0 * s * f * h;                          /* mlp_down */
+    if (x->moe) { /* the experts a token passes through (routed and shared), and the router */
+        const double fe = (double)x->f_e, active = (double)(x->topk + x->shared);
+        layer -= 2.0 * s * h * f * (x->swiglu ? 2.0 : 1.0) + 2.0 * s * f * h;
+        layer += active * (2.0 * s * h * fe * (x->swiglu ? 2.0 : 1.0) + 2.0 * s * fe * h) +
+                 2.0 * s * h * (double)x->E;
+    }
     double head = 2.0 * s * h * (double)x->v;
     g->model_flops_per_sample = 3.0 * ((double)x->l * layer + head);
 
@@ -531,6 +651,12 @@ static void count_activations(const Dims *x, Graph *g)
         (double)(x->a_l * x->hd + 2 * x->kv_l * x->hd) + (double)x->f_l * (x->swiglu ? 2.0 : 1.0);
     double widths_8 = (double)(x->a_l * x->hd) + (double)x->f_l;
     double tp_region = sb * (widths_e * e + widths_8 * e8);
+    if (x->moe) { /* the experts' tensors over their tokens, and the dispatched tokens, for the dense MLP's */
+        const double fw = (double)x->f_e_l * ((x->swiglu ? 2.0 : 1.0) * e + e8);
+        tp_region -= sb * (double)x->f_l * ((x->swiglu ? 2.0 : 1.0) * e + e8);
+        tp_region += (double)x->E_l * (double)x->m_e * (fw + h * e) + sb * (double)x->shared * fw +
+                     sb * (double)x->E * 4.0;
+    }
     double batch = (double)(x->b * x->a_l);
     double core =
         x->fused ? batch * (double)x->sq * 4.0 : batch * (double)x->s * (double)x->s * (2.0 * e + 1.0);

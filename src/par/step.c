@@ -54,6 +54,7 @@ typedef struct {
     double phi;            /* clock / nominal */
     Precision prec;
     Group tp_group;
+    Group ep_group; /* the expert-parallel all-to-all's */
     GemmCache *cache;
     double tp_overlap; /* fraction of TP collectives the stack hides under GEMMs (0: none) */
 } Ctx;
@@ -104,15 +105,17 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
             t = r * membound_time(x->dev, op->bytes, op->flops);
             e = r * pwr_membound_energy(x->dev, op->bytes, op->flops);
         } else {
+            const int ep_op = op->group == GROUP_EP;
             CollCost cc;
-            net_collective(x->sys, &x->tp_group, op->coll, op->comm_bytes, &cc);
+            net_collective(x->sys, ep_op ? &x->ep_group : &x->tp_group, op->coll, op->comm_bytes, &cc);
             t = r * cc.time_s;
             c->inter_bytes += r * cc.inter_bytes;
             c->intra_bytes += r * cc.intra_bytes;
             e = r * pwr_link_energy(&x->sys->intra, cc.intra_bytes);
             c->e_inter += r * pwr_link_energy(&x->sys->inter, cc.inter_bytes);
-            comp = COMP_TP_COMM;
-            t_coll += t;
+            comp = ep_op ? COMP_EP_COMM : COMP_TP_COMM;
+            if (!ep_op)
+                t_coll += t;
         }
         c->t[comp] += t;
         c->e[comp] += e;
@@ -276,6 +279,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     const int tp = sc->st.tp, pp = sc->st.pp, dp = sc->st.dp, mb = sc->st.microbatch, v = sc->st.interleave;
     const int cp = sc->st.cp > 1 ? sc->st.cp : 1;
     const int dpc = dp * cp; /* the ranks that hold the same weights: gradients and ZeRO span dp x cp */
+    const int ep = sc->st.ep > 1 ? sc->st.ep : 1; /* experts split over ep of the dp ranks */
 
     r->st = sc->st; /* the strategy as evaluated */
     if (tp < 1 || pp < 1 || dp < 1 || mb < 1 || v < 1)
@@ -296,8 +300,9 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     /* Ranks: tensor innermost, then data, then pipeline. */
     /* Megatron-Core overlaps TP communication only with sequence
      * parallelism on (it asserts it) [MCore-mpc]. */
-    Ctx x = {sys,           dev, &nominal, phi,
-             sc->precision, {0}, cache,    sc->st.seq_parallel && tp > 1 ? sys->framework.tp_overlap : 0.0};
+    Ctx x = {sys, dev,           &nominal,
+             phi, sc->precision, {0},
+             {0}, cache,         sc->st.seq_parallel && tp > 1 ? sys->framework.tp_overlap : 0.0};
     /* The context-parallel ranks sit right outside the tensor ranks (a
      * block of tp x cp, as Megatron-Core orders them); the data-parallel
      * gradient exchange spans dp x cp ranks (they hold the same weights). */
@@ -308,13 +313,18 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     net_group(sys, cp, stride[0] * tp, &cp_group);
     net_group(sys, dpc, cp > 1 && stride[1] > stride[0] * tp ? stride[0] * tp : stride[1], &dp_group);
     net_group(sys, pp, stride[2], &pp_group);
+    /* expert parallelism: ep consecutive data-parallel ranks; the experts'
+     * gradients go over the dp x cp / ep ranks that hold the same experts */
+    Group edp_group;
+    net_group(sys, ep, stride[1], &x.ep_group);
+    net_group(sys, dpc / ep, stride[1] * ep, &edp_group);
 
     Graph g;
     Diag d;
     diag_clear(&d);
     const Framework *fw = &sys->framework;
     GraphParams gp = {
-        tp, sc->st.seq_parallel, mb, sc->precision, sc->st.recompute, pp, {0, 0, 0, 0, 0}, fw->flash, cp};
+        tp, sc->st.seq_parallel, mb, sc->precision, sc->st.recompute, pp, {0, 0, 0, 0, 0}, fw->flash, cp, ep};
     if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time */
         graph_rates(&nominal, sc->precision, sys, &x.tp_group, &gp.rates);
     if (graph_build(mdl, &gp, &g, &d))
@@ -399,7 +409,10 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     }
 
     /* Parameters held by the most loaded device. */
-    const double ppl = g.params_per_layer / tp;
+    /* (a mixture of experts: this device's E/ep experts of each layer) */
+    const double ppl =
+        (g.params_per_layer - g.params_expert_per_layer) / tp + g.params_expert_per_layer / tp / ep;
+    const double p_exp = lps * g.params_expert_per_layer / tp / ep; /* of p_dev, the experts' */
     double p_first = lps * ppl + g.params_embedding / tp;
     double p_last = lps * ppl + (g.params_head > 0 ? g.params_head : g.params_embedding) / tp;
     if (pp == 1)
@@ -432,8 +445,18 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
      * last microbatch's backward pass. */
     if (dpc > 1 && p_dev > 0) {
         DpExchange ex;
-        comm_dp_exchange(sys, &dp_group, p_dev, sc->st.zero, m_micro, weight_bytes(sc->precision),
+        /* the experts' share over the ranks that hold the same experts */
+        const double p_shared = ep > 1 ? p_dev - p_exp : p_dev;
+        comm_dp_exchange(sys, &dp_group, p_shared, sc->st.zero, m_micro, weight_bytes(sc->precision),
                          STEP_GRAD_BYTES, sp_params, sp_bytes, &ex);
+        if (ep > 1 && p_exp > 0 && edp_group.p > 1) {
+            DpExchange ee;
+            comm_dp_exchange(sys, &edp_group, p_exp, sc->st.zero, m_micro, weight_bytes(sc->precision),
+                             STEP_GRAD_BYTES, 0, 0, &ee);
+            ex.time_s += ee.time_s;
+            ex.intra_bytes += ee.intra_bytes;
+            ex.inter_bytes += ee.inter_bytes;
+        }
         step.inter_bytes += ex.inter_bytes;
         step.intra_bytes += ex.intra_bytes;
         tier_name(r->dp_tier, sizeof r->dp_tier, &dp_group, &ex.first);
@@ -453,7 +476,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     const double wb = weight_bytes(sc->precision);
     const double master_b = wb == 4.0 ? 0.0 : 4.0;
     if (p_dev > 0) {
-        double p_opt = sc->st.zero >= 1 ? p_dev / dpc : p_dev;
+        double p_opt = sc->st.zero >= 1 ? (p_dev - p_exp) / dpc + p_exp / (dpc / ep) : p_dev;
         /* TensorFlow's sparse updates (SGD, RMSProp, Adagrad) touch only
          * the gradient's rows; Adam and LAMB decay every moment */
         if (sp_params > 0 && (mdl->optimizer == OPT_SGD_MOMENTUM || mdl->optimizer == OPT_RMSPROP ||
@@ -499,11 +522,14 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->hfu = r->hardware_flops_per_step / (r->step_time_s * sc->devices * peak);
 
     /* Memory of the most loaded device (memory.c, schedule.c). */
+    /* (ZeRO shards the experts over the ranks that hold the same ones) */
     const StateBytes state =
-        mem_state(p_dev, dpc, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
-    r->mem_weights_bytes = state.weights;
-    r->mem_grads_bytes = state.grads;
-    r->mem_optimizer_bytes = state.optimizer;
+        mem_state(p_dev - p_exp, dpc, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
+    const StateBytes est =
+        mem_state(p_exp, dpc / ep, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
+    r->mem_weights_bytes = state.weights + est.weights;
+    r->mem_grads_bytes = state.grads + est.grads;
+    r->mem_optimizer_bytes = state.optimizer + est.optimizer;
     double inflight, ileave;
     sched_inflight(m_micro, pp, v, &inflight, &ileave);
     r->mem_activations_bytes =

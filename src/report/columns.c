@@ -20,6 +20,8 @@ const ReportCol report_cols[] = {
     {"tp", "", RC_INT, RF_PLAIN, "tensor-parallel degree"},
     {"cp", "", RC_INT, RF_PLAIN,
      "context-parallel degree: each sequence split over cp ranks (ring attention)"},
+    {"ep", "", RC_INT, RF_PLAIN,
+     "expert-parallel degree: the experts split over ep of the data-parallel ranks"},
     {"pp", "", RC_INT, RF_PLAIN, "pipeline-parallel degree"},
     {"dp", "", RC_INT, RF_PLAIN, "data-parallel degree"},
     {"microbatch", "samples", RC_INT, RF_PLAIN, "samples per microbatch"},
@@ -165,6 +167,8 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         return strategy_cell(ok, r->st.tp, sc->st.tp, num, t, n);
     if (!strcmp(name, "cp"))
         return strategy_cell(ok, r->st.cp, sc->st.cp, num, t, n);
+    if (!strcmp(name, "ep"))
+        return strategy_cell(ok, r->st.ep, sc->st.ep, num, t, n);
     if (!strcmp(name, "pp"))
         return strategy_cell(ok, r->st.pp, sc->st.pp, num, t, n);
     if (!strcmp(name, "dp"))
@@ -296,6 +300,7 @@ const ReportCol runner_cols[] = {
     {"rank", "", RC_INT, RF_PLAIN, "1: the strategy the row reports; 2, 3, ...: the runners-up"},
     {"tp", "", RC_INT, RF_PLAIN, "tensor-parallel degree"},
     {"cp", "", RC_INT, RF_PLAIN, "context-parallel degree"},
+    {"ep", "", RC_INT, RF_PLAIN, "expert-parallel degree"},
     {"pp", "", RC_INT, RF_PLAIN, "pipeline-parallel degree"},
     {"dp", "", RC_INT, RF_PLAIN, "data-parallel degree"},
     {"microbatch", "samples", RC_INT, RF_PLAIN, "samples per microbatch"},
@@ -339,6 +344,8 @@ int runner_value(int i, const RunRow *rr, int rank, double *num, char *t, size_t
         v = c->st.tp;
     else if (!strcmp(name, "cp"))
         v = c->st.cp;
+    else if (!strcmp(name, "ep"))
+        v = c->st.ep;
     else if (!strcmp(name, "pp"))
         v = c->st.pp;
     else if (!strcmp(name, "dp"))
@@ -383,6 +390,7 @@ static const struct {
     {"devices", "Devices"},
     {"tp", "Tensor parallel"},
     {"cp", "Context parallel"},
+    {"ep", "Expert parallel"},
     {"pp", "Pipeline parallel"},
     {"dp", "Data parallel"},
     {"microbatch", "Microbatch"},

@@ -78,7 +78,7 @@ static void top_insert(SearchTop *top, const Result *r)
         top->n++;
 }
 
-typedef enum { AX_TP, AX_CP, AX_PP, AX_MB, AX_V, AX_RC, AX_PLACE, AX_SP, AX_ZERO, AX_COUNT } AxisId;
+typedef enum { AX_TP, AX_CP, AX_PP, AX_EP, AX_MB, AX_V, AX_RC, AX_PLACE, AX_SP, AX_ZERO, AX_COUNT } AxisId;
 
 typedef struct {
     const Scenario *sc;
@@ -122,6 +122,19 @@ static int axis_values(const Walk *w, AxisId ax, int *v)
             return v[0] = sc->st.pp, 1;
         return divisors(n / (w->cand.st.tp * (w->cand.st.cp > 0 ? w->cand.st.cp : 1)),
                         layer_units(&sc->model), v);
+    case AX_EP:
+        if (sc->st.ep != AUTO_VALUE)
+            return v[0] = sc->st.ep, 1;
+        /* experts over data-parallel ranks: divisors of both (dense: 1) */
+        if (sc->model.kind != MODEL_TRANSFORMER || sc->model.experts < 1)
+            return v[0] = 1, 1;
+        {
+            const int dp = w->cand.st.dp > 0 ? w->cand.st.dp : n;
+            for (int e = 1; e <= 256 && e <= dp && k < MAX_CHOICES; e++)
+                if (dp % e == 0 && sc->model.experts % e == 0)
+                    v[k++] = e;
+        }
+        return k;
     case AX_MB:
         if (sc->st.microbatch != AUTO_VALUE)
             return v[0] = sc->st.microbatch, 1;
@@ -207,6 +220,9 @@ static Enter enter(Walk *w, AxisId ax, int x)
         c->st.dp = sc->st.dp > 0 ? sc->st.dp : (int)(n / used);
         return used * c->st.dp != n ? ENTER_INVALID : ENTER_OK;
     }
+    case AX_EP:
+        c->st.ep = x;
+        return c->st.dp % x ? ENTER_INVALID : ENTER_OK;
     case AX_MB: {
         c->st.microbatch = x;
         /* an explicit global batch stays; a replica batch scales with dp;
