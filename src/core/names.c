@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-const char *const precision_names[PREC_COUNT + 1] = {"fp32", "tf32", "fp16", "bf16", "fp8", NULL};
+const char *const precision_names[PREC_COUNT + 1] = {"fp32", "tf32", "fp16", "bf16", "fp8", "fp4", NULL};
 const char *const recompute_names[RECOMPUTE_COUNT + 1] = {"none", "selective", "full", NULL};
 const char *const model_kind_names[MODEL_KIND_COUNT + 1] = {"transformer", "gemm", "lstm", "cnn", NULL};
 const char *const topology_names[TOPO_COUNT + 1] = {"switched", "ring", "torus2d", "torus3d", "mesh2d", NULL};

@@ -10,7 +10,8 @@
 
 #define NAME_MAX_LEN 64
 
-typedef enum { PREC_FP32, PREC_TF32, PREC_FP16, PREC_BF16, PREC_FP8, PREC_COUNT } Precision;
+/* fp4: NVFP4/MXFP4 block-scaled 4-bit GEMM inputs (Blackwell) */
+typedef enum { PREC_FP32, PREC_TF32, PREC_FP16, PREC_BF16, PREC_FP8, PREC_FP4, PREC_COUNT } Precision;
 
 /* Memory levels, innermost first.  Capacity of REG and L1 is per SM
  * (bundle); bandwidths are aggregate over the device. */

@@ -91,10 +91,12 @@ int graph_act_elem_bytes(Precision p)
     return (p == PREC_FP32 || p == PREC_TF32) ? 4 : 2;
 }
 
-int graph_gemm_elem_bytes(Precision p)
+double graph_gemm_elem_bytes(Precision p)
 {
     if (p == PREC_FP8)
         return 1;
+    if (p == PREC_FP4) /* NVFP4: 4-bit values and an fp8 scale per 16 */
+        return 0.5 + 1.0 / 16;
     return graph_act_elem_bytes(p);
 }
 
@@ -122,7 +124,7 @@ int gemmmodel_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
     g->act_bytes_per_layer = op.bytes;
     g->model_flops_per_sample = op.flops;
     g->hw_flops_per_sample = op.flops;
-    g->bytes_per_elem = (int)e_in;
+    g->bytes_per_elem = e_in < 1 ? 1 : (int)e_in;
     return 0;
 }
 

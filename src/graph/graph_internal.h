@@ -35,7 +35,7 @@ Op graph_comm_op(const char *name, Collective coll, double comm_bytes);
  * TP messages in bf16, as Transformer Engine does), 4 for fp32/tf32.  GEMM
  * inputs: the same, except 1 for fp8. */
 int graph_act_elem_bytes(Precision p);
-int graph_gemm_elem_bytes(Precision p);
+double graph_gemm_elem_bytes(Precision p);
 
 /* Sum of the FLOPs of the OP_GEMM ops of a list, every run counted. */
 double graph_gemm_flops(const OpList *l);

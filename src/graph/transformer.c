@@ -711,7 +711,7 @@ int transformer_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
             return -1;
 
     g->layers = m->layers;
-    g->bytes_per_elem = (int)x.e_in;
+    g->bytes_per_elem = x.e_in < 1 ? 1 : (int)x.e_in;
     count_params(&x, m, g);
     count_flops(&x, g);
     count_activations(&x, g);

@@ -64,7 +64,7 @@ typedef struct {
  * stay bf16. */
 static Precision op_precision(const Ctx *x, const Op *op)
 {
-    if (x->prec != PREC_FP8 || !x->sys->framework.fp8_linear_only)
+    if ((x->prec != PREC_FP8 && x->prec != PREC_FP4) || !x->sys->framework.fp8_linear_only)
         return x->prec;
     if (op->comp == COMP_ATTENTION || op->comp == COMP_EMBED_HEAD || !strncmp(op->name, "attn.", 5))
         return PREC_BF16;
@@ -286,7 +286,8 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         return fail(r, "the strategy is not resolved (auto needs the search)");
     /* a 16- or 8-bit format the device has no matrix units for would run
      * at another format's rate with this one's bytes: not a real device */
-    if ((sc->precision == PREC_FP8 || sc->precision == PREC_BF16 || sc->precision == PREC_FP16) &&
+    if ((sc->precision == PREC_FP4 || sc->precision == PREC_FP8 || sc->precision == PREC_BF16 ||
+         sc->precision == PREC_FP16) &&
         !(sys->device.matrix_flops[sc->precision] > 0)) {
         char msg[200];
         snprintf(msg, sizeof msg, "precision %s: the %s has no %s matrix units (its peak.%s is 0)",

@@ -119,6 +119,7 @@ static const Precision GEMM_RATE_CHAIN[PREC_COUNT][PREC_COUNT + 1] = {
     [PREC_FP16] = {PREC_FP16, PREC_TF32, PREC_FP32, PREC_COUNT},
     [PREC_BF16] = {PREC_BF16, PREC_TF32, PREC_FP32, PREC_COUNT},
     [PREC_FP8] = {PREC_FP8, PREC_BF16, PREC_FP16, PREC_TF32, PREC_FP32, PREC_COUNT},
+    [PREC_FP4] = {PREC_FP4, PREC_FP8, PREC_BF16, PREC_FP16, PREC_TF32, PREC_FP32, PREC_COUNT},
 };
 
 typedef struct {
@@ -160,6 +161,8 @@ static double elem_bytes(Precision p)
         return 2.0;
     case PREC_FP8:
         return 1.0;
+    case PREC_FP4: /* NVFP4: 4-bit values and an fp8 scale per 16 */
+        return 0.5 + 1.0 / 16;
     default:
         return 4.0;
     }
@@ -167,7 +170,7 @@ static double elem_bytes(Precision p)
 
 static double out_bytes(Precision p)
 {
-    return p == PREC_FP8 ? 2.0 : elem_bytes(p);
+    return p == PREC_FP8 || p == PREC_FP4 ? 2.0 : elem_bytes(p);
 }
 
 /* Achievable FLOP/s of the whole device for a GEMM in precision p. */
@@ -179,7 +182,9 @@ static double gemm_rate(const GemmDevice *dev, Precision p)
         if (dev->matrix_flops[*q] > 0.0) {
             /* fp8 GEMMs reach a smaller fraction of their peak (MAMF: H100
              * 0.71 against 0.80 in bf16) */
-            double eff = *q == PREC_FP8 && dev->matrix_eff_fp8 > 0 ? dev->matrix_eff_fp8 : dev->matrix_eff;
+            /* (fp4 at fp8's fraction: no published fp4 GEMM sweep to fit) */
+            double eff = (*q == PREC_FP8 || *q == PREC_FP4) && dev->matrix_eff_fp8 > 0 ? dev->matrix_eff_fp8
+                                                                                       : dev->matrix_eff;
             return dev->matrix_flops[*q] * eff;
         }
     return dev->vector_flops * dev->vector_eff;
