@@ -477,7 +477,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     const double wb = weight_bytes(sc->precision);
     const double master_b = wb == 4.0 ? 0.0 : 4.0;
     if (p_dev > 0) {
-        double p_opt = sc->st.zero >= 1 ? (p_dev - p_exp) / dpc + p_exp / (dpc / ep) : p_dev;
+        double p_opt = sc->st.zero >= 1 ? (p_dev - p_exp) / dpc + p_exp * ep / dpc : p_dev;
         /* TensorFlow's sparse updates (SGD, RMSProp, Adagrad) touch only
          * the gradient's rows; Adam and LAMB decay every moment */
         if (sp_params > 0 && (mdl->optimizer == OPT_SGD_MOMENTUM || mdl->optimizer == OPT_RMSPROP ||

@@ -580,6 +580,7 @@ enum {
     B_COST,
     B_GOODPUT,
     B_WALL,
+    B_LIMIT,
     B_NCOL
 };
 
@@ -717,6 +718,7 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
     } else {
         put_text(x, sh, row, B_GOODPUT, "not stated", x->note);
     }
+    put_text(x, sh, row, B_LIMIT, r->bottleneck, NULL);
 }
 
 /* A round number at or above v (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x a power of ten). */
@@ -1138,7 +1140,8 @@ static void sheet_summary(X *x, Sheet *sh)
                                  eh,
                                  "Cost to train [USD]",
                                  "Goodput",
-                                 wh};
+                                 wh,
+                                 "What limits it"};
     for (int c = 0; c < B_NCOL; c++)
         put_header(x, sh, r, c, heads[c]);
     widen(sh, B_SPEEDUP, (double)utf8_chars(sp) / 3 + 3);
@@ -1147,11 +1150,16 @@ static void sheet_summary(X *x, Sheet *sh)
     int first = r;
     for (int i = 0; i < x->set.n; i++)
         best_row(x, sh, first + i, &x->set.s[i]);
-    if (ref >= 0)
-        for (int i = 0; i < x->set.n; i++)
-            if (x->set.s[i].best >= 0)
-                put_speedup(x, sh, first + i, B_SPEEDUP, &run->row[x->set.s[ref].best], first + ref,
-                            &run->row[x->set.s[i].best], first + i, x->set.by_ttt);
+    if (ref >= 0) /* against the reference series: the same model only */
+        for (int i = 0; i < x->set.n; i++) {
+            if (x->set.s[i].best < 0)
+                continue;
+            const RunRow *a = &run->row[x->set.s[ref].best], *b = &run->row[x->set.s[i].best];
+            if (strcmp(a->sc.model.name, b->sc.model.name))
+                put_text(x, sh, first + i, B_SPEEDUP, "other model", x->note);
+            else
+                put_speedup(x, sh, first + i, B_SPEEDUP, a, first + ref, b, first + i, x->set.by_ttt);
+        }
     if (x->set.n == 0)
         put_text(x, sh, first, B_SERIES, "(no scenario was evaluated)", x->note);
     r = first + (x->set.n ? x->set.n : 1) + 1;
