@@ -388,12 +388,12 @@ static void test_series_best(void **state)
     assert_int_equal(set.s[0].pt[1], 2);
     assert_int_equal(set.s[1].best, 4); /* the oom row never wins */
     assert_int_equal(set.s[1].npt, 1);
-    /* one system, one model: one colour, two strategies, one panel */
+    /* one system, one model: one panel, the series told apart by colour */
     assert_int_equal(set.ngroup, 1);
     assert_int_equal(set.s[0].colour, 0);
-    assert_int_equal(set.s[1].colour, 0);
+    assert_int_equal(set.s[1].colour, 1);
     assert_int_equal(set.s[0].variant, 0);
-    assert_int_equal(set.s[1].variant, 1);
+    assert_int_equal(set.s[1].variant, 0);
     rpt_series_free(&set);
 
     /* two systems and two models: colours by system, panels by model, the
@@ -416,6 +416,30 @@ static void test_series_best(void **state)
         assert_int_equal(set.s[i].group, group[i]);
         assert_int_equal(set.s[i].variant, variant[i]);
     }
+    rpt_series_free(&set);
+    /* more series of one model than a chart's legend holds: charts of at
+     * most 8, "part 1 of 2" and "part 2 of 2" */
+    Run many;
+    memset(&many, 0, sizeof many);
+    many.row = calloc(10, sizeof *many.row);
+    assert_non_null(many.row);
+    static const char *const nm[10] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
+    for (int i = 0; i < 10; i++)
+        fill_row(&many.row[i], nm[i], nm[i], 64, STATUS_OK, 1 + i);
+    many.n = 10;
+    assert_int_equal(rpt_series_build(&many, &set), 0);
+    assert_int_equal(set.ngroup, 2);
+    for (int i = 0; i < 10; i++) {
+        assert_int_equal(set.s[i].group, i < 8 ? 0 : 1);
+        assert_int_equal(set.s[i].part, i < 8 ? 1 : 2);
+        assert_int_equal(set.s[i].parts, 2);
+        /* one system: a colour each within a chart */
+        assert_int_equal(set.s[i].colour, i < 8 ? i : i - 8);
+        assert_int_equal(set.s[i].variant, 0);
+    }
+    rpt_series_free(&set);
+    free(many.row);
+    assert_int_equal(rpt_series_build(&run, &set), 0);
     /* equal global batches: breakdowns per step; unequal: per sample */
     assert_int_equal(rpt_breakdown_per_sample(&run, &set), 0);
     run.row[3].r.st.global_batch = 1024;

@@ -284,7 +284,11 @@ static void plot_lines(FILE *f, const void *vctx)
             if (first) {
                 if (panels > 1) {
                     rpt_gp_quote(c->run->row[s->pt[0]].sc.model.name, name, sizeof name);
-                    fprintf(f, "    set title '%s' font ',12'\n", name);
+                    if (s->parts > 1)
+                        fprintf(f, "    set title '%s (part %d of %d)' font ',12'\n", name, s->part,
+                                s->parts);
+                    else
+                        fprintf(f, "    set title '%s' font ',12'\n", name);
                 }
                 fputs("    plot \\\n", f);
             }

@@ -128,9 +128,10 @@ typedef struct {
     /* how charts draw it: one colour per system, one dash and marker per
      * series of that system and model (its strategy), one chart (or
      * panel) per model; from the series' first row */
-    int colour;  /* the system's index among the study's systems */
-    int variant; /* its index among the series of its system and model */
-    int group;   /* the model's index among the study's models */
+    int colour;      /* the system's index among the study's systems */
+    int variant;     /* its index among the series of its system and model */
+    int group;       /* its chart (panel): one per model, or per 8 series of a model with more */
+    int part, parts; /* which of its model's charts, of how many (1 of 1 for most) */
 } RptSeries;
 
 typedef struct {
@@ -139,6 +140,8 @@ typedef struct {
     int by_ttt; /* some ok row has a finite time-to-train: charts plot it, else step time */
     int ngroup; /* models: charts against devices have one panel each */
 } RptSeriesSet;
+
+#define RPT_LEGEND_MAX 8 /* series a chart draws; a model with more gets more charts */
 
 int rpt_series_build(const Run *run, RptSeriesSet *set);
 

@@ -129,8 +129,63 @@ static void style(const Run *run, RptSeriesSet *set)
             s->colour = nsys++;
         if (s->group < 0)
             s->group = set->ngroup++;
+    }
+    /* at most RPT_LEGEND_MAX series a chart: a model with more gets several,
+     * in order of appearance; then the dash of each series within its
+     * system in its chart */
+    int *seen = calloc((size_t)(set->ngroup + 1), sizeof *seen), *map = NULL, ng = 0;
+    if (seen)
+        map = calloc((size_t)set->n + 1, sizeof *map);
+    if (seen && map) {
+        for (int i = 0; i < set->n; i++)
+            seen[set->s[i].group]++;
+        int *count = calloc((size_t)(set->ngroup + 1), sizeof *count);
+        int *base = calloc((size_t)(set->ngroup + 1), sizeof *base);
+        if (count && base) {
+            for (int g = 0; g < set->ngroup; g++)
+                base[g] = -1;
+            for (int i = 0; i < set->n; i++) {
+                RptSeries *s = &set->s[i];
+                const int g = s->group, k = count[g]++;
+                const int chunks = (seen[g] + RPT_LEGEND_MAX - 1) / RPT_LEGEND_MAX;
+                if (k % RPT_LEGEND_MAX == 0) /* a new chart for this model */
+                    map[i] = ng++;
+                else
+                    map[i] = base[g];
+                base[g] = map[i];
+                s->part = k / RPT_LEGEND_MAX + 1;
+                s->parts = chunks;
+            }
+            for (int i = 0; i < set->n; i++)
+                set->s[i].group = map[i];
+            set->ngroup = ng;
+        }
+        free(count);
+        free(base);
+    }
+    free(seen);
+    free(map);
+    for (int i = 0; i < set->n; i++) {
+        RptSeries *s = &set->s[i];
+        if (s->parts < 1)
+            s->part = s->parts = 1;
         for (int j = 0; j < i; j++)
             s->variant += set->s[j].colour == s->colour && set->s[j].group == s->group;
+    }
+    /* a chart of one system: its series are told apart by colour, not by
+     * dashes alone (there are fewer dashes than series) */
+    for (int g = 0; g < set->ngroup; g++) {
+        int sys = -1, one = 1;
+        for (int i = 0; i < set->n; i++)
+            if (set->s[i].group == g) {
+                one = one && (sys < 0 || set->s[i].colour == sys);
+                sys = set->s[i].colour;
+            }
+        for (int i = 0; one && i < set->n; i++)
+            if (set->s[i].group == g) {
+                set->s[i].colour = set->s[i].variant;
+                set->s[i].variant = 0;
+            }
     }
     free(first);
 }

@@ -816,11 +816,17 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int group, int col, c
 {
     /* a study of several models: one chart per model (group >= 0) */
     char title[200];
-    int first = -1; /* a row of the model's */
+    int first = -1, part = 1, parts = 1; /* a row of the model's; which of its charts */
     for (int i = 0; group >= 0 && i < x->set.n && first < 0; i++)
-        if (x->set.s[i].group == group && x->set.s[i].npt > 0)
+        if (x->set.s[i].group == group && x->set.s[i].npt > 0) {
             first = x->set.s[i].pt[0];
-    if (first >= 0)
+            part = x->set.s[i].part;
+            parts = x->set.s[i].parts;
+        }
+    if (first >= 0 && parts > 1)
+        snprintf(title, sizeof title, "%s (part %d of %d): %s", x->run->row[first].sc.model.name, part, parts,
+                 title0);
+    else if (first >= 0)
         snprintf(title, sizeof title, "%s: %s", x->run->row[first].sc.model.name, title0);
     else
         snprintf(title, sizeof title, "%s", title0);
