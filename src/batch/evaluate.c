@@ -169,7 +169,6 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
         }
         if (sc->system.price_per_device_hour > 0)
             r->cost_usd = sc->system.price_per_device_hour * sc->devices * r->time_to_train_s / 3600.0;
-        scale_goodput(sc, r->time_to_train_s, r->params_total, &r->failures);
     }
     return 0;
 }
@@ -213,8 +212,11 @@ static int evaluate_point(const Scenario *sc, GemmCache *cache, Result *r, Searc
         top->n = 0;
     int rc =
         search_needed(sc) ? search_strategy(sc, evaluate_fixed, cache, r, top) : evaluate_fixed(sc, cache, r);
-    if (r->status != STATUS_ERROR)
+    if (r->status != STATUS_ERROR) {
         prediction_interval(sc, r);
+        /* goodput ranks nothing: once, for the strategy chosen */
+        scale_goodput(sc, r->time_to_train_s, r->params_total, &r->failures);
+    }
     return rc;
 }
 

@@ -39,6 +39,24 @@ static int load_ref(TemplateDB *db, const char *file, const char *reldir, const 
     return 0;
 }
 
+/* A template's finish check failed after the row's overrides (d holds its
+ * message and keys): placed at the override that made it inconsistent, if
+ * one did, else at the row; "model 'NAME': ..." for what = "model". */
+static int finish_error(Diag *d, const ScenarioSource *src, const char *file, int row_line, const char *what,
+                        const char *name)
+{
+    char msg[DIAG_MSG_MAX], key[140];
+    const Prov *p = NULL;
+    for (int k = 0; k < DIAG_KEYS && !p && d->key[k][0]; k++) {
+        snprintf(key, sizeof key, "%s.%s", what, d->key[k]);
+        p = prov_find(&src->over, key);
+    }
+    char full[DIAG_MSG_MAX + NAME_MAX_LEN + 16];
+    snprintf(full, sizeof full, "%s '%s': %s", what, name, d->msg);
+    text_copy(msg, sizeof msg, full);
+    return diag_set(d, file, p ? p->line : row_line, p ? p->col : 0, "%s", msg);
+}
+
 int scenario_build(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
                    int row_line, Scenario *sc, ScenarioSource *src, Diag *d)
 {
@@ -115,34 +133,12 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
                                 p->key, sc->system.device.name);
             }
 
-    /* Derived defaults, after every override. */
-    if (param_model_table.finish && param_model_table.finish(&sc->model, d)) {
-        /* at the override that made the model inconsistent, if one did */
-        char msg[DIAG_MSG_MAX], key[140];
-        const Prov *p = NULL;
-        for (int k = 0; k < DIAG_KEYS && !p && d->key[k][0]; k++) {
-            snprintf(key, sizeof key, "model.%s", d->key[k]);
-            p = prov_find(&src->over, key);
-        }
-        char full[DIAG_MSG_MAX + NAME_MAX_LEN + 16];
-        snprintf(full, sizeof full, "model '%s': %s", sc->model.name, d->msg);
-        text_copy(msg, sizeof msg, full);
-        return diag_set(d, file, p ? p->line : row_line, p ? p->col : 0, "%s", msg);
-    }
-    /* the system's own consistency, after the overrides (pods need a pod
-     * network): at the override that broke it, else at the row */
-    if (param_system_table.finish && param_system_table.finish(&sc->system, d)) {
-        char msg[DIAG_MSG_MAX], key[140];
-        const Prov *p = NULL;
-        for (int k = 0; k < DIAG_KEYS && !p && d->key[k][0]; k++) {
-            snprintf(key, sizeof key, "system.%s", d->key[k]);
-            p = prov_find(&src->over, key);
-        }
-        char full[DIAG_MSG_MAX + NAME_MAX_LEN + 16];
-        snprintf(full, sizeof full, "system '%s': %s", sc->system.name, d->msg);
-        text_copy(msg, sizeof msg, full);
-        return diag_set(d, file, p ? p->line : row_line, p ? p->col : 0, "%s", msg);
-    }
+    /* Derived defaults, after every override; then the system's own
+     * consistency (pods need a pod network) */
+    if (param_model_table.finish && param_model_table.finish(&sc->model, d))
+        return finish_error(d, src, file, row_line, "model", sc->model.name);
+    if (param_system_table.finish && param_system_table.finish(&sc->system, d))
+        return finish_error(d, src, file, row_line, "system", sc->system.name);
     /* an explicit 0 trains nothing: say so rather than fall back to the
      * model's own amount */
     {

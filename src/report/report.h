@@ -150,6 +150,10 @@ int rpt_series_build(const Run *run, RptSeriesSet *set);
  * Returns its seconds; *name is "days", "hours" or "minutes". */
 double rpt_time_unit(const Run *run, const RptSeriesSet *set, const char **name);
 
+/* Likewise the energy to train: GWh from 2,000 MWh, kWh below 2 MWh, else
+ * MWh.  Returns its joules; *name is "kWh", "MWh" or "GWh". */
+double rpt_energy_unit(const Run *run, const RptSeriesSet *set, const char **name);
+
 /* 1 when the best scenarios of the series differ in global batch: their
  * breakdowns are then compared per sample (one step of 4,096 samples
  * against one of 1,536 says nothing), else per step. */

@@ -535,14 +535,30 @@ int rpt_breakdown_per_sample(const Run *run, const RptSeriesSet *set)
     return 0;
 }
 
-double rpt_time_unit(const Run *run, const RptSeriesSet *set, const char **name)
+/* The median over the series' best rows of a result figure (energy or
+ * time to train; the first 256 series), or `none` when no best has it. */
+static double ttt_of(const Result *r)
+{
+    return r->time_to_train_s;
+}
+
+static double energy_of(const Result *r)
+{
+    return r->energy_to_train_j;
+}
+
+static double best_median(const Run *run, const RptSeriesSet *set, double (*figure)(const Result *),
+                          double none)
 {
     double v[256];
     int n = 0;
     for (int i = 0; i < set->n && n < 256; i++) {
         const RptSeries *s = &set->s[i];
-        if (s->best >= 0 && isfinite(run->row[s->best].r.time_to_train_s))
-            v[n++] = run->row[s->best].r.time_to_train_s;
+        if (s->best < 0)
+            continue;
+        const double x = figure(&run->row[s->best].r);
+        if (isfinite(x))
+            v[n++] = x;
     }
     for (int i = 1; i < n; i++) /* insertion sort: a handful of series */
         for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
@@ -550,7 +566,19 @@ double rpt_time_unit(const Run *run, const RptSeriesSet *set, const char **name)
             v[j] = v[j - 1];
             v[j - 1] = t;
         }
-    const double med = n ? v[n / 2] : 86400.0 * 2;
+    return n ? v[n / 2] : none;
+}
+
+double rpt_time_unit(const Run *run, const RptSeriesSet *set, const char **name)
+{
+    const double med = best_median(run, set, ttt_of, 86400.0 * 2);
     *name = med >= 2 * 86400.0 ? "days" : med >= 2 * 3600.0 ? "hours" : "minutes";
     return med >= 2 * 86400.0 ? 86400.0 : med >= 2 * 3600.0 ? 3600.0 : 60.0;
+}
+
+double rpt_energy_unit(const Run *run, const RptSeriesSet *set, const char **name)
+{
+    const double med = best_median(run, set, energy_of, 3.6e9);
+    *name = med >= 2000 * 3.6e9 ? "GWh" : med >= 2 * 3.6e9 ? "MWh" : "kWh";
+    return med >= 2000 * 3.6e9 ? 3.6e12 : med >= 2 * 3.6e9 ? 3.6e9 : 3.6e6;
 }

@@ -413,6 +413,21 @@ static lxw_format *numfmt(X *x, const char *nf)
     return f;
 }
 
+/* A table header: bold on blue, ruled below, wrapped, at the bottom of
+ * its cell; right-aligned over numbers. */
+static lxw_format *header_format(lxw_workbook *wb, int right)
+{
+    lxw_format *f = workbook_add_format(wb);
+    format_set_bold(f);
+    format_set_bg_color(f, 0xD9E1F2);
+    format_set_bottom(f, LXW_BORDER_THIN);
+    format_set_align(f, LXW_ALIGN_VERTICAL_BOTTOM);
+    if (right)
+        format_set_align(f, LXW_ALIGN_RIGHT);
+    format_set_text_wrap(f);
+    return f;
+}
+
 static void make_formats(X *x)
 {
     lxw_workbook *wb = x->wb;
@@ -427,19 +442,8 @@ static void make_formats(X *x)
     x->section = workbook_add_format(wb);
     format_set_bold(x->section);
     format_set_font_size(x->section, 12);
-    x->head = workbook_add_format(wb);
-    format_set_bold(x->head);
-    format_set_bg_color(x->head, 0xD9E1F2);
-    format_set_bottom(x->head, LXW_BORDER_THIN);
-    format_set_align(x->head, LXW_ALIGN_VERTICAL_BOTTOM);
-    format_set_text_wrap(x->head);
-    x->head_num = workbook_add_format(wb);
-    format_set_bold(x->head_num);
-    format_set_bg_color(x->head_num, 0xD9E1F2);
-    format_set_bottom(x->head_num, LXW_BORDER_THIN);
-    format_set_align(x->head_num, LXW_ALIGN_VERTICAL_BOTTOM);
-    format_set_align(x->head_num, LXW_ALIGN_RIGHT);
-    format_set_text_wrap(x->head_num);
+    x->head = header_format(wb, 0);
+    x->head_num = header_format(wb, 1);
     x->wrap = workbook_add_format(wb);
     format_set_text_wrap(x->wrap);
     format_set_align(x->wrap, LXW_ALIGN_VERTICAL_TOP);
@@ -617,23 +621,7 @@ static double ttt_shown(const X *x, const RunRow *rr)
 static void choose_time_unit(X *x)
 {
     x->tunit_s = rpt_time_unit(x->run, &x->set, &x->tunit);
-    /* energy likewise: GWh from 2,000 MWh, kWh below 2 MWh */
-    double ev[256];
-    int ne = 0;
-    for (int i = 0; i < x->set.n && ne < 256; i++) {
-        const RptSeries *s = &x->set.s[i];
-        if (s->best >= 0 && isfinite(x->run->row[s->best].r.energy_to_train_j))
-            ev[ne++] = x->run->row[s->best].r.energy_to_train_j;
-    }
-    for (int i = 1; i < ne; i++)
-        for (int j = i; j > 0 && ev[j] < ev[j - 1]; j--) {
-            double t = ev[j];
-            ev[j] = ev[j - 1];
-            ev[j - 1] = t;
-        }
-    const double emed = ne ? ev[ne / 2] : 3.6e9;
-    x->eunit_j = emed >= 2000 * 3.6e9 ? 3.6e12 : emed >= 2 * 3.6e9 ? 3.6e9 : 3.6e6;
-    x->eunit = emed >= 2000 * 3.6e9 ? "GWh" : emed >= 2 * 3.6e9 ? "MWh" : "kWh";
+    x->eunit_j = rpt_energy_unit(x->run, &x->set, &x->eunit);
 }
 
 static int has_ttt(const RunRow *rr)
