@@ -9,6 +9,13 @@ override CFLAGS += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -D_D
 LDLIBS   := -lxlsxwriter -lz -lcsv -lyaml -lm -pthread
 BUILD    := build
 
+# make MPI=1: deepflow for mpirun/srun (Debian's OpenMPI), in its own build folder
+ifeq ($(MPI),1)
+CC       := mpicc
+BUILD    := build-mpi
+override CFLAGS += -DDF_MPI
+endif
+
 DEPS_STAMP := $(BUILD)/.deps-ok
 LIB_SRC  := $(sort $(filter-out src/main.c,$(wildcard src/*/*.c)))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -26,6 +33,7 @@ all: $(BIN)
 # Install missing Debian packages once (idempotent, silent when all is there).
 $(DEPS_STAMP): scripts/install-deps.sh
 	@sh scripts/install-deps.sh
+	@[ "$(MPI)" != 1 ] || sh scripts/install-deps.sh --mpi
 	@mkdir -p $(BUILD) && touch $@
 
 deps: $(DEPS_STAMP)
@@ -40,7 +48,7 @@ $(BUILD)/libdeepflow.a: $(LIB_OBJ)
 
 $(BIN): $(BUILD)/src/main.o $(BUILD)/libdeepflow.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-	@ln -sf $(BUILD)/deepflow deepflow 2>/dev/null || true
+	@[ "$(MPI)" = 1 ] || ln -sf $(BUILD)/deepflow deepflow 2>/dev/null || true
 
 $(BUILD)/tests/%: tests/%.c tests/testutil.h tests/testdb.h $(BUILD)/libdeepflow.a
 	@mkdir -p $(dir $@)
@@ -73,6 +81,7 @@ look:
 
 bench: $(BENCH_BIN)
 	@for b in $(BENCH_BIN); do $$b; done
+	@sh scripts/bench_mpi.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/deepflow
@@ -110,6 +119,6 @@ fuzz: $(DEPS_STAMP)
 	done
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz deepflow
+	rm -rf $(BUILD) build-asan build-mpi build-fuzz deepflow
 
 -include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d

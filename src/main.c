@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "batch/dist.h"
 #include "batch/run.h"
 #include "core/units.h"
 #include "io/atomic.h"
@@ -559,7 +560,10 @@ static int cmd_run(int argc, char **argv)
         {NULL, 0, NULL, 0},
     };
     const char *out = NULL, *tdir = NULL;
-    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), quiet = 0, top_k = 0, c;
+    /* threads: this machine's cores, shared among the MPI ranks on it */
+    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN) / dist_local_size(), quiet = 0, top_k = 0, c;
+    if (jobs < 1)
+        jobs = 1;
     unsigned formats = RPT_ALL;
     char command[4096]; /* before getopt_long permutes argv */
     join_command(argc, argv, command, sizeof command);
@@ -660,6 +664,12 @@ static int cmd_run(int argc, char **argv)
         tdb_free(&db);
         table_free(&t);
         return EXIT_INPUT;
+    }
+    if (dist_rank() > 0) { /* rank 0 has every result and writes the report */
+        run_free(&run);
+        tdb_free(&db);
+        table_free(&t);
+        return EXIT_OK;
     }
     print_warnings(&db, &run);
     print_row_errors(&run, input);
@@ -1039,7 +1049,7 @@ static int cmd_templates(int argc, char **argv)
     return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         fputs(usage_text, stderr);
@@ -1065,4 +1075,17 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "templates"))
         return cmd_templates(argc - 1, argv + 1);
     return usage_error("unknown command '%s'", cmd);
+}
+
+int main(int argc, char **argv)
+{
+    if (dist_init(&argc, &argv)) {
+        fputs("deepflow: MPI could not start\n", stderr);
+        return EXIT_USAGE;
+    }
+    int rc = dispatch(argc, argv);
+    dist_finish();
+    /* rank 0 speaks for the run, its status included: mpirun then reports
+     * rank 0's status, not another rank's copy of it */
+    return dist_rank() > 0 ? EXIT_OK : rc;
 }

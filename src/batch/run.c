@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "batch/dist.h"
 #include "batch/evaluate.h"
 #include "core/text.h"
 #include "core/units.h"
@@ -110,8 +111,8 @@ static void unique_names(Run *run, const char *path, const int *name_col)
     free(k);
 }
 
-int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgress progress, void *ctx,
-              Run *run, Diag *d)
+/* Expand and build every row of t (nothing evaluated): 0, or -1 with d. */
+static int build_rows(TemplateDB *db, const Table *t, int top_k, Run *run, Diag *d)
 {
     memset(run, 0, sizeof *run);
     run->top_k = top_k < 0 ? 0 : top_k > RUN_MAX_TOP ? RUN_MAX_TOP : top_k;
@@ -240,15 +241,54 @@ int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgres
         unique_names(run, t->path, name_col);
         free(name_col);
     }
-    run_evaluate(run, threads, progress, ctx);
     return 0;
 }
 
+static void evaluate_rows(Run *run, int threads, RunProgress progress, void *ctx);
+static void tally(Run *run);
+
+int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgress progress, void *ctx,
+              Run *run, Diag *d)
+{
+    int rc = build_rows(db, t, top_k, run, d);
+    /* the ranks of an MPI run go on together or not at all */
+    if (!dist_all_ok(rc == 0)) {
+        if (rc == 0) {
+            run_free(run);
+            return diag_set(d, t->path, 0, 0,
+                            "another rank of this MPI run could not build the table's rows");
+        }
+        return rc;
+    }
+    evaluate_rows(run, threads, progress, ctx);
+    return 0;
+}
+
+/* Rows [next, end) handed out one at a time to a pool of threads. */
 typedef struct {
     Run *run;
     atomic_int next;
     atomic_int done;
+    int end;
 } Pool;
+
+static void evaluate_row(Run *run, GemmCache *cache, int i)
+{
+    RunRow *rr = &run->row[i];
+    if (!rr->built)
+        return;
+    SearchTop top = {NULL, 0, 0};
+    if (run->top_k > 0 && search_needed(&rr->sc) && (top.c = calloc((size_t)run->top_k, sizeof *top.c)))
+        top.k = run->top_k;
+    if (evaluate_top(&rr->sc, cache, &rr->r, top.c ? &top : NULL))
+        diag_set(&rr->diag, "", 0, 0, "%s", rr->r.error);
+    if (top.n > 0) {
+        rr->top = top.c;
+        rr->ntop = top.n;
+    } else {
+        free(top.c);
+    }
+}
 
 static void *worker(void *arg)
 {
@@ -258,23 +298,9 @@ static void *worker(void *arg)
         gemm_cache_init(cache);
     for (;;) {
         int i = atomic_fetch_add(&p->next, 1);
-        if (i >= p->run->n)
+        if (i >= p->end)
             break;
-        RunRow *rr = &p->run->row[i];
-        if (rr->built) {
-            SearchTop top = {NULL, 0, 0};
-            if (p->run->top_k > 0 && search_needed(&rr->sc) &&
-                (top.c = calloc((size_t)p->run->top_k, sizeof *top.c)))
-                top.k = p->run->top_k;
-            if (evaluate_top(&rr->sc, cache, &rr->r, top.c ? &top : NULL))
-                diag_set(&rr->diag, "", 0, 0, "%s", rr->r.error);
-            if (top.n > 0) {
-                rr->top = top.c;
-                rr->ntop = top.n;
-            } else {
-                free(top.c);
-            }
-        }
+        evaluate_row(p->run, cache, i);
         atomic_fetch_add(&p->done, 1);
     }
     free(cache);
@@ -349,32 +375,135 @@ static void speedups(Run *run, const Key *k)
     }
 }
 
-void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx)
+/* Start up to threads pool threads (0 started: the caller works alone). */
+static int pool_start(Pool *p, int threads, pthread_t **tid)
 {
-    Pool p = {run, 0, 0};
+    int rows = p->end - atomic_load(&p->next);
     if (threads < 1)
         threads = 1;
-    if (threads > run->n)
-        threads = run->n > 0 ? run->n : 1;
-    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    if (threads > rows)
+        threads = rows > 0 ? rows : 1;
+    *tid = calloc((size_t)threads, sizeof **tid);
     int started = 0;
-    for (int i = 0; tid && i < threads; i++)
-        if (pthread_create(&tid[i], NULL, worker, &p) == 0)
+    for (int i = 0; *tid && i < threads; i++)
+        if (pthread_create(&(*tid)[i], NULL, worker, p) == 0)
             started++;
+    return started;
+}
+
+static void pool_join(pthread_t *tid, int started)
+{
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    free(tid);
+}
+
+/* Rows [a, b) on this process's threads. */
+static void pool_range(Run *run, int a, int b, int threads, RunProgress progress, void *ctx)
+{
+    Pool p = {run, a, 0, b};
+    pthread_t *tid;
+    int started = pool_start(&p, threads, &tid);
     if (started == 0) {
         worker(&p);
     } else if (progress) {
         struct timespec ts = {0, 100 * 1000 * 1000};
-        while (atomic_load(&p.done) < run->n) {
-            progress(atomic_load(&p.done), run->n, ctx);
+        while (atomic_load(&p.done) < b - a) {
+            progress(atomic_load(&p.done), b - a, ctx);
             nanosleep(&ts, NULL);
         }
     }
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
-    free(tid);
+    pool_join(tid, started);
     if (progress)
-        progress(run->n, run->n, ctx);
+        progress(b - a, b - a, ctx);
+}
+
+/* ---- across MPI ranks: the rows' results travel as bytes ---------------
+ * a row: [int evaluation failed][int runners-up][Result][Candidate x n].
+ * Every rank runs the same binary on the same rows. */
+
+typedef struct {
+    Run *run;
+    int threads;
+} Shared;
+
+static size_t row_pack(void *ctx, int i, unsigned char *buf, size_t cap)
+{
+    const RunRow *rr = &((Shared *)ctx)->run->row[i];
+    int head[2] = {rr->built && rr->diag.msg[0], rr->ntop};
+    size_t need = sizeof head + sizeof rr->r + (size_t)rr->ntop * sizeof *rr->top;
+    if (need > cap)
+        return 0;
+    memcpy(buf, head, sizeof head);
+    memcpy(buf + sizeof head, &rr->r, sizeof rr->r);
+    if (rr->ntop)
+        memcpy(buf + sizeof head + sizeof rr->r, rr->top, (size_t)rr->ntop * sizeof *rr->top);
+    return need;
+}
+
+static size_t row_unpack(void *ctx, int i, const unsigned char *buf, size_t len)
+{
+    Run *run = ((Shared *)ctx)->run;
+    RunRow *rr = &run->row[i];
+    int head[2];
+    if (len < sizeof head + sizeof rr->r)
+        return 0;
+    memcpy(head, buf, sizeof head);
+    if (head[1] < 0 || head[1] > run->top_k)
+        return 0;
+    size_t need = sizeof head + sizeof rr->r + (size_t)head[1] * sizeof *rr->top;
+    if (need > len)
+        return 0;
+    if (!rr->built) /* nothing was evaluated: the row keeps its own diagnostic */
+        return need;
+    memcpy(&rr->r, buf + sizeof head, sizeof rr->r);
+    if (head[0])
+        diag_set(&rr->diag, "", 0, 0, "%s", rr->r.error);
+    if (head[1] > 0 && (rr->top = malloc((size_t)head[1] * sizeof *rr->top))) {
+        memcpy(rr->top, buf + sizeof head + sizeof rr->r, (size_t)head[1] * sizeof *rr->top);
+        rr->ntop = head[1];
+    }
+    return need;
+}
+
+static void row_range(void *ctx, int a, int b)
+{
+    Shared *s = ctx;
+    pool_range(s->run, a, b, s->threads, NULL, NULL);
+}
+
+/* Every row, on this process's threads and, in an MPI run, on the other
+ * ranks' (rank 0 gathers every result; the others keep only their own). */
+static void evaluate_rows(Run *run, int threads, RunProgress progress, void *ctx)
+{
+    if (dist_size() < 2) {
+        run_evaluate(run, threads, progress, ctx);
+        return;
+    }
+    Shared s = {run, threads};
+    Pool p = {run, 0, 0, run->n};
+    DistJob job = {run->n,     2 * sizeof(int) + sizeof(Result) + (size_t)run->top_k * sizeof(Candidate),
+                   &s,         row_pack,
+                   row_unpack, row_range,
+                   &p.next,    &p.done,
+                   progress,   ctx};
+    pthread_t *tid = NULL;
+    int started = dist_rank() == 0 ? pool_start(&p, threads, &tid) : 0;
+    char err[300];
+    dist_share(&job, err, sizeof err); /* a failed rank ends the job there */
+    pool_join(tid, started);
+    tally(run);
+}
+
+void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx)
+{
+    pool_range(run, 0, run->n, threads, progress, ctx);
+    tally(run);
+}
+
+/* Counts by outcome, then the per-series figures that need every row. */
+static void tally(Run *run)
+{
     run->n_ok = run->n_oom = run->n_error = 0;
     for (int i = 0; i < run->n; i++) {
         RunRow *rr = &run->row[i];
