@@ -128,6 +128,55 @@ static void test_alpha_power_law(void **state)
     assert_rel(s.energy_j_per_flop[PREC_BF16], 1e-12 * (v / 0.9) * (v / 0.9), 1e-12);
 }
 
+/* pwr_voltage skips the bisection's comparisons whose outcome Newton's
+ * root makes certain: it must end on exactly the double the full bisection
+ * (60 halvings of [v_min, v_nominal]) ends on, for any phi and any device,
+ * at the ends of the range too. */
+static double ratio_ref(double v, double vt, double a, double nominal)
+{
+    return v <= vt ? 0 : (pow(v - vt, a) / v) / nominal;
+}
+
+static void test_voltage_is_the_bisection(void **state)
+{
+    (void)state;
+    static const double dev[][4] = {/* v_nominal, v_threshold, v_min, alpha */
+                                    {0.9, 0.3, 0.65, 1.3},
+                                    {1.1, 0.25, 0.7, 0},
+                                    {0.8, 0.45, 0.5, 1.05},
+                                    {1.2, 0.1, 0.2, 2.0},
+                                    {1.0, 0.35, 0.55, 1.5}};
+    long compared = 0;
+    for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++) {
+        Device d = {0};
+        d.v_nominal = dev[k][0];
+        d.v_threshold = dev[k][1];
+        d.v_min = dev[k][2];
+        d.dvfs_alpha = dev[k][3];
+        const double a = d.dvfs_alpha > 0 ? d.dvfs_alpha : 1.3;
+        const double nominal = pow(d.v_nominal - d.v_threshold, a) / d.v_nominal;
+        const double pmin = ratio_ref(d.v_min, d.v_threshold, a, nominal);
+        for (int i = 0; i <= 20000; i++) {
+            const double phi = pmin - 5e-13 + (1.0 - pmin + 1e-12) * i / 20000.0;
+            double v;
+            if (pwr_voltage(&d, phi, &v))
+                continue;
+            double lo = d.v_min, hi = d.v_nominal;
+            for (int j = 0; j < 60; j++) {
+                const double mid = 0.5 * (lo + hi);
+                if (ratio_ref(mid, d.v_threshold, a, nominal) < phi)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            if (v != 0.5 * (lo + hi))
+                fail_msg("device %zu, phi %.17g: %.17g, the bisection %.17g", k, phi, v, 0.5 * (lo + hi));
+            compared++;
+        }
+    }
+    assert_true(compared > 90000);
+}
+
 static void test_system_power(void **state)
 {
     (void)state;
@@ -163,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_cost),
         cmocka_unit_test(test_cap_out_of_reach_is_an_error),
         cmocka_unit_test(test_alpha_power_law),
+        cmocka_unit_test(test_voltage_is_the_bisection),
         cmocka_unit_test(test_system_power),
         cmocka_unit_test(test_energy_counts),
     };

@@ -123,7 +123,7 @@ double net_tier_time(const Network *net, Collective c, double bytes, int p, Algo
     const double bw = raw_bw * net->efficiency * bw_scale;
     const double a = net->latency_s;
     const int dims = topo_dims(net->topology);
-    const double side = pow((double)p, 1.0 / dims);
+    const double side = dims == 1 ? (double)p : pow((double)p, 1.0 / dims); /* pow(p, 1) is p */
     double ring_bw = bw;
     if (net->topology == TOPO_MESH2D)
         ring_bw = 0.5 * bw; /* no wrap-around: each ring folds back on itself */

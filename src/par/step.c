@@ -180,16 +180,29 @@ static double costs_total(const Costs *c)
     return s;
 }
 
+/* "a (b)", or "a" when b is NULL, into buf (n bytes, cut to fit): names
+ * for the breakdown, built without printf in the evaluation's path. */
+static void label(char *buf, size_t n, const char *a, const char *b)
+{
+    size_t at = 0;
+    const char *parts[] = {a, b ? " (" : "", b ? b : "", b ? ")" : ""};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        for (const char *p = parts[i]; *p && at + 1 < n; p++)
+            buf[at++] = *p;
+    if (n)
+        buf[at] = '\0';
+}
+
 static void tier_name(char *buf, size_t n, const Group *g, const CollCost *c)
 {
     if (g->p <= 1)
-        snprintf(buf, n, "none");
+        label(buf, n, "none", NULL);
     else
-        snprintf(buf, n, "%s (%s)",
-                 c->tier && strcmp(c->tier, "none") ? c->tier
-                 : g->nodes > 1                     ? "inter"
-                                                    : "intra",
-                 algorithm_name(c->algo));
+        label(buf, n,
+              c->tier && strcmp(c->tier, "none") ? c->tier
+              : g->nodes > 1                     ? "inter"
+                                                 : "intra",
+              algorithm_name(c->algo));
 }
 
 /* Rank strides of the tp, dp and pp groups for a placement order
@@ -335,9 +348,9 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     if (m_micro < 1)
         return fail(r, "global_batch is smaller than dp x microbatch");
 
-    snprintf(r->tp_tier, sizeof r->tp_tier, "none");
-    snprintf(r->dp_tier, sizeof r->dp_tier, "none");
-    snprintf(r->pp_tier, sizeof r->pp_tier, "none");
+    label(r->tp_tier, sizeof r->tp_tier, "none", NULL);
+    label(r->dp_tier, sizeof r->dp_tier, "none", NULL);
+    label(r->pp_tier, sizeof r->pp_tier, "none", NULL);
 
     /* One layer, one microbatch. */
     Costs lf = {0}, lb = {0}, ff = {0}, fb = {0}, tf = {0}, tb = {0};
@@ -548,17 +561,16 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         if (i != COMP_DP_HIDDEN && step.t[i] > step.t[worst])
             worst = i;
     if (!r->fits_memory) {
-        snprintf(r->bottleneck, sizeof r->bottleneck, "memory capacity");
+        label(r->bottleneck, sizeof r->bottleneck, "memory capacity", NULL);
     } else if (worst == COMP_GEMM || worst == COMP_ATTENTION || worst == COMP_EMBED_HEAD ||
                worst == COMP_RECOMPUTE) {
         int b = 0;
         for (int i = 1; i < BOUND_COUNT; i++)
             if (step.bound_t[i] > step.bound_t[b])
                 b = i;
-        snprintf(r->bottleneck, sizeof r->bottleneck, "%s (%s)", component_name((Component)worst),
-                 bound_name((Bound)b));
+        label(r->bottleneck, sizeof r->bottleneck, component_name((Component)worst), bound_name((Bound)b));
     } else {
-        snprintf(r->bottleneck, sizeof r->bottleneck, "%s", component_name((Component)worst));
+        label(r->bottleneck, sizeof r->bottleneck, component_name((Component)worst), NULL);
     }
     r->status = r->fits_memory ? STATUS_OK : STATUS_OOM;
     if (!isfinite(r->step_time_s) || r->step_time_s <= 0)

@@ -435,25 +435,23 @@ static void gemm_device(const Device *d, GemmDevice *g)
 
 static size_t cache_home(Precision p, int64_t batch, int64_t m, int64_t n, int64_t k)
 {
-    uint64_t h = mix64((uint64_t)batch);
-    h = mix64(h ^ (uint64_t)m);
-    h = mix64(h ^ (uint64_t)n);
-    h = mix64(h ^ (uint64_t)k);
-    h = mix64(h ^ (uint64_t)p);
-    return (size_t)(h % GEMM_CACHE_SLOTS);
+    /* each field times its own odd constant, then one finaliser: the slot
+     * only decides where a cost is kept, never what it is */
+    const uint64_t h = (uint64_t)batch * 0x9e3779b97f4a7c15ULL ^ (uint64_t)m * 0xc2b2ae3d27d4eb4fULL ^
+                       (uint64_t)n * 0x165667b19e3779f9ULL ^ (uint64_t)k * 0xd6e8feb86659fd93ULL ^
+                       (uint64_t)p * 0xff51afd7ed558ccdULL;
+    return (size_t)(mix64(h) % GEMM_CACHE_SLOTS);
 }
 
-/* GemmDevice is doubles only (perf.h): compared as such, every field, so
+/* GemmDevice is doubles only (perf.h): compared whole, every field, so
  * that a field added to it is part of the memo's key by construction. */
 _Static_assert(sizeof(GemmDevice) % sizeof(double) == 0, "GemmDevice holds doubles only");
 
+/* Bit for bit: no padding to compare (doubles only), and a -0.0 that
+ * meets a 0.0 only empties the memo, never serves a stale cost. */
 static int same_gemm_device(const GemmDevice *a, const GemmDevice *b)
 {
-    const double *x = (const double *)(const void *)a, *y = (const double *)(const void *)b;
-    for (size_t i = 0; i < sizeof *a / sizeof(double); i++)
-        if (x[i] != y[i])
-            return 0;
-    return 1;
+    return memcmp(a, b, sizeof *a) == 0;
 }
 
 void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t n, int64_t k,
