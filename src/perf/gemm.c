@@ -451,7 +451,9 @@ _Static_assert(sizeof(GemmDevice) % sizeof(double) == 0, "GemmDevice holds doubl
  * meets a 0.0 only empties the memo, never serves a stale cost. */
 static int same_gemm_device(const GemmDevice *a, const GemmDevice *b)
 {
-    return memcmp(a, b, sizeof *a) == 0;
+    /* bit for bit on purpose (above): doubles' several representations of
+     * one value can only miss the memo */
+    return memcmp(a, b, sizeof *a) == 0; // NOLINT(bugprone-suspicious-memory-comparison)
 }
 
 void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t n, int64_t k,
