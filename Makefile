@@ -79,9 +79,10 @@ validate: $(BIN)
 look:
 	@sh scripts/look.sh
 
-bench: $(BENCH_BIN)
+bench: $(BENCH_BIN) $(BIN)
 	@for b in $(BENCH_BIN); do $$b; done
 	@sh scripts/bench_mpi.sh
+	@sh scripts/bench_stream.sh $(BIN)
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/deepflow

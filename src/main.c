@@ -206,6 +206,17 @@ static void join_command(int argc, char **argv, char *out, size_t n)
     }
 }
 
+/* A CSV a streamed run wrote as the rows passed, into the staging folder. */
+static int move_streamed(const char *from, const char *file, const char *to, char *err, size_t n)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/%s", from, file);
+    if (rename(path, to) == 0)
+        return 0;
+    snprintf(err, n, "%s: %s", to, strerror(errno));
+    return -1;
+}
+
 /* Write every format asked for into dir; print what failed to stderr and
  * the closing paragraph to stdout.  Returns 0, or -1 when some output could
  * not be written (every other output is still attempted). */
@@ -245,8 +256,9 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
         static const char *const csvs[2] = {"summary.csv", "breakdown.csv"};
         for (int i = 0; i < 2; i++) {
             snprintf(path, sizeof path, "%s/%s", stage, csvs[i]);
-            int r = i ? rpt_breakdown_csv(run, path, err, sizeof err)
-                      : rpt_summary_csv(run, path, err, sizeof err);
+            int r = in->streamed ? move_streamed(in->streamed, csvs[i], path, err, sizeof err)
+                    : i          ? rpt_breakdown_csv(run, path, err, sizeof err)
+                                 : rpt_summary_csv(run, path, err, sizeof err);
             if (r) {
                 fprintf(stderr, "deepflow: cannot write %s\n", err);
                 failed = 1;
@@ -261,7 +273,8 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
         snprintf(path, sizeof path, "%s/runners_up.csv", stage);
         snprintf(fin, sizeof fin, "%s/runners_up.csv", dir);
         if (run->top_k > 0) {
-            if (rpt_runners_up_csv(run, path, err, sizeof err)) {
+            if (in->streamed ? move_streamed(in->streamed, "runners_up.csv", path, err, sizeof err)
+                             : rpt_runners_up_csv(run, path, err, sizeof err)) {
                 fprintf(stderr, "deepflow: cannot write %s\n", err);
                 failed = 1;
             } else {
@@ -289,13 +302,12 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
         }
     }
     if (formats & RPT_CSV) { /* the co-design's changes; gone when no row was co-designed */
-        int designed = 0;
-        for (int i = 0; i < run->n && !designed; i++)
-            designed = run->row[i].built && run->row[i].r.design_evals > 0;
+        const int designed = run_designed(run);
         snprintf(path, sizeof path, "%s/design.csv", stage);
         snprintf(fin, sizeof fin, "%s/design.csv", dir);
         if (designed) {
-            if (rpt_design_csv(run, path, err, sizeof err)) {
+            if (in->streamed ? move_streamed(in->streamed, "design.csv", path, err, sizeof err)
+                             : rpt_design_csv(run, path, err, sizeof err)) {
                 fprintf(stderr, "deepflow: cannot write %s\n", err);
                 failed = 1;
             } else {
@@ -354,8 +366,8 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
         if (rr->built && rr->r.status == STATUS_OK && (best < 0 || rpt_better(rr, i, &run->row[best], best)))
             best = i;
     }
-    printf("%s: %d scenario%s: %d ok, %d out of memory, %d failed.", in->table->path, run->n,
-           run->n == 1 ? "" : "s", run->n_ok, run->n_oom, run->n_error);
+    printf("%s: %d scenario%s: %d ok, %d out of memory, %d failed.", in->table->path, run_total(run),
+           run_total(run) == 1 ? "" : "s", run->n_ok, run->n_oom, run->n_error);
     if (best >= 0) {
         const RunRow *b = &run->row[best];
         if (isfinite(b->r.time_to_train_s)) {
@@ -418,7 +430,8 @@ static int write_report(const ReportInput *in, const char *dir, unsigned formats
  * table lines it affects. */
 typedef struct {
     char *msg;
-    int row; /* index in the run */
+    int row;  /* index among the scenarios */
+    int line; /* its table line */
 } RowMsg;
 
 typedef struct {
@@ -442,28 +455,31 @@ static int cmp_group(const void *a, const void *b)
 
 static void print_row_errors(const Run *run, const char *input)
 {
-    const size_t cap = (size_t)(run->n > 0 ? run->n : 1);
+    /* a streamed run has its failures apart: its rows are not all kept */
+    const int nmsg = run->fail ? run->nfail : run->n;
+    const size_t cap = (size_t)(nmsg > 0 ? nmsg : 1);
     RowMsg *v = calloc(cap, sizeof *v);
     MsgGroup *g = calloc(cap, sizeof *g);
     int n = 0, ng = 0;
-    for (int i = 0; i < run->n; i++) {
-        const RunRow *rr = &run->row[i];
-        if (rr->built && rr->r.status != STATUS_ERROR)
-            continue;
+    for (int i = 0; i < nmsg; i++) {
         char msg[1200];
-        if (rr->diag.file[0]) {
-            diag_format(&rr->diag, msg, sizeof msg);
+        int line;
+        if (run->fail) {
+            snprintf(msg, sizeof msg, "%s", run->fail[i].said);
+            line = run->fail[i].row_line;
         } else {
-            /* an evaluation error: at the cell of the column it is about */
-            Diag d;
-            diag_set(&d, input, rr->line, run_error_col(rr), "scenario '%s': %s", rr->sc.name, rr->r.error);
-            diag_format(&d, msg, sizeof msg);
+            const RunRow *rr = &run->row[i];
+            if (rr->built && rr->r.status != STATUS_ERROR)
+                continue;
+            run_error_message(rr, input, msg, sizeof msg);
+            line = rr->line;
         }
         if (!v || !g || !(v[n].msg = strdup(msg))) {
             fprintf(stderr, "%s\n", msg); /* no memory to group: say it as it comes */
             continue;
         }
-        v[n++].row = i;
+        v[n].row = run->fail ? run->fail[i].index : i;
+        v[n++].line = line;
     }
     if (v && g) {
         qsort(v, (size_t)n, sizeof *v, cmp_rowmsg);
@@ -483,7 +499,7 @@ static void print_row_errors(const Run *run, const char *input)
             fprintf(stderr, "%s (the same for %d scenarios, table line", e->msg, g[k].count);
             int shown = 0, last = -1, more = 0;
             for (int i = 0; i < g[k].count; i++) {
-                const int line = run->row[e[i].row].line;
+                const int line = e[i].line;
                 if (line == last)
                     continue;
                 if (shown == 10) {
@@ -491,9 +507,7 @@ static void print_row_errors(const Run *run, const char *input)
                     break;
                 }
                 fprintf(stderr, "%s %d",
-                        shown ? ","
-                              : (g[k].count > 1 && line != run->row[e[g[k].count - 1].row].line ? "s" : ""),
-                        line);
+                        shown ? "," : (g[k].count > 1 && line != e[g[k].count - 1].line ? "s" : ""), line);
                 shown++;
                 last = line;
             }
@@ -518,6 +532,8 @@ static void print_warnings(const TemplateDB *db, const Run *run)
     for (int i = 0; i < db->n; i++)
         for (int k = 0; k < db->t[i]->warnings.n; k++)
             fprintf(stderr, "%s\n", db->t[i]->warnings.s[k]);
+    for (int i = 0; i < run->nwarn; i++) /* a streamed run's, distinct and sorted already */
+        fprintf(stderr, "%s\n", run->warn[i]);
     int n = 0;
     for (int i = 0; i < run->n; i++)
         n += run->row[i].src.warnings.n;
@@ -546,6 +562,86 @@ static int parse_top(const char *s, int *k)
         return -1;
     *k = (int)v;
     return 0;
+}
+
+/* A streamed run's CSVs as the rows pass, and the rows its report keeps. */
+typedef struct {
+    FILE *f[4]; /* summary, breakdown, runners-up (--top), design; NULL: not written */
+    RptKeep *keep;
+} StreamOut;
+
+static void stream_row(void *ctx, const RunRow *rr, int index)
+{
+    StreamOut *o = ctx;
+    void (*const row[4])(FILE *, const RunRow *) = {rpt_summary_row, rpt_breakdown_row, rpt_runners_row,
+                                                    rpt_design_row};
+    for (int i = 0; i < 4; i++)
+        if (o->f[i])
+            row[i](o->f[i], rr);
+    rpt_keep_add(o->keep, rr, index);
+}
+
+/* run_table for a study too large to hold (batch/run.h run_stream): the
+ * CSVs go into a staging folder of their own in dir (sdir; the report
+ * takes them from there), the rows the report needs into run.  Returns 0,
+ * 1 with d filled when the table cannot be run, 2 when the CSVs cannot be
+ * written. */
+static int stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, Progress *pr, const char *dir,
+                        unsigned formats, int detail_max, Run *run, char *sdir, size_t sn, Diag *d)
+{
+    static const char *const files[4] = {"summary.csv", "breakdown.csv", "runners_up.csv", "design.csv"};
+    void (*const head[4])(FILE *, const RunRow *) = {rpt_summary_row, rpt_breakdown_row, rpt_runners_row,
+                                                     rpt_design_row};
+    StreamOut o = {{NULL, NULL, NULL, NULL}, NULL};
+    memset(run, 0, sizeof *run);
+    long total;
+    if (run_count_checked(t, &total, d)) /* before any folder is made */
+        return 1;
+    const int rank0 = dist_rank() == 0;
+    int ok = 1;
+    if (rank0 && (formats & RPT_CSV)) {
+        if (mkdir_p(dir) || atomic_stage_open(dir, sdir, sn)) {
+            diag_set(d, dir, 0, 0, "cannot create a folder for the CSVs: %s", strerror(errno));
+            sdir[0] = '\0';
+            ok = 0;
+        }
+        for (int i = 0; ok && i < 4; i++) {
+            if (i == 2 && top_k <= 0)
+                continue;
+            char path[1400];
+            snprintf(path, sizeof path, "%s/%s", sdir, files[i]);
+            if (!(o.f[i] = fopen(path, "w"))) {
+                diag_set(d, path, 0, 0, "cannot write: %s", strerror(errno));
+                ok = 0;
+            } else {
+                head[i](o.f[i], NULL);
+            }
+        }
+    }
+    if (rank0 && ok && !(o.keep = rpt_keep_new(t->path, detail_max))) {
+        diag_set(d, t->path, 0, 0, "out of memory");
+        ok = 0;
+    }
+    int rc = 0;
+    if (!dist_all_ok(ok)) { /* every rank stops here, or none */
+        if (ok)
+            diag_set(d, t->path, 0, 0, "rank 0 of this MPI run could not start the run");
+        rc = 2;
+    }
+    RunStats st;
+    if (!rc && run_stream(db, t, jobs, top_k, progress_line, pr, stream_row, &o, &st, d))
+        rc = 1;
+    for (int i = 0; i < 4; i++)
+        if (o.f[i] && (ferror(o.f[i]) | fclose(o.f[i])) && !rc) {
+            diag_set(d, dir, 0, 0, "cannot write %s: %s", files[i], strerror(errno));
+            rc = 2;
+        }
+    if (!rc && rank0 && rpt_keep_finish(o.keep, &st, run)) {
+        diag_set(d, t->path, 0, 0, "out of memory for the rows the report keeps");
+        rc = 1;
+    }
+    rpt_keep_free(o.keep);
+    return rc;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -654,16 +750,31 @@ static int cmd_run(int argc, char **argv)
 
     Progress pr = {!quiet && isatty(fileno(stderr)), {0, 0}};
     clock_gettime(CLOCK_MONOTONIC, &pr.t0);
+    /* a study larger than the workbook lists one by one is streamed: its
+     * rows pass, its CSVs are written as they do, and only the rows the
+     * report needs are kept (DEEPFLOW_DETAIL_MAX lowers that size, for
+     * tests; DEEPFLOW_NO_STREAM holds every row regardless) */
+    const char *dm = getenv("DEEPFLOW_DETAIL_MAX");
+    const long dml = dm ? strtol(dm, NULL, 10) : 0;
+    const int detail_max = dml > 0 && dml <= RPT_DETAIL_MAX ? (int)dml : 0;
+    const int streamed =
+        run_count(&t) > (detail_max > 0 ? detail_max : RPT_DETAIL_MAX) && !getenv("DEEPFLOW_NO_STREAM");
     Run run;
     Diag rd;
     diag_clear(&rd);
-    if (run_table(&db, &t, jobs, top_k, progress_line, &pr, &run, &rd)) {
+    char sdir[1200] = "";
+    const int got = streamed ? stream_table(&db, &t, jobs, top_k, &pr, dir, formats, detail_max, &run, sdir,
+                                            sizeof sdir, &rd)
+                             : run_table(&db, &t, jobs, top_k, progress_line, &pr, &run, &rd);
+    if (got) {
         char msg[1200];
         diag_format(&rd, msg, sizeof msg);
         fprintf(stderr, "deepflow: %s (no report written)\n", msg);
+        if (sdir[0])
+            atomic_stage_abort(sdir);
         tdb_free(&db);
         table_free(&t);
-        return EXIT_INPUT;
+        return got == 2 ? EXIT_OUTPUT : EXIT_INPUT;
     }
     if (dist_rank() > 0) { /* rank 0 has every result and writes the report */
         run_free(&run);
@@ -677,9 +788,20 @@ static int cmd_run(int argc, char **argv)
     int rc = run.n_error ? EXIT_ROWS_FAILED : EXIT_OK;
     RptSensitivity sens;
     const int have_sens = rpt_sensitivity(&run, &sens) == 0;
-    ReportInput rin = {&run, &t, &db, name, command, created, have_sens ? &sens : NULL, NULL, 0};
+    ReportInput rin = {&run,
+                       &t,
+                       &db,
+                       name,
+                       command,
+                       created,
+                       have_sens ? &sens : NULL,
+                       NULL,
+                       detail_max,
+                       sdir[0] ? sdir : NULL};
     if (write_report(&rin, dir, formats) != 0)
         rc = EXIT_OUTPUT;
+    if (sdir[0])
+        atomic_stage_abort(sdir); /* what was not moved into the report (an unused design.csv) */
     run_free(&run);
     tdb_free(&db);
     table_free(&t);

@@ -18,6 +18,7 @@ passed=0
 failed=0
 ok() { echo "ok   mpi: $1"; passed=$((passed + 1)); }
 bad() { echo "FAIL mpi: $1"; failed=$((failed + 1)); }
+. "$ROOT/tests/same_run.sh"
 
 if ! command -v mpicc >/dev/null 2>&1 || ! command -v mpirun >/dev/null 2>&1; then
     echo "mpi: skipped: OpenMPI is not installed (sh scripts/install-deps.sh --mpi)"
@@ -51,21 +52,7 @@ compare() {
     mv "$T/out" "$T/one" 2>/dev/null
     (cd "$T" && $MPIRUN "$MPIDF" run "$ROOT/$table" -o out -q "$@" >three.out 2>three.err; echo $? >three.rc)
     mv "$T/out" "$T/three" 2>/dev/null
-    if ! [ -d "$T/one" ] || ! [ -d "$T/three" ]; then
-        bad "$name: a report is missing (single: $(cat "$T/one.rc"), mpirun: $(cat "$T/three.rc"))"
-        cat "$T/three.err"
-    elif ! diff -r "$T/one" "$T/three" >"$T/diff" 2>&1; then
-        bad "$name: the reports differ"
-        head -n 5 "$T/diff"
-    elif ! cmp -s "$T/one.out" "$T/three.out" || ! cmp -s "$T/one.err" "$T/three.err"; then
-        bad "$name: stdout or stderr differ"
-        diff "$T/one.out" "$T/three.out" | head -n 5
-        diff "$T/one.err" "$T/three.err" | head -n 5
-    elif ! cmp -s "$T/one.rc" "$T/three.rc"; then
-        bad "$name: exit status $(cat "$T/three.rc") under mpirun, $(cat "$T/one.rc") alone"
-    else
-        ok "$name: identical report, output and status ($(cat "$T/one.rc")) on 3 ranks"
-    fi
+    same_run "$name" one three "on 3 ranks"
     rm -rf "$T/one" "$T/three"
 }
 
@@ -74,6 +61,15 @@ compare "runners-up" tests/cli/tables/top.csv --top 3
 compare "co-design" tests/cli/tables/codesign.csv
 compare "failed rows" tests/cli/tables/eval-errors.csv
 compare "sweep" tests/cli/tables/sweep.csv -f csv
+# streamed studies (larger than the workbook lists one by one; DEEPFLOW_DETAIL_MAX
+# lowers that size): the ranks evaluate each window, rank 0 streams the rows
+DEEPFLOW_DETAIL_MAX=3
+export DEEPFLOW_DETAIL_MAX
+compare "streamed: default study" inputs/default.csv
+compare "streamed: runners-up" tests/cli/tables/top.csv --top 3
+compare "streamed: failed rows" tests/cli/tables/eval-errors.csv
+compare "streamed: bad sweeps" tests/cli/tables/sweep-errors.csv
+unset DEEPFLOW_DETAIL_MAX
 
 # every rank takes a share of a larger study (rows go to whoever asks)
 (cd "$T" && DEEPFLOW_DIST_LOG=1 $MPIRUN "$MPIDF" run "$ROOT/inputs/dp-vs-hybrid.csv" -o shares -q -f csv \
@@ -86,17 +82,37 @@ else
 fi
 
 # a rank that dies: the run fails, no report, and mpirun names the rank
-(cd "$T" && DEEPFLOW_DIST_KILL=1 mpirun --allow-run-as-root --oversubscribe -np 3 "$MPIDF" run \
-    "$ROOT/inputs/dp-vs-hybrid.csv" -o killed -q >kill.out 2>kill.err; echo $? >kill.rc)
-if [ "$(cat "$T/kill.rc")" -eq 0 ]; then
-    bad "a killed rank: exit status 0"
-elif [ -e "$T/killed" ]; then
-    bad "a killed rank: a report was written"
-elif ! grep -q "rank 1" "$T/kill.err" "$T/kill.out"; then
-    bad "a killed rank: no message names rank 1"
-    cat "$T/kill.err"
+# (held in memory, and streamed)
+killed() {
+    name=$1
+    shift
+    rm -rf "$T/killed"
+    (cd "$T" && env "$@" DEEPFLOW_DIST_KILL=1 mpirun --allow-run-as-root --oversubscribe -np 3 "$MPIDF" run \
+        "$ROOT/inputs/dp-vs-hybrid.csv" -o killed -q >kill.out 2>kill.err; echo $? >kill.rc)
+    if [ "$(cat "$T/kill.rc")" -eq 0 ]; then
+        bad "$name: exit status 0"
+    elif [ -n "$(ls "$T/killed" 2>/dev/null)" ]; then
+        # a streamed run stages its CSVs in the report folder from the start:
+        # a dead run may leave that folder with its hidden staging folder only
+        bad "$name: a report was written: $(ls "$T/killed" | head -n 3 | tr '\n' ' ')"
+    elif ! grep -q "rank 1" "$T/kill.err" "$T/kill.out"; then
+        bad "$name: no message names rank 1"
+        cat "$T/kill.err"
+    else
+        ok "$name: status $(cat "$T/kill.rc"), no report, '$(grep -h -m1 "rank 1" "$T/kill.err" "$T/kill.out" | sed 's/^ *//')'"
+    fi
+}
+killed "a killed rank" LC_ALL=C
+killed "a killed rank, streamed" DEEPFLOW_DETAIL_MAX=3
+# the next run removes what the dead one left (its staging folder)
+(cd "$T" && "$DF" run "$ROOT/tests/cli/tables/good.csv" -o killed -q -f csv >again.out 2>again.err)
+if [ -n "$(find "$T/killed" -name '.tmp-*' 2>/dev/null)" ]; then
+    bad "after a killed streamed run: the next run left its staging folder in place"
+elif ! grep -q "removed 1 temporary" "$T/again.err"; then
+    bad "after a killed streamed run: the next run did not say it removed the staging folder"
+    cat "$T/again.err"
 else
-    ok "a killed rank: status $(cat "$T/kill.rc"), no report, '$(grep -h -m1 "rank 1" "$T/kill.err" "$T/kill.out" | sed 's/^ *//')'"
+    ok "after a killed streamed run: the next run removed its staging folder and said so"
 fi
 
 echo "mpi: $passed passed, $failed failed"

@@ -5,7 +5,9 @@
  * per-series scaling efficiency. */
 #include "run.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 
 #include "batch/dist.h"
 #include "batch/evaluate.h"
+#include "core/keymap.h"
 #include "core/text.h"
 #include "core/units.h"
 #include "io/sweep.h"
@@ -25,21 +28,6 @@ static char *dir_of(const char *path)
     if (!slash)
         return strdup(".");
     return strndup(path, (size_t)(slash - path) + (slash == path));
-}
-
-static RunRow *push_row(Run *run, int *cap)
-{
-    if (run->n == *cap) {
-        int c = *cap ? *cap * 2 : 64;
-        RunRow *v = realloc(run->row, sizeof *v * (size_t)c);
-        if (!v)
-            return NULL;
-        run->row = v;
-        *cap = c;
-    }
-    RunRow *r = &run->row[run->n++];
-    memset(r, 0, sizeof *r);
-    return r;
 }
 
 static void row_fail(RunRow *rr, const char *name)
@@ -82,6 +70,19 @@ static Key *series_keys(const Run *run)
     return k;
 }
 
+/* A built row whose name an earlier row (at first_line) already used. */
+static void fail_duplicate(RunRow *rr, const char *path, int col, int first_line)
+{
+    if (!rr->built)
+        return;
+    char name[sizeof rr->sc.name];
+    snprintf(name, sizeof name, "%s", rr->sc.name);
+    diag_set(&rr->diag, path, rr->line, col, "column 'scenario': name '%s' is already used at line %d", name,
+             first_line);
+    scenario_source_free(&rr->src);
+    row_fail(rr, name);
+}
+
 /* Names are unique: a repeat is an error of the later row, which names the
  * first.  name_col[i]: column of row i's name cell (0 when none). */
 static void unique_names(Run *run, const char *path, const int *name_col)
@@ -97,18 +98,146 @@ static void unique_names(Run *run, const char *path, const int *name_col)
             first = i; /* a new name: the first row that uses it */
             continue;
         }
-        RunRow *rr = &run->row[k[i].idx];
-        if (!rr->built)
-            continue;
-        char name[sizeof rr->sc.name];
-        snprintf(name, sizeof name, "%s", rr->sc.name);
-        diag_set(&rr->diag, path, rr->line, name_col[k[i].idx],
-                 "column 'scenario': name '%s' is already used at line %d", name,
-                 run->row[k[first].idx].line);
-        scenario_source_free(&rr->src);
-        row_fail(rr, name);
+        fail_duplicate(&run->row[k[i].idx], path, name_col[k[i].idx], run->row[k[first].idx].line);
     }
     free(k);
+}
+
+int run_count_checked(const Table *t, long *total, Diag *d)
+{
+    *total = 0;
+    int over_at = 0;
+    for (int i = 0; i < t->nrow; i++) {
+        *total += sweep_count_row(t, &t->row[i]);
+        if (!over_at && *total > RUN_MAX_SCENARIOS)
+            over_at = t->row[i].line;
+    }
+    if (over_at)
+        return diag_set(
+            d, t->path, over_at, 0,
+            "the table gives %ld scenarios (its sweeps together), more than %d (the limit reached at "
+            "this row): narrow the sweeps or split the table",
+            *total, RUN_MAX_SCENARIOS);
+    return 0;
+}
+
+long run_count(const Table *t)
+{
+    long total = 0;
+    for (int i = 0; i < t->nrow; i++)
+        total += sweep_count_row(t, &t->row[i]);
+    return total;
+}
+
+/* What building a table's scenarios needs, once. */
+typedef struct {
+    TemplateDB *db;
+    const Table *t;
+    char *reldir;
+    int c_name, c_series;
+    Setting *set;
+} Builder;
+
+static void builder_close(Builder *b)
+{
+    free(b->set);
+    free(b->reldir);
+    memset(b, 0, sizeof *b);
+}
+
+static int builder_open(Builder *b, TemplateDB *db, const Table *t, Diag *d)
+{
+    memset(b, 0, sizeof *b);
+    b->db = db;
+    b->t = t;
+    b->reldir = dir_of(t->path);
+    b->set = calloc((size_t)(t->ncol > 0 ? t->ncol : 1), sizeof *b->set);
+    b->c_name = table_col(t, "scenario");
+    b->c_series = table_col(t, "series");
+    if (!b->reldir || !b->set) {
+        builder_close(b);
+        return diag_set(d, t->path, 0, 0, "out of memory");
+    }
+    return 0;
+}
+
+/* The name of table row i (0-based) before its sweep values. */
+static void base_name(const Builder *b, int i, const TableRow *tr, char *base, size_t n)
+{
+    if (b->c_name >= 0 && tr->cell[b->c_name].text[0])
+        snprintf(base, n, "%s", tr->cell[b->c_name].text);
+    else
+        snprintf(base, n, "row %d", i + 1);
+}
+
+/* A table row whose sweeps cannot be expanded: one failed scenario. */
+static void build_unexpanded(const Builder *b, int i, const TableRow *tr, const Diag *ed, RunRow *rr)
+{
+    char base[128];
+    base_name(b, i, tr, base, sizeof base);
+    memset(rr, 0, sizeof *rr);
+    rr->line = tr->line;
+    rr->diag = *ed;
+    row_fail(rr, base);
+}
+
+/* Scenario sw of table row i into rr: built, or failed with its diagnostic. */
+static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw, RunRow *rr)
+{
+    const Table *t = b->t;
+    Setting *set = b->set;
+    char base[128];
+    base_name(b, i, tr, base, sizeof base);
+    memset(rr, 0, sizeof *rr);
+    rr->line = tr->line;
+    for (int c = 0; c < t->ncol; c++) {
+        set[c].name = t->col_name[c];
+        set[c].text = sw->val[c];
+        set[c].line = tr->cell[c].line;
+        set[c].col = tr->cell[c].col;
+        set[c].hline = t->header_line;
+        set[c].hcol = t->col_col[c];
+    }
+    char name[sizeof base + SWEEP_SUFFIX_MAX + 4];
+    if (sw->suffix[0])
+        snprintf(name, sizeof name, "%s [%s]", base, sw->suffix);
+    else
+        snprintf(name, sizeof name, "%s", base);
+    diag_clear(&rr->diag);
+    /* echoed everywhere: control and bidi characters as visible escapes */
+    char shown[sizeof name * 8];
+    text_escape(name, shown, sizeof shown);
+    text_copy(name, sizeof name, shown);
+    if (strlen(shown) >= sizeof rr->sc.name) {
+        /* cut, two scenarios of one sweep would share a name */
+        diag_set(&rr->diag, t->path, tr->line, b->c_name >= 0 ? tr->cell[b->c_name].col : 0,
+                 "scenario name with its sweep values ('%s') is %zu bytes, more than %zu: shorten the "
+                 "name in column 'scenario'",
+                 shown, strlen(shown), sizeof rr->sc.name - 1);
+        row_fail(rr, name);
+        return;
+    }
+    if (scenario_build(b->db, t->path, b->reldir, set, t->ncol, tr->line, &rr->sc, &rr->src, &rr->diag)) {
+        /* one of a sweep's scenarios: say which */
+        if (sw->suffix[0] && !strcmp(rr->diag.file, t->path) && !strstr(rr->diag.msg, name)) {
+            char msg[DIAG_MSG_MAX + 600];
+            snprintf(msg, sizeof msg, "scenario '%s': %s", name, rr->diag.msg);
+            text_copy(rr->diag.msg, sizeof rr->diag.msg, msg);
+        }
+        scenario_source_free(&rr->src);
+        row_fail(rr, name);
+        return;
+    }
+    text_copy(rr->sc.name, sizeof rr->sc.name, name); /* fits: checked above */
+    if (b->c_series < 0 || !sw->val[b->c_series][0])
+        snprintf(rr->sc.series, sizeof rr->sc.series, "%s", rr->sc.system.name);
+    rr->built = 1;
+}
+
+/* The column of row rr's name cell (0 when none). */
+static int name_col_of(const Builder *b, const TableRow *tr)
+{
+    return b->c_name >= 0 ? tr->cell[b->c_name].col : 0;
 }
 
 /* Expand and build every row of t (nothing evaluated): 0, or -1 with d. */
@@ -118,133 +247,44 @@ static int build_rows(TemplateDB *db, const Table *t, int top_k, Run *run, Diag 
     run->top_k = top_k < 0 ? 0 : top_k > RUN_MAX_TOP ? RUN_MAX_TOP : top_k;
     /* count first: the limit is said up front, and every row is allocated
      * before any is built, so none can go missing later */
-    long total = 0;
-    int over_at = 0;
-    for (int i = 0; i < t->nrow; i++) {
-        total += sweep_count_row(t, &t->row[i]);
-        if (!over_at && total > RUN_MAX_SCENARIOS)
-            over_at = t->row[i].line;
-    }
-    if (over_at)
-        return diag_set(
-            d, t->path, over_at, 0,
-            "the table gives %ld scenarios (its sweeps together), more than %d (the limit reached at "
-            "this row): narrow the sweeps or split the table",
-            total, RUN_MAX_SCENARIOS);
-    int cap = (int)(total > 0 ? total : 1);
-    run->row = calloc((size_t)cap, sizeof *run->row);
+    long total;
+    if (run_count_checked(t, &total, d))
+        return -1;
+    run->row = calloc((size_t)(total > 0 ? total : 1), sizeof *run->row);
     if (!run->row)
         return diag_set(d, t->path, 0, 0, "out of memory for the table's %ld scenarios (%.1f GiB)", total,
                         (double)total * (double)sizeof *run->row / GIB_BYTES);
-    char *reldir = dir_of(t->path);
-    if (!reldir) {
+    Builder b;
+    if (builder_open(&b, db, t, d)) {
         run_free(run);
-        return diag_set(d, t->path, 0, 0, "out of memory");
+        return -1;
     }
-    int c_name = table_col(t, "scenario"), c_series = table_col(t, "series");
-    Setting *set = calloc((size_t)(t->ncol > 0 ? t->ncol : 1), sizeof *set);
-    if (!set) {
-        free(reldir);
-        run_free(run);
-        return diag_set(d, t->path, 0, 0, "out of memory");
-    }
-    int short_of = 0; /* the line of a row that found no room: never dropped silently */
-    for (int i = 0; i < t->nrow && !short_of; i++) {
+    int *name_col = calloc((size_t)(total > 0 ? total : 1), sizeof *name_col);
+    for (int i = 0; i < t->nrow; i++) {
         const TableRow *tr = &t->row[i];
-        char base[128];
-        if (c_name >= 0 && tr->cell[c_name].text[0])
-            snprintf(base, sizeof base, "%s", tr->cell[c_name].text);
-        else
-            snprintf(base, sizeof base, "row %d", i + 1);
-        SweepRow *sw = NULL;
-        int nsw = 0;
+        SweepIter it;
         Diag ed;
         diag_clear(&ed);
-        if (sweep_expand_row(t, tr, &sw, &nsw, &ed)) {
-            RunRow *rr = push_row(run, &cap);
-            if (!rr) {
-                short_of = tr->line;
-                break;
-            }
-            rr->line = tr->line;
-            rr->diag = ed;
-            row_fail(rr, base);
+        if (sweep_iter_open(t, tr, &it, &ed)) {
+            build_unexpanded(&b, i, tr, &ed, &run->row[run->n++]);
             continue;
         }
-        for (int e = 0; e < nsw; e++) {
-            RunRow *rr = push_row(run, &cap);
-            if (!rr) {
-                short_of = tr->line;
-                break;
-            }
-            rr->line = tr->line;
-            for (int c = 0; c < t->ncol; c++) {
-                set[c].name = t->col_name[c];
-                set[c].text = sw[e].val[c];
-                set[c].line = tr->cell[c].line;
-                set[c].col = tr->cell[c].col;
-                set[c].hline = t->header_line;
-                set[c].hcol = t->col_col[c];
-            }
-            char name[sizeof base + SWEEP_SUFFIX_MAX + 4];
-            if (sw[e].suffix[0])
-                snprintf(name, sizeof name, "%s [%s]", base, sw[e].suffix);
-            else
-                snprintf(name, sizeof name, "%s", base);
-            diag_clear(&rr->diag);
-            /* echoed everywhere: control and bidi characters as visible escapes */
-            char shown[sizeof name * 8];
-            text_escape(name, shown, sizeof shown);
-            text_copy(name, sizeof name, shown);
-            if (strlen(shown) >= sizeof rr->sc.name) {
-                /* cut, two scenarios of one sweep would share a name */
-                diag_set(
-                    &rr->diag, t->path, tr->line, c_name >= 0 ? tr->cell[c_name].col : 0,
-                    "scenario name with its sweep values ('%s') is %zu bytes, more than %zu: shorten the "
-                    "name in column 'scenario'",
-                    shown, strlen(shown), sizeof rr->sc.name - 1);
-                row_fail(rr, name);
-                continue;
-            }
-            if (scenario_build(db, t->path, reldir, set, t->ncol, tr->line, &rr->sc, &rr->src, &rr->diag)) {
-                /* one of a sweep's scenarios: say which */
-                if (sw[e].suffix[0] && !strcmp(rr->diag.file, t->path) && !strstr(rr->diag.msg, name)) {
-                    char msg[DIAG_MSG_MAX + 600];
-                    snprintf(msg, sizeof msg, "scenario '%s': %s", name, rr->diag.msg);
-                    text_copy(rr->diag.msg, sizeof rr->diag.msg, msg);
-                }
-                scenario_source_free(&rr->src);
-                row_fail(rr, name);
-                continue;
-            }
-            text_copy(rr->sc.name, sizeof rr->sc.name, name); /* fits: checked above */
-            if (c_series < 0 || !sw[e].val[c_series][0])
-                snprintf(rr->sc.series, sizeof rr->sc.series, "%s", rr->sc.system.name);
-            rr->built = 1;
+        for (long e = 0; e < it.n && run->n < total; e++) {
+            if (name_col)
+                name_col[run->n] = name_col_of(&b, tr);
+            build_one(&b, i, tr, sweep_iter_at(&it, e), &run->row[run->n++]);
         }
-        free(sw);
+        sweep_iter_close(&it);
     }
-    free(set);
-    free(reldir);
-    if (short_of) {
-        run_free(run);
-        return diag_set(d, t->path, short_of, 0, "out of memory for the scenarios of this row");
-    }
-    /* the name cell's column of each row: rows follow the table's order */
-    int *name_col = calloc((size_t)(run->n > 0 ? run->n : 1), sizeof *name_col);
+    builder_close(&b);
     if (name_col) {
-        for (int i = 0, j = 0; i < run->n; i++) {
-            while (j < t->nrow && t->row[j].line != run->row[i].line)
-                j++;
-            name_col[i] = c_name >= 0 && j < t->nrow ? t->row[j].cell[c_name].col : 0;
-        }
         unique_names(run, t->path, name_col);
         free(name_col);
     }
     return 0;
 }
 
-static void evaluate_rows(Run *run, int threads, RunProgress progress, void *ctx);
+static void evaluate_rows(Run *run, int threads, RunProgress progress, void *ctx, int tallied);
 static void tally(Run *run);
 
 int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgress progress, void *ctx,
@@ -260,7 +300,7 @@ int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgres
         }
         return rc;
     }
-    evaluate_rows(run, threads, progress, ctx);
+    evaluate_rows(run, threads, progress, ctx, 1);
     return 0;
 }
 
@@ -473,11 +513,14 @@ static void row_range(void *ctx, int a, int b)
 }
 
 /* Every row, on this process's threads and, in an MPI run, on the other
- * ranks' (rank 0 gathers every result; the others keep only their own). */
-static void evaluate_rows(Run *run, int threads, RunProgress progress, void *ctx)
+ * ranks' (rank 0 gathers every result; the others keep only their own);
+ * then, when tallied, the counts and the per-series figures. */
+static void evaluate_rows(Run *run, int threads, RunProgress progress, void *ctx, int tallied)
 {
     if (dist_size() < 2) {
-        run_evaluate(run, threads, progress, ctx);
+        pool_range(run, 0, run->n, threads, progress, ctx);
+        if (tallied)
+            tally(run);
         return;
     }
     Shared s = {run, threads};
@@ -492,7 +535,8 @@ static void evaluate_rows(Run *run, int threads, RunProgress progress, void *ctx
     char err[300];
     dist_share(&job, err, sizeof err); /* a failed rank ends the job there */
     pool_join(tid, started);
-    tally(run);
+    if (tallied)
+        tally(run);
 }
 
 void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx)
@@ -529,7 +573,66 @@ void run_free(Run *run)
         free(run->row[i].top);
     }
     free(run->row);
+    free(run->index);
+    for (int i = 0; i < run->nfail; i++)
+        run_fail_free(&run->fail[i]);
+    free(run->fail);
+    free(run->lines);
+    for (int i = 0; i < run->nwarn; i++)
+        free(run->warn[i]);
+    free(run->warn);
     memset(run, 0, sizeof *run);
+}
+
+int run_designed(const Run *run)
+{
+    if (run->total)
+        return run->designed;
+    for (int i = 0; i < run->n; i++)
+        if (run->row[i].built && run->row[i].r.design_evals > 0)
+            return 1;
+    return 0;
+}
+
+void run_error_message(const RunRow *rr, const char *input, char *msg, size_t n)
+{
+    if (rr->diag.file[0]) {
+        diag_format(&rr->diag, msg, n);
+        return;
+    }
+    /* an evaluation error: at the cell of the column it is about */
+    Diag d;
+    diag_set(&d, input, rr->line, run_error_col(rr), "scenario '%s': %s", rr->sc.name, rr->r.error);
+    diag_format(&d, msg, n);
+}
+
+int run_fail_of(const RunRow *rr, const char *input, int index, int full, RunFail *f)
+{
+    memset(f, 0, sizeof *f);
+    const Diag *d = &rr->diag;
+    f->index = index;
+    f->row_line = rr->line;
+    f->line = d->line ? d->line : rr->line;
+    f->col = d->col ? d->col : run_error_col(rr); /* an evaluation error: its column */
+    char said[1200];
+    run_error_message(rr, input, said, sizeof said);
+    if (!(f->said = strdup(said)))
+        return -1;
+    if (!full)
+        return 0;
+    f->name = strdup(rr->sc.name);
+    f->file = strdup(d->file[0] ? d->file : input);
+    f->msg = strdup(d->msg[0] ? d->msg : rr->r.error);
+    return f->name && f->file && f->msg ? 0 : -1;
+}
+
+void run_fail_free(RunFail *f)
+{
+    free(f->name);
+    free(f->file);
+    free(f->msg);
+    free(f->said);
+    memset(f, 0, sizeof *f);
 }
 
 int run_error_col(const RunRow *rr)
@@ -546,4 +649,333 @@ int run_error_col(const RunRow *rr)
         *dot = '\0';
     }
     return 0;
+}
+
+/* ---- a streamed run ------------------------------------------------------
+ * Rows are built and evaluated a window at a time (pass 1), their results
+ * written to a temporary file; the per-series figures that need other rows
+ * (scaling efficiency, speedup over a baseline) come from references kept
+ * per series and model and per (series, model, devices); pass 2 builds the
+ * rows again, reads their results back and hands each, complete, to the
+ * caller in table order.  What stays in memory: one window of rows, a
+ * 128-bit hash of every name (their uniqueness), the references. */
+
+#define STREAM_WINDOW 1024
+
+/* Names seen: two 64-bit hashes (a collision of both is ~1e-27 at a
+ * million names), the first row that used the name and its line. */
+typedef struct {
+    uint64_t h1, h2;
+    int idx, line; /* idx -1: empty */
+} NameSlot;
+
+typedef struct {
+    NameSlot *slot;
+    size_t cap; /* a power of two, at least twice the rows */
+} NameSet;
+
+static int nameset_init(NameSet *ns, long rows)
+{
+    ns->cap = 16;
+    while (ns->cap < (size_t)rows * 2)
+        ns->cap *= 2;
+    ns->slot = malloc(sizeof *ns->slot * ns->cap);
+    if (!ns->slot)
+        return -1;
+    for (size_t i = 0; i < ns->cap; i++)
+        ns->slot[i].idx = -1;
+    return 0;
+}
+
+/* The slot of name s: its first user, or an empty slot where it goes. */
+static NameSlot *nameset_find(const NameSet *ns, const char *s)
+{
+    uint64_t h1, h2;
+    key_hash2(s, &h1, &h2);
+    for (size_t i = h1 & (ns->cap - 1);; i = (i + 1) & (ns->cap - 1)) {
+        NameSlot *e = &ns->slot[i];
+        if (e->idx < 0) {
+            e->h1 = h1;
+            e->h2 = h2;
+            return e;
+        }
+        if (e->h1 == h1 && e->h2 == h2)
+            return e;
+    }
+}
+
+/* "len:series len:model" and, for a cell, " devices": unambiguous whatever
+ * the names hold. */
+static void group_key(const char *series, const char *model, int devices, char *buf, size_t n)
+{
+    if (devices > 0)
+        snprintf(buf, n, "%zu:%s%zu:%s %d", strlen(series), series, strlen(model), model, devices);
+    else
+        snprintf(buf, n, "%zu:%s%zu:%s", strlen(series), series, strlen(model), model);
+}
+
+/* The reference of a (series, model) group for scaling efficiency: its
+ * first ok row in (devices, table) order; of a (series, model, devices)
+ * cell for speedups: its first ok row in table order. */
+typedef struct {
+    int have, devices;
+    double ttt, sps, half, dbl;
+} Ref;
+
+typedef struct {
+    KeyMap groups, cells;
+    Ref *group, *cell;
+    size_t ngroup_cap, ncell_cap;
+} Refs;
+
+static Ref *ref_at(KeyMap *m, Ref **v, size_t *cap, const char *key)
+{
+    const int id = keymap_id(m, key, NULL);
+    if (id < 0)
+        return NULL;
+    if ((size_t)id >= *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        while (c <= (size_t)id)
+            c *= 2;
+        Ref *nv = realloc(*v, sizeof *nv * c);
+        if (!nv)
+            return NULL;
+        memset(nv + *cap, 0, sizeof *nv * (c - *cap));
+        *v = nv;
+        *cap = c;
+    }
+    return &(*v)[id];
+}
+
+static const Ref *ref_find(const KeyMap *m, const Ref *v, const char *key)
+{
+    const int id = keymap_find(m, key);
+    return id < 0 ? NULL : &v[id];
+}
+
+/* Pass 1: an evaluated row's part in the references.  -1: out of memory. */
+static int refs_add(Refs *rf, const RunRow *rr)
+{
+    if (!rr->built || rr->r.status != STATUS_OK)
+        return 0;
+    char key[2 * NAME_MAX_LEN + 200];
+    group_key(rr->sc.series, rr->sc.model.name, 0, key, sizeof key);
+    Ref *g = ref_at(&rf->groups, &rf->group, &rf->ngroup_cap, key);
+    if (!g)
+        return -1;
+    if (!g->have || rr->sc.devices < g->devices)
+        *g = (Ref){1, rr->sc.devices, rr->r.time_to_train_s, rr->r.samples_per_s, 0, 0};
+    group_key(rr->sc.series, rr->sc.model.name, rr->sc.devices, key, sizeof key);
+    Ref *c = ref_at(&rf->cells, &rf->cell, &rf->ncell_cap, key);
+    if (!c)
+        return -1;
+    if (!c->have)
+        *c = (Ref){1,
+                   rr->sc.devices,
+                   rr->r.time_to_train_s,
+                   rr->r.samples_per_s,
+                   rr->r.ttt_bcrit_half_s,
+                   rr->r.ttt_bcrit_double_s};
+    return 0;
+}
+
+/* Pass 2: the row's scaling efficiency and speedups, as scaling_efficiency
+ * and speedups compute them over a whole run. */
+static void refs_apply(const Refs *rf, RunRow *a)
+{
+    char key[2 * NAME_MAX_LEN + 200];
+    if (a->built && a->r.status != STATUS_ERROR) {
+        group_key(a->sc.series, a->sc.model.name, 0, key, sizeof key);
+        const Ref *ref = ref_find(&rf->groups, rf->group, key);
+        if (ref && ref->have) {
+            double na = a->sc.devices, n0 = ref->devices;
+            if (isfinite(a->r.time_to_train_s) && isfinite(ref->ttt))
+                a->r.scaling_efficiency = (ref->ttt * n0) / (a->r.time_to_train_s * na);
+            else
+                a->r.scaling_efficiency = (a->r.samples_per_s / na) / (ref->sps / n0);
+        }
+    }
+    a->r.speedup = NAN;
+    a->r.speedup_bcrit_half = a->r.speedup_bcrit_double = NAN;
+    if (!a->built || a->r.status != STATUS_OK || !a->sc.baseline[0])
+        return;
+    group_key(a->sc.baseline, a->sc.model.name, a->sc.devices, key, sizeof key);
+    const Ref *b = ref_find(&rf->cells, rf->cell, key);
+    if (!b || !b->have)
+        return;
+    if (isfinite(a->r.time_to_train_s) && isfinite(b->ttt)) {
+        a->r.speedup = b->ttt / a->r.time_to_train_s;
+        a->r.speedup_bcrit_half = b->half / a->r.ttt_bcrit_half_s;
+        a->r.speedup_bcrit_double = b->dbl / a->r.ttt_bcrit_double_s;
+    } else
+        a->r.speedup = a->r.samples_per_s / b->sps;
+}
+
+static void refs_free(Refs *rf)
+{
+    keymap_free(&rf->groups);
+    keymap_free(&rf->cells);
+    free(rf->group);
+    free(rf->cell);
+    memset(rf, 0, sizeof *rf);
+}
+
+/* One pass over every scenario: build each into the window (with its name
+ * checked against the set: pass 1 adds, pass 2 only looks), and hand each
+ * full window to flush.  0, or -1 when flush fails. */
+typedef struct Stream Stream;
+struct Stream {
+    Builder b;
+    NameSet names;
+    Refs refs;
+    Run win; /* the window: row[0..n) */
+    long done;
+    int pass;
+    FILE *spill;
+    unsigned char *buf;
+    size_t bufcap;
+    RunRowFn fn;
+    void *ctx;
+    RunStats *stats;
+    int threads;
+    RunProgress progress;
+    void *pctx;
+    long total;
+};
+
+static void window_free(Run *win)
+{
+    for (int i = 0; i < win->n; i++) {
+        scenario_source_free(&win->row[i].src);
+        free(win->row[i].top);
+        win->row[i].top = NULL;
+        win->row[i].ntop = 0;
+    }
+    win->n = 0;
+}
+
+static int flush_window(Stream *s)
+{
+    Run *win = &s->win;
+    Shared sh = {win, s->threads};
+    const size_t item_max = 2 * sizeof(int) + sizeof(Result) + (size_t)win->top_k * sizeof(Candidate);
+    if (s->pass == 1) {
+        evaluate_rows(win, s->threads, NULL, NULL, 0);
+        for (int i = 0; dist_rank() == 0 && i < win->n; i++) {
+            const RunRow *rr = &win->row[i];
+            if (!rr->built || rr->r.status == STATUS_ERROR)
+                s->stats->n_error++;
+            else if (rr->r.status == STATUS_OOM)
+                s->stats->n_oom++;
+            else
+                s->stats->n_ok++;
+            size_t len = row_pack(&sh, i, s->buf, item_max);
+            if (!len || refs_add(&s->refs, rr) || fwrite(&len, sizeof len, 1, s->spill) != 1 ||
+                fwrite(s->buf, 1, len, s->spill) != len)
+                return -1;
+        }
+        s->done += win->n;
+        if (s->progress && dist_rank() == 0)
+            s->progress((int)s->done, (int)s->total, s->pctx);
+    } else {
+        for (int i = 0; i < win->n; i++) {
+            size_t len;
+            if (fread(&len, sizeof len, 1, s->spill) != 1 || len > item_max ||
+                fread(s->buf, 1, len, s->spill) != len || row_unpack(&sh, i, s->buf, len) != len)
+                return -1;
+            refs_apply(&s->refs, &win->row[i]);
+            s->fn(s->ctx, &win->row[i], (int)(s->done + i));
+        }
+        s->done += win->n;
+    }
+    window_free(win);
+    return 0;
+}
+
+static int stream_pass(Stream *s)
+{
+    const Table *t = s->b.t;
+    long idx = 0;
+    s->done = 0;
+    for (int i = 0; i < t->nrow; i++) {
+        const TableRow *tr = &t->row[i];
+        SweepIter it;
+        Diag ed;
+        diag_clear(&ed);
+        const int bad = sweep_iter_open(t, tr, &it, &ed);
+        const long n = bad ? 1 : it.n;
+        for (long e = 0; e < n; e++, idx++) {
+            RunRow *rr = &s->win.row[s->win.n++];
+            if (bad)
+                build_unexpanded(&s->b, i, tr, &ed, rr);
+            else
+                build_one(&s->b, i, tr, sweep_iter_at(&it, e), rr);
+            NameSlot *ns = nameset_find(&s->names, rr->sc.name);
+            if (ns->idx < 0) {
+                ns->idx = (int)idx;
+                ns->line = rr->line;
+            } else if (ns->idx != idx) {
+                fail_duplicate(rr, t->path, name_col_of(&s->b, tr), ns->line);
+            }
+            if (s->win.n == STREAM_WINDOW && flush_window(s)) {
+                if (!bad)
+                    sweep_iter_close(&it);
+                return -1;
+            }
+        }
+        if (!bad)
+            sweep_iter_close(&it);
+    }
+    return s->win.n ? flush_window(s) : 0;
+}
+
+int run_stream(TemplateDB *db, const Table *t, int threads, int top_k, RunProgress progress, void *pctx,
+               RunRowFn fn, void *ctx, RunStats *stats, Diag *d)
+{
+    memset(stats, 0, sizeof *stats);
+    Stream s;
+    memset(&s, 0, sizeof s);
+    s.fn = fn;
+    s.ctx = ctx;
+    s.stats = stats;
+    s.threads = threads;
+    s.progress = progress;
+    s.pctx = pctx;
+    s.win.top_k = top_k < 0 ? 0 : top_k > RUN_MAX_TOP ? RUN_MAX_TOP : top_k;
+    stats->top_k = s.win.top_k;
+    int rc = run_count_checked(t, &s.total, d);
+    stats->n = (int)s.total;
+    if (!rc && builder_open(&s.b, db, t, d))
+        rc = -1;
+    if (!rc) {
+        s.win.row = calloc(STREAM_WINDOW, sizeof *s.win.row);
+        s.bufcap = 2 * sizeof(int) + sizeof(Result) + (size_t)s.win.top_k * sizeof(Candidate);
+        s.buf = malloc(s.bufcap);
+        s.spill = dist_rank() == 0 ? tmpfile() : NULL;
+        if (!s.win.row || !s.buf || nameset_init(&s.names, s.total) || (dist_rank() == 0 && !s.spill))
+            rc = diag_set(d, t->path, 0, 0, "out of memory (or no temporary file) for a streamed run");
+    }
+    /* the ranks of an MPI run go on together or not at all */
+    if (!dist_all_ok(rc == 0) && rc == 0)
+        rc = diag_set(d, t->path, 0, 0, "another rank of this MPI run could not start the run");
+    if (!rc) {
+        s.pass = 1;
+        if (stream_pass(&s))
+            rc = diag_set(d, t->path, 0, 0, "cannot keep the results of the first pass: %s", strerror(errno));
+    }
+    if (!rc && dist_rank() == 0) {
+        s.pass = 2;
+        rewind(s.spill);
+        if (stream_pass(&s))
+            rc = diag_set(d, t->path, 0, 0, "cannot read back the results of the first pass");
+    }
+    window_free(&s.win);
+    free(s.win.row);
+    free(s.buf);
+    free(s.names.slot);
+    refs_free(&s.refs);
+    if (s.spill)
+        fclose(s.spill);
+    builder_close(&s.b);
+    return rc;
 }

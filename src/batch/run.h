@@ -24,12 +24,43 @@ typedef struct {
     int ntop;
 } RunRow;
 
+/* One failed scenario of a streamed run, as the report shows it. */
+typedef struct {
+    int index, line, col; /* index among the scenarios; where the error is (col 0: none) */
+    int row_line;         /* the table line of the row */
+    char *name, *file, *msg;
+    char *said; /* the message on stderr ("file:line:col: ...") */
+} RunFail;
+
+/* The built scenarios of one table line (a streamed run): how many, and
+ * the first of them (an index into Run.row). */
+typedef struct {
+    int line, first, count;
+} RunLine;
+
 typedef struct {
     RunRow *row;
     int n;
     int n_ok, n_oom, n_error;
     int top_k; /* runners-up kept per searched row (0: none) */
+    /* A streamed run (run_stream) keeps only the rows its report needs
+     * (report/keep.c); then, besides them: */
+    int total;      /* the study's scenarios (0: n, every row is here) */
+    int *index;     /* row[i]'s index among them */
+    RunFail *fail;  /* every failed scenario */
+    int nfail;      /* (the first XL_DETAIL_MAX have name, file, msg) */
+    RunLine *lines; /* built scenarios per table line, in order of first appearance */
+    int nlines;
+    char **warn; /* the rows' warnings, distinct, sorted */
+    int nwarn;
+    int designed; /* 1: some row was co-designed */
 } Run;
+
+/* The study's scenarios: Run.total, or n when every row is kept. */
+static inline int run_total(const Run *run)
+{
+    return run->total ? run->total : run->n;
+}
 
 /* The most runners-up a row keeps (--top K). */
 #define RUN_MAX_TOP 100
@@ -40,6 +71,14 @@ typedef void (*RunProgress)(int done, int total, void *ctx);
  * a workbook sheet holds (1,048,576 rows) with room for its headers. */
 #define RUN_MAX_SCENARIOS 1000000
 
+/* The scenarios t gives, all rows' sweeps together (a row that fails
+ * counts 1). */
+long run_count(const Table *t);
+
+/* The same, 0; or -1 with d filled when more than RUN_MAX_SCENARIOS (said
+ * up front, before any work). */
+int run_count_checked(const Table *t, long *total, Diag *d);
+
 /* Build and evaluate every row of t.  threads >= 1; top_k: runners-up to
  * keep for each row whose strategy the search chose (0..RUN_MAX_TOP).  progress may be NULL;
  * it is called from the calling thread only.  Returns 0, or -1 with d
@@ -49,6 +88,23 @@ typedef void (*RunProgress)(int done, int total, void *ctx);
 int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgress progress, void *ctx,
               Run *run, Diag *d);
 
+/* A table too large to hold, streamed: every scenario is built and
+ * evaluated (threads, and the other ranks of an MPI run), then handed to
+ * fn in table order, complete (its scaling efficiency and speedup filled
+ * in as run_table fills them), with its index among the table's
+ * scenarios.  The row is valid only during the call.  Memory: a window of
+ * rows, a 128-bit hash per name, per-series references; the results wait
+ * in a temporary file between the two passes.  stats: the counts.  Returns
+ * 0, or -1 with d filled (fn may have been called for some rows).  In an
+ * MPI run only rank 0 calls fn. */
+typedef void (*RunRowFn)(void *ctx, const RunRow *rr, int index);
+typedef struct {
+    int n, n_ok, n_oom, n_error, top_k;
+} RunStats;
+
+int run_stream(TemplateDB *db, const Table *t, int threads, int top_k, RunProgress progress, void *pctx,
+               RunRowFn fn, void *ctx, RunStats *stats, Diag *d);
+
 /* Evaluate already-built rows (used by run_table and by `eval`). */
 void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx);
 
@@ -57,5 +113,18 @@ void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx);
 int run_error_col(const RunRow *rr);
 
 void run_free(Run *run);
+
+/* 1 when some row was co-designed (its design search ran). */
+int run_designed(const Run *run);
+
+/* A failed row's message as stderr says it ("file:line:col: ..."; an
+ * evaluation error at the cell of its column), input the table's path. */
+void run_error_message(const RunRow *rr, const char *input, char *msg, size_t n);
+
+/* A failed row as the report shows it (full: with name, file and message
+ * for the Errors sheet, else only the stderr message): 0, or -1 when out
+ * of memory.  run_fail_free frees the strings. */
+int run_fail_of(const RunRow *rr, const char *input, int index, int full, RunFail *f);
+void run_fail_free(RunFail *f);
 
 #endif

@@ -187,6 +187,25 @@ void atomic_stage_abort(const char *stage)
     remove_tree(stage, 0);
 }
 
+/* 1 when process pid is gone: no such process, or a zombie (dead, not yet
+ * reaped: a killed MPI rank's parent may not reap it at once); Linux's
+ * /proc tells the second, elsewhere a zombie counts as alive. */
+static int process_gone(long pid)
+{
+    if (kill((pid_t)pid, 0) != 0)
+        return errno == ESRCH;
+    char path[64], buf[256];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    const size_t len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    const char *p = strrchr(buf, ')'); /* "pid (comm) S ...": the name may hold spaces and ')' */
+    return p && p[1] == ' ' && p[2] == 'Z';
+}
+
 int atomic_sweep_stale(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -197,7 +216,7 @@ int atomic_sweep_stale(const char *dir)
     char path[1400];
     while ((e = readdir(d)) != NULL) {
         const long pid = temp_owner(e->d_name);
-        if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+        if (pid <= 0 || pid == (long)getpid() || !process_gone(pid))
             continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         struct stat st;

@@ -389,108 +389,143 @@ static void suffix_add(char *suf, size_t *len, int *full, const char *name, cons
     *len += take + 3;
 }
 
-int sweep_expand_row(const Table *t, const TableRow *r, SweepRow **out, int *nout, Diag *d)
+void sweep_iter_close(SweepIter *it)
 {
-    *out = NULL;
-    *nout = 0;
+    for (int j = 0; it->vals && it->nv && j < it->ncol; j++)
+        sweep_free_values(it->vals[j], it->nv[j]);
+    free(it->vals);
+    free(it->nv);
+    free(it->swept);
+    free(it->row.val);
+    memset(it, 0, sizeof *it);
+}
+
+int sweep_iter_open(const Table *t, const TableRow *r, SweepIter *it, Diag *d)
+{
+    memset(it, 0, sizeof *it);
     if (r->error) {
         if (d)
             *d = *r->error;
         return -1;
     }
-    int ncol = t->ncol, rc = -1;
+    const int ncol = t->ncol;
     if (ncol < 1)
         return diag_set(d, t->path, r->line, 0, "the table has no columns");
-    char ***vals = calloc((size_t)ncol + 1, sizeof *vals);
-    int *nv = calloc((size_t)ncol + 1, sizeof *nv);
-    size_t *first = calloc((size_t)ncol + 1, sizeof *first);
-    int *swept = calloc((size_t)ncol + 1, sizeof *swept);
-    char **where = NULL;
-    SweepRow *rows = NULL;
-    if (!vals || !nv || !first || !swept) {
-        diag_set(d, t->path, r->line, 0, "out of memory");
-        goto done;
+    it->t = t;
+    it->ncol = ncol;
+    it->vals = calloc((size_t)ncol + 1, sizeof *it->vals);
+    it->nv = calloc((size_t)ncol + 1, sizeof *it->nv);
+    it->swept = calloc((size_t)ncol + 1, sizeof *it->swept);
+    it->row.val = calloc((size_t)ncol + 1, sizeof *it->row.val);
+    if (!it->vals || !it->nv || !it->swept || !it->row.val) {
+        sweep_iter_close(it);
+        return diag_set(d, t->path, r->line, 0, "out of memory");
     }
     long total = 1;
-    size_t nstr = 0, bytes = 0;
     for (int j = 0; j < ncol; j++) {
         const char *text = j < r->ncell ? r->cell[j].text : "";
         char err[DIAG_MSG_MAX];
         const int literal = text_column(t->col_name[j]);
-        swept[j] = !literal && sweep_is_sweep(text);
-        if (cell_values(text, literal, &vals[j], &nv[j], err, sizeof err) < 0) {
+        it->swept[j] = !literal && sweep_is_sweep(text);
+        if (cell_values(text, literal, &it->vals[j], &it->nv[j], err, sizeof err) < 0) {
             int line = j < r->ncell ? r->cell[j].line : r->line;
             int col = j < r->ncell ? r->cell[j].col : 0;
             diag_set(d, t->path, line, col, "column '%s': bad sweep '%s': %s", t->col_name[j], text, err);
-            goto done;
+            sweep_iter_close(it);
+            return -1;
         }
-        if (!vals[j] || nv[j] < 1) { /* cannot happen: a cell has at least one value */
+        if (!it->vals[j] || it->nv[j] < 1) { /* cannot happen: a cell has at least one value */
             diag_set(d, t->path, r->line, 0, "column '%s': no values", t->col_name[j]);
-            goto done;
+            sweep_iter_close(it);
+            return -1;
         }
-        if (total > SWEEP_MAX_ROWS / nv[j]) {
+        if (total > SWEEP_MAX_ROWS / it->nv[j]) {
             diag_set(d, t->path, r->line, 0, "the sweeps of this row give more than %d scenarios",
                      SWEEP_MAX_ROWS);
-            goto done;
+            sweep_iter_close(it);
+            return -1;
         }
-        total *= nv[j];
-        first[j] = nstr;
-        nstr += (size_t)nv[j];
-        for (int k = 0; k < nv[j]; k++)
-            bytes += strlen(vals[j][k]) + 1;
+        total *= it->nv[j];
     }
+    it->n = total;
+    return 0;
+}
+
+const SweepRow *sweep_iter_at(SweepIter *it, long i)
+{
+    SweepRow *row = &it->row;
+    long idx = i;
+    for (int j = it->ncol - 1; j >= 0; j--) {
+        row->val[j] = it->vals[j][idx % it->nv[j]];
+        idx /= it->nv[j];
+    }
+    size_t len = 0;
+    int full = 0;
+    row->suffix[0] = '\0';
+    for (int j = 0; j < it->ncol; j++)
+        if (it->swept[j])
+            suffix_add(row->suffix, &len, &full, it->t->col_name[j], row->val[j]);
+    return row;
+}
+
+int sweep_expand_row(const Table *t, const TableRow *r, SweepRow **out, int *nout, Diag *d)
+{
+    *out = NULL;
+    *nout = 0;
+    SweepIter it;
+    if (sweep_iter_open(t, r, &it, d))
+        return -1;
+    const int ncol = it.ncol;
+    const long total = it.n;
+    if (!it.nv || !it.vals || ncol < 1 || total < 1) { /* cannot happen: open checked them */
+        sweep_iter_close(&it);
+        return diag_set(d, t->path, r->line, 0, "no scenarios");
+    }
+    size_t bytes = 0;
+    for (int j = 0; j < ncol; j++)
+        for (int k = 0; k < it.nv[j]; k++)
+            bytes += strlen(it.vals[j][k]) + 1;
     /* one block: the rows, then every row's val array, then the strings */
     size_t head = (size_t)total * sizeof(SweepRow);
     size_t ptrs = (size_t)total * (size_t)ncol;
-    if (ncol > 0 && (size_t)total > SIZE_MAX / sizeof(char *) / (size_t)ncol) {
-        diag_set(d, t->path, r->line, 0, "out of memory");
-        goto done;
+    if ((size_t)total > SIZE_MAX / sizeof(char *) / (size_t)ncol) {
+        sweep_iter_close(&it);
+        return diag_set(d, t->path, r->line, 0, "out of memory");
     }
-    where = calloc(nstr + 1, sizeof *where);
-    void *block = malloc(head + ptrs * sizeof(char *) + bytes);
-    rows = block;
-    if (!where || !block) {
-        diag_set(d, t->path, r->line, 0, "out of memory");
-        goto done;
+    const size_t block = head + ptrs * sizeof(char *) + bytes;
+    SweepRow *rows = malloc(block);
+    if (!rows) {
+        sweep_iter_close(&it);
+        return diag_set(d, t->path, r->line, 0, "out of memory");
     }
     char **pv = (char **)(void *)((char *)rows + head);
     char *str = (char *)(pv + ptrs);
+    /* the block's copy of each value, and where it lies */
     for (int j = 0; j < ncol; j++)
-        for (int k = 0; k < nv[j]; k++) {
-            size_t len = strlen(vals[j][k]) + 1;
-            memcpy(str, vals[j][k], len);
-            where[first[j] + (size_t)k] = str;
+        for (int k = 0; k < it.nv[j]; k++) {
+            size_t len = strlen(it.vals[j][k]) + 1;
+            memcpy(str, it.vals[j][k], len);
+            free(it.vals[j][k]);
+            it.vals[j][k] = str;
             str += len;
         }
     for (long i = 0; i < total; i++) {
+        const SweepRow *at = sweep_iter_at(&it, i);
         SweepRow *row = &rows[i];
         row->val = pv + (size_t)i * (size_t)ncol;
-        long idx = i;
-        for (int j = ncol - 1; j >= 0; j--) {
-            row->val[j] = where[first[j] + (size_t)(idx % nv[j])];
-            idx /= nv[j];
-        }
-        size_t len = 0;
-        int full = 0;
-        row->suffix[0] = '\0';
-        for (int j = 0; j < ncol; j++)
-            if (swept[j])
-                suffix_add(row->suffix, &len, &full, t->col_name[j], row->val[j]);
+        memcpy(row->val, at->val, sizeof *row->val * (size_t)ncol);
+        memcpy(row->suffix, at->suffix, sizeof row->suffix);
     }
+    /* the values now live in the block: only the arrays that held them go */
+    for (int j = 0; j < ncol; j++) {
+        free(it.vals[j]);
+        it.vals[j] = NULL;
+        it.nv[j] = 0;
+    }
+    sweep_iter_close(&it);
     *out = rows;
     *nout = (int)total;
-    rows = NULL;
-    rc = 0;
-done:
-    for (int j = 0; vals && nv && j < ncol; j++)
-        sweep_free_values(vals[j], nv[j]);
-    free(vals);
-    free(nv);
-    free(first);
-    free(swept);
-    free(where);
-    free(rows);
-    return rc;
+    return 0;
 }
 
 void sweep_free_rows(SweepRow *rows, int n, int ncol)

@@ -45,6 +45,24 @@ typedef struct {
  * "column 'devices': bad sweep '8..x*2': <reason>" at the cell. */
 int sweep_expand_row(const Table *t, const TableRow *r, SweepRow **out, int *nout, Diag *d);
 
+/* The same expansion one scenario at a time, in the same order, holding
+ * only the row's values (a million-scenario row in kilobytes).  open: 0,
+ * or -1 with d filled as sweep_expand_row would (nothing to close); at:
+ * scenario i of it->n, valid until the next call; close frees. */
+typedef struct {
+    const Table *t;
+    int ncol;
+    char ***vals; /* vals[j][k]: column j's k-th value */
+    int *nv;
+    int *swept;
+    long n; /* scenarios */
+    SweepRow row;
+} SweepIter;
+
+int sweep_iter_open(const Table *t, const TableRow *r, SweepIter *it, Diag *d);
+const SweepRow *sweep_iter_at(SweepIter *it, long i);
+void sweep_iter_close(SweepIter *it);
+
 /* How many scenarios row r expands to, without building them: 1 for a row
  * that fails (one over SWEEP_MAX_ROWS too: it is reported as one failed
  * scenario). */

@@ -114,22 +114,29 @@ int rpt_summary_csv(const Run *run, const char *path, char *err, size_t n)
     return rpt_write_atomic(path, summary_body, run, err, n);
 }
 
+void rpt_breakdown_row(FILE *f, const RunRow *rr)
+{
+    if (!rr) {
+        fputs("scenario,component,time_s,energy_j\n", f);
+        return;
+    }
+    if (!rr->built || rr->r.status == STATUS_ERROR)
+        return;
+    char t[64], e[64];
+    for (int c = 0; c < COMP_COUNT; c++) {
+        rpt_csv_text(f, rr->sc.name);
+        rpt_number(t, sizeof t, rr->r.comp_time_s[c]);
+        rpt_number(e, sizeof e, rr->r.comp_energy_j[c]);
+        fprintf(f, ",%s,%s,%s\n", component_name((Component)c), t, e);
+    }
+}
+
 static void breakdown_body(FILE *f, const void *ctx)
 {
     const Run *run = ctx;
-    fputs("scenario,component,time_s,energy_j\n", f);
-    char t[64], e[64];
-    for (int i = 0; i < run->n; i++) {
-        const RunRow *rr = &run->row[i];
-        if (!rr->built || rr->r.status == STATUS_ERROR)
-            continue;
-        for (int c = 0; c < COMP_COUNT; c++) {
-            rpt_csv_text(f, rr->sc.name);
-            rpt_number(t, sizeof t, rr->r.comp_time_s[c]);
-            rpt_number(e, sizeof e, rr->r.comp_energy_j[c]);
-            fprintf(f, ",%s,%s,%s\n", component_name((Component)c), t, e);
-        }
-    }
+    rpt_breakdown_row(f, NULL);
+    for (int i = 0; i < run->n; i++)
+        rpt_breakdown_row(f, &run->row[i]);
 }
 
 int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
@@ -137,29 +144,36 @@ int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
     return rpt_write_atomic(path, breakdown_body, run, err, n);
 }
 
+void rpt_runners_row(FILE *f, const RunRow *rr)
+{
+    if (!rr) {
+        for (int i = 0; i < runner_ncols; i++) {
+            if (i)
+                fputc(',', f);
+            fputs(runner_cols[i].name, f);
+        }
+        fputc('\n', f);
+        return;
+    }
+    char buf[256];
+    for (int k = 0; k < rr->ntop; k++) {
+        for (int i = 0; i < runner_ncols; i++) {
+            if (i)
+                fputc(',', f);
+            double v;
+            const int kind = runner_value(i, rr, k, &v, buf, sizeof buf); /* before v is read */
+            put_cell(f, kind, v, buf, sizeof buf);
+        }
+        fputc('\n', f);
+    }
+}
+
 static void runners_body(FILE *f, const void *ctx)
 {
     const Run *run = ctx;
-    for (int i = 0; i < runner_ncols; i++) {
-        if (i)
-            fputc(',', f);
-        fputs(runner_cols[i].name, f);
-    }
-    fputc('\n', f);
-    char buf[256];
-    for (int r = 0; r < run->n; r++) {
-        const RunRow *rr = &run->row[r];
-        for (int k = 0; k < rr->ntop; k++) {
-            for (int i = 0; i < runner_ncols; i++) {
-                if (i)
-                    fputc(',', f);
-                double v;
-                const int kind = runner_value(i, rr, k, &v, buf, sizeof buf); /* before v is read */
-                put_cell(f, kind, v, buf, sizeof buf);
-            }
-            fputc('\n', f);
-        }
-    }
+    rpt_runners_row(f, NULL);
+    for (int r = 0; r < run->n; r++)
+        rpt_runners_row(f, &run->row[r]);
 }
 
 int rpt_runners_up_csv(const Run *run, const char *path, char *err, size_t n)

@@ -74,22 +74,29 @@ int rpt_design_rows(const RunRow *rr, RptDesignRow *v, int max)
     return n;
 }
 
+void rpt_design_row(FILE *f, const RunRow *rr)
+{
+    if (!rr) {
+        fputs("scenario,quantity,unit,template_split,codesigned\n", f);
+        return;
+    }
+    RptDesignRow v[RPT_DESIGN_MAX];
+    char x[64], y[64];
+    const int k = rpt_design_rows(rr, v, RPT_DESIGN_MAX);
+    for (int j = 0; j < k; j++) {
+        rpt_number(x, sizeof x, v[j].start);
+        rpt_number(y, sizeof y, v[j].best);
+        rpt_csv_text(f, rr->sc.name);
+        fprintf(f, ",%s,%s,%s,%s\n", v[j].quantity, v[j].unit, x, y);
+    }
+}
+
 static void design_body(FILE *f, const void *ctx)
 {
     const Run *run = ctx;
-    fputs("scenario,quantity,unit,template_split,codesigned\n", f);
-    RptDesignRow v[RPT_DESIGN_MAX];
-    char x[64], y[64];
-    for (int i = 0; i < run->n; i++) {
-        const RunRow *rr = &run->row[i];
-        const int k = rpt_design_rows(rr, v, RPT_DESIGN_MAX);
-        for (int j = 0; j < k; j++) {
-            rpt_number(x, sizeof x, v[j].start);
-            rpt_number(y, sizeof y, v[j].best);
-            rpt_csv_text(f, rr->sc.name);
-            fprintf(f, ",%s,%s,%s,%s\n", v[j].quantity, v[j].unit, x, y);
-        }
-    }
+    rpt_design_row(f, NULL);
+    for (int i = 0; i < run->n; i++)
+        rpt_design_row(f, &run->row[i]);
 }
 
 int rpt_design_csv(const Run *run, const char *path, char *err, size_t n)

@@ -21,6 +21,28 @@
 int rpt_write_atomic(const char *path, void (*body)(FILE *, const void *), const void *ctx, char *err,
                      size_t n);
 
+/* The most scenarios the workbook's per-scenario sheets list: a study of
+ * more lists its rows of interest there (and is streamed: batch/run.h
+ * run_stream, report/keep.c). */
+#define RPT_DETAIL_MAX 100000
+
+/* A streamed run's report (batch/run.h run_stream): rpt_keep_add sees
+ * every row in table order (its index among the scenarios) and keeps the
+ * rows the report's readers need (report/keep.c); rpt_keep_finish gives
+ * them as a Run (table order, Run.total and the failures, table lines and
+ * warnings filled in) that the report is written from as from a whole run.
+ * input: the table's path (for the failures' messages); detail_max as
+ * ReportInput's (0: RPT_DETAIL_MAX).  finish: 0, or -1 when out of memory
+ * (then, or after it, rpt_keep_free). */
+typedef struct RptKeep RptKeep;
+RptKeep *rpt_keep_new(const char *input, int detail_max);
+void rpt_keep_add(RptKeep *k, const RunRow *rr, int index);
+int rpt_keep_finish(RptKeep *k, const RunStats *stats, Run *run);
+void rpt_keep_free(RptKeep *k);
+
+/* 1 when the row meets its constraints (the recommendation's test). */
+int rpt_meets(const RunRow *rr);
+
 int rpt_summary_csv(const Run *run, const char *path, char *err, size_t n);
 int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n);
 /* runners_up.csv: the kept strategies of every searched row (--top K),
@@ -53,6 +75,13 @@ int rpt_design_csv(const Run *run, const char *path, char *err, size_t n);
 
 /* One summary row (header when rr is NULL) to a stream, as in summary.csv. */
 void rpt_summary_row(FILE *f, const RunRow *rr);
+
+/* One row's lines of breakdown.csv, runners_up.csv and design.csv (NULL:
+ * the header), as the whole-run writers write them: a streamed run writes
+ * its CSVs a row at a time. */
+void rpt_breakdown_row(FILE *f, const RunRow *rr);
+void rpt_runners_row(FILE *f, const RunRow *rr);
+void rpt_design_row(FILE *f, const RunRow *rr);
 
 /* A number as the CSVs write it: %.6g, '.' decimal point, "" for NaN/Inf. */
 void rpt_number(char *buf, size_t n, double v);
@@ -105,6 +134,8 @@ typedef struct {
                                    folder (stale chart files are removed there); NULL: in place */
     int detail_max;             /* scenarios the workbook's per-scenario sheets list one by one; a
                                    larger study lists its rows of interest there (0: 100,000) */
+    const char *streamed;       /* a streamed run: the folder its CSVs were written into as the rows
+                                   passed (moved into the report); NULL: written from run */
 } ReportInput;
 
 /* The date a report carries, never the clock: $SOURCE_DATE_EPOCH when set

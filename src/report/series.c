@@ -429,7 +429,7 @@ static size_t describe(const RunRow *rr, char *buf, size_t n)
                             t, c, e);
 }
 
-static int meets(const RunRow *rr)
+int rpt_meets(const RunRow *rr)
 {
     const Scenario *sc = &rr->sc;
     const Result *r = &rr->r;
@@ -457,7 +457,7 @@ int rpt_recommend(const Run *run, char *buf, size_t n)
         }
         if (rr->built && rr->r.status == STATUS_OK && isfinite(rr->r.time_to_train_s))
             any_ttt = 1;
-        if (!meets(rr))
+        if (!rpt_meets(rr))
             continue;
         const Result *r = &rr->r;
         if (fast < 0 || r->time_to_train_s < run->row[fast].r.time_to_train_s)

@@ -53,8 +53,7 @@
  * and the varied row) and says so: the CSVs hold every row, and the
  * workbook stays small enough to write and to open (a million rows of 45
  * columns took more than 20 GiB in libxlsxwriter). */
-#define XL_DETAIL_MAX 100000
-#define MAXW          160 /* columns whose width is tracked */
+#define MAXW 160 /* columns whose width is tracked */
 
 /* ---- text helpers (exported for the tests) ----------------------------- */
 
@@ -213,16 +212,16 @@ typedef struct {
 } X;
 
 /* The rows the per-scenario sheets list: every row, or for a study of more
- * than XL_DETAIL_MAX scenarios its rows of interest.  Returns 0, -1 when out
+ * than RPT_DETAIL_MAX scenarios its rows of interest.  Returns 0, -1 when out
  * of memory. */
 static int choose_detail(X *x)
 {
     const Run *run = x->run;
     x->detail = NULL;
     x->ndetail = run->n;
-    const int max = x->in->detail_max > 0 ? x->in->detail_max : XL_DETAIL_MAX;
+    const int max = x->in->detail_max > 0 ? x->in->detail_max : RPT_DETAIL_MAX;
     x->detail_max = max;
-    if (run->n <= max)
+    if (run_total(run) <= max)
         return 0;
     unsigned char *mark = calloc((size_t)run->n, 1);
     x->detail = malloc(sizeof *x->detail * (size_t)max);
@@ -502,7 +501,7 @@ static void sheet_scenarios(X *x, Sheet *sh)
         snprintf(text, sizeof text,
                  "The %d scenario%s of interest of %d (each series' best at each device count and the "
                  "recommended one): summary.csv, beside this workbook, has every scenario.",
-                 x->ndetail, x->ndetail == 1 ? "" : "s", run->n);
+                 x->ndetail, x->ndetail == 1 ? "" : "s", run_total(run));
         put_long(x, sh, top++, 0, text, x->note);
     }
     double scale[128];
@@ -1089,7 +1088,7 @@ static void sheet_summary(X *x, Sheet *sh)
     rpt_question(run, &x->set, q, sizeof q);
     put_long(x, sh, 1, 0, q, x->subtitle);
     snprintf(line, sizeof line, "%d scenario%s from %s: %d ok, %d out of memory, %d failed%s. deepflow %s.",
-             run->n, run->n == 1 ? "" : "s", t->path, run->n_ok, run->n_oom, run->n_error,
+             run_total(run), run_total(run) == 1 ? "" : "s", t->path, run->n_ok, run->n_oom, run->n_error,
              run->n_error ? " (see the Errors sheet)" : "", DF_VERSION);
     put_long(x, sh, 2, 0, line, x->note);
     worksheet_set_row(sh->ws, 0, 24, NULL);
@@ -1345,7 +1344,7 @@ static int breakdown_table(X *x, Sheet *sh, int r, int c0, int energy)
     if (x->detail)
         snprintf(head, sizeof head,
                  "The scenarios of interest (%d of %d): %s by component [%s] (breakdown.csv has them all)",
-                 ne, x->run->n, what, unit);
+                 ne, run_total(x->run), what, unit);
     else if (ne > room)
         snprintf(head, sizeof head,
                  "All scenarios: %s by component [%s]: the first %d of %d (a sheet holds 1,048,576 rows; "
@@ -1847,6 +1846,13 @@ static int cmp_block_first(const void *a, const void *b)
  * when out of memory. */
 static InputsBlock *inputs_blocks(const Run *run, int *n)
 {
+    if (run->lines) { /* a streamed run counted them as they passed */
+        *n = run->nlines;
+        InputsBlock *blk = run->nlines ? malloc(sizeof *blk * (size_t)run->nlines) : NULL;
+        for (int i = 0; blk && i < run->nlines; i++)
+            blk[i] = (InputsBlock){run->lines[i].line, run->lines[i].first, run->lines[i].count - 1};
+        return blk;
+    }
     int nb = 0;
     for (int i = 0; i < run->n; i++)
         nb += run->row[i].built != 0;
@@ -1949,23 +1955,30 @@ static void sheet_errors(X *x, Sheet *sh)
     for (int c = 0; c < 5; c++)
         put_header(x, sh, 0, c, heads[c]);
     int row = 1, more = 0;
-    for (int i = 0; i < x->run->n; i++) {
-        const RunRow *rr = &x->run->row[i];
-        if (evaluated(rr))
+    const Run *run = x->run;
+    /* a streamed run keeps its failures apart from its rows */
+    for (int i = 0; i < (run->fail ? run->nfail : run->n); i++) {
+        if (!run->fail && evaluated(&run->row[i]))
             continue;
         if (row > x->detail_max) {
             more++;
             continue;
         }
-        const Diag *d = &rr->diag;
-        put_text(x, sh, row, 0, rr->sc.name, NULL);
-        put_text(x, sh, row, 1, d->file[0] ? d->file : x->in->table->path, NULL);
-        put_num(x, sh, row, 2, d->line ? d->line : rr->line, NULL);
-        const int col = d->col ? d->col : run_error_col(rr); /* an evaluation error: its column */
-        if (col)
-            put_num(x, sh, row, 3, col, NULL);
-        put_text(x, sh, row, 4, d->msg[0] ? d->msg : rr->r.error, NULL);
+        RunFail own = {0, 0, 0, 0, NULL, NULL, NULL, NULL};
+        const RunFail *f = run->fail ? &run->fail[i] : &own;
+        if (!run->fail && run_fail_of(&run->row[i], x->in->table->path, i, 1, &own)) {
+            run_fail_free(&own);
+            continue;
+        }
+        put_text(x, sh, row, 0, f->name, NULL);
+        put_text(x, sh, row, 1, f->file, NULL);
+        put_num(x, sh, row, 2, f->line, NULL);
+        if (f->col)
+            put_num(x, sh, row, 3, f->col, NULL);
+        put_text(x, sh, row, 4, f->msg, NULL);
         row++;
+        if (!run->fail)
+            run_fail_free(&own);
     }
     if (row == 1)
         put_text(x, sh, 1, 0, "No errors: every row was evaluated.", x->note);
@@ -2211,9 +2224,7 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
 
     /* optional sheets: Runners-up when the run kept them (--top K), Design
      * when a row was co-designed */
-    int designed = 0;
-    for (int i = 0; i < in->run->n && !designed; i++)
-        designed = in->run->row[i].built && in->run->row[i].r.design_evals > 0;
+    const int designed = run_designed(in->run);
     enum {
         S_SUMMARY,
         S_SCENARIOS,
