@@ -557,6 +557,76 @@ static void test_activations_general(void **state)
     free(g);
 }
 
+/* ---- fp8 quantization kernels (Transformer Engine's cast_transpose) ------ */
+
+/* Bytes of the list's ops whose names end in ".quant"; n: how many. */
+static double quant_bytes(const OpList *l, int *n)
+{
+    double b = 0;
+    *n = 0;
+    for (int i = 0; i < l->n; i++) {
+        const size_t len = strlen(l->op[i].name);
+        if (len > 6 && !strcmp(l->op[i].name + len - 6, ".quant")) {
+            b += l->op[i].bytes;
+            (*n)++;
+        }
+    }
+    return b;
+}
+
+static void test_fp8_quantize(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    const double s = m.seq_len, h = m.hidden;
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    p.precision = PREC_FP8;
+    p.quant_casts = 1;
+    Graph *g = build_ok(&m, &p);
+    int nf, nb;
+    /* forward, e = 2, q = 1: qkv and mlp_up inputs fused into their norms
+     * (3q - e = 1 byte), mlp_down's into GeLU (1 x 4h), proj's own kernel
+     * (e + 2q = 4): s h (1 + 4 + 1 + 4) */
+    assert_rel(quant_bytes(&g->layer_fwd, &nf), 10.0 * s * h, 1e-12);
+    assert_int_equal(nf, 4);
+    assert_rel(find_op(&g->layer_fwd, "proj.quant")->bytes, 4.0 * s * h, 1e-12);
+    /* backward: output gradients of mlp_down (h), proj (h) and qkv (3h) in
+     * kernels of their own (4 bytes), mlp_up's (4h) fused into GeLU's
+     * backward (1 byte): s h (4 + 4 + 12 + 4) */
+    assert_rel(quant_bytes(&g->layer_bwd, &nb), 24.0 * s * h, 1e-12);
+    assert_int_equal(nb, 4);
+    free(g);
+
+    /* full recompute replays the forward's quantization too */
+    p.recompute = RECOMPUTE_FULL;
+    g = build_ok(&m, &p);
+    assert_rel(quant_bytes(&g->layer_recompute, &nf), 10.0 * s * h, 1e-12);
+    free(g);
+    p.recompute = RECOMPUTE_NONE;
+
+    /* fp4 (q = 0.5625): fused casts cost nothing more (3q < e), the others
+     * e + 2q = 3.125 bytes: proj in forward; mlp_down, proj, qkv backward */
+    p.precision = PREC_FP4;
+    g = build_ok(&m, &p);
+    assert_rel(quant_bytes(&g->layer_fwd, &nf), 3.125 * s * h, 1e-12);
+    assert_int_equal(nf, 1);
+    assert_rel(quant_bytes(&g->layer_bwd, &nb), 3.125 * s * h * 5.0, 1e-12);
+    assert_int_equal(nb, 3);
+    free(g);
+
+    /* none in bf16, none when the stack quantizes for free */
+    p.precision = PREC_BF16;
+    g = build_ok(&m, &p);
+    assert_true(quant_bytes(&g->layer_fwd, &nf) == 0 && nf == 0);
+    assert_true(quant_bytes(&g->layer_bwd, &nb) == 0 && nb == 0);
+    free(g);
+    p.precision = PREC_FP8;
+    p.quant_casts = 0;
+    g = build_ok(&m, &p);
+    assert_true(quant_bytes(&g->layer_fwd, &nf) == 0 && nf == 0);
+    free(g);
+}
+
 /* ---- errors ---------------------------------------------------------------- */
 
 static void test_errors(void **state)
@@ -690,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_activations_korthikanti),
         cmocka_unit_test(test_fused_attention),
         cmocka_unit_test(test_activations_general),
+        cmocka_unit_test(test_fp8_quantize),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_kv_heads_default),
         cmocka_unit_test(test_overflow),

@@ -243,6 +243,10 @@ static const ParamDef framework_defs[] = {
        "fraction of data-parallel gradient communication hidden under the backward pass"),
     PB(Framework, "fp8_linear_only", fp8_linear_only, 1,
        "with precision fp8, only the linear layers run in fp8; attention and the LM head stay bf16"),
+    PB(Framework, "fp8_casts", fp8_casts, 1,
+       "with fp8 or fp4, the linear layers' operands are quantized (row-wise and transposed copies) by "
+       "kernels "
+       "that move memory; no: for free (an upper bound)"),
     P_INTERVAL(single_node, "one node"),
     P_INTERVAL(multi_node, "several nodes"),
 };

@@ -223,6 +223,7 @@ typedef struct {
     double tp_overlap;   /* fraction of tensor-parallel communication hidden under GEMMs */
     double dp_overlap;   /* fraction of DP gradient communication hidden under backward */
     int fp8_linear_only; /* precision fp8: only the linear layers run in fp8 (Transformer Engine) */
+    int fp8_casts;       /* fp8/fp4: operands quantized by cast-and-transpose kernels (Transformer Engine) */
     Interval single_node, multi_node;
 } Framework;
 

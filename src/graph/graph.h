@@ -131,9 +131,10 @@ typedef struct {
     Recompute recompute;
     int pp; /* pipeline stages (>= 1): graphs of unlike layers partition on it */
     GraphRates rates;
-    int flash; /* the training stack has fused (flash) attention: used when the model says auto */
-    int cp;    /* context-parallel degree (0 or 1: none): a rank holds s/cp of each sequence */
-    int ep;    /* expert-parallel degree (0 or 1: none): a rank holds experts/ep of each layer's */
+    int flash;       /* the training stack has fused (flash) attention: used when the model says auto */
+    int cp;          /* context-parallel degree (0 or 1: none): a rank holds s/cp of each sequence */
+    int ep;          /* expert-parallel degree (0 or 1: none): a rank holds experts/ep of each layer's */
+    int quant_casts; /* fp8/fp4: the stack quantizes linear-layer operands in kernels of their own */
 } GraphParams;
 
 /* Whether a model's attention runs fused: its own choice, else the stack's. */

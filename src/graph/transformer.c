@@ -109,6 +109,7 @@ typedef struct {
     Recompute recompute;
     double e;    /* activation bytes per element */
     double e_in; /* GEMM input bytes per element */
+    int quant;   /* linear-layer operands quantized by kernels of their own (fp8, fp4) */
 } Dims;
 
 /* Fill d and fail (an explicit return, so static analysers need not know
@@ -221,6 +222,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->recompute = p->recompute;
     x->e = graph_act_elem_bytes(p->precision);
     x->e_in = graph_gemm_elem_bytes(p->precision);
+    x->quant = p->quant_casts && x->e_in < x->e;
     return 0;
 }
 
@@ -254,6 +256,28 @@ static void membound(OpSink *k, const char *name, Component comp, double bytes, 
 {
     Op op = graph_membound_op(name, comp, bytes, flops);
     graph_emit(k, &op);
+}
+
+/* The quantization of a linear layer's operand for its low-precision GEMMs
+ * (fp8, fp4), as Transformer Engine does it: a row-wise copy for this GEMM
+ * and a column-wise (transposed) one for the other gradient GEMM, since
+ * Hopper's fp8 tensor cores take only K-major operands and Blackwell's
+ * block-scaled formats scale along the other axis [TE handling transposes;
+ * nvte_cast_transpose].  A kernel of its own reads the e-byte tensor and
+ * writes both q-byte copies: e + 2q bytes an element.  Fused into the norm
+ * or activation that produces the operand (LayerNormLinear, LayerNormMLP,
+ * the activation's backward with cast_transpose_dbias), the producer writes
+ * q bytes instead of the e its op counts and the column-wise copy reads
+ * and writes q: 3q - e an element, never below 0.  An amax per tensor is
+ * taken in the same pass (one FLOP an element). */
+static void quantize(OpSink *k, const Dims *x, const char *name, double elems, int fused)
+{
+    if (!x->quant)
+        return;
+    const double q = x->e_in, e = x->e;
+    const double per = fused ? fmax(0.0, 3.0 * q - e) : e + 2.0 * q;
+    if (per > 0)
+        membound(k, name, COMP_MEMBOUND, elems * per, elems);
 }
 
 static void comm(OpSink *k, const char *name, Collective coll, double comm_bytes)
@@ -370,28 +394,39 @@ static double rope_flops(const Dims *x)
 /* One MLP (or a batch of experts' MLPs): up projection, activation, down
  * projection, over m tokens each, f_l inner columns on this shard. */
 static void mlp_forward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int64_t f_l, int64_t n_up,
-                        const char *up, const char *down)
+                        const char *up, const char *down, int dense)
 {
     const double elems = (double)batch * (double)m * (double)f_l, e = x->e;
     const double flops = elems * (x->swiglu ? FLOPS_SWIGLU : FLOPS_GELU);
+    /* a dense MLP's input comes from its norm (fused); experts' from the permutation */
+    quantize(k, x, dense ? "mlp_up.quant" : "expert_up.quant", (double)batch * (double)m * (double)x->h,
+             dense);
     gemm(k, x, up, COMP_GEMM, batch, m, n_up, x->h);
     if (x->swiglu) /* read gate and up, write f/t */
         membound(k, "swiglu", COMP_MEMBOUND, elems * 3.0 * e, flops);
     else
         membound(k, "gelu", COMP_MEMBOUND, elems * 2.0 * e, flops);
+    quantize(k, x, dense ? "mlp_down.quant" : "expert_down.quant", elems, 1); /* fused into the activation */
     gemm(k, x, down, COMP_GEMM, batch, m, x->h, f_l);
 }
 
 static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int64_t f_l, int64_t n_up,
-                         const char *down_d, const char *down_w, const char *up_d, const char *up_w)
+                         const char *down_d, const char *down_w, const char *up_d, const char *up_w,
+                         int dense)
 {
     const double elems = (double)batch * (double)m * (double)f_l, e = x->e;
     const double flops = elems * (x->swiglu ? FLOPS_SWIGLU : FLOPS_GELU);
+    /* the incoming gradient of the down projection's output: a kernel of its own */
+    quantize(k, x, dense ? "mlp_down.bwd.quant" : "expert_down.bwd.quant",
+             (double)batch * (double)m * (double)x->h, 0);
     gemm_grads_b(k, x, down_d, down_w, batch, m, x->h, f_l);
     if (x->swiglu) /* read grad f/t and gate, up; write grads of gate, up */
         membound(k, "swiglu.bwd", COMP_MEMBOUND, elems * 5.0 * e, 2.0 * flops);
     else /* read grad and input, write grad */
         membound(k, "gelu.bwd", COMP_MEMBOUND, elems * 3.0 * e, 2.0 * flops);
+    /* the up projection's output gradient: fused into the activation's backward */
+    quantize(k, x, dense ? "mlp_up.bwd.quant" : "expert_up.bwd.quant",
+             (double)batch * (double)m * (double)n_up, 1);
     gemm_grads_b(k, x, up_d, up_w, batch, m, n_up, x->h);
 }
 
@@ -410,24 +445,24 @@ static void moe_forward(OpSink *k, const Dims *x)
     const double pairs = (double)x->rows * (double)x->topk * (double)x->h * x->e;
     membound(k, "moe.permute", COMP_MEMBOUND, 2.0 * pairs, 0.0);
     a2a(k, x, "moe.dispatch");
-    mlp_forward(k, x, x->E_l, x->m_e, x->f_e_l, x->n_up_e, "expert_up", "expert_down");
+    mlp_forward(k, x, x->E_l, x->m_e, x->f_e_l, x->n_up_e, "expert_up", "expert_down", 0);
     a2a(k, x, "moe.combine");
     membound(k, "moe.unpermute", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
     if (x->shared > 0)
-        mlp_forward(k, x, 1, x->rows, x->shared * x->f_e_l, x->shared * x->n_up_e, "shared_up",
-                    "shared_down");
+        mlp_forward(k, x, 1, x->rows, x->shared * x->f_e_l, x->shared * x->n_up_e, "shared_up", "shared_down",
+                    0);
 }
 
 static void moe_backward(OpSink *k, const Dims *x)
 {
     if (x->shared > 0)
         mlp_backward(k, x, 1, x->rows, x->shared * x->f_e_l, x->shared * x->n_up_e, "shared_down.dgrad",
-                     "shared_down.wgrad", "shared_up.dgrad", "shared_up.wgrad");
+                     "shared_down.wgrad", "shared_up.dgrad", "shared_up.wgrad", 0);
     const double pairs = (double)x->rows * (double)x->topk * (double)x->h * x->e;
     membound(k, "moe.unpermute.bwd", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
     a2a(k, x, "moe.combine.bwd");
     mlp_backward(k, x, x->E_l, x->m_e, x->f_e_l, x->n_up_e, "expert_down.dgrad", "expert_down.wgrad",
-                 "expert_up.dgrad", "expert_up.wgrad");
+                 "expert_up.dgrad", "expert_up.wgrad", 0);
     a2a(k, x, "moe.dispatch.bwd");
     membound(k, "moe.permute.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
     gemm_grads(k, x, "router.dgrad", "router.wgrad", COMP_GEMM, x->rows, x->E, x->h);
@@ -440,10 +475,12 @@ static void layer_forward(OpSink *k, const Dims *x)
 
     membound(k, "ln1", COMP_MEMBOUND, 2.0 * seq * e, seq * norm_flops(x));
     sp_gather(k, x, "ln1.allgather");
+    quantize(k, x, "qkv.quant", (double)x->rows * (double)x->h, 1); /* fused into ln1 */
     gemm(k, x, "qkv", COMP_GEMM, 1, x->rows, x->n_qkv, x->h);
     if (x->rotary)
         membound(k, "rope", COMP_MEMBOUND, rope_bytes(x), rope_flops(x));
     attention_forward(k, x);
+    quantize(k, x, "proj.quant", (double)x->rows * (double)(x->a_l * x->hd), 0); /* attention's output */
     gemm(k, x, "proj", COMP_GEMM, 1, x->rows, x->h, x->a_l * x->hd);
     tp_reduce(k, x, "proj.allreduce", "proj.reducescatter");
     /* read branch (e) and residual (e), write mask (1) and sum (e) */
@@ -453,7 +490,7 @@ static void layer_forward(OpSink *k, const Dims *x)
     if (x->moe)
         moe_forward(k, x);
     else
-        mlp_forward(k, x, 1, x->rows, x->f_l, x->n_up, "mlp_up", "mlp_down");
+        mlp_forward(k, x, 1, x->rows, x->f_l, x->n_up, "mlp_up", "mlp_down", 1);
     tp_reduce(k, x, "mlp_down.allreduce", "mlp_down.reducescatter");
     membound(k, "dropout_residual2", COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
 }
@@ -470,16 +507,18 @@ static void layer_backward(OpSink *k, const Dims *x)
         moe_backward(k, x);
     else
         mlp_backward(k, x, 1, x->rows, x->f_l, x->n_up, "mlp_down.dgrad", "mlp_down.wgrad", "mlp_up.dgrad",
-                     "mlp_up.wgrad");
+                     "mlp_up.wgrad", 1);
     tp_reduce(k, x, "mlp_up.dgrad.allreduce", "mlp_up.dgrad.reducescatter");
     /* read grad and saved input, add the residual-stream grad, write */
     membound(k, "ln2.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
     membound(k, "dropout_residual1.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
     sp_gather(k, x, "proj.bwd.allgather");
+    quantize(k, x, "proj.bwd.quant", (double)x->rows * (double)x->h, 0);
     gemm_grads(k, x, "proj.dgrad", "proj.wgrad", COMP_GEMM, x->rows, x->h, x->a_l * x->hd);
     attention_backward(k, x);
     if (x->rotary)
         membound(k, "rope.bwd", COMP_MEMBOUND, rope_bytes(x), rope_flops(x));
+    quantize(k, x, "qkv.bwd.quant", (double)x->rows * (double)x->n_qkv, 0); /* attention's input gradients */
     gemm_grads(k, x, "qkv.dgrad", "qkv.wgrad", COMP_GEMM, x->rows, x->n_qkv, x->h);
     tp_reduce(k, x, "qkv.dgrad.allreduce", "qkv.dgrad.reducescatter");
     membound(k, "ln1.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
