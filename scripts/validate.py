@@ -151,12 +151,19 @@ def report(kind, rows, pred, verbose):
 # The system a run's GPU names, on default templates; a row may add only what
 # a user knows of the cluster (its scale-out bandwidth, its stack).
 SYSTEMS = {("a100", "80"): "dgx-a100-80g", ("a100", "40"): "dgx-a100-40g", ("a100", ""): "dgx-a100-80g",
-           ("ampere-unspecified", ""): "dgx-a100-80g", ("h100", "80"): "dgx-h100", ("h100", ""): "dgx-h100"}
+           ("ampere-unspecified", ""): "dgx-a100-80g", ("h100", "80"): "dgx-h100", ("h100", ""): "dgx-h100",
+           ("b200", "180"): "dgx-b200", ("b200", ""): "dgx-b200", ("gb200", "186"): "gb200-nvl72",
+           ("gb200", ""): "gb200-nvl72"}
 PEAK_DENSE_16BIT = {"dgx-a100-80g": 312e12, "dgx-a100-40g": 312e12, "dgx-h100": 989e12}
-STACK_OF_SYSTEM = {"dgx-a100-80g": "megatron-lm", "dgx-a100-40g": "megatron-lm", "dgx-h100": "megatron-core"}
+STACK_OF_SYSTEM = {"dgx-a100-80g": "megatron-lm", "dgx-a100-40g": "megatron-lm", "dgx-h100": "megatron-core",
+                   "dgx-b200": "megatron-core", "gb200-nvl72": "megatron-core"}
+# the source a run counts in: its GPU generation (Hopper's context-parallel runs apart)
+GENERATION = {"dgx-h100": "published-h100", "dgx-b200": "published-blackwell",
+              "gb200-nvl72": "published-blackwell"}
 
 PCOLS = ["scenario", "series", "system", "system.framework", "system.inter.bandwidth", "model", "devices",
-         "tp", "pp", "dp", "microbatch", "global_batch", "interleave", "recompute", "seq_parallel", "zero",
+         "tp", "pp", "dp", "microbatch", "global_batch", "interleave", "recompute", "recompute_layers",
+         "seq_parallel", "zero",
          "precision", "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.ffn", "cp",
          "model.seq_len", "model.vocab", "model.mlp", "model.norm", "model.position"]
 
@@ -195,7 +202,11 @@ def published_rows(path):
                   "system.framework": r.get("framework", ""), "system.inter.bandwidth": r.get("inter_bandwidth", ""),
                   "model": "gpt", "devices": gpus, "tp": tp, "cp": cp, "pp": pp, "dp": dp,
                   "microbatch": r["microbatch"] or "auto", "global_batch": r["global_batch"],
-                  "interleave": interleave, "recompute": r["recompute"] or "auto", "seq_parallel": sp,
+                  "interleave": interleave, "recompute": r["recompute"] or "auto",
+                  # unstated on Megatron-Core, whose recipes tune recompute_num_layers: only the
+                  # layers that must; the older stacks' activation checkpointing redid every layer
+                  "recompute_layers": "auto" if not r["recompute"] and stack == "megatron-core" else "",
+                  "seq_parallel": sp,
                   "zero": r.get("zero", "") or ("1" if stack == "megatron-core" else "0"), "precision": prec,
                   "model.layers": r["layers"], "model.hidden": r["hidden"], "model.heads": r["heads"],
                   "model.kv_heads": r["kv_heads"] or r["heads"], "model.ffn": r["ffn"] or str(4 * int(r["hidden"])),
@@ -266,7 +277,7 @@ MIN_RUNS = 10  # runs behind a prediction interval
 # own source: modelled since context parallelism landed (issue 15), gated at 15 % while the fp8 stack's
 # optimism they share with their cp-1 siblings (-11 to -15 %, issue 9) stands.
 THRESHOLDS = {"vtrain-multi": 0.10, "vtrain-single": 0.10, "published-a100": 0.10, "published-h100": 0.10,
-              "published-h100-cp": 0.15}
+              "published-h100-cp": 0.15, "published-blackwell": 0.10}
 
 
 def main():
@@ -313,8 +324,8 @@ def main():
             continue
         ratio = measured_ratio(sc, p)
         e = ratio - 1.0
-        gen = "published-h100" if sc["system"] == "dgx-h100" else "published-a100"
-        if int(sc["cp"]) > 1:
+        gen = GENERATION.get(sc["system"], "published-a100")
+        if int(sc["cp"]) > 1 and gen == "published-h100":
             gen += "-cp"
         by_source.setdefault(gen, []).append((sc, e))
         regime = "multi" if int(sc["devices"]) > 8 else "single"
@@ -393,6 +404,7 @@ SOURCE_NAMES = {
     "vtrain-single": "vTrain, single-node (A100, 1-8 GPUs)",
     "published-a100": "published A100 runs (Megatron-LM SC'21, Korthikanti 2022, MT-NLG, BLOOM, MegaScale)",
     "published-h100": "published H100 runs (Llama 3, NeMo 24.07, Megatron-Bridge 25.11)",
+    "published-blackwell": "published B200 and GB200 runs (Megatron-Bridge 25.11, fp8)",
     "published-h100-cp": "published H100 runs with context parallelism (Llama 3 405B at 128k tokens, cp 16; "
                          "NeMo 24.07 and Megatron-Bridge 25.11 fp8, cp 2)",
 }

@@ -868,13 +868,16 @@ static void print_eval(const RunRow *rr)
         snprintf(cpx, sizeof cpx, " x cp %s", degree(err, r->st.cp, sc->st.cp, dcp));
     if (ep_shown != 1)
         snprintf(epx, sizeof epx, " (experts over ep %s)", degree(err, r->st.ep, sc->st.ep, dep));
+    char rcx[48] = ""; /* a block recompute: how many layers of each chunk */
+    if (!err && r->st.recompute == RECOMPUTE_FULL && sc->st.recompute_layers != 0)
+        snprintf(rcx, sizeof rcx, " (%d layers of each chunk)", r->st.recompute_layers);
     printf("strategy     devices %d = tp %s%s x pp %s x dp %s%s; microbatch %s, global batch %lld, "
-           "interleave %s, recompute %s, %s%s, ZeRO %s, placement %s\n",
+           "interleave %s, recompute %s%s, %s%s, ZeRO %s, placement %s\n",
            sc->devices, degree(err, r->st.tp, sc->st.tp, dtp), cpx, degree(err, r->st.pp, sc->st.pp, dpp),
            degree(err, r->st.dp, sc->st.dp, ddp), epx, degree(err, r->st.microbatch, sc->st.microbatch, dmb),
            (long long)(err ? sc->st.global_batch : r->st.global_batch),
            degree(err, r->st.interleave, sc->st.interleave, div),
-           recompute_name(err ? sc->st.recompute : r->st.recompute), precision_name(sc->precision),
+           recompute_name(err ? sc->st.recompute : r->st.recompute), rcx, precision_name(sc->precision),
            (err ? sc->st.seq_parallel : r->st.seq_parallel) == AUTO_VALUE ? ", sequence parallel auto"
            : (err ? sc->st.seq_parallel : r->st.seq_parallel)             ? ", sequence parallel"
                                                                           : "",

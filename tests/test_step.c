@@ -237,6 +237,68 @@ static void test_context_parallel(void **state)
     assert_non_null(strstr(d.msg, "2 x cp"));
 }
 
+/* Block recompute (Megatron's --recompute-method block): k layers of each
+ * model chunk recompute, the others keep their activations.  k = every
+ * layer (or more, or 0) is the full recompute; the recompute time and
+ * FLOPs grow with k in proportion; auto takes the fewest layers that fit:
+ * that one fits, one fewer does not. */
+static void test_block_recompute(void **state)
+{
+    (void)state;
+    const char *kv[] = {
+        "system=dgx-b200", "model=llama2-70b", "devices=64",        "tp=1", "pp=1", "dp=64", "zero=3",
+        "microbatch=2",    "global_batch=256", "model.seq_len=8192"};
+    Scenario sc;
+    build_scenario(&sc, kv, 10);
+    Result none, full, all, zero, half, autok;
+    sc.st.recompute = RECOMPUTE_NONE;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &none), 0);
+    sc.st.recompute = RECOMPUTE_FULL;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &full), 0);
+    assert_int_equal(full.st.recompute_layers, 80); /* resolved: every layer of the one chunk */
+    sc.st.recompute_layers = 80;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &all), 0);
+    assert_rel(all.step_time_s, full.step_time_s, 1e-12);
+    assert_rel(all.mem_activations_bytes, full.mem_activations_bytes, 1e-12);
+    assert_rel(all.hardware_flops_per_step, full.hardware_flops_per_step, 1e-12);
+    sc.st.recompute_layers = 200; /* more than a chunk has: every layer */
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &all), 0);
+    assert_int_equal(all.st.recompute_layers, 80);
+    assert_rel(all.step_time_s, full.step_time_s, 1e-12);
+
+    /* one layer and half of them */
+    sc.st.recompute_layers = 0;
+    Scenario z = sc;
+    z.st.recompute_layers = 1;
+    assert_int_equal(step_evaluate(&z, 1.0, NULL, &zero), 0);
+    z.st.recompute_layers = 40;
+    assert_int_equal(step_evaluate(&z, 1.0, NULL, &half), 0);
+    assert_rel(half.comp_time_s[COMP_RECOMPUTE], full.comp_time_s[COMP_RECOMPUTE] / 2, 1e-9);
+    assert_rel(zero.comp_time_s[COMP_RECOMPUTE], full.comp_time_s[COMP_RECOMPUTE] / 80, 1e-9);
+    /* recomputed FLOPs in proportion: hardware - model FLOPs of half is half of full's */
+    assert_rel(half.hardware_flops_per_step - none.hardware_flops_per_step,
+               (full.hardware_flops_per_step - none.hardware_flops_per_step) / 2, 1e-9);
+    /* activations: 40 layers keep their input, 40 everything (what no recompute keeps per layer) */
+    const double in = full.mem_activations_bytes, all_act = none.mem_activations_bytes;
+    assert_true(half.mem_activations_bytes > in && half.mem_activations_bytes < all_act + in);
+
+    /* auto: the fewest layers that fit */
+    z.st.recompute_layers = AUTO_VALUE;
+    assert_int_equal(step_evaluate(&z, 1.0, NULL, &autok), 0);
+    const int k = autok.st.recompute_layers;
+    print_message("block recompute: %d of 80 layers fit in %.0f GiB (full %.3f s, auto %.3f s, none %.3f s, "
+                  "%s)\n",
+                  k, autok.mem_capacity_bytes / GIB_BYTES, full.step_time_s, autok.step_time_s,
+                  none.step_time_s, none.fits_memory ? "fits" : "does not fit");
+    assert_true(k > 0 && k < 80);
+    assert_true(autok.fits_memory);
+    assert_true(autok.step_time_s < full.step_time_s);
+    z.st.recompute_layers = k - 1;
+    Result fewer;
+    assert_int_equal(step_evaluate(&z, 1.0, NULL, &fewer), 0);
+    assert_false(fewer.fits_memory);
+}
+
 /* Mixture of experts: the published parameter count, the active FLOPs (a
  * token through k experts: a dense MLP of k expert widths, plus the
  * router), expert weights divided by ep, the all-to-all's bytes, and what
@@ -338,17 +400,12 @@ static void test_fp4(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stage_layers),
-        cmocka_unit_test(test_bubble),
-        cmocka_unit_test(test_inflight),
-        cmocka_unit_test(test_zero_sharding),
-        cmocka_unit_test(test_activations),
-        cmocka_unit_test(test_dp_exchange),
-        cmocka_unit_test(test_step_schedule),
-        cmocka_unit_test(test_strategy_value),
-        cmocka_unit_test(test_context_parallel),
-        cmocka_unit_test(test_mixture_of_experts),
-        cmocka_unit_test(test_fp4),
+        cmocka_unit_test(test_stage_layers),       cmocka_unit_test(test_bubble),
+        cmocka_unit_test(test_inflight),           cmocka_unit_test(test_zero_sharding),
+        cmocka_unit_test(test_activations),        cmocka_unit_test(test_dp_exchange),
+        cmocka_unit_test(test_step_schedule),      cmocka_unit_test(test_strategy_value),
+        cmocka_unit_test(test_context_parallel),   cmocka_unit_test(test_block_recompute),
+        cmocka_unit_test(test_mixture_of_experts), cmocka_unit_test(test_fp4),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

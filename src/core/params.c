@@ -500,6 +500,9 @@ static const ParamDef scenario_defs[] = {
        "tries powers of two from 1 to 1,024"),
     PI(Scenario, "interleave", st.interleave, 1, 1e4, 1, 0, 1, "model chunks per pipeline stage"),
     PE(Scenario, "recompute", st.recompute, recompute_names, RECOMPUTE_NONE, 1, "activation recomputation"),
+    PI(Scenario, "recompute_layers", st.recompute_layers, 0, 1e4, 0, 0, 1,
+       "with recompute full: the layers of each model chunk that recompute (Megatron's block method; the "
+       "others keep their activations); 0: every layer; auto: the fewest that fit in memory (transformers)"),
     {"seq_parallel", offsetof(Scenario, st.seq_parallel), P_BOOL, UNIT_NUMBER, 0, 1, 0, 0, 1, 0, NULL, NULL,
      "sequence parallelism (Megatron: norms and dropout split over the tensor ranks)"},
     PI(Scenario, "zero", st.zero, 0, 3, 0, 0, 1,

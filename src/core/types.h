@@ -363,6 +363,9 @@ typedef struct {
     int microbatch;       /* samples per microbatch */
     int interleave;       /* model chunks per pipeline stage */
     Recompute recompute;  /* activation recomputation */
+    int recompute_layers; /* full recompute: layers of each model chunk that recompute (Megatron's block
+                             method; the others keep their activations); 0: every layer; AUTO_VALUE: the
+                             fewest that fit in memory (resolved by the step model) */
     int seq_parallel;     /* sequence parallelism over the tensor ranks (0/1) */
     int zero;             /* ZeRO stage 0-3 */
     Placement placement;  /* rank order over the devices, innermost first */

@@ -147,6 +147,9 @@ static inline int graph_attention_fused(const Model *m, const GraphParams *p)
  * built with these parameters (e.g. heads not divisible by tp). */
 int graph_build(const Model *m, const GraphParams *p, Graph *g, Diag *d);
 
+/* Sum of the FLOPs of the OP_GEMM ops of a list, every run counted. */
+double graph_gemm_flops(const OpList *l);
+
 /* Megatron-LM's parameter count of a GPT model:
  * 12 l h^2 (1 + 13/(12h) + (V+s)/(12 l h)) (Narayanan et al. 2021, eq. 2). */
 double graph_megatron_params(int layers, int hidden, int vocab, int seq_len);

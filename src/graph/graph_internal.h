@@ -37,9 +37,6 @@ Op graph_comm_op(const char *name, Collective coll, double comm_bytes);
 int graph_act_elem_bytes(Precision p);
 double graph_gemm_elem_bytes(Precision p);
 
-/* Sum of the FLOPs of the OP_GEMM ops of a list, every run counted. */
-double graph_gemm_flops(const OpList *l);
-
 /* Builders.  g arrives zeroed; each returns 0, or -1 with d filled. */
 int transformer_build(const Model *m, const GraphParams *p, Graph *g, Diag *d);
 int gemmmodel_build(const Model *m, const GraphParams *p, Graph *g, Diag *d);

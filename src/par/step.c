@@ -277,6 +277,19 @@ static double weight_bytes(Precision p)
     return (p == PREC_FP32 || p == PREC_TF32) ? 4.0 : 2.0;
 }
 
+/* Activations of the most loaded device under a block recompute: of the
+ * stage's lps layers, rc recompute (they keep only their input) and the
+ * others keep everything (the set a layer needs while it recomputes, the
+ * full-recompute graph's working figure); one layer's working set while
+ * any recomputes. */
+static double block_activations(const Graph *g, int pp, double lps, double rc, double inflight, double ileave)
+{
+    const double per_layer =
+        (rc * g->act_bytes_per_layer + (lps - rc) * g->act_bytes_recompute_working) / lps;
+    return mem_activations(pp, per_layer, lps, g->act_bytes_first, g->act_bytes_last, inflight, ileave,
+                           rc > 0 ? g->act_bytes_recompute_working : 0.0);
+}
+
 int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
 {
     const System *sys = &sc->system;
@@ -358,6 +371,9 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     cost_list(&x, &g.layer_fwd, 0, &lf);
     cost_list(&x, &g.layer_bwd, 0, &lb);
     cost_list(&x, &g.layer_recompute, 1, &lb);
+    Costs lr = {0}; /* the recompute alone: a block recompute leaves it out of some layers */
+    if (sc->st.recompute == RECOMPUTE_FULL && sc->st.recompute_layers != 0)
+        cost_list(&x, &g.layer_recompute, 1, &lr);
     cost_list(&x, &g.first_fwd, 0, &ff);
     cost_list(&x, &g.first_bwd, 0, &fb);
     cost_list(&x, &g.last_fwd, 0, &tf);
@@ -390,9 +406,62 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         costs_add(&first, &tf, 1);
         costs_add(&first, &tb, 1);
     }
+    /* Parameters held by the most loaded device. */
+    /* (a mixture of experts: this device's E/ep experts of each layer) */
+    const double ppl =
+        (g.params_per_layer - g.params_expert_per_layer) / tp + g.params_expert_per_layer / tp / ep;
+    const double p_exp = lps * g.params_expert_per_layer / tp / ep; /* of p_dev, the experts' */
+    double p_first = lps * ppl + g.params_embedding / tp;
+    double p_last = lps * ppl + (g.params_head > 0 ? g.params_head : g.params_embedding) / tp;
+    if (pp == 1)
+        p_first = p_last = lps * ppl + g.params_embedding / tp + g.params_head / tp;
+    const double p_dev = p_first > p_last ? p_first : p_last;
+
+    /* The state the most loaded device holds and its activations: a block
+     * recompute (Megatron's --recompute-method block) recomputes k layers
+     * of each of the stage's v model chunks and keeps the others'
+     * activations; auto takes the fewest that fit. */
+    const OptimizerSpec os = step_optimizer(mdl->optimizer);
+    const double wb = weight_bytes(sc->precision);
+    const double master_b = wb == 4.0 ? 0.0 : 4.0;
+    /* (ZeRO shards the experts over the ranks that hold the same ones) */
+    const StateBytes state =
+        mem_state(p_dev - p_exp, dpc, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
+    const StateBytes est =
+        mem_state(p_exp, dpc / ep, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
+    double inflight, ileave;
+    sched_inflight(m_micro, pp, v, &inflight, &ileave);
+    const int chunk_layers = (int)(lps / v + 0.5);
+    int k_rc = chunk_layers; /* layers of each chunk that recompute (full recompute) */
+    double act = 0;
+    if (sc->st.recompute == RECOMPUTE_FULL && sc->st.recompute_layers != 0 &&
+        mdl->kind == MODEL_TRANSFORMER) {
+        const double fixed = state.weights + est.weights + state.grads + est.grads + state.optimizer +
+                             est.optimizer + dev->hbm_reserved_bytes;
+        if (sc->st.recompute_layers != AUTO_VALUE)
+            k_rc = sc->st.recompute_layers < chunk_layers ? sc->st.recompute_layers : chunk_layers;
+        else
+            for (k_rc = 0; k_rc < chunk_layers; k_rc++)
+                if (fixed + block_activations(&g, pp, lps, (double)k_rc * v, inflight, ileave) <=
+                    dev->mem[MEM_HBM].capacity_bytes)
+                    break;
+        act = block_activations(&g, pp, lps, (double)k_rc * v, inflight, ileave);
+    } else {
+        act =
+            mem_activations(pp, g.act_bytes_per_layer, lps, g.act_bytes_first, g.act_bytes_last, inflight,
+                            ileave, sc->st.recompute == RECOMPUTE_FULL ? g.act_bytes_recompute_working : 0.0);
+    }
+    r->st.recompute_layers = sc->st.recompute == RECOMPUTE_FULL ? k_rc : 0;
+    /* the layers of the stage that do not recompute */
+    const double unrecomputed = lps - (double)k_rc * v;
+    if (unrecomputed > 0) {
+        costs_add(&first, &lr, -unrecomputed);
+        costs_add(&last, &lr, -unrecomputed);
+    }
     const Costs *stage = (pp == 1 || costs_total(&first) >= costs_total(&last)) ? &first : &last;
     const double t_stage = costs_total(stage); /* t_f + t_b */
-    const double t_b_last = lps * costs_total(&lb) + costs_total(stage == &first ? &fb : &tb);
+    const double t_b_last =
+        lps * costs_total(&lb) - unrecomputed * costs_total(&lr) + costs_total(stage == &first ? &fb : &tb);
 
     Costs step = {0};
     costs_add(&step, stage, (double)m_micro);
@@ -422,17 +491,6 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         step.intra_bytes += p2p.intra_bytes * sends;
         tier_name(r->pp_tier, sizeof r->pp_tier, &pp_group, &p2p);
     }
-
-    /* Parameters held by the most loaded device. */
-    /* (a mixture of experts: this device's E/ep experts of each layer) */
-    const double ppl =
-        (g.params_per_layer - g.params_expert_per_layer) / tp + g.params_expert_per_layer / tp / ep;
-    const double p_exp = lps * g.params_expert_per_layer / tp / ep; /* of p_dev, the experts' */
-    double p_first = lps * ppl + g.params_embedding / tp;
-    double p_last = lps * ppl + (g.params_head > 0 ? g.params_head : g.params_embedding) / tp;
-    if (pp == 1)
-        p_first = p_last = lps * ppl + g.params_embedding / tp + g.params_head / tp;
-    const double p_dev = p_first > p_last ? p_first : p_last;
 
     /* Row-sparse gradients (model sparse_grads; TensorFlow's IndexedSlices,
      * exchanged by Horovod as all-gathers of values and indices): the
@@ -487,9 +545,6 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     /* Optimizer over the local (ZeRO-sharded) parameters: reads the
      * gradient, reads and writes its state and (16-bit training) the fp32
      * master weights, writes the 16-bit copy. */
-    const OptimizerSpec os = step_optimizer(mdl->optimizer);
-    const double wb = weight_bytes(sc->precision);
-    const double master_b = wb == 4.0 ? 0.0 : 4.0;
     if (p_dev > 0) {
         double p_opt = sc->st.zero >= 1 ? (p_dev - p_exp) / dpc + p_exp * ep / dpc : p_dev;
         /* TensorFlow's sparse updates (SGD, RMSProp, Adagrad) touch only
@@ -526,6 +581,9 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->params_total = g.params_total;
     r->model_flops_per_step = g.model_flops_per_sample * samples;
     r->hardware_flops_per_step = g.hw_flops_per_sample * samples;
+    if (unrecomputed > 0) /* the recompute FLOPs of the layers that keep their activations */
+        r->hardware_flops_per_step -= unrecomputed / lps * (double)g.layers *
+                                      graph_gemm_flops(&g.layer_recompute) * tp * cp / mb * samples;
     /* utilisation of the nominal peak, whatever clock DVFS chose */
     double peak = nominal.matrix_flops[sc->precision];
     for (int p = sc->precision; peak <= 0 && p > 0; p--)
@@ -536,20 +594,11 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->mfu = r->model_flops_per_step / (r->step_time_s * sc->devices * peak);
     r->hfu = r->hardware_flops_per_step / (r->step_time_s * sc->devices * peak);
 
-    /* Memory of the most loaded device (memory.c, schedule.c). */
-    /* (ZeRO shards the experts over the ranks that hold the same ones) */
-    const StateBytes state =
-        mem_state(p_dev - p_exp, dpc, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
-    const StateBytes est =
-        mem_state(p_exp, dpc / ep, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
+    /* Memory of the most loaded device (memory.c, schedule.c), as chosen above. */
     r->mem_weights_bytes = state.weights + est.weights;
     r->mem_grads_bytes = state.grads + est.grads;
     r->mem_optimizer_bytes = state.optimizer + est.optimizer;
-    double inflight, ileave;
-    sched_inflight(m_micro, pp, v, &inflight, &ileave);
-    r->mem_activations_bytes =
-        mem_activations(pp, g.act_bytes_per_layer, lps, g.act_bytes_first, g.act_bytes_last, inflight, ileave,
-                        sc->st.recompute == RECOMPUTE_FULL ? g.act_bytes_recompute_working : 0.0);
+    r->mem_activations_bytes = act;
     r->mem_workspace_bytes = dev->hbm_reserved_bytes;
     r->mem_total_bytes = r->mem_weights_bytes + r->mem_grads_bytes + r->mem_optimizer_bytes +
                          r->mem_activations_bytes + r->mem_workspace_bytes;

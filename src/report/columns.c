@@ -30,6 +30,9 @@ const ReportCol report_cols[] = {
     {"seq_parallel", "", RC_TEXT, RF_PLAIN, "sequence parallelism over the tensor ranks (yes, no)"},
     {"zero", "", RC_INT, RF_PLAIN, "ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 also weights"},
     {"recompute", "", RC_TEXT, RF_PLAIN, "activation recomputation"},
+    {"recompute_layers", "", RC_INT, RF_PLAIN,
+     "with full recompute: the layers of each model chunk that recompute (the others keep their "
+     "activations)"},
     {"precision", "", RC_TEXT, RF_PLAIN, "training precision"},
     {"placement", "", RC_TEXT, RF_PLAIN, "rank order over devices, innermost first"},
     {"framework", "", RC_TEXT, RF_PLAIN, "training stack the system runs (templates/frameworks)"},
@@ -177,6 +180,14 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         return strategy_cell(ok, r->st.microbatch, sc->st.microbatch, num, t, n);
     if (!strcmp(name, "interleave"))
         return strategy_cell(ok, r->st.interleave, sc->st.interleave, num, t, n);
+    if (!strcmp(name, "recompute_layers")) { /* only a full recompute has them */
+        const int full = (ok ? r->st.recompute : sc->st.recompute) == RECOMPUTE_FULL;
+        if (!ok && sc->st.recompute_layers == AUTO_VALUE && (full || (int)sc->st.recompute == AUTO_VALUE))
+            return text(t, n, "auto");
+        if (ok && full)
+            *num = r->st.recompute_layers;
+        return 1;
+    }
     if (!strcmp(name, "zero"))
         return strategy_cell(ok, r->st.zero, sc->st.zero, num, t, n);
     if (!strcmp(name, "seq_parallel")) {
@@ -399,6 +410,7 @@ static const struct {
     {"seq_parallel", "Sequence parallel"},
     {"zero", "ZeRO stage"},
     {"recompute", "Recompute"},
+    {"recompute_layers", "Layers recomputed per chunk"},
     {"precision", "Precision"},
     {"placement", "Rank order"},
     {"framework", "Training stack"},
