@@ -297,6 +297,24 @@ static void test_block_recompute(void **state)
     Result fewer;
     assert_int_equal(step_evaluate(&z, 1.0, NULL, &fewer), 0);
     assert_false(fewer.fits_memory);
+
+    /* what the scenario refuses: blocks without a full recompute, or of a model without identical layers */
+    static const char *const bad[2][4] = {
+        {"system=dgx-b200", "model=llama2-70b", "recompute=selective", "recompute_layers=4"},
+        {"system=dgx-v100", "model=resnet50", "devices=8", "recompute_layers=auto"}};
+    static const char *const want[2] = {
+        "recompute_layers (4) needs recompute full (or auto), got selective",
+        "recompute_layers (auto) recomputes blocks of a transformer's layers; a "
+        "cnn model takes 0"};
+    for (int i = 0; i < 2; i++) {
+        Scenario b;
+        ScenarioSource src;
+        Diag d;
+        diag_clear(&d);
+        assert_int_equal(scenario_build_kv(&db, "test", bad[i], NULL, 4, &b, &src, &d), -1);
+        scenario_source_free(&src);
+        assert_string_equal(d.msg, want[i]);
+    }
 }
 
 /* Mixture of experts: the published parameter count, the active FLOPs (a

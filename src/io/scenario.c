@@ -174,6 +174,20 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
         sc->st.global_batch = (int64_t)sc->st.microbatch * sc->st.dp;
         sc->global_batch_defaulted = 1;
     }
+    /* a block recompute redoes some of a transformer's identical layers,
+     * under a full recompute (or one the search may choose) */
+    const int rl = sc->st.recompute_layers;
+    char rls[16] = "auto";
+    if (rl != AUTO_VALUE)
+        snprintf(rls, sizeof rls, "%d", rl);
+    if (rl != 0 && sc->model.kind != MODEL_TRANSFORMER)
+        return diag_set(
+            d, file, row_line, 0,
+            "recompute_layers (%s) recomputes blocks of a transformer's layers; a %s model takes 0", rls,
+            model_kind_name(sc->model.kind));
+    if (rl != 0 && (int)sc->st.recompute != AUTO_VALUE && sc->st.recompute != RECOMPUTE_FULL)
+        return diag_set(d, file, row_line, 0, "recompute_layers (%s) needs recompute full (or auto), got %s",
+                        rls, recompute_name(sc->st.recompute));
     if (strategy_check(sc, d)) {
         char msg[DIAG_MSG_MAX];
         snprintf(msg, sizeof msg, "%s", d->msg);
