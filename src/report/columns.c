@@ -410,7 +410,7 @@ static const struct {
     {"seq_parallel", "Sequence parallel"},
     {"zero", "ZeRO stage"},
     {"recompute", "Recompute"},
-    {"recompute_layers", "Layers recomputed per chunk"},
+    {"recompute_layers", "Layers recomputed"},
     {"precision", "Precision"},
     {"placement", "Rank order"},
     {"framework", "Training stack"},

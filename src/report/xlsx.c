@@ -395,11 +395,15 @@ static void finish_sheet(Sheet *sh, double min_w, double max_w)
     }
 }
 
-static void page_setup(Sheet *sh, int header_row)
+/* Landscape A4, the header row repeated on each page; a table of ncols
+ * columns prints one page wide, or, past 24 columns, a page for every 18
+ * (fitting 90 columns on one page's width leaves them unreadable; the
+ * sheets that are that wide repeat their first column). */
+static void page_setup(Sheet *sh, int header_row, int ncols)
 {
     worksheet_set_landscape(sh->ws);
     worksheet_set_paper(sh->ws, 9); /* A4 */
-    worksheet_fit_to_pages(sh->ws, 1, 0);
+    worksheet_fit_to_pages(sh->ws, ncols > 24 ? (uint16_t)((ncols + 17) / 18) : 1, 0);
     worksheet_set_margins(sh->ws, 0.4, 0.4, 0.5, 0.5);
     if (header_row >= 0)
         worksheet_repeat_rows(sh->ws, (lxw_row_t)header_row, (lxw_row_t)header_row);
@@ -557,7 +561,7 @@ static void sheet_scenarios(X *x, Sheet *sh)
         }
     }
     finish_sheet(sh, 6, 60);
-    page_setup(sh, top);
+    page_setup(sh, top, report_ncols);
     worksheet_repeat_columns(sh->ws, 0, 0);
 }
 
@@ -1325,7 +1329,7 @@ static void sheet_summary(X *x, Sheet *sh)
     free(blk);
     free(groups);
     finish_sheet(sh, 8, 40);
-    page_setup(sh, -1);
+    page_setup(sh, -1, 0);
 }
 
 /* ---- Breakdown ---------------------------------------------------------- */
@@ -1481,7 +1485,7 @@ static void sheet_breakdown(X *x, Sheet *sh)
         breakdown_table(x, sh, r, 3 + COMP_COUNT + 1, 1);
     }
     finish_sheet(sh, 8, 36);
-    page_setup(sh, -1);
+    page_setup(sh, -1, 0);
 }
 
 /* ---- Runners-up (--top K) ---------------------------------------------- */
@@ -1525,7 +1529,7 @@ static void sheet_runners_up(X *x, Sheet *sh)
     header_height(sh, 3, 2);
     worksheet_freeze_panes(sh->ws, 4, 1);
     finish_sheet(sh, 6, 40);
-    page_setup(sh, 3);
+    page_setup(sh, 3, 0);
 }
 
 /* ---- Design (co-design) ------------------------------------------------ */
@@ -1567,7 +1571,7 @@ static void sheet_design(X *x, Sheet *sh)
     header_height(sh, 3, 2);
     worksheet_freeze_panes(sh->ws, 4, 1);
     finish_sheet(sh, 8, 40);
-    page_setup(sh, 3);
+    page_setup(sh, 3, 0);
 }
 
 /* ---- Sensitivity (tornado) ---------------------------------------------- */
@@ -1640,7 +1644,7 @@ static void sheet_sensitivity(X *x, Sheet *sh)
         o.y_scale = 1.6;
         check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)(r0 + s->n + 2), 0, c, &o));
     }
-    page_setup(sh, 3);
+    page_setup(sh, 3, 0);
 }
 
 /* ---- Inputs ------------------------------------------------------------- */
@@ -1944,7 +1948,7 @@ static void sheet_inputs(X *x, Sheet *sh)
     if (sh->w[3] > 70)
         sh->w[3] = 70;
     finish_sheet(sh, 8, 70);
-    page_setup(sh, 0);
+    page_setup(sh, 0, 0);
 }
 
 /* ---- Errors ------------------------------------------------------------- */
@@ -1997,7 +2001,7 @@ static void sheet_errors(X *x, Sheet *sh)
     if (sh->w[4] > 100)
         sh->w[4] = 100;
     finish_sheet(sh, 8, 100);
-    page_setup(sh, 0);
+    page_setup(sh, 0, 0);
 }
 
 /* ---- About -------------------------------------------------------------- */
@@ -2167,7 +2171,7 @@ static void sheet_about(X *x, Sheet *sh)
         put_text(x, sh, r, 3, report_cols[i].help, NULL);
     }
     finish_sheet(sh, 8, 80);
-    page_setup(sh, -1);
+    page_setup(sh, -1, 0);
 }
 
 /* ---- the workbook ------------------------------------------------------- */
