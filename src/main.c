@@ -565,19 +565,20 @@ static int parse_top(const char *s, int *k)
 }
 
 /* A streamed run's CSVs as the rows pass, and the rows its report keeps. */
+static const char *const stream_files[4] = {"summary.csv", "breakdown.csv", "runners_up.csv", "design.csv"};
+static const RptRowWriter stream_writers[4] = {rpt_summary_row, rpt_breakdown_row, rpt_runners_row,
+                                               rpt_design_row};
 typedef struct {
-    FILE *f[4]; /* summary, breakdown, runners-up (--top), design; NULL: not written */
+    FILE *f[4]; /* as stream_files; NULL: not written */
     RptKeep *keep;
 } StreamOut;
 
 static void stream_row(void *ctx, const RunRow *rr, int index)
 {
     StreamOut *o = ctx;
-    void (*const row[4])(FILE *, const RunRow *) = {rpt_summary_row, rpt_breakdown_row, rpt_runners_row,
-                                                    rpt_design_row};
     for (int i = 0; i < 4; i++)
         if (o->f[i])
-            row[i](o->f[i], rr);
+            stream_writers[i](o->f[i], rr);
     rpt_keep_add(o->keep, rr, index);
 }
 
@@ -589,9 +590,6 @@ static void stream_row(void *ctx, const RunRow *rr, int index)
 static int stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, Progress *pr, const char *dir,
                         unsigned formats, int detail_max, Run *run, char *sdir, size_t sn, Diag *d)
 {
-    static const char *const files[4] = {"summary.csv", "breakdown.csv", "runners_up.csv", "design.csv"};
-    void (*const head[4])(FILE *, const RunRow *) = {rpt_summary_row, rpt_breakdown_row, rpt_runners_row,
-                                                     rpt_design_row};
     StreamOut o = {{NULL, NULL, NULL, NULL}, NULL};
     memset(run, 0, sizeof *run);
     long total;
@@ -609,12 +607,12 @@ static int stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, Pro
             if (i == 2 && top_k <= 0)
                 continue;
             char path[1400];
-            snprintf(path, sizeof path, "%s/%s", sdir, files[i]);
+            snprintf(path, sizeof path, "%s/%s", sdir, stream_files[i]);
             if (!(o.f[i] = fopen(path, "w"))) {
                 diag_set(d, path, 0, 0, "cannot write: %s", strerror(errno));
                 ok = 0;
             } else {
-                head[i](o.f[i], NULL);
+                stream_writers[i](o.f[i], NULL);
             }
         }
     }
@@ -633,7 +631,7 @@ static int stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, Pro
         rc = 1;
     for (int i = 0; i < 4; i++)
         if (o.f[i] && (ferror(o.f[i]) | fclose(o.f[i])) && !rc) {
-            diag_set(d, dir, 0, 0, "cannot write %s: %s", files[i], strerror(errno));
+            diag_set(d, dir, 0, 0, "cannot write %s: %s", stream_files[i], strerror(errno));
             rc = 2;
         }
     if (!rc && rank0 && rpt_keep_finish(o.keep, &st, run)) {

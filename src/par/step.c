@@ -429,6 +429,10 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         mem_state(p_dev - p_exp, dpc, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
     const StateBytes est =
         mem_state(p_exp, dpc / ep, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
+    r->mem_weights_bytes = state.weights + est.weights;
+    r->mem_grads_bytes = state.grads + est.grads;
+    r->mem_optimizer_bytes = state.optimizer + est.optimizer;
+    r->mem_workspace_bytes = dev->hbm_reserved_bytes;
     double inflight, ileave;
     sched_inflight(m_micro, pp, v, &inflight, &ileave);
     const int chunk_layers = (int)(lps / v + 0.5);
@@ -436,8 +440,8 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     double act = 0;
     if (sc->st.recompute == RECOMPUTE_FULL && sc->st.recompute_layers != 0 &&
         mdl->kind == MODEL_TRANSFORMER) {
-        const double fixed = state.weights + est.weights + state.grads + est.grads + state.optimizer +
-                             est.optimizer + dev->hbm_reserved_bytes;
+        const double fixed =
+            r->mem_weights_bytes + r->mem_grads_bytes + r->mem_optimizer_bytes + r->mem_workspace_bytes;
         if (sc->st.recompute_layers != AUTO_VALUE)
             k_rc = sc->st.recompute_layers < chunk_layers ? sc->st.recompute_layers : chunk_layers;
         else
@@ -594,12 +598,9 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->mfu = r->model_flops_per_step / (r->step_time_s * sc->devices * peak);
     r->hfu = r->hardware_flops_per_step / (r->step_time_s * sc->devices * peak);
 
-    /* Memory of the most loaded device (memory.c, schedule.c), as chosen above. */
-    r->mem_weights_bytes = state.weights + est.weights;
-    r->mem_grads_bytes = state.grads + est.grads;
-    r->mem_optimizer_bytes = state.optimizer + est.optimizer;
+    /* Memory of the most loaded device (memory.c, schedule.c): the state as
+     * set above, the activations as chosen there. */
     r->mem_activations_bytes = act;
-    r->mem_workspace_bytes = dev->hbm_reserved_bytes;
     r->mem_total_bytes = r->mem_weights_bytes + r->mem_grads_bytes + r->mem_optimizer_bytes +
                          r->mem_activations_bytes + r->mem_workspace_bytes;
     r->mem_capacity_bytes = dev->mem[MEM_HBM].capacity_bytes;

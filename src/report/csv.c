@@ -101,17 +101,29 @@ int rpt_write_atomic(const char *path, void (*body)(FILE *, const void *), const
     return 0;
 }
 
-static void summary_body(FILE *f, const void *ctx)
+/* A whole run's CSV: the writer's header, then its lines for each row. */
+typedef struct {
+    const Run *run;
+    RptRowWriter row;
+} RowsCsv;
+
+static void rows_body(FILE *f, const void *ctx)
 {
-    const Run *run = ctx;
-    rpt_summary_row(f, NULL);
-    for (int i = 0; i < run->n; i++)
-        rpt_summary_row(f, &run->row[i]);
+    const RowsCsv *c = ctx;
+    c->row(f, NULL);
+    for (int i = 0; i < c->run->n; i++)
+        c->row(f, &c->run->row[i]);
+}
+
+int rpt_rows_csv(const Run *run, RptRowWriter row, const char *path, char *err, size_t n)
+{
+    const RowsCsv c = {run, row};
+    return rpt_write_atomic(path, rows_body, &c, err, n);
 }
 
 int rpt_summary_csv(const Run *run, const char *path, char *err, size_t n)
 {
-    return rpt_write_atomic(path, summary_body, run, err, n);
+    return rpt_rows_csv(run, rpt_summary_row, path, err, n);
 }
 
 void rpt_breakdown_row(FILE *f, const RunRow *rr)
@@ -131,17 +143,9 @@ void rpt_breakdown_row(FILE *f, const RunRow *rr)
     }
 }
 
-static void breakdown_body(FILE *f, const void *ctx)
-{
-    const Run *run = ctx;
-    rpt_breakdown_row(f, NULL);
-    for (int i = 0; i < run->n; i++)
-        rpt_breakdown_row(f, &run->row[i]);
-}
-
 int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
 {
-    return rpt_write_atomic(path, breakdown_body, run, err, n);
+    return rpt_rows_csv(run, rpt_breakdown_row, path, err, n);
 }
 
 void rpt_runners_row(FILE *f, const RunRow *rr)
@@ -168,15 +172,7 @@ void rpt_runners_row(FILE *f, const RunRow *rr)
     }
 }
 
-static void runners_body(FILE *f, const void *ctx)
-{
-    const Run *run = ctx;
-    rpt_runners_row(f, NULL);
-    for (int r = 0; r < run->n; r++)
-        rpt_runners_row(f, &run->row[r]);
-}
-
 int rpt_runners_up_csv(const Run *run, const char *path, char *err, size_t n)
 {
-    return rpt_write_atomic(path, runners_body, run, err, n);
+    return rpt_rows_csv(run, rpt_runners_row, path, err, n);
 }

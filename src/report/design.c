@@ -91,15 +91,7 @@ void rpt_design_row(FILE *f, const RunRow *rr)
     }
 }
 
-static void design_body(FILE *f, const void *ctx)
-{
-    const Run *run = ctx;
-    rpt_design_row(f, NULL);
-    for (int i = 0; i < run->n; i++)
-        rpt_design_row(f, &run->row[i]);
-}
-
 int rpt_design_csv(const Run *run, const char *path, char *err, size_t n)
 {
-    return rpt_write_atomic(path, design_body, run, err, n);
+    return rpt_rows_csv(run, rpt_design_row, path, err, n);
 }

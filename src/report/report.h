@@ -83,6 +83,11 @@ void rpt_breakdown_row(FILE *f, const RunRow *rr);
 void rpt_runners_row(FILE *f, const RunRow *rr);
 void rpt_design_row(FILE *f, const RunRow *rr);
 
+/* A CSV of a whole run, written atomically: row(f, NULL) for its header,
+ * then row(f, rr) for every row (the four writers above). */
+typedef void (*RptRowWriter)(FILE *f, const RunRow *rr);
+int rpt_rows_csv(const Run *run, RptRowWriter row, const char *path, char *err, size_t n);
+
 /* A number as the CSVs write it: %.6g, '.' decimal point, "" for NaN/Inf. */
 void rpt_number(char *buf, size_t n, double v);
 
