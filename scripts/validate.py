@@ -300,6 +300,7 @@ def main():
     os.makedirs(out, exist_ok=True)
     results = {}
     ratios = {}  # (stack, regime) -> measured / predicted
+    vtrain_stack = system_stack(root, "vtrain-a100")
     for kind in ("multi", "single"):
         table = os.path.join(out, "vtrain-%s.csv" % kind)
         rows = make_table(os.path.join(data, "ground_truth_%s.csv" % kind), table, kind)
@@ -308,7 +309,7 @@ def main():
         for r in rows:
             s = pred.get(r["scenario"])
             if s and s["status"] != "error" and s["step_time_s"]:
-                ratios.setdefault(("megatron-lm", kind), []).append(r["_measured"] / float(s["step_time_s"]))
+                ratios.setdefault((vtrain_stack, kind), []).append(r["_measured"] / float(s["step_time_s"]))
 
     prow, skipped = published_rows(published)
     table = os.path.join(out, "published.csv")
@@ -464,6 +465,15 @@ def interval_lines(intervals, stack, widest):
         else:
             out.append("  %s: {lo: %.3f, hi: %.3f, runs: %d, mean_error: %.3f}\n" % ((key,) + iv))
     return out
+
+
+def system_stack(root, system):
+    """The framework a system template names (its `framework:` key)."""
+    with open(os.path.join(root, "templates", "systems", system + ".yaml")) as f:
+        for line in f:
+            if line.startswith("framework:"):
+                return line.split(":", 1)[1].split("#", 1)[0].strip()
+    raise SystemExit("validate: %s names no framework" % system)
 
 
 def framework_files(root):

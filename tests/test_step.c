@@ -415,6 +415,54 @@ static void test_fp4(void **state)
     assert_non_null(strstr(rh.error, "no fp4 matrix units"));
 }
 
+/* The stack's gradient buffers (framework grad_precision): Megatron-LM
+ * accumulates fp32 main_grads and all-reduces 4 bytes a parameter;
+ * DeepSpeed's engine keeps a 16-bit run's gradients in its own type and
+ * all-reduces 2 (vTrain's stack).  One data-parallel rank per node (tp 8 on
+ * 8-GPU nodes): the exchange is the all-reduce of those bytes over 32
+ * nodes, and the gradients' memory is those bytes a parameter.  An fp32
+ * run has 4-byte gradients either way. */
+static void test_grad_precision(void **state)
+{
+    (void)state;
+    const char *kv[] = {"system=vtrain-a100",
+                        "model=gpt",
+                        "model.layers=40",
+                        "model.hidden=6144",
+                        "model.heads=48",
+                        "model.seq_len=2048",
+                        "model.vocab=50257",
+                        "devices=256",
+                        "tp=8",
+                        "pp=1",
+                        "dp=32",
+                        "microbatch=8",
+                        "global_batch=1024",
+                        "recompute=full",
+                        "precision=fp16"};
+    Scenario sc;
+    build_scenario(&sc, kv, 15);
+    assert_int_equal(sc.system.framework.grad, GRAD_16BIT);
+    Group g;
+    net_group(&sc.system, 32, 8, &g);
+    const double bytes[2] = {2.0, 4.0};
+    for (int i = 0; i < 2; i++) {
+        sc.system.framework.grad = i == 0 ? GRAD_16BIT : GRAD_FP32;
+        Result r;
+        assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r), 0);
+        const double p = r.mem_weights_bytes / 2; /* fp16 weights, no ZeRO */
+        assert_rel(r.mem_grads_bytes, p * bytes[i], 1e-12);
+        CollCost c;
+        net_collective(&sc.system, &g, COLL_ALLREDUCE, p * bytes[i], &c);
+        assert_rel(r.comp_time_s[COMP_DP_COMM] + r.comp_time_s[COMP_DP_HIDDEN], c.time_s, 1e-12);
+    }
+    sc.system.framework.grad = GRAD_16BIT;
+    sc.precision = PREC_FP32;
+    Result r;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r), 0);
+    assert_rel(r.mem_grads_bytes, r.mem_weights_bytes, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -424,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_step_schedule),      cmocka_unit_test(test_strategy_value),
         cmocka_unit_test(test_context_parallel),   cmocka_unit_test(test_block_recompute),
         cmocka_unit_test(test_mixture_of_experts), cmocka_unit_test(test_fp4),
+        cmocka_unit_test(test_grad_precision),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

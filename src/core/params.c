@@ -217,6 +217,7 @@ const ParamTable param_network_table = {"networks", network_defs, N(network_defs
 /* ---- framework (training stack) ----------------------------------------- */
 
 static const char *const yesno_choices[] = {"no", "yes", NULL};
+static const char *const grad_choices[] = {"fp32", "16bit", NULL};
 
 /* The four keys of one regime's prediction interval (make validate writes them). */
 #define P_INTERVAL(regime, words)                                                                            \
@@ -247,6 +248,9 @@ static const ParamDef framework_defs[] = {
        "with fp8 or fp4, the linear layers' operands are quantized (row-wise and transposed copies) by "
        "kernels "
        "that move memory; no: for free (an upper bound)"),
+    PE(Framework, "grad_precision", grad, grad_choices, GRAD_FP32, 0,
+       "16-bit training: gradients accumulated and exchanged between data-parallel ranks in fp32 (Megatron's "
+       "main_grad) or in the 16-bit type (DeepSpeed's engine)"),
     P_INTERVAL(single_node, "one node"),
     P_INTERVAL(multi_node, "several nodes"),
 };

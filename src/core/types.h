@@ -205,6 +205,8 @@ typedef struct {
 /* The training stack (templates/frameworks): what the software makes of
  * the hardware.  Every field is fitted or documented in its template. */
 typedef enum { FLASH_NO, FLASH_YES } FlashKind;
+/* Where the stack keeps and exchanges the gradients of 16-bit training. */
+typedef enum { GRAD_FP32, GRAD_16BIT } GradKind;
 
 /* Prediction interval of a stack on one regime: quantiles of the ratio
  * measured / predicted step time over the public validation runs of that
@@ -224,6 +226,7 @@ typedef struct {
     double dp_overlap;   /* fraction of DP gradient communication hidden under backward */
     int fp8_linear_only; /* precision fp8: only the linear layers run in fp8 (Transformer Engine) */
     int fp8_casts;       /* fp8/fp4: operands quantized by cast-and-transpose kernels (Transformer Engine) */
+    GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
     Interval single_node, multi_node;
 } Framework;
 

@@ -424,11 +424,13 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     const OptimizerSpec os = step_optimizer(mdl->optimizer);
     const double wb = weight_bytes(sc->precision);
     const double master_b = wb == 4.0 ? 0.0 : 4.0;
+    /* gradient buffers: fp32 (Megatron's main_grad), or the 16-bit
+     * weights' own type where the stack keeps them so (DeepSpeed's engine
+     * accumulates and all-reduces fp16/bf16 gradients) */
+    const double gb = fw->grad == GRAD_16BIT && wb < STEP_GRAD_BYTES ? 2.0 : STEP_GRAD_BYTES;
     /* (ZeRO shards the experts over the ranks that hold the same ones) */
-    const StateBytes state =
-        mem_state(p_dev - p_exp, dpc, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
-    const StateBytes est =
-        mem_state(p_exp, dpc / ep, sc->st.zero, wb, STEP_GRAD_BYTES, os.state_bytes + master_b);
+    const StateBytes state = mem_state(p_dev - p_exp, dpc, sc->st.zero, wb, gb, os.state_bytes + master_b);
+    const StateBytes est = mem_state(p_exp, dpc / ep, sc->st.zero, wb, gb, os.state_bytes + master_b);
     r->mem_weights_bytes = state.weights + est.weights;
     r->mem_grads_bytes = state.grads + est.grads;
     r->mem_optimizer_bytes = state.optimizer + est.optimizer;
@@ -524,12 +526,12 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         DpExchange ex;
         /* the experts' share over the ranks that hold the same experts */
         const double p_shared = ep > 1 ? p_dev - p_exp : p_dev;
-        comm_dp_exchange(sys, &dp_group, p_shared, sc->st.zero, m_micro, weight_bytes(sc->precision),
-                         STEP_GRAD_BYTES, sp_params, sp_bytes, &ex);
+        comm_dp_exchange(sys, &dp_group, p_shared, sc->st.zero, m_micro, weight_bytes(sc->precision), gb,
+                         sp_params, sp_bytes, &ex);
         if (ep > 1 && p_exp > 0 && edp_group.p > 1) {
             DpExchange ee;
-            comm_dp_exchange(sys, &edp_group, p_exp, sc->st.zero, m_micro, weight_bytes(sc->precision),
-                             STEP_GRAD_BYTES, 0, 0, &ee);
+            comm_dp_exchange(sys, &edp_group, p_exp, sc->st.zero, m_micro, weight_bytes(sc->precision), gb, 0,
+                             0, &ee);
             ex.time_s += ee.time_s;
             ex.intra_bytes += ee.intra_bytes;
             ex.inter_bytes += ee.inter_bytes;
@@ -556,8 +558,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         if (sp_params > 0 && (mdl->optimizer == OPT_SGD_MOMENTUM || mdl->optimizer == OPT_RMSPROP ||
                               mdl->optimizer == OPT_ADAGRAD))
             p_opt -= sp_params - sp_touched;
-        const double bytes =
-            p_opt * (STEP_GRAD_BYTES + 2.0 * (os.state_bytes + master_b) + (master_b > 0 ? wb : 0.0));
+        const double bytes = p_opt * (gb + 2.0 * (os.state_bytes + master_b) + (master_b > 0 ? wb : 0.0));
         step.t[COMP_OPTIMIZER] = membound_time(dev, bytes, os.flops * p_opt);
         step.e[COMP_OPTIMIZER] = pwr_membound_energy(dev, bytes, os.flops * p_opt);
     }
