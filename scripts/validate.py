@@ -9,6 +9,7 @@ max |error| and Spearman's rank correlation.  Standard library only.
 usage: validate.py DEEPFLOW [--data DIR] [--out DIR] [--quiet]
 """
 import csv
+import math
 import os
 import subprocess
 import sys
@@ -104,7 +105,8 @@ def report(kind, rows, pred, verbose):
         p = float(s["step_time_s"])
         e = (p - r["_measured"]) / r["_measured"]
         allerr.append(abs(e))
-        groups.setdefault(r["_group"], []).append((r["_measured"], p, e, (r["devices"], r["global_batch"])))
+        groups.setdefault(r["_group"], []).append((r["_measured"], p, e, (r["devices"], r["global_batch"]),
+                                                   (r["devices"], r["tp"], r["pp"], r["dp"])))
         if verbose:
             print("%-12s %-10s %4s %3s %3s %3s %4s %10.4f %10.4f %+7.1f%%%s" %
                   (r["scenario"], r["_group"], r["devices"], r["tp"], r["pp"], r["dp"],
@@ -112,8 +114,13 @@ def report(kind, rows, pred, verbose):
                    "" if s["status"] == "ok" else "  (" + s["status"] + ")"))
     # pick: the configuration the model ranks fastest among a group's runs of
     # one GPU count and global batch; its measured time against their
-    # measured best (0: the model picks the best); the worst of the group
-    print("%-12s %5s %10s %10s %10s %10s" % ("group", "rows", "mean|err|", "max|err|", "spearman", "pick"))
+    # measured best (0: the model picks the best); the worst of the group.
+    # rho|layout: the rank correlation if every layout (devices, tp, pp, dp)
+    # had its level right (its predictions scaled by the geometric mean of
+    # its measured / predicted), leaving the model only the order of its
+    # microbatches: how much of a weak correlation is the layouts' levels
+    print("%-12s %5s %10s %10s %10s %10s %11s" %
+          ("group", "rows", "mean|err|", "max|err|", "spearman", "pick", "rho|layout"))
     worst_rho = 1.0
     worst_pick = 0.0
     for g in sorted(groups, key=lambda x: (len(x), x)):
@@ -132,8 +139,12 @@ def report(kind, rows, pred, verbose):
                 best_pred = min(sub, key=lambda x: x[1])
                 pick = max(pick, best_pred[0] / min(x[0] for x in sub) - 1.0)
         worst_pick = max(worst_pick, pick)
-        print("%-12s %5d %9.1f%% %9.1f%% %10.3f %+9.1f%%" %
-              (g, len(v), 100 * sum(errs) / len(errs), 100 * max(errs), rho, 100 * pick))
+        level = {}
+        for x in v:
+            level.setdefault(x[4], []).append(math.log(x[0] / x[1]))
+        rho_layout = spearman(m, [x[1] * math.exp(sum(level[x[4]]) / len(level[x[4]])) for x in v])
+        print("%-12s %5d %9.1f%% %9.1f%% %10.3f %+9.1f%% %11.3f" %
+              (g, len(v), 100 * sum(errs) / len(errs), 100 * max(errs), rho, 100 * pick, rho_layout))
     mean = sum(allerr) / len(allerr) if allerr else float("nan")
     print("%-12s %5d %9.1f%% %9.1f%% %10.3f %+9.1f%%   (worst group correlation and pick)" %
           ("all", len(allerr), 100 * mean, 100 * max(allerr) if allerr else float("nan"), worst_rho,
