@@ -124,10 +124,23 @@ static void test_dp_exchange(void **state)
      * each of the 16 microbatches */
     assert_rel(z3.time_s, z1.time_s + 32 * ag.time_s, 1e-12);
     assert_rel(z3.inter_bytes, z1.inter_bytes + 32 * ag.inter_bytes, 1e-12);
+    assert_rel(z3.gather_s, 32 * ag.time_s, 1e-12);
+    assert_rel(z1.gather_s, 0, 0);
+    assert_rel(ar.gather_s, 0, 0);
     /* the hidden part: overlap x the exchange, at most the backward pass */
     assert_rel(comm_dp_hidden(10, 0.9, 100), 9, 1e-15);
     assert_rel(comm_dp_hidden(10, 0.9, 4), 4, 0);
     assert_rel(comm_dp_hidden(10, 0, 4), 0, 0);
+    /* ZeRO-3's gathers (8 of the 10 s), prefetched a layer ahead: all but
+     * the first of 4 layers' (6 s) hide under the compute, the rest (2 s)
+     * under the last backward */
+    DpExchange ex = {.time_s = 10, .gather_s = 8};
+    assert_rel(comm_dp_hidden_step(&ex, 0.9, 1, 100, 4), 1 + 0.9 * 6, 1e-15);
+    assert_rel(comm_dp_hidden_step(&ex, 0.9, 1, 3, 4), 1 + 2, 1e-15); /* the compute is the window */
+    assert_rel(comm_dp_hidden_step(&ex, 0.9, 1, 100, 1), 1, 1e-15);   /* one layer: nothing ahead */
+    assert_rel(comm_dp_hidden_step(&ex, 0, 1, 100, 4), 0, 0);
+    ex.gather_s = 0; /* no ZeRO-3: the exchange under the last backward, as before */
+    assert_rel(comm_dp_hidden_step(&ex, 0.9, 4, 100, 4), comm_dp_hidden(10, 0.9, 4), 0);
 }
 
 /* The whole step: the bubble is (pp - 1) / (v m) of the stage work, and the

@@ -42,12 +42,21 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
     out->intra_bytes = c1.intra_bytes + c2.intra_bytes + n3 * c3.intra_bytes;
     out->inter_bytes = c1.inter_bytes + c2.inter_bytes + n3 * c3.inter_bytes;
     out->first = c1;
+    out->gather_s = n3 * c3.time_s;
 }
 
 double comm_dp_hidden(double exchange_s, double overlap, double backward_s)
 {
     const double hidden = overlap * exchange_s;
     return hidden > backward_s ? backward_s : hidden;
+}
+
+double comm_dp_hidden_step(const DpExchange *ex, double overlap, double backward_s, double compute_s,
+                           double layers)
+{
+    const double tail = comm_dp_hidden(ex->time_s - ex->gather_s, overlap, backward_s);
+    const double ahead = layers > 1 ? ex->gather_s * (1.0 - 1.0 / layers) : 0.0;
+    return tail + comm_dp_hidden(ahead, overlap, fmax(0.0, compute_s - tail));
 }
 
 double comm_cp_chunk(const Model *m, int tp, int cp, int microbatch, Precision p)

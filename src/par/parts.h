@@ -74,6 +74,7 @@ typedef struct {
     double time_s;                   /* the whole exchange, before overlap */
     double intra_bytes, inter_bytes; /* per device */
     CollCost first;                  /* the gradient collective (its tier names the dp tier) */
+    double gather_s;                 /* of time_s, ZeRO-3's weight all-gathers of every microbatch */
 } DpExchange;
 void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, double weight_bytes,
                       double grad_bytes, double sparse_params, double sparse_bytes, DpExchange *out);
@@ -81,6 +82,16 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
 /* The part of the exchange the stack hides under the last microbatch's
  * backward pass (backward_s): overlap x the exchange, at most backward_s. */
 double comm_dp_hidden(double exchange_s, double overlap, double backward_s);
+
+/* The part of a step's exchange a stack that overlaps the fraction overlap
+ * hides: the gradient collectives (and ZeRO >= 1's weight all-gather)
+ * under the last microbatch's backward pass (backward_s); ZeRO-3's
+ * per-microbatch weight all-gathers, prefetched a layer ahead (FSDP,
+ * Megatron-FSDP, DeepSpeed stage 3), under the compute of every
+ * microbatch (compute_s, less what the first part takes of it), all but
+ * the first layer's of each pass (layers: the device's). */
+double comm_dp_hidden_step(const DpExchange *ex, double overlap, double backward_s, double compute_s,
+                           double layers);
 
 /* Context parallelism's ring (Liu et al. 2023, Ring Attention; as
  * Megatron-Core runs it): the bytes of one ring step, the K and V of one

@@ -535,11 +535,13 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
             ex.time_s += ee.time_s;
             ex.intra_bytes += ee.intra_bytes;
             ex.inter_bytes += ee.inter_bytes;
+            ex.gather_s += ee.gather_s;
         }
         step.inter_bytes += ex.inter_bytes;
         step.intra_bytes += ex.intra_bytes;
         tier_name(r->dp_tier, sizeof r->dp_tier, &dp_group, &ex.first);
-        const double hidden = comm_dp_hidden(ex.time_s, fw->dp_overlap, t_b_last);
+        const double hidden =
+            comm_dp_hidden_step(&ex, fw->dp_overlap, t_b_last, (double)m_micro * t_stage, lps);
         step.t[COMP_DP_COMM] = ex.time_s - hidden;
         const double f_exposed = ex.time_s > 0 ? (ex.time_s - hidden) / ex.time_s : 1.0;
         step.e[COMP_DP_COMM] = f_exposed * pwr_link_energy(&sys->intra, ex.intra_bytes);
