@@ -476,6 +476,44 @@ static void test_grad_precision(void **state)
     assert_rel(r.mem_grads_bytes, r.mem_weights_bytes, 1e-12);
 }
 
+/* Transformer Engine's userbuffer overlap of TP collectives with the GEMMs
+ * (megatron-core's tp_overlap) needs the tensor group in one NVLink domain:
+ * on 8-GPU nodes tp 8 hides part of its collectives, tp 16 (over
+ * InfiniBand) blocks on them as a stack without the overlap does. */
+static void test_tp_overlap_domain(void **state)
+{
+    (void)state;
+    const char *kv[] = {"system=dgx-h100",
+                        "model=gpt3-175b",
+                        "devices=128",
+                        "tp=8",
+                        "pp=8",
+                        "dp=2",
+                        "microbatch=1",
+                        "global_batch=64",
+                        "recompute=none",
+                        "seq_parallel=yes",
+                        "precision=bf16",
+                        "zero=1"};
+    Scenario sc;
+    build_scenario(&sc, kv, 12);
+    assert_true(sc.system.framework.tp_overlap > 0);
+    for (int tp = 8; tp <= 16; tp *= 2) {
+        sc.st.tp = tp;
+        sc.st.pp = 128 / tp / 2;
+        Result with, without;
+        assert_int_equal(step_evaluate(&sc, 1.0, NULL, &with), 0);
+        const double f = sc.system.framework.tp_overlap;
+        sc.system.framework.tp_overlap = 0;
+        assert_int_equal(step_evaluate(&sc, 1.0, NULL, &without), 0);
+        sc.system.framework.tp_overlap = f;
+        if (tp == 8)
+            assert_true(with.comp_time_s[COMP_TP_COMM] < 0.5 * without.comp_time_s[COMP_TP_COMM]);
+        else
+            assert_rel(with.comp_time_s[COMP_TP_COMM], without.comp_time_s[COMP_TP_COMM], 1e-12);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -485,7 +523,7 @@ int main(void)
         cmocka_unit_test(test_step_schedule),      cmocka_unit_test(test_strategy_value),
         cmocka_unit_test(test_context_parallel),   cmocka_unit_test(test_block_recompute),
         cmocka_unit_test(test_mixture_of_experts), cmocka_unit_test(test_fp4),
-        cmocka_unit_test(test_grad_precision),
+        cmocka_unit_test(test_grad_precision),     cmocka_unit_test(test_tp_overlap_domain),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

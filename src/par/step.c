@@ -325,11 +325,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     }
 
     /* Ranks: tensor innermost, then data, then pipeline. */
-    /* Megatron-Core overlaps TP communication only with sequence
-     * parallelism on (it asserts it) [MCore-mpc]. */
-    Ctx x = {sys, dev,           &nominal,
-             phi, sc->precision, {0},
-             {0}, cache,         sc->st.seq_parallel && tp > 1 ? sys->framework.tp_overlap : 0.0};
+    Ctx x = {sys, dev, &nominal, phi, sc->precision, {0}, {0}, cache, 0.0};
     /* The context-parallel ranks sit right outside the tensor ranks (a
      * block of tp x cp, as Megatron-Core orders them); the data-parallel
      * gradient exchange spans dp x cp ranks (they hold the same weights). */
@@ -337,6 +333,12 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     long stride[3] = {1, 1, 1}; /* the tp x cp block, dp, pp */
     placement_strides(sc->st.placement, tp * cp, dp, pp, stride);
     net_group(sys, tp, stride[0], &x.tp_group);
+    /* Megatron-Core overlaps TP communication only with sequence
+     * parallelism on (it asserts it) [MCore-mpc], and Transformer Engine's
+     * userbuffers only among GPUs of one NVLink domain [TE-ovl]: a tensor
+     * group that spans nodes blocks on its collectives. */
+    if (sc->st.seq_parallel && tp > 1 && x.tp_group.nodes <= 1)
+        x.tp_overlap = sys->framework.tp_overlap;
     net_group(sys, cp, stride[0] * tp, &cp_group);
     net_group(sys, dpc, cp > 1 && stride[1] > stride[0] * tp ? stride[0] * tp : stride[1], &dp_group);
     net_group(sys, pp, stride[2], &pp_group);
