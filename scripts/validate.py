@@ -9,6 +9,7 @@ max |error| and Spearman's rank correlation.  Standard library only.
 usage: validate.py DEEPFLOW [--data DIR] [--out DIR] [--quiet]
 """
 import csv
+import functools
 import math
 import os
 import subprocess
@@ -166,8 +167,6 @@ SYSTEMS = {("a100", "80"): "dgx-a100-80g", ("a100", "40"): "dgx-a100-40g", ("a10
            ("b200", "180"): "dgx-b200", ("b200", ""): "dgx-b200", ("gb200", "186"): "gb200-nvl72",
            ("gb200", ""): "gb200-nvl72"}
 PEAK_DENSE_16BIT = {"dgx-a100-80g": 312e12, "dgx-a100-40g": 312e12, "dgx-h100": 989e12}
-STACK_OF_SYSTEM = {"dgx-a100-80g": "megatron-lm", "dgx-a100-40g": "megatron-lm", "dgx-h100": "megatron-core",
-                   "dgx-b200": "megatron-core", "gb200-nvl72": "megatron-core"}
 # the source a run counts in: its GPU generation (Hopper's context-parallel runs apart)
 GENERATION = {"dgx-h100": "published-h100", "dgx-b200": "published-blackwell",
               "gb200-nvl72": "published-blackwell"}
@@ -179,7 +178,7 @@ PCOLS = ["scenario", "series", "system", "system.framework", "system.inter.bandw
          "model.seq_len", "model.vocab", "model.mlp", "model.norm", "model.position"]
 
 
-def published_rows(path):
+def published_rows(root, path):
     """Rows of runs.csv that the model can evaluate, and the others with why."""
     rows, skipped = [], []
     with open(path, newline="") as f:
@@ -207,7 +206,7 @@ def published_rows(path):
             prec = {"mixed-16bit": "fp16", "": "bf16"}.get(r["precision"], r["precision"])
             # what the row does not say is the stack's default: Megatron-Core runs
             # sequence parallelism with tp and the distributed optimizer (ZeRO-1)
-            stack = r.get("framework", "") or STACK_OF_SYSTEM[sysname]
+            stack = r.get("framework", "") or system_stack(root, sysname)
             sp = r["seq_parallel"] or ("yes" if tp > 1 and stack == "megatron-core" else "no")
             sc = {"scenario": r["id"], "series": r["source_key"], "system": sysname,
                   "system.framework": r.get("framework", ""), "system.inter.bandwidth": r.get("inter_bandwidth", ""),
@@ -322,7 +321,7 @@ def main():
             if s and s["status"] != "error" and s["step_time_s"]:
                 ratios.setdefault((vtrain_stack, kind), []).append(r["_measured"] / float(s["step_time_s"]))
 
-    prow, skipped = published_rows(published)
+    prow, skipped = published_rows(root, published)
     table = os.path.join(out, "published.csv")
     write_table(prow, table, "published training runs (validation/published/runs.csv)")
     pred = run(deepflow, table, os.path.join(out, "published"))
@@ -478,6 +477,7 @@ def interval_lines(intervals, stack, widest):
     return out
 
 
+@functools.lru_cache(maxsize=None)
 def system_stack(root, system):
     """The framework a system template names (its `framework:` key)."""
     with open(os.path.join(root, "templates", "systems", system + ".yaml")) as f:

@@ -523,17 +523,16 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     }
 
     /* Data-parallel gradient exchange (comm.c), partly hidden under the
-     * last microbatch's backward pass. */
+     * last microbatch's backward pass (ZeRO-3's weight all-gathers under
+     * every microbatch's compute: comm_dp_hidden_step). */
     if (dpc > 1 && p_dev > 0) {
         DpExchange ex;
         /* the experts' share over the ranks that hold the same experts */
         const double p_shared = ep > 1 ? p_dev - p_exp : p_dev;
-        comm_dp_exchange(sys, &dp_group, p_shared, sc->st.zero, m_micro, weight_bytes(sc->precision), gb,
-                         sp_params, sp_bytes, &ex);
+        comm_dp_exchange(sys, &dp_group, p_shared, sc->st.zero, m_micro, wb, gb, sp_params, sp_bytes, &ex);
         if (ep > 1 && p_exp > 0 && edp_group.p > 1) {
             DpExchange ee;
-            comm_dp_exchange(sys, &edp_group, p_exp, sc->st.zero, m_micro, weight_bytes(sc->precision), gb, 0,
-                             0, &ee);
+            comm_dp_exchange(sys, &edp_group, p_exp, sc->st.zero, m_micro, wb, gb, 0, 0, &ee);
             ex.time_s += ee.time_s;
             ex.intra_bytes += ee.intra_bytes;
             ex.inter_bytes += ee.inter_bytes;
