@@ -474,7 +474,14 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     Costs step = {0};
     costs_add(&step, stage, (double)m_micro);
     /* Fill and drain: (pp - 1) / v stage-times, divided by the units a
-     * microbatch is pipelined in (an LSTM's timesteps). */
+     * microbatch is pipelined in (an LSTM's timesteps).  Each at the
+     * slowest stage's time, although the stages without the head pass the
+     * fill on faster in a free-running pipeline ((m - 1) t_max + sum_i
+     * t_i): vTrain's single-node runs (Megatron-DeepSpeed), whose last
+     * stage carries a head of 2-3 layers' cost, measure the slowest
+     * stage's fill: at pp 4 the mean error stays near pp 1's (-3 to -7 %
+     * by model size, pp 1 -0.3 to -7 %), where charging each stage its
+     * own time gives -10 to -18 %. */
     step.t[COMP_PP_BUBBLE] = sched_bubble(pp, v, t_stage, g.wavefront, g.serial_first);
 
     /* Stage-to-stage transfers: an activation forward and a gradient
