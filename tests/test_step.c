@@ -143,8 +143,9 @@ static void test_dp_exchange(void **state)
     assert_rel(comm_dp_hidden_step(&ex, 0.9, 4, 100, 4), comm_dp_hidden(10, 0.9, 4), 0);
 }
 
-/* The whole step: the bubble is (pp - 1) / (v m) of the stage work, and the
- * memory the parts give is what the step reports. */
+/* The whole step: the bubble is (pp - 1) / (v m) of the stage work (the
+ * slowest stage's, the one with the head, as vTrain's pp 4 runs measure it;
+ * see step.c), and the memory the parts give is what the step reports. */
 static void test_step_schedule(void **state)
 {
     (void)state;
