@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Validate deepflow against measured iteration times (vTrain, A100).
 
-Turns ../shared/validation/vtrain/ground_truth_{multi,single}.csv into
+Turns validation/vtrain/ground_truth_{multi,single}.csv into
 scenario tables, runs `deepflow run` on them, and prints, per row, the
 predicted and measured iteration time, then per model group the mean and
 max |error| and Spearman's rank correlation.  Standard library only.
@@ -297,7 +297,7 @@ def main():
     deepflow = os.path.abspath(args[0])
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.join(here, "..")
-    data = os.path.join(root, "..", "shared", "validation", "vtrain")
+    data = os.path.join(root, "validation", "vtrain")
     published = os.path.join(root, "validation", "published", "runs.csv")
     out = os.path.join(root, "build", "validate")
     verbose = "--quiet" not in args

@@ -43,5 +43,18 @@ for dir in src/*/; do
         passed=$((passed + 1))
     fi
 done
+# The project stands on its own: nothing it builds, tests, validates or
+# documents may read the workspace's ../shared folder (issue 24); what it
+# needs is copied in with its source and licence (validation/vtrain,
+# docs/reference).
+hits=$(grep -rlI -e '\.\./shared' Makefile .ci scripts src tests templates inputs validation docs README.md 2>/dev/null |
+    grep -v '^tests/layers.sh$')
+if [ -n "$hits" ]; then
+    echo "not ok standalone: these name ../shared, outside the repository: $(echo $hits)"
+    failed=$((failed + 1))
+else
+    echo "ok   standalone: nothing names ../shared"
+    passed=$((passed + 1))
+fi
 echo "layers: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

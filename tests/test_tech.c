@@ -228,7 +228,7 @@ static void test_deepflow_crosscheck(void **state)
                   x.mcus, dev.clock_hz / 1e9, x.core_v, dev.matrix_flops[PREC_FP16] / 1e12, x.stacks,
                   dev.mem[MEM_HBM].bw_bytes_per_s / GiB, x.dram_v, x.dram_pin_rate_bytes_per_s * 8 / 1e9,
                   dev.mem[MEM_L2].capacity_bytes / MiB, dev.mem[MEM_L2].bw_bytes_per_s / TiB);
-    /* DeepFlow's figures (../shared/reference/deepflow/README.md), 1 % */
+    /* DeepFlow's figures (docs/reference/deepflow/README.md), 1 % */
     assert_int_equal(x.mcus, 643);
     assert_rel(dev.clock_hz, 1.52e9, XCHECK_TOL);
     assert_rel(dev.matrix_flops[PREC_FP16], 125.02e12, XCHECK_TOL);
