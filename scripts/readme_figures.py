@@ -39,6 +39,12 @@ def num(v):
         return float("nan")
 
 
+def signed_pct(x):
+    """a relative difference in whole percent, without a sign where it rounds to zero"""
+    v = round(100 * x)
+    return "%+d %%" % v if v else "0 %"
+
+
 def sp(x):
     return "%.2f×" % x if x < 10 else "%.1f×" % x
 
@@ -168,7 +174,7 @@ def anchors(deepflow):
     b = eval_row(deepflow, BLOOM)
     return ("Other published anchors, not fitted: Megatron-LM's GPT-3 175B estimate (140\n"
             "TFLOP/s per A100 counting the recompute, 34 days for 300 B tokens on 1,024\n"
-            "GPUs): deepflow gives %.1f TFLOP/s (%+.0f %%, the same counting) and %.1f days with tp 8, pp 16,\n"
+            "GPUs): deepflow gives %.1f TFLOP/s (%s, the same counting) and %.1f days with tp 8, pp 16,\n"
             "full recompute. 8192³ bf16 GEMMs on the `ideal` stack: A100 %s TFLOP/s at its 400 W cap (%s\n"
             "uncapped; the best cuBLAS shape measures 271.2), H100 %s at its 700 W cap (%s uncapped;\n"
             "cuBLAS 797.8), B200 %s (%s); TPU v4 %s at its 192 W (compute-bound, %s %% clock).\n"
@@ -178,7 +184,7 @@ def anchors(deepflow):
             "pp 12, microbatch 2, ZeRO-1, 4 × 100 Gb/s per node, 366 B tokens), %s against 118, and\n"
             "%s GWh at the wall (node overhead at its maximum, PUE 1.2) against 433 MWh for the GPUs\n"
             "alone (690 MWh with idle and infrastructure)."
-            % (hw, 100 * (hw / 140 - 1), num(a["time_to_train_days"]), f("dgx-a100-80g", 0), f("dgx-a100-80g", 1),
+            % (hw, signed_pct(hw / 140 - 1), num(a["time_to_train_days"]), f("dgx-a100-80g", 0), f("dgx-a100-80g", 1),
                f("dgx-h100", 0), f("dgx-h100", 1), f("dgx-b200", 0), f("dgx-b200", 1), f("tpu-v4-pod", 0),
                gemm["tpu-v4-pod"][2], days(v), gwh(v), gwh(v, "_lo"), gwh(v, "_hi"), days(b), gwh(b)))
 

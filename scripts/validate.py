@@ -165,17 +165,23 @@ def report(kind, rows, pred, verbose):
 SYSTEMS = {("a100", "80"): "dgx-a100-80g", ("a100", "40"): "dgx-a100-40g", ("a100", ""): "dgx-a100-80g",
            ("ampere-unspecified", ""): "dgx-a100-80g", ("h100", "80"): "dgx-h100", ("h100", ""): "dgx-h100",
            ("b200", "180"): "dgx-b200", ("b200", ""): "dgx-b200", ("gb200", "186"): "gb200-nvl72",
-           ("gb200", ""): "gb200-nvl72"}
+           ("gb200", ""): "gb200-nvl72", ("h200", "141"): "dgx-h200", ("h200", ""): "dgx-h200"}
 PEAK_DENSE_16BIT = {"dgx-a100-80g": 312e12, "dgx-a100-40g": 312e12, "dgx-h100": 989e12}
 # the source a run counts in: its GPU generation (Hopper's context-parallel runs apart)
-GENERATION = {"dgx-h100": "published-h100", "dgx-b200": "published-blackwell",
+GENERATION = {"dgx-h100": "published-h100", "dgx-h200": "published-h100", "dgx-b200": "published-blackwell",
               "gb200-nvl72": "published-blackwell"}
+# the device generation of each system a validation run uses (the device templates' `generation`)
+GEN_OF_SYSTEM = {"dgx-a100-80g": "ampere", "dgx-a100-40g": "ampere", "vtrain-a100": "ampere",
+                 "dgx-h100": "hopper", "dgx-h200": "hopper", "dgx-b200": "blackwell", "gb200-nvl72": "blackwell"}
 
 PCOLS = ["scenario", "series", "system", "system.framework", "system.inter.bandwidth", "model", "devices",
          "tp", "pp", "dp", "microbatch", "global_batch", "interleave", "recompute", "recompute_layers",
          "seq_parallel", "zero",
          "precision", "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.ffn", "cp",
          "model.seq_len", "model.vocab", "model.mlp", "model.norm", "model.position"]
+
+
+OVERRIDE_KEYS = []  # the `overrides` keys of runs.csv, columns of the validation tables
 
 
 def published_rows(root, path):
@@ -186,7 +192,9 @@ def published_rows(root, path):
             r = {k: (v or "").strip() for k, v in r.items()}
             why = None
             sysname = SYSTEMS.get((r["gpu"], r["gpu_memory_gb"])) or SYSTEMS.get((r["gpu"], ""))
-            if not sysname:
+            if r.get("exclude"):
+                why = r["exclude"]
+            elif not sysname:
                 why = "GPU %s has no system template" % r["gpu"]
             elif not r["tp"] or not r["pp"]:
                 why = "tensor/pipeline split not published"
@@ -223,6 +231,12 @@ def published_rows(root, path):
                   "model.seq_len": r["seq_len"], "model.vocab": r["vocab"] or "51200",
                   "model.mlp": r["mlp"], "model.norm": "rmsnorm" if swiglu else "layernorm",
                   "model.position": "rotary" if swiglu else "learned"}
+            # what a user of that cluster knows and sets (its devices' memory and power, async TP)
+            for kv in filter(None, (x.strip() for x in r.get("overrides", "").split(";"))):
+                k, v = kv.split("=", 1)
+                sc[k.strip()] = v.strip()
+                if k.strip() not in OVERRIDE_KEYS:
+                    OVERRIDE_KEYS.append(k.strip())
             sc["_row"] = r
             sc["_stack"] = stack
             rows.append(sc)
@@ -278,16 +292,226 @@ def quantile(xs, q):
     return xs[i] + (xs[j] - xs[i]) * (pos - i)
 
 
-MIN_RUNS = 10  # runs behind a prediction interval
+# ---- the fit and its out-of-sample test ---------------------------------------
+#
+# A source is one publication or one performance page (two tables of one
+# paper are one source): vTrain's multi- and single-node sets are one, each
+# published row counts in its `source_key`.  A family is a set of training
+# stacks that share fitted parameters (a stack template with `base:` takes
+# its base's); each family's parameters are fitted on its own sources only.
+#
+# Every validation row is evaluated once on a grid of the fitted parameters
+# (one `deepflow run` a family, the grid as sweep columns); the fit and each
+# leave-one-source-out refit are then searches over those predictions.  The
+# objective is the mean over sources of each source's mean |error| (every
+# source weighs the same, however many runs it has), plus a tie-break of
+# 0.1 % per grid range towards the grid's centre where the data leave a
+# parameter flat.  A source that is the only one of its family is predicted
+# by the fit of every other source of every family: what the tool would
+# say of a stack it has no data on.
 
-# Thresholds on the mean |error| of each source: CI fails above them.  The
-# target is 10 % everywhere (issue 9); a source that misses it has its
-# achieved figure, rounded up, as a guard against regressions.
-# Context-parallel runs (Llama 3 405B at 128k, NeMo and Megatron-Bridge fp8 runs with cp 2) are their
-# own source: modelled since context parallelism landed (issue 15); gated at 15 % while they missed
-# the target, at 10 % since the fp8 quantization kernels and the megatron-core fit brought them in.
-THRESHOLDS = {"vtrain-multi": 0.10, "vtrain-single": 0.10, "published-a100": 0.10, "published-h100": 0.10,
-              "published-h100-cp": 0.10, "published-blackwell": 0.10}
+FAMILIES = {  # family -> the stacks that share its fitted parameters (the first holds them)
+    "megatron-lm": ("megatron-lm", "megatron-deepspeed", "megatron-lm-2023"),
+    "megatron-core": ("megatron-core",),
+    "pytorch-fsdp": ("pytorch-fsdp",),
+    "pytorch-fsdp-eager": ("pytorch-fsdp-eager",),
+}
+GRID = {  # the fitted parameters, their grid, and how a value is written in a table and a template
+    "gemm_efficiency": [round(0.50 + 0.01 * i, 2) for i in range(46)],
+    "op_overhead": [15e-6 + 20e-6 * i for i in range(6)],
+}
+PARAMS = ("gemm_efficiency", "op_overhead")
+TIE = 0.001
+
+
+def pstr(name, v):
+    return "%.2f" % v if name == "gemm_efficiency" else "%d us" % round(v * 1e6)
+
+
+def family_of(stack):
+    for fam, stacks in FAMILIES.items():
+        if stack in stacks:
+            return fam
+    return None
+
+
+MIN_RUNS = 10     # runs behind a prediction interval
+MIN_SOURCES = 2   # sources behind a prediction interval
+
+# Gates on the leave-one-source-out mean |error| of each source (issue 24:
+# 12 %, and 9 % for all sources together).  A source that misses 12 % is
+# gated at its achieved figure, rounded up, against regressions, and is
+# listed in the README as a miss.
+LOSO_TARGET, ALL_TARGET = 0.12, 0.09
+THRESHOLDS = {"smith2022": 0.21, "ibm_pytorch_fsdp_blog_202403": 0.24, "kempnerforge_mfu_h200_202604": 0.23,
+              "nemo_perf_2502": 0.19, "torchao_float8_training_bench_202503": 0.20,
+              "torchtitan_asynctp_h100_202506": 0.15, "torchtitan_perf_doc_202408": 0.14}
+ALL_GATE = 0.10  # all sources together: the target is ALL_TARGET; gated at the achieved figure, rounded up
+COVERAGE = (0.85, 0.95)  # target band of the out-of-sample coverage of the 90 % range
+
+
+GCOLS = PCOLS + ["model.attention"]
+
+
+def evaluate_grid(deepflow, fam, rows, out):
+    """Every row of a family at every grid point: {row id: {point: pred}}."""
+    cols = GCOLS + OVERRIDE_KEYS + ["system.framework.gemm_efficiency", "system.framework.op_overhead"]
+    sweep = ["|".join(pstr(n, v).replace(" ", "") for v in GRID[n]) for n in PARAMS]
+    table = os.path.join(out, "grid-%s.csv" % fam)
+    with open(table, "w", newline="") as f:
+        f.write("# title: validation grid, %s\n" % fam)
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(cols)
+        for r in rows:
+            w.writerow([r["sc"].get(c, "") for c in GCOLS + OVERRIDE_KEYS] + sweep)
+    odir = os.path.join(out, "grid-" + fam)
+    p = subprocess.run([deepflow, "run", table, "-o", odir, "--quiet", "--formats", "csv"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode not in (0, 1):
+        sys.stderr.write(p.stderr)
+        raise SystemExit("deepflow run failed with status %d" % p.returncode)
+    index = {tuple(pstr(n, v).replace(" ", "") for n, v in zip(PARAMS, pt)): pt for pt in points()}
+    preds = {}
+    with open(os.path.join(odir, "summary.csv"), newline="") as f:
+        rd = csv.reader(f)
+        hdr = next(rd)
+        ci = {c: i for i, c in enumerate(hdr)}
+        for x in rd:
+            name, _, tail = x[ci["scenario"]].partition(" [")
+            vals = tuple(kv.split("=", 1)[1] for kv in tail.rstrip("]").split(","))
+            ok = x[ci["status"]] != "error" and x[ci["step_time_s"]]
+            preds.setdefault(name, {})[index[vals]] = {
+                "status": x[ci["status"]], "error": x[ci["error"]],
+                "step_time_s": x[ci["step_time_s"]] if ok else "",
+                "model_tflops_per_device": x[ci["model_tflops_per_device"]] if ok else "",
+                "mfu": x[ci["mfu"]] if ok else "",
+                "tp": x[ci["tp"]], "pp": x[ci["pp"]], "dp": x[ci["dp"]], "microbatch": x[ci["microbatch"]]}
+    return preds
+
+
+def points():
+    return [(g, o) for g in GRID["gemm_efficiency"] for o in GRID["op_overhead"]]
+
+
+def row_error(r, pred):
+    """predicted / measured - 1 (negative: optimistic), or None where the model gives no time."""
+    if not pred or pred["status"] == "error" or not pred["step_time_s"]:
+        return None
+    if r["kind"] == "vtrain":
+        return float(pred["step_time_s"]) / r["measured"] - 1.0
+    ratio = measured_ratio(r["sc"], pred)
+    return ratio - 1.0 if ratio else None
+
+
+def objective(rows_by_source, pt, errs):
+    """mean over sources of the source's mean |error| at grid point pt."""
+    tot, n = 0.0, 0
+    for src, rows in rows_by_source.items():
+        e = [abs(errs[r["id"]][pt]) for r in rows if errs[r["id"]].get(pt) is not None]
+        if e:
+            tot += sum(e) / len(e)
+            n += 1
+    return tot / n if n else float("inf")
+
+
+def fit(rows_by_source, errs):
+    g0, o0 = GRID["gemm_efficiency"], GRID["op_overhead"]
+    centre = ((g0[0] + g0[-1]) / 2, (o0[0] + o0[-1]) / 2)
+    span = (g0[-1] - g0[0], o0[-1] - o0[0])
+
+    def cost(pt):
+        return objective(rows_by_source, pt, errs) + TIE * sum(abs(pt[i] - centre[i]) / span[i] for i in (0, 1))
+    return min(points(), key=cost)
+
+
+def by_source(rows, keep=lambda r: True):
+    out = {}
+    for r in rows:
+        if keep(r):
+            out.setdefault(r["source"], []).append(r)
+    return out
+
+
+def wquantile(pairs, q):
+    """the q quantile of (value, weight) pairs (weights need not sum to 1)."""
+    pairs = sorted(pairs)
+    tot = sum(w for _, w in pairs)
+    acc = 0.0
+    for v, w in pairs:
+        acc += w
+        if acc >= q * tot - 1e-12:
+            return v
+    return pairs[-1][0]
+
+
+def interval_from(ratios):
+    """90 % interval of measured / predicted from {source: [ratio]}, each source weighing the same."""
+    pairs = [(x, 1.0 / len(v)) for v in ratios.values() for x in v]
+    return min(wquantile(pairs, 0.05), 1.0), max(wquantile(pairs, 0.95), 1.0)
+
+
+def pick_interval(rows, loso_ratio, fam, regime, exclude=None):
+    """The interval a row of (family, regime) gets from the out-of-sample
+    residuals of the sources other than `exclude`: its family's runs of its
+    regime, else of both regimes, else every family's ('pooled')."""
+    def pool(keep):
+        out = {}
+        for r in rows:
+            if r["source"] != exclude and keep(r) and r["id"] in loso_ratio:
+                out.setdefault(r["source"], []).append(loso_ratio[r["id"]])
+        return out
+    for basis, keep in ((regime, lambda r: r["family"] == fam and r["regime"] == regime),
+                        ("both regimes", lambda r: r["family"] == fam),
+                        ("pooled", lambda r: True)):
+        v = pool(keep)
+        if len(v) >= MIN_SOURCES and sum(len(x) for x in v.values()) >= MIN_RUNS:
+            lo, hi = interval_from(v)
+            return lo, hi, sum(len(x) for x in v.values()), len(v), basis
+    return None
+
+
+def mfu_ceilings(rows, preds, fitted, insample):
+    """The highest MFU any published run measured, per device generation and
+    precision, in the model's own FLOP counting: the predicted MFU scaled by
+    predicted / measured step time."""
+    out = {}
+    for r in rows:
+        e = insample[r["id"]]
+        p = preds[r["id"]].get(fitted[r["family"]])
+        if r["kind"] != "published" or e is None or not p or not p["mfu"]:
+            continue
+        key = (GEN_OF_SYSTEM[r["sc"]["system"]], r["sc"]["precision"])
+        v = float(p["mfu"]) * (1.0 + e)
+        if v > out.get(key, (0.0, ""))[0]:
+            out[key] = (v, r["id"])
+    return out
+
+
+CEILINGS = os.path.join("validation", "published", "mfu_ceilings.csv")
+
+
+def ceiling_lines(ceilings):
+    lines = ["# the highest MFU a published run measured, per device generation and precision, in deepflow's\n",
+             "# FLOP counting (scripts/validate.py --write); tests/ceiling.sh keeps every shipped study under it\n",
+             "generation,precision,mfu,run\n"]
+    for (gen, prec), (v, rid) in sorted(ceilings.items()):
+        lines.append("%s,%s,%.4f,%s\n" % (gen, prec, v, rid))
+    return lines
+
+
+def write_ceilings(root, ceilings):
+    with open(os.path.join(root, CEILINGS), "w") as f:
+        f.writelines(ceiling_lines(ceilings))
+    print("wrote %s" % CEILINGS)
+
+
+def check_ceilings(root, ceilings):
+    path = os.path.join(root, CEILINGS)
+    have = open(path).readlines() if os.path.exists(path) else []
+    if have != ceiling_lines(ceilings):
+        print("note: %s differs from this run" % CEILINGS)
+        return [CEILINGS]
+    return []
 
 
 def main():
@@ -308,133 +532,240 @@ def main():
     if not os.path.isdir(data):
         raise SystemExit("validate: no measurements at %s" % data)
     os.makedirs(out, exist_ok=True)
-    results = {}
-    ratios = {}  # (stack, regime) -> measured / predicted
-    vtrain_stack = system_stack(root, "vtrain-a100")
-    for kind in ("multi", "single"):
-        table = os.path.join(out, "vtrain-%s.csv" % kind)
-        rows = make_table(os.path.join(data, "ground_truth_%s.csv" % kind), table, kind)
-        pred = run(deepflow, table, os.path.join(out, kind))
-        results["vtrain-" + kind] = report(kind, rows, pred, verbose and kind == "multi")
-        for r in rows:
-            s = pred.get(r["scenario"])
-            if s and s["status"] != "error" and s["step_time_s"]:
-                ratios.setdefault((vtrain_stack, kind), []).append(r["_measured"] / float(s["step_time_s"]))
 
+    # every measured run, with its source, stack, family and regime
+    rows = []
+    vstack = system_stack(root, "vtrain-a100")
+    vt = {}
+    for kind in ("multi", "single"):
+        vt[kind] = make_table(os.path.join(data, "ground_truth_%s.csv" % kind),
+                              os.path.join(out, "vtrain-%s.csv" % kind), kind)
+        for r in vt[kind]:
+            sc = {c: r.get(c, "") for c in GCOLS}
+            rows.append({"id": r["scenario"], "source": "vtrain", "subset": "vtrain-" + kind, "kind": "vtrain",
+                         "stack": vstack, "regime": kind, "measured": r["_measured"], "sc": sc, "vt": r})
     prow, skipped = published_rows(root, published)
-    table = os.path.join(out, "published.csv")
-    write_table(prow, table, "published training runs (validation/published/runs.csv)")
-    pred = run(deepflow, table, os.path.join(out, "published"))
-    print("\n== published runs: %d evaluated, %d not modelled ==" % (len(prow), len(skipped)))
-    print("%-34s %5s %3s %3s %4s %10s %10s %8s" % ("run", "gpus", "tp", "pp", "dp", "measured", "predicted", "error"))
-    by_source = {}
     for sc in prow:
-        p = pred.get(sc["scenario"])
-        if not p or p["status"] == "error" or not p["step_time_s"]:
-            print("%-34s %s" % (sc["scenario"], p["error"] if p else "missing"))
-            continue
-        ratio = measured_ratio(sc, p)
-        e = ratio - 1.0
         gen = GENERATION.get(sc["system"], "published-a100")
         if int(sc["cp"]) > 1 and gen == "published-h100":
             gen += "-cp"
-        by_source.setdefault(gen, []).append((sc, e))
-        regime = "multi" if int(sc["devices"]) > 8 else "single"
-        ratios.setdefault((sc["_stack"], regime), []).append(1.0 / ratio)
+        rows.append({"id": sc["scenario"], "source": sc["series"], "subset": gen, "kind": "published",
+                     "stack": sc["_stack"], "regime": "multi" if int(sc["devices"]) > 8 else "single", "sc": sc})
+    for r in rows:
+        r["family"] = family_of(r["stack"])
+        if r["family"] is None:
+            raise SystemExit("validate: stack %s of %s is in no family (FAMILIES)" % (r["stack"], r["id"]))
+
+    # predictions on the grid, and errors
+    preds, errs = {}, {}
+    for fam in FAMILIES:
+        frows = [r for r in rows if r["family"] == fam]
+        if frows:
+            preds.update(evaluate_grid(deepflow, fam, frows, out))
+    for r in rows:
+        errs[r["id"]] = {pt: row_error(r, p) for pt, p in preds.get(r["id"], {}).items()}
+
+    # the fit of each family on all its sources, and each source left out
+    fitted, loso_pt = {}, {}
+    for fam in FAMILIES:
+        srcs = by_source(rows, lambda r: r["family"] == fam)
+        if not srcs:
+            continue
+        fitted[fam] = fit(srcs, errs)
+        for s in srcs:
+            rest = {k: v for k, v in srcs.items() if k != s}
+            if rest:
+                loso_pt[(fam, s)] = (fit(rest, errs), "its family's other sources")
+            else:
+                loso_pt[(fam, s)] = (fit(by_source(rows, lambda r: r["source"] != s), errs), "every other source")
+    insample = {r["id"]: errs[r["id"]].get(fitted[r["family"]]) for r in rows}
+    loso = {r["id"]: errs[r["id"]].get(loso_pt[(r["family"], r["source"])][0]) for r in rows}
+    loso_ratio = {k: 1.0 / (1.0 + e) for k, e in loso.items() if e is not None}
+
+    ceilings = mfu_ceilings(rows, preds, fitted, insample)
+    print("== the fit (scripts/validate.py; grid gemm_efficiency %.2f-%.2f by 0.01 x op_overhead %s-%s by 20 us) ==" %
+          (GRID["gemm_efficiency"][0], GRID["gemm_efficiency"][-1], pstr("op_overhead", GRID["op_overhead"][0]),
+           pstr("op_overhead", GRID["op_overhead"][-1])))
+    for fam, pt in fitted.items():
+        srcs = sorted(by_source(rows, lambda r: r["family"] == fam))
+        print("  %-14s gemm_efficiency %s, op_overhead %s  on %s" %
+              (fam, pstr("gemm_efficiency", pt[0]), pstr("op_overhead", pt[1]), ", ".join(srcs)))
+    print("  left out (refit without the source):")
+    for fam, s in sorted(loso_pt):
+        pt, how = loso_pt[(fam, s)]
+        print("    %-18s %-36s gemm_efficiency %s, op_overhead %s  (%s)" %
+              (fam, s, pstr("gemm_efficiency", pt[0]), pstr("op_overhead", pt[1]), how))
+
+    # vTrain's groups (in sample): mean, correlation, pick
+    results = {}
+    for kind in ("multi", "single"):
+        pred = {r["id"]: preds[r["id"]].get(fitted[r["family"]]) for r in rows if r["subset"] == "vtrain-" + kind}
+        results["vtrain-" + kind] = report(kind, vt[kind], pred, verbose and kind == "multi")
+
+    # published runs, in sample and out
+    print("\n== published runs: %d evaluated, %d not modelled ==" % (len(prow), len(skipped)))
+    print("%-34s %5s %3s %3s %4s %10s %10s %8s %8s" %
+          ("run", "gpus", "tp", "pp", "dp", "measured", "predicted", "error", "loso"))
+    for r in rows:
+        if r["kind"] != "published":
+            continue
+        p = preds[r["id"]].get(fitted[r["family"]])
+        e = insample[r["id"]]
+        if e is None:
+            print("%-34s %s" % (r["id"], p["error"] if p else "missing"))
+            continue
         t = float(p["step_time_s"])
-        print("%-34s %5s %3s %3s %4s %10.4g %10.4g %+7.1f%%%s" %
-              (sc["scenario"], sc["devices"], p["tp"], p["pp"], p["dp"], t / ratio, t, 100 * e,
-               "" if p["status"] == "ok" else "  (" + p["status"] + ")"))
+        lo = loso[r["id"]]
+        print("%-34s %5s %3s %3s %4s %10.4g %10.4g %+7.1f%% %+7.1f%%%s" %
+              (r["id"], r["sc"]["devices"], p["tp"], p["pp"], p["dp"], t / (1 + e), t, 100 * e,
+               100 * lo if lo is not None else float("nan"), "" if p["status"] == "ok" else "  (" + p["status"] + ")"))
     for rid, why in skipped:
         print("%-34s not modelled: %s" % (rid, why))
-    for gen in sorted(by_source):
-        errs = [e for _, e in by_source[gen]]
-        m, mx = stats(errs)
-        opt = sum(1 for e in errs if e < 0)
-        results[gen] = (m, float("nan"), 0, mx, len(errs), opt)
-        print("%-16s %3d runs  mean|err| %5.1f%%  max|err| %5.1f%%  optimistic %d of %d" %
-              (gen, len(errs), 100 * m, 100 * mx, opt, len(errs)))
 
-    print("\nprediction intervals (measured / predicted, 5th-95th percentile):")
-    intervals = {}
-    for stack in sorted({k[0] for k in ratios}):
-        pooled = ratios.get((stack, "single"), []) + ratios.get((stack, "multi"), [])
-        for regime in ("single", "multi"):
-            v, basis = ratios.get((stack, regime), []), regime
-            if len(v) < MIN_RUNS:  # too few for quantiles: the stack's runs of both regimes
-                v, basis = pooled, "both regimes"
-            if len(v) < MIN_RUNS:
+    # per source: in sample, left out, coverage of the interval built without it
+    table = []
+    cov_runs, cov_in = 0, 0
+    cov_src = []
+    for s, srows in sorted(by_source(rows).items()):
+        ins = [insample[r["id"]] for r in srows if insample[r["id"]] is not None]
+        out_ = [loso[r["id"]] for r in srows if loso[r["id"]] is not None]
+        inside = 0
+        for r in srows:
+            if r["id"] not in loso_ratio:
                 continue
-            lo, hi = min(quantile(v, 0.05), 1.0), max(quantile(v, 0.95), 1.0)
-            mean_err = sum(abs(1.0 / q - 1.0) for q in v) / len(v)
-            intervals[(stack, regime)] = (lo, hi, len(v), mean_err)
-            print("  %-14s %-6s %5d runs (%s)  %.3f .. %.3f" % (stack, regime, len(v), basis, lo, hi))
-    # a stack with too few runs for quantiles: the widest interval of the
-    # others, widened to cover every run of its own
-    w = widest(intervals)
-    for stack in sorted({k[0] for k in ratios}):
-        pooled = ratios.get((stack, "single"), []) + ratios.get((stack, "multi"), [])
-        if len(pooled) >= MIN_RUNS or not pooled:
-            continue
-        lo, hi = min(w[0], min(pooled)), max(w[1], max(pooled))
-        mean_err = sum(abs(1.0 / q - 1.0) for q in pooled) / len(pooled)
-        for regime in ("single", "multi"):
-            intervals[(stack, regime)] = (lo, hi, len(pooled), mean_err)
-        print("  %-14s both   %5d runs (too few: the widest, covering them)  %.3f .. %.3f" %
-              (stack, len(pooled), lo, hi))
-
-    print("\nsummary (mean |error| per source, threshold):")
+            iv = pick_interval(rows, loso_ratio, r["family"], r["regime"], exclude=s)
+            if iv and iv[0] <= loso_ratio[r["id"]] <= iv[1]:
+                inside += 1
+        n = len(out_)
+        cov_runs += n
+        cov_in += inside
+        cov_src.append(inside / n if n else float("nan"))
+        m_in, mx_in = stats(ins)
+        m_out, mx_out = stats(out_)
+        table.append((s, "+".join(sorted({r["family"] for r in srows})), n, m_in, mx_in, m_out, mx_out, sum(1 for e in out_ if e < 0),
+                      sum(out_) / n if n else float("nan"), inside, THRESHOLDS.get(s, LOSO_TARGET)))
+    print("\nper source (error = predicted / measured step time - 1; loso: refit without the source):")
+    print("%-22s %-14s %5s %9s %9s %9s %9s %6s %8s %9s %6s" % ("source", "family", "runs", "in mean", "in max",
+                                                               "loso mean", "loso max", "optim", "signed",
+                                                               "in range", "gate"))
     bad = []
-    for src in sorted(results):
-        m = results[src][0]
-        th = THRESHOLDS.get(src, 0.10)
-        flag = "ok" if m <= th else "FAIL"
-        if m > th:
-            bad.append(src)
-        print("  %-16s %5.1f%%  (<= %.0f%%) %s" % (src, 100 * m, 100 * th, flag))
+    for s, fam, n, mi, mxi, mo, mxo, opt, sg, inside, th in table:
+        flag = "ok" if mo <= th else "FAIL"
+        if mo > th:
+            bad.append(s)
+        print("%-22s %-14s %5d %8.1f%% %8.1f%% %8.1f%% %8.1f%% %6d %+7.1f%% %4d/%-4d %4.0f%% %s" %
+              (s, fam, n, 100 * mi, 100 * mxi, 100 * mo, 100 * mxo, opt, 100 * sg, inside, n, 100 * th, flag))
+    all_loso = sum(t[5] for t in table) / len(table)
+    all_in = sum(t[3] for t in table) / len(table)
+    cov_mean = sum(cov_src) / len(cov_src)
+    print("all sources (each weighs the same): in sample %.1f %%, left out %.1f %% (target %.0f %%, gate %.0f %%) %s"
+          % (100 * all_in, 100 * all_loso, 100 * ALL_TARGET, 100 * ALL_GATE, "ok" if all_loso <= ALL_GATE else "FAIL"))
+    if all_loso > ALL_GATE:
+        bad.append("all sources")
+    print("out-of-sample coverage of the 90 %% range: %.0f %% of sources' runs on average, %d of %d runs "
+          "(%.0f %%); target %.0f-%.0f %%" % (100 * cov_mean, cov_in, cov_runs, 100.0 * cov_in / cov_runs,
+                                              100 * COVERAGE[0], 100 * COVERAGE[1]))
+
+    # the intervals every report carries: from the out-of-sample residuals
+    print("\nprediction intervals (measured / predicted, 5th-95th percentile of out-of-sample residuals, "
+          "each source weighing the same):")
+    intervals = {}
+    stacks = sorted({st for fam in FAMILIES for st in FAMILIES[fam]})
+    for st in stacks:
+        fam = family_of(st)
+        for regime in ("single", "multi"):
+            iv = pick_interval(rows, loso_ratio, fam, regime)
+            if iv is None:
+                continue
+            lo, hi, n, ns, basis = iv
+            mean_err = sum(abs(loso[r["id"]]) for r in rows if r["family"] == fam and r["id"] in loso_ratio) / \
+                max(1, sum(1 for r in rows if r["family"] == fam and r["id"] in loso_ratio))
+            intervals[(st, regime)] = (lo, hi, n, mean_err)
+            print("  %-18s %-6s %5d runs of %d sources (%s)  %.3f .. %.3f" % (st, regime, n, ns, basis, lo, hi))
+    pooled = pick_interval(rows, loso_ratio, None, None)
+    print("  %-18s %-6s %5d runs of %d sources  %.3f .. %.3f  (a stack, device or model class no source covers)"
+          % ("uncovered", "both", pooled[2], pooled[3], pooled[0], pooled[1]))
+
     mm, mr = results["vtrain-multi"][0], results["vtrain-multi"][1]
-    print("vTrain multi-node worst group rank correlation %.3f (target >= 0.85)" % mr)
+    print("\nvTrain multi-node worst group rank correlation %.3f (issue 9's target 0.85 retired; kept from falling)"
+          % mr)
     for src in sorted(PICKS):
-        print("%s: the model's pick in the worst group is %.1f %% slower, measured, than the group's best "
-              "(target <= 5 %%)" % (src, 100 * PICKS[src]))
-    misses = sorted(((sc["scenario"], e) for v in by_source.values() for sc, e in v if abs(e) > 0.10),
+        print("%s: the model's pick in the worst group is %.1f %% slower, measured, than the group's best"
+              % (src, 100 * PICKS[src]))
+    STACK_ROWS[:] = rows
+    misses = sorted(((r["id"], loso[r["id"]]) for r in rows
+                     if r["kind"] == "published" and loso[r["id"]] is not None and abs(loso[r["id"]]) > 0.10),
                     key=lambda t: t[0])
-    table = readme_table(results, misses)
+    rt = readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, mr, misses)
+    print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
+    for (gen, prec), (v, rid) in sorted(ceilings.items()):
+        print("  %-10s %-5s %5.1f %%  %s" % (gen, prec, 100 * v, rid))
     if "--write" in args:
-        write_intervals(root, intervals)
-        write_readme(root, table)
+        write_ceilings(root, ceilings)
+        write_fits(root, fitted, rows, table)
+        write_intervals(root, intervals, pooled)
+        write_readme(root, rt)
     else:
-        check_intervals(root, intervals)
-        check_readme(root, table)
+        stale = check_fits(root, fitted) + check_intervals(root, intervals, pooled) + check_ceilings(root, ceilings)
+        check_readme(root, rt)
+        if stale:
+            bad.append("templates (%s): `scripts/validate.py build/deepflow --write` rewrites them from this fit"
+                       % ", ".join(stale))
     if bad:
-        raise SystemExit("validate: mean |error| above its threshold on %s" % ", ".join(bad))
+        raise SystemExit("validate: above its gate: %s" % "; ".join(bad))
 
 
 SOURCE_NAMES = {
-    "vtrain-multi": "vTrain, multi-node (A100, Megatron-DeepSpeed; 3.6-175 B on 64-512 GPUs)",
-    "vtrain-single": "vTrain, single-node (A100, 1-8 GPUs)",
-    "published-a100": "published A100 runs (Megatron-LM SC'21, Korthikanti 2022, MT-NLG, BLOOM, MegaScale)",
-    "published-h100": "published H100 runs (Llama 3, NeMo 24.07, Megatron-Bridge 25.11)",
-    "published-blackwell": "published B200 and GB200 runs (Megatron-Bridge 25.11, fp8)",
-    "published-h100-cp": "published H100 runs with context parallelism (Llama 3 405B at 128k tokens, cp 16; "
-                         "NeMo 24.07 and Megatron-Bridge 25.11 fp8, cp 2)",
+    "vtrain": "vTrain (A100, Megatron-DeepSpeed; 1-8 GPUs and 3.6-175 B on 64-512 GPUs)",
+    "narayanan2021": "Megatron-LM SC'21 (A100; Tables 1 and 2)",
+    "korthikanti2022": "Korthikanti et al. 2022 (A100; Table 5)",
+    "smith2022": "MT-NLG 530B (A100, DeepSpeed + Megatron)",
+    "bloom2022": "BLOOM 176B (A100)",
+    "megascale2024": "MegaScale's Megatron-LM baseline (A100, 256-12,288 GPUs)",
+    "llama3_2024": "Llama 3 405B (H100, 8,192-16,384 GPUs)",
+    "nemo_perf_2407": "NeMo 24.07 performance page (H100, fp8)",
+    "mbridge_perf_2511": "Megatron-Bridge 25.11 performance page (H100, B200, GB200; fp8)",
+    "megatron_bridge_perf_2509": "Megatron-Bridge 25.09 performance page (H100, B200; fp8)",
+    "nemo_perf_2502": "NeMo 25.02 performance page (B200, fp8)",
+    "nemo_perf_2504": "NeMo 25.04 performance page (GB200, fp8)",
+    "nemo_perf_2507": "NeMo 25.07 performance page (GB200, fp8)",
+    "nemo_long_seq_perf": "NeMo long-sequence performance page (H100, fp8, 4k-1M tokens, cp up to 32)",
+    "dgxc_bench_v24111": "DGX Cloud benchmarking recipes 24.11.1 (H100, 8-2,048 GPUs)",
+    "dgxc_bench_v2502": "DGX Cloud benchmarking recipes 25.02 (H100, 8-2,048 GPUs)",
+    "dgxc_bench_v2504": "DGX Cloud benchmarking recipes 25.04 (H100, 8-2,048 GPUs)",
+    "dgxc_bench_v2505": "DGX Cloud benchmarking recipes 25.05 (H100, 16 GPUs)",
+    "torchtitan_bench_h100_202412": "torchtitan benchmarks, December 2024 (H100, 8-512 GPUs)",
+    "torchtitan_asynctp_h100_202506": "torchtitan async-TP benchmarks, June 2025 (H100)",
+    "torchtitan_perf_doc_202408": "torchtitan performance page, August 2024 (H100, A100)",
+    "ibm_pytorch_fsdp_blog_202403": "IBM/PyTorch FSDP blog, March 2024 (96 H100)",
+    "ibm_fms_fsdp_readme_compile_202405": "IBM fms-fsdp README with torch.compile, May 2024 (96 H100)",
+    "torchao_float8_training_bench_202503": "torchao float8 training benchmarks, March 2025 (8 H100)",
+    "torchtitan_bench_trainy_h200_202506": "torchtitan benchmark submitted by Trainy, June 2025 (H200)",
+    "kempnerforge_mfu_h200_202604": "KempnerForge report, 2026 (H200, 1-32 GPUs)",
 }
 README_BEGIN = "<!-- make validate: begin (scripts/validate.py --write regenerates this table) -->\n"
 README_END = "<!-- make validate: end -->\n"
 
 
-def readme_table(results, misses):
-    out = ["| source | runs | mean \\|error\\| | max \\|error\\| | optimistic | threshold |\n",
-           "|---|---|---|---|---|---|\n"]
-    for src in sorted(results):
-        m, _, _, mx, n, opt = results[src]
-        out.append("| %s | %d | %.1f %% | %.1f %% | %d | %.0f %% |\n" %
-                   (SOURCE_NAMES.get(src, src), n, 100 * m, 100 * mx, opt, 100 * THRESHOLDS.get(src, 0.10)))
-    rho = results["vtrain-multi"][1]
-    out.append("\nvTrain multi-node: worst rank correlation within a model group %.2f (target 0.85).\n" % rho)
+def pct(x):
+    return ("%.1f %%" % (100 * x)).replace("-", "−")
+
+
+def readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, rho, misses):
+    out = ["| source | stack family | runs | in sample: mean \\|error\\| | left out: mean \\|error\\| | "
+           "left out: max | left out: signed | in the 90 % range (out of sample) | gate |\n",
+           "|---|---|---|---|---|---|---|---|---|\n"]
+    for s, fam, n, mi, mxi, mo, mxo, opt, sg, inside, th in table:
+        out.append("| %s | %s | %d | %s | %s | %s | %s | %d of %d | %.0f %% |\n" %
+                   (SOURCE_NAMES.get(s, s), fam, n, pct(mi), pct(mo), pct(mxo), pct(sg), inside, n, 100 * th))
+    out.append("\nAll sources, each weighing the same: %s in sample, %s left out (target %.0f %%). "
+               "The 90 %% range, built without the source it is tested on, holds %.0f %% of a source's runs "
+               "on average (%d of %d runs).\n" % (pct(all_in), pct(all_loso), 100 * ALL_TARGET, 100 * cov_mean,
+                                                 cov_in, cov_runs))
+    out.append("vTrain multi-node: worst rank correlation within a model group %.2f.\n" % rho)
     if misses:
-        out.append("Published runs off by more than 10 %% (negative: the model is optimistic): %s.\n" %
-                   ", ".join("%s %s" % (rid, ("%+.1f %%" % (100 * e)).replace("-", "−")) for rid, e in misses))
+        out.append("Published runs off by more than 10 %% when their source is left out of the fit (negative: "
+                   "the model is optimistic): %s.\n" % ", ".join("%s %s" % (rid, pct(e)) for rid, e in misses))
     return "".join(out)
 
 
@@ -466,17 +797,6 @@ def check_readme(root, table):
               "build/deepflow --write` regenerates it")
 
 
-def interval_lines(intervals, stack, widest):
-    out = []
-    for regime, key in (("single", "single_node"), ("multi", "multi_node")):
-        iv = intervals.get((stack, regime))
-        if iv is None:
-            out.append("  %s: {lo: %.3f, hi: %.3f, runs: 0}\n" % (key, widest[0], widest[1]))
-        else:
-            out.append("  %s: {lo: %.3f, hi: %.3f, runs: %d, mean_error: %.3f}\n" % ((key,) + iv))
-    return out
-
-
 @functools.lru_cache(maxsize=None)
 def system_stack(root, system):
     """The framework a system template names (its `framework:` key)."""
@@ -492,42 +812,126 @@ def framework_files(root):
     return [(f[:-5], os.path.join(d, f)) for f in sorted(os.listdir(d)) if f.endswith(".yaml")]
 
 
-def widest(intervals):
-    if not intervals:
-        return (0.8, 1.25)
-    return (min(v[0] for v in intervals.values()), max(v[1] for v in intervals.values()))
+# ---- what --write puts in the stack templates ---------------------------------
+
+def fit_comment(fam, rows, table):
+    srcs = [t for t in table if fam in t[1].split("+")]
+    n = sum(t[2] for t in srcs)
+    return ("fitted by scripts/validate.py (make validate) with the other fitted key of this family, on %d runs "
+            "of %d sources (%s): in sample %s, each source left out %s (mean over sources)" %
+            (n, len(srcs), ", ".join(t[0] for t in srcs), pct(sum(t[3] for t in srcs) / len(srcs)),
+             pct(sum(t[5] for t in srcs) / len(srcs))))
+
+
+def fit_lines(fam, pt, rows, table):
+    c = fit_comment(fam, rows, table)
+    return {n: "%s: %s # %s\n" % (n, pstr(n, v).ljust(9), c) for n, v in zip(PARAMS, pt)}
+
+
+def key_line(lines, key):
+    for i, x in enumerate(lines):
+        if x.startswith(key + ":"):
+            return i
+    return None
+
+
+def template_path(root, stack):
+    return os.path.join(root, "templates", "frameworks", stack + ".yaml")
+
+
+def template_value(line):
+    return line.split(":", 1)[1].split("#", 1)[0].strip()
+
+
+def write_fits(root, fitted, rows, table):
+    for fam, pt in fitted.items():
+        path = template_path(root, FAMILIES[fam][0])
+        with open(path) as f:
+            lines = f.readlines()
+        for key, text in fit_lines(fam, pt, rows, table).items():
+            i = key_line(lines, key)
+            if i is None:
+                raise SystemExit("validate: %s has no %s line to write" % (path, key))
+            lines[i] = text
+        with open(path, "w") as f:
+            f.writelines(lines)
+        print("wrote the fit of %s" % path)
+
+
+def check_fits(root, fitted):
+    stale = []
+    for fam, pt in fitted.items():
+        path = template_path(root, FAMILIES[fam][0])
+        with open(path) as f:
+            lines = f.readlines()
+        for n, v in zip(PARAMS, pt):
+            i = key_line(lines, n)
+            if i is None or template_value(lines[i]).replace(" ", "") != pstr(n, v).replace(" ", ""):
+                print("note: %s's %s is not this fit's %s" % (path, n, pstr(n, v)))
+                stale.append(os.path.basename(path))
+    return stale
+
+
+def covered(rows, stack):
+    """the device generations and model classes a stack's validation runs cover."""
+    gens, models = set(), set()
+    for r in rows:
+        if r["stack"] == stack:
+            gens.add(GEN_OF_SYSTEM.get(r["sc"]["system"], ""))
+            models.add("dense")
+    return " ".join(sorted(g for g in gens if g)), " ".join(sorted(models))
+
+
+def interval_lines(intervals, stack, pooled, cover):
+    out = []
+    for regime, key in (("single", "single_node"), ("multi", "multi_node")):
+        iv = intervals.get((stack, regime))
+        if iv is None:
+            out.append("  %s: {lo: %.3f, hi: %.3f, runs: 0}\n" % (key, pooled[0], pooled[1]))
+        else:
+            out.append("  %s: {lo: %.3f, hi: %.3f, runs: %d, mean_error: %.3f}\n" % ((key,) + iv))
+    out.append("  uncovered: {lo: %.3f, hi: %.3f, runs: %d}\n" % (pooled[0], pooled[1], pooled[2]))
+    if cover[0]:  # a stack without runs covers nothing: every row gets the uncovered range
+        out.append("  generations: \"%s\"\n" % cover[0])
+        out.append("  models: \"%s\"\n" % cover[1])
+    return out
 
 
 def template_interval(path):
     with open(path) as f:
         lines = f.readlines()
-    starts = [i for i, x in enumerate(lines) if x.startswith("interval:")]
-    if not starts:
+    i = key_line(lines, "interval")
+    if i is None:
         return None, lines
-    i = starts[0]
-    return (i, lines[i + 1:i + 3]), lines
+    j = i + 1
+    while j < len(lines) and lines[j].startswith("  "):
+        j += 1
+    return (i + 1, j), lines
 
 
-def write_intervals(root, intervals):
-    w = widest(intervals)
+STACK_ROWS = []  # set by main: the rows, for the coverage lists
+
+
+def write_intervals(root, intervals, pooled):
     for name, path in framework_files(root):
         pos, lines = template_interval(path)
         if pos is None:
             continue
-        i = pos[0]
-        lines[i + 1:i + 3] = interval_lines(intervals, name, w)
+        lines[pos[0]:pos[1]] = interval_lines(intervals, name, pooled, covered(STACK_ROWS, name))
         with open(path, "w") as f:
             f.writelines(lines)
         print("wrote the interval of %s" % path)
 
 
-def check_intervals(root, intervals):
-    w = widest(intervals)
+def check_intervals(root, intervals, pooled):
+    stale = []
     for name, path in framework_files(root):
-        pos, _ = template_interval(path)
-        if pos is not None and pos[1] != interval_lines(intervals, name, w):
-            print("note: %s's interval differs from these residuals; `scripts/validate.py build/deepflow "
-                  "--write` updates it" % path)
+        pos, lines = template_interval(path)
+        if pos is not None and lines[pos[0]:pos[1]] != interval_lines(intervals, name, pooled,
+                                                                       covered(STACK_ROWS, name)):
+            print("note: %s's interval differs from these residuals" % path)
+            stale.append(os.path.basename(path))
+    return stale
 
 
 if __name__ == "__main__":

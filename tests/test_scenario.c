@@ -568,6 +568,60 @@ static void test_framework_stack(void **state)
     assert_non_null(strstr(ideal.interval_basis, "not a prediction"));
 }
 
+/* The prediction interval of a row the validation covers is its stack's
+ * regime interval; a device generation or model class that no validation
+ * source of the stack covers gets the interval of every source's
+ * out-of-sample residuals and says why (issue 24). */
+static void test_interval_coverage(void **state)
+{
+    Fix *f = *state;
+    Result own, gen, moe;
+    const char *base =
+        "system=dgx-h100, model=llama2-7b, devices=8, tp=1, microbatch=1, global_batch=8, zero=1";
+    eval_spec(f, base, "precision=bf16", &own);
+    const Framework *fw = &f->sc.system.framework;
+    assert_true(fw->single_node.runs > 0 && fw->uncovered.runs > fw->single_node.runs);
+    assert_rel(own.interval_lo, fw->single_node.lo, 1e-12);
+    assert_rel(own.interval_hi, fw->single_node.hi, 1e-12);
+    assert_non_null(strstr(own.interval_basis, "single-node"));
+    /* the A100-era stack has no Hopper run */
+    eval_spec(f, base, "precision=bf16, system.framework=megatron-lm", &gen);
+    fw = &f->sc.system.framework;
+    assert_rel(gen.interval_lo, fw->uncovered.lo, 1e-12);
+    assert_rel(gen.interval_hi, fw->uncovered.hi, 1e-12);
+    assert_non_null(strstr(gen.interval_basis, "no validation run on a hopper device"));
+    /* a mixture of experts: no validation run of one */
+    build_ok(f, "system=dgx-h100, model=mixtral-8x7b, devices=64, tp=1, pp=4, ep=8, microbatch=1, "
+                "global_batch=256");
+    eval_ok(&f->sc, &moe);
+    assert_non_null(strstr(moe.interval_basis, "no validation run of a moe model"));
+    assert_rel(moe.interval_hi, f->sc.system.framework.uncovered.hi, 1e-12);
+}
+
+/* FlashAttention-2 kernels (flash_attention: fa2) take the fused attention
+ * blocks 1 / efficiency.attention_fa2 as long: 0.52 on H100 (PyTorch's
+ * SDPA against cuDNN), 1 on A100 (FA2 is Ampere's best); nothing else
+ * moves. */
+static void test_attention_fa2(void **state)
+{
+    Fix *f = *state;
+    Result y, a2, ay, aa2;
+    const char *h =
+        "system=dgx-h100, model=llama2-7b, devices=8, tp=1, microbatch=1, global_batch=8, zero=1, "
+        "system.device.power.tdp=5000 W";
+    eval_spec(f, h, "system.framework.flash_attention=yes", &y);
+    eval_spec(f, h, "system.framework.flash_attention=fa2", &a2);
+    assert_rel(f->sc.system.device.fa2_eff, 0.52, 1e-12);
+    assert_rel(a2.comp_time_s[COMP_ATTENTION], y.comp_time_s[COMP_ATTENTION] / 0.52, 1e-9);
+    assert_rel(a2.comp_time_s[COMP_GEMM], y.comp_time_s[COMP_GEMM], 1e-12);
+    assert_true(a2.step_time_s > y.step_time_s);
+    const char *a = "system=dgx-a100-80g, model=llama2-7b, devices=8, tp=1, microbatch=1, global_batch=8, "
+                    "zero=1, system.device.power.tdp=5000 W";
+    eval_spec(f, a, "system.framework.flash_attention=yes", &ay);
+    eval_spec(f, a, "system.framework.flash_attention=fa2", &aa2);
+    assert_rel(aa2.step_time_s, ay.step_time_s, 1e-12);
+}
+
 /* fp8 on a Transformer Engine stack: linear layers fp8, attention and the
  * LM head bf16, so slower than fp8 everywhere and faster than bf16. */
 static void test_fp8_linear_only(void **state)
@@ -789,6 +843,8 @@ int main(void)
         cmocka_unit_test(test_framework_stack),
         cmocka_unit_test(test_fp8_linear_only),
         cmocka_unit_test(test_published_configs_fit),
+        cmocka_unit_test(test_interval_coverage),
+        cmocka_unit_test(test_attention_fa2),
         cmocka_unit_test(test_gemm_shapes_h100),
         cmocka_unit_test(test_optimizers),
         cmocka_unit_test(test_sparse_gradients),

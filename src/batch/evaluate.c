@@ -46,9 +46,31 @@ static double device_power(const Result *r)
     return r->device_energy_j / r->step_time_s;
 }
 
+/* Whether a space-separated list holds a word. */
+static int listed(const char *list, const char *word)
+{
+    const size_t n = strlen(word);
+    for (const char *p = list; n && (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+/* The model class validation runs are counted by: a transformer is dense
+ * or a mixture of experts, the other kinds are their own. */
+static const char *model_class(const Model *m)
+{
+    if (m->kind == MODEL_TRANSFORMER)
+        return m->experts > 0 ? "moe" : "dense";
+    return model_kind_name(m->kind);
+}
+
 /* The prediction interval of the scenario's training stack on its regime
- * (one node or several), from the stack's validation residuals; a regime
- * without runs borrows the other's. */
+ * (one node or several), from the out-of-sample residuals of the stack's
+ * validation sources; a regime without runs borrows the other's.  A row
+ * whose stack, device generation or model class no validation source
+ * covers gets the interval of every source's residuals (the widest
+ * honest one) and says so. */
 static void prediction_interval(const Scenario *sc, Result *r)
 {
     const Framework *fw = &sc->system.framework;
@@ -56,18 +78,28 @@ static void prediction_interval(const Scenario *sc, Result *r)
     const Interval *own = multi ? &fw->multi_node : &fw->single_node;
     const Interval *other = multi ? &fw->single_node : &fw->multi_node;
     const Interval *iv = own->lo > 0 ? own : other;
+    const char *gen = sc->system.device.generation, *cls = model_class(&sc->model);
+    char why[96] = "";
+    if (iv->runs <= 0)
+        snprintf(why, sizeof why, "no validation run of its own");
+    else if (!gen[0] || !listed(fw->generations, gen))
+        snprintf(why, sizeof why, "no validation run on a %s device", gen[0] ? gen : "derived or unnamed");
+    else if (!listed(fw->model_classes, cls))
+        snprintf(why, sizeof why, "no validation run of a %s model", cls);
+    if (why[0] && fw->uncovered.lo > 0)
+        iv = &fw->uncovered;
     if (!(iv->lo > 0)) {
         snprintf(r->interval_basis, sizeof r->interval_basis, "none: %s is not a prediction", fw->name);
         return;
     }
     r->interval_lo = iv->lo;
     r->interval_hi = iv->hi;
-    if (iv->runs > 0)
+    if (why[0])
+        snprintf(r->interval_basis, sizeof r->interval_basis, "%s: %s; every source's range (%d runs)",
+                 fw->name, why, iv->runs);
+    else
         snprintf(r->interval_basis, sizeof r->interval_basis, "%s, %s: %d runs", fw->name,
                  iv == &fw->multi_node ? "multi-node" : "single-node", iv->runs);
-    else
-        snprintf(r->interval_basis, sizeof r->interval_basis, "%s: no runs of its own, widest validated",
-                 fw->name);
 }
 
 static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)

@@ -125,6 +125,13 @@ static const ParamDef device_defs[] = {
     PSUB(Device, "derive", derive, param_derive_table, 0,
          "micro-architecture generator inputs: technology and budgets; the figures above not set "
          "explicitly are derived from them"),
+    PS(Device, "generation", generation, 0,
+       "architecture generation (volta, ampere, hopper, blackwell, ...): which validation runs cover the "
+       "device"),
+    PD(Device, "efficiency.attention_fa2", fa2_eff, UNIT_FRACTION, 0.05, 1, 1, 0,
+       "FlashAttention-2's rate as a fraction of the best fused attention kernel on this device (a stack "
+       "with "
+       "flash_attention: fa2)"),
 };
 
 /* A device whose static power reaches its TDP cannot run at all: said at
@@ -216,7 +223,7 @@ const ParamTable param_network_table = {"networks", network_defs, N(network_defs
 
 /* ---- framework (training stack) ----------------------------------------- */
 
-static const char *const yesno_choices[] = {"no", "yes", NULL};
+static const char *const flash_choices[] = {"no", "yes", "fa2", NULL};
 static const char *const grad_choices[] = {"fp32", "16bit", NULL};
 
 /* The four keys of one regime's prediction interval (make validate writes them). */
@@ -236,8 +243,10 @@ static const ParamDef framework_defs[] = {
        "fraction of the device's best-kernel GEMM rate the stack sustains (fitted; 1: ideal)"),
     PD(Framework, "op_overhead", host_op_s, UNIT_TIME, 0, 1e-2, 0, 0,
        "host time to dispatch one graph operation; the device idles when kernels are shorter (fitted)"),
-    PE(Framework, "flash_attention", flash, yesno_choices, FLASH_YES, 0,
-       "fused (flash) attention kernels, for models that leave attention to the stack"),
+    PE(Framework, "flash_attention", flash, flash_choices, FLASH_YES, 0,
+       "fused (flash) attention kernels, for models that leave attention to the stack: yes (the device's "
+       "best, "
+       "cuDNN / FlashAttention-3 on Hopper), fa2 (FlashAttention-2, PyTorch's SDPA), no"),
     PD(Framework, "tp_overlap", tp_overlap, UNIT_FRACTION, 0, 1, 0, 0,
        "fraction of tensor-parallel communication hidden under GEMMs"),
     PD(Framework, "dp_overlap", dp_overlap, UNIT_FRACTION, 0, 1, 0, 0,
@@ -253,14 +262,19 @@ static const ParamDef framework_defs[] = {
        "main_grad) or in the 16-bit type (DeepSpeed's engine)"),
     P_INTERVAL(single_node, "one node"),
     P_INTERVAL(multi_node, "several nodes"),
+    P_INTERVAL(uncovered, "a row no validation source covers (every source's out-of-sample residuals)"),
+    PS(Framework, "interval.generations", generations, 0,
+       "device generations the stack's validation runs cover, space-separated (make validate)"),
+    PS(Framework, "interval.models", model_classes, 0,
+       "model classes the stack's validation runs cover: dense, moe, lstm, cnn, gemm (make validate)"),
 };
 
 static int framework_finish(void *obj, Diag *d)
 {
     const Framework *f = obj;
-    const Interval *iv[2] = {&f->single_node, &f->multi_node};
-    const char *nm[2] = {"single_node", "multi_node"};
-    for (int i = 0; i < 2; i++)
+    const Interval *iv[3] = {&f->single_node, &f->multi_node, &f->uncovered};
+    const char *nm[3] = {"single_node", "multi_node", "uncovered"};
+    for (int i = 0; i < 3; i++)
         if ((iv[i]->lo > 0) != (iv[i]->hi > 0) || (iv[i]->lo > 0 && !(iv[i]->lo <= 1 && iv[i]->hi >= 1)))
             return diag_set(d, NULL, 0, 0,
                             "keys 'interval.%s.lo/hi': need both, with lo <= 1 <= hi (got %g and %g)", nm[i],

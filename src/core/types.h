@@ -200,11 +200,16 @@ typedef struct {
      * figures. */
     DeriveSpec derive;
     uint64_t pinned;
+    char generation[NAME_MAX_LEN]; /* architecture generation (ampere, hopper, ...): validation coverage */
+    double fa2_eff; /* FlashAttention-2's rate as a fraction of the device's best fused attention (1: it is
+                       the best) */
 } Device;
 
 /* The training stack (templates/frameworks): what the software makes of
  * the hardware.  Every field is fitted or documented in its template. */
-typedef enum { FLASH_NO, FLASH_YES } FlashKind;
+/* FLASH_FA2: FlashAttention-2 kernels, which on Hopper and later reach only
+ * the device's efficiency.attention_fa2 of the fused-attention rate. */
+typedef enum { FLASH_NO, FLASH_YES, FLASH_FA2 } FlashKind;
 /* Where the stack keeps and exchanges the gradients of 16-bit training. */
 typedef enum { GRAD_FP32, GRAD_16BIT } GradKind;
 
@@ -228,6 +233,9 @@ typedef struct {
     int fp8_casts;       /* fp8/fp4: operands quantized by cast-and-transpose kernels (Transformer Engine) */
     GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
     Interval single_node, multi_node;
+    Interval uncovered;               /* for a row no validation source covers: every source's residuals */
+    char generations[NAME_MAX_LEN];   /* device generations its validation runs cover, space-separated */
+    char model_classes[NAME_MAX_LEN]; /* model classes they cover (dense, moe, lstm, cnn, gemm) */
 } Framework;
 
 typedef struct {

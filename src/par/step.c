@@ -98,6 +98,10 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
             if (x->phi != 1.0)
                 gemm_at_clock(&g, x->phi, x->nominal->launch_s);
             t = r * g.time_s;
+            /* a fused attention block under FlashAttention-2 kernels */
+            if (x->sys->framework.flash == FLASH_FA2 && x->dev->fa2_eff > 0 &&
+                (!strncmp(op->name, "attn.qk", 7) || !strncmp(op->name, "attn.av", 7)))
+                t /= x->dev->fa2_eff;
             e = r * pwr_gemm_energy(x->dev, prec, op->flops, &g);
             c->bound_t[g.bound] += t;
             t_gemm += t;

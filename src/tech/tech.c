@@ -464,6 +464,7 @@ int tech_derive_detail(const Technology *t, const Budget *b, Device *out, Networ
     dev.vector_eff = t->vector_eff;
     dev.hbm_eff = t->hbm_eff;
     dev.l2_eff = t->l2_eff;
+    dev.fa2_eff = 1.0; /* no FlashAttention-2 measurement on a derived device: its best attention */
     x->total_w = 0;
     for (int p = 0; p < TP_COUNT; p++)
         x->total_w += x->part_w[p];
@@ -503,6 +504,8 @@ int tech_resolve_device(const Device *dev, Device *out, Network *intra, Network 
     x.hbm_reserved_bytes = dev->hbm_reserved_bytes;
     x.stream_k = dev->stream_k;
     x.matrix_eff_fp8 = dev->matrix_eff_fp8;
+    snprintf(x.generation, sizeof x.generation, "%s", dev->generation);
+    x.fa2_eff = dev->fa2_eff;
     /* what a template or a row set explicitly wins over the derivation */
     const ParamTable *t = &param_device_table;
     for (size_t i = 0; i < t->count && i < 64; i++)

@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""tests/fit.py — the pieces of scripts/validate.py's fit and its
+out-of-sample test, on made-up residuals: weighted quantiles, intervals in
+which every source weighs the same, the fit's objective and tie-break, and
+the fall-back of an interval to its family's regimes and to every source.
+Prints one line per check and "fit: N passed, M failed"."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import validate as v  # noqa: E402
+
+passed = failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print("ok   fit: " + name)
+    else:
+        failed += 1
+        print("not ok fit: %s %s" % (name, detail))
+
+
+# weighted quantiles
+pairs = [(1.0, 1.0), (2.0, 1.0), (3.0, 2.0)]
+check("weighted quantile", v.wquantile(pairs, 0.25) == 1.0 and v.wquantile(pairs, 0.5) == 2.0 and
+      v.wquantile(pairs, 0.9) == 3.0)
+
+# an interval where every source weighs the same: one source of 100 runs at
+# 1.0 cannot drown another of 2 runs at 1.5
+lo, hi = v.interval_from({"big": [1.0] * 100, "small": [1.5, 1.5]})
+check("each source weighs the same in an interval", hi == 1.5 and lo == 1.0, (lo, hi))
+lo, hi = v.interval_from({"a": [0.9, 1.1]})
+check("an interval holds 1", lo <= 1.0 <= hi, (lo, hi))
+
+# the fit: the mean over sources of each source's mean |error|
+pts = v.points()
+g = v.GRID["gemm_efficiency"]
+o = v.GRID["op_overhead"]
+best_a, best_b = (g[10], o[2]), (g[30], o[2])
+
+
+def errs_for(best, scale):
+    return {pt: scale * (abs(pt[0] - best[0]) + abs(pt[1] - best[1]) * 1e3) for pt in pts}
+
+
+errs = {"a1": errs_for(best_a, 1.0), "b1": errs_for(best_b, 1.0), "b2": errs_for(best_b, 1.0)}
+rows = {"A": [{"id": "a1"}], "B": [{"id": "b1"}, {"id": "b2"}]}
+fitted = v.fit(rows, errs)
+check("the fit lies between two sources that disagree", best_a[0] <= fitted[0] <= best_b[0], fitted)
+check("a source left out no longer pulls the fit", v.fit({"B": rows["B"]}, errs) == best_b)
+flat = {"f": {pt: 0.05 for pt in pts}}
+centre = v.fit({"F": [{"id": "f"}]}, flat)
+mid_g = (g[0] + g[-1]) / 2
+check("a flat objective keeps the grid's centre", abs(centre[0] - mid_g) <= 0.011, centre)
+
+# intervals: the family's regime, else both regimes, else every source
+rows2 = []
+ratio = {}
+for s in range(3):
+    for i in range(5):
+        rid = "m%d-%d" % (s, i)
+        rows2.append({"id": rid, "source": "s%d" % s, "family": "fam", "regime": "multi"})
+        ratio[rid] = 1.0 + 0.05 * s
+rows2.append({"id": "x", "source": "t0", "family": "other", "regime": "single"})
+ratio["x"] = 2.0
+iv = v.pick_interval(rows2, ratio, "fam", "multi")
+check("a regime with enough sources keeps its own interval", iv[4] == "multi" and iv[3] == 3, iv)
+iv = v.pick_interval(rows2, ratio, "fam", "single")
+check("a regime without runs takes both regimes", iv[4] == "both regimes", iv)
+iv = v.pick_interval(rows2, ratio, "other", "single")
+check("a family of one source takes every source's", iv[4] == "pooled" and iv[1] == 2.0, iv)
+iv = v.pick_interval(rows2, ratio, "fam", "multi", exclude="s2")
+check("the source under test is left out of its own interval", iv[3] == 2 and iv[1] < 1.1, iv)
+
+print("fit: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
