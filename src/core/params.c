@@ -235,7 +235,9 @@ static const char *const grad_choices[] = {"fp32", "16bit", NULL};
         PD(Framework, "interval." #regime ".mean_error", regime.mean_err, UNIT_NUMBER, 0, 10, 0, 0,          \
            "mean |predicted / measured - 1| over the validation runs, " words),                              \
         PI(Framework, "interval." #regime ".runs", regime.runs, 0, 1e9, 0, 0, 0,                             \
-           "validation runs behind the interval, " words)
+           "validation runs behind the interval, " words),                                                   \
+        PD(Framework, "interval." #regime ".coverage", regime.coverage, UNIT_FRACTION, 0, 1, 0, 0,           \
+           "share of those runs inside the range when their source is left out of the fit, " words)
 
 static const ParamDef framework_defs[] = {
     PS(Framework, "name", name, 1, "training stack"),

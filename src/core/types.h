@@ -220,6 +220,7 @@ typedef struct {
     double lo, hi;   /* ratio quantiles (e.g. 5th and 95th percentile); 0: unknown */
     int runs;        /* validation runs behind them */
     double mean_err; /* mean |predicted / measured - 1| over those runs */
+    double coverage; /* share of them inside the range, each source left out of the fit and the range */
 } Interval;
 
 typedef struct {

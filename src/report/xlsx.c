@@ -2047,8 +2047,10 @@ static const char *const assumptions[] = {
     "The training stack (templates/frameworks) is what a competent team runs on the hardware's generation: "
     "its GEMM efficiency and host overhead are fitted on public measurements; 'ideal' is an upper bound, not "
     "a prediction.",
-    "Ranges (the *_lo and *_hi columns): 90 % of the stack's public validation runs had measured / predicted "
-    "step times inside them (make validate); energy and cost scale with the time at the predicted power.",
+    "Ranges (the *_lo and *_hi columns): the 5th to 95th percentile of measured / predicted step time over "
+    "the public runs of the stack's family and regime, each predicted by a fit made without its own source "
+    "(make validate); a row whose stack, device generation or model class no run covers gets every source's "
+    "range. Energy and cost scale with the time at the predicted power.",
     "Memory: mixed-precision Adam (16-bit weights, gradients and fp32 master weights and moments, sharded "
     "by ZeRO) and activations after Korthikanti et al. 2022; a strategy that does not fit is 'oom'.",
     "Power: energy per FLOP and per bit moved plus static power; system power adds node overhead, "
@@ -2118,9 +2120,9 @@ static void sheet_about(X *x, Sheet *sh)
     r++;
 
     put_long(x, sh, r++, 0, "Training stacks of this report and how well they predict", x->section);
-    static const char *const sheads[6] = {"Stack",        "Regime",         "Runs",
-                                          "Mean |error|", "90 % range low", "90 % range high"};
-    for (int c = 0; c < 6; c++)
+    static const char *const sheads[8] = {"Stack",    "Regime", "Runs", "Mean |error| (source left out)",
+                                          "In range", "Low",    "High", "Validated on"};
+    for (int c = 0; c < 8; c++)
         put_header(x, sh, r, c, sheads[c]);
     r++;
     for (int i = 0; i < x->run->n; i++) {
@@ -2130,29 +2132,43 @@ static void sheet_about(X *x, Sheet *sh)
             seen = x->run->row[j].built && !strcmp(x->run->row[j].sc.system.framework.name, fw->name);
         if (seen)
             continue;
-        const Interval *iv[2] = {&fw->single_node, &fw->multi_node};
-        for (int k = 0; k < 2; k++, r++) {
+        const Interval *iv[3] = {&fw->single_node, &fw->multi_node, &fw->uncovered};
+        static const char *const regime[3] = {"one node", "several nodes", "a row no run covers"};
+        for (int k = 0; k < 3; k++) {
+            if (k == 2 && !(iv[k]->lo > 0))
+                continue;
             put_text(x, sh, r, 0, fw->name, NULL);
-            put_text(x, sh, r, 1, k ? "several nodes" : "one node", NULL);
+            put_text(x, sh, r, 1, regime[k], NULL);
             if (!(iv[k]->lo > 0)) {
-                put_text(x, sh, r, 2, "none: an upper bound, not a prediction", x->note);
+                put_text(x, sh, r++, 2, "none: an upper bound, not a prediction", x->note);
                 continue;
             }
             if (iv[k]->runs > 0)
                 put_num(x, sh, r, 2, iv[k]->runs, x->intf);
             else
-                put_text(x, sh, r, 2, "none of its own: the widest validated range", x->note);
-            if (iv[k]->runs > 0)
+                put_text(x, sh, r, 2, "none of its own: every source's range", x->note);
+            if (iv[k]->runs > 0 && iv[k]->mean_err > 0)
                 put_num(x, sh, r, 3, iv[k]->mean_err, x->pct);
-            put_num(x, sh, r, 4, iv[k]->lo, NULL);
-            put_num(x, sh, r, 5, iv[k]->hi, NULL);
+            if (iv[k]->runs > 0 && iv[k]->coverage > 0)
+                put_num(x, sh, r, 4, iv[k]->coverage, x->pct);
+            put_num(x, sh, r, 5, iv[k]->lo, NULL);
+            put_num(x, sh, r, 6, iv[k]->hi, NULL);
+            if (k < 2 && fw->generations[0]) {
+                char cov[2 * NAME_MAX_LEN + 8];
+                snprintf(cov, sizeof cov, "%s; %s", fw->generations, fw->model_classes);
+                put_text(x, sh, r, 7, cov, NULL);
+            }
+            r++;
         }
     }
-    put_long(x, sh, r++, 0,
-             "Error = predicted / measured step time - 1 on public training runs (vTrain's A100 iterations, "
-             "published Megatron-LM, MT-NLG, BLOOM, MegaScale, Llama 3, NeMo runs: validation/published); "
-             "the README's validation table has them per source.",
-             x->note);
+    put_long(
+        x, sh, r++, 0,
+        "Error = predicted / measured step time - 1 on public training runs (vTrain's A100 iterations and "
+        "the published runs of validation/published), each predicted by the stack family's fit made "
+        "without the run's own source; Low and High: the 90 % range of measured / predicted step time; In "
+        "range: the share of the runs inside a range built without their own source too. The README's "
+        "validation table has them per source.",
+        x->note);
     r++;
 
     put_long(x, sh, r++, 0, "Glossary of the Scenarios columns", x->section);
