@@ -171,16 +171,9 @@ int rpt_sensitivity(const Run *run, RptSensitivity *out)
     base->system.intra.from_device = base->system.inter.from_device = 0;
     base->system.intra.wire_pitch_um = base->system.inter.wire_pitch_um = 0;
     const Result *b = &best->r;
-    base->st.tp = b->st.tp;
-    base->st.pp = b->st.pp;
-    base->st.dp = b->st.dp;
-    base->st.microbatch = b->st.microbatch;
-    base->st.interleave = b->st.interleave;
-    base->st.recompute = b->st.recompute;
-    base->st.placement = b->st.placement;
-    base->st.seq_parallel = b->st.seq_parallel;
-    base->st.zero = b->st.zero;
-    base->st.global_batch = b->st.global_batch;
+    /* every axis as evaluated (a field-by-field copy had left cp, ep and
+     * recompute_layers to be searched again under each change) */
+    base->st = b->st;
     base->replica_batch = 0;
     if (base->power_cap_w <= 0)
         base->power_cap_w = b->power_cap_w;
