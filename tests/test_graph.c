@@ -410,6 +410,41 @@ static void test_llama_shapes(void **state)
     free(g8);
 }
 
+/* head_dim: heads whose width is not hidden / heads (Qwen3, Gemma): the
+ * queries and the attention output span heads x head_dim.  Qwen3-0.6B
+ * (28 layers, hidden 1024, 16 heads of 128, 8 kv heads, ffn 3072; its
+ * model card: 0.44 B parameters without the embedding; the per-head q/k
+ * norms, 256 a layer, are not modelled); head_dim = hidden / heads changes
+ * nothing. */
+static void test_head_dim(void **state)
+{
+    (void)state;
+    Model m = llama2(28, 1024, 16, 8, 3072);
+    m.head_dim = 128;
+    m.vocab = 151936;
+    m.tied_embeddings = 1;
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    Graph *g = build_ok(&m, &p);
+    assert_int_equal(find_op(&g->layer_fwd, "qkv")->n, (16 + 2 * 8) * 128);
+    assert_int_equal(find_op(&g->layer_fwd, "proj")->k, 16 * 128);
+    assert_int_equal(find_op(&g->layer_fwd, "proj")->n, 1024);
+    const double per_layer = 2.0 * 1024 * 2048 + 2.0 * 1024 * 1024 + 3.0 * 1024 * 3072 + 2.0 * 1024;
+    assert_rel(g->params_per_layer, per_layer, 1e-15);
+    const double body = g->params_total - g->params_embedding - g->params_head;
+    print_message("qwen3-0.6b: %.1f M parameters without the embedding\n", body / 1e6);
+    assert_rel(body, 0.44e9, 2e-3);
+    free(g);
+
+    Model a = llama2(32, 4096, 32, 8, 14336), b = a;
+    b.head_dim = 128;
+    Graph *ga = build_ok(&a, &p), *gb = build_ok(&b, &p);
+    assert_rel(gb->params_total, ga->params_total, 1e-15);
+    assert_rel(gb->model_flops_per_sample, ga->model_flops_per_sample, 1e-15);
+    assert_rel(gb->hw_flops_per_sample, ga->hw_flops_per_sample, 1e-15);
+    free(ga);
+    free(gb);
+}
+
 static void test_vocab_padding(void **state)
 {
     (void)state;
@@ -756,6 +791,7 @@ int main(void)
         cmocka_unit_test(test_forward_order_and_shapes),
         cmocka_unit_test(test_tp_collectives),
         cmocka_unit_test(test_llama_shapes),
+        cmocka_unit_test(test_head_dim),
         cmocka_unit_test(test_vocab_padding),
         cmocka_unit_test(test_activations_korthikanti),
         cmocka_unit_test(test_fused_attention),

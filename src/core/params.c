@@ -415,7 +415,7 @@ static int model_finish(void *obj, Diag *d)
         }
         if (m->kv_heads == 0)
             m->kv_heads = m->heads;
-        if (m->hidden % m->heads)
+        if (m->head_dim == 0 && m->hidden % m->heads)
             return diag_keyed(d, "hidden", "heads", NULL,
                               "keys 'hidden', 'heads': hidden (%d) is not divisible by heads (%d)", m->hidden,
                               m->heads);
@@ -437,6 +437,9 @@ static const ParamDef model_defs[] = {
     PI(Model, "hidden", hidden, 1, 1e7, 0, 0, 0, "hidden size"),
     PI(Model, "heads", heads, 1, 1e5, 0, 0, 0, "attention heads"),
     PI(Model, "kv_heads", kv_heads, 0, 1e5, 0, 0, 0, "key/value heads (GQA); default = heads"),
+    PI(Model, "head_dim", head_dim, 0, 1e5, 0, 0, 0,
+       "width of one attention head (0: hidden / heads); the queries span heads x head_dim, which may differ "
+       "from hidden (Qwen3, Gemma, GPT-OSS)"),
     PI(Model, "seq_len", seq_len, 1, 1e8, 0, 0, 0, "sequence length (tokens per sample)"),
     PI(Model, "vocab", vocab, 1, 1e8, 0, 0, 0, "vocabulary size"),
     PI(Model, "ffn", ffn, 0, 1e8, 0, 0, 0, "MLP inner size; default 4 x hidden"),

@@ -307,6 +307,7 @@ typedef struct {
     int hidden;
     int heads;
     int kv_heads; /* grouped-query attention; = heads when not set */
+    int head_dim; /* width of one attention head; 0: hidden / heads (queries then span hidden) */
     int seq_len;
     int vocab;
     int ffn; /* MLP inner size; 4*hidden when not set */

@@ -177,7 +177,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->l = m->layers;
     int64_t pad = VOCAB_PAD * x->t;
     x->vp = (x->v + pad - 1) / pad * pad;
-    x->hd = x->h / x->a;
+    x->hd = m->head_dim > 0 ? m->head_dim : x->h / x->a;
     x->a_l = x->a / x->t;
     x->kv_l = x->t <= x->kv ? x->kv / x->t : 1;
     x->n_qkv = (x->a_l + 2 * x->kv_l) * x->hd;
@@ -622,16 +622,17 @@ static void count_params(const Dims *x, const Model *m, Graph *g)
 {
     double h = (double)x->h, f = (double)x->f, v = (double)x->v;
     double kvw = (double)(x->kv * x->hd); /* width of K (and of V) */
-    double attn = 2.0 * h * h + 2.0 * h * kvw;
+    double qw = (double)(x->a * x->hd);   /* width of Q (and of the attention output): h unless head_dim */
+    double attn = 2.0 * h * qw + 2.0 * h * kvw;
     double mlp = (x->swiglu ? 3.0 : 2.0) * h * f;
     double norm = x->rms ? h : 2.0 * h;
-    double bias = x->swiglu ? 0.0 : (h + 2.0 * kvw) + h + f + h; /* qkv, proj, mlp_up, mlp_down */
+    double bias = x->swiglu ? 0.0 : (qw + 2.0 * kvw) + h + f + h; /* qkv, proj, mlp_up, mlp_down */
     g->params_expert_per_layer = 0;
     if (x->moe) { /* the routed experts, the shared ones and the router in place of the MLP */
         const double one = (x->swiglu ? 3.0 : 2.0) * h * (double)x->f_e;
         g->params_expert_per_layer = (double)x->E * one;
         mlp = g->params_expert_per_layer + (double)x->shared * one + (double)x->E * h;
-        bias = x->swiglu ? 0.0 : (h + 2.0 * kvw) + h;
+        bias = x->swiglu ? 0.0 : (qw + 2.0 * kvw) + h;
     }
     g->params_per_layer = attn + mlp + 2.0 * norm + bias;
     g->params_embedding = v * h + (x->learned ? (double)x->s * h : 0.0);
@@ -644,10 +645,10 @@ static void count_params(const Dims *x, const Model *m, Graph *g)
 static void count_flops(const Dims *x, Graph *g)
 {
     double s = (double)x->s, h = (double)x->h, f = (double)x->f;
-    double kvw = (double)(x->kv * x->hd);
-    double layer = 2.0 * s * h * (h + 2.0 * kvw)               /* qkv */
-                   + 4.0 * s * s * h                           /* scores + context, all heads */
-                   + 2.0 * s * h * h                           /* proj */
+    double kvw = (double)(x->kv * x->hd), qw = (double)(x->a * x->hd);
+    double layer = 2.0 * s * h * (qw + 2.0 * kvw)              /* qkv */
+                   + 4.0 * s * s * qw                          /* scores + context, all heads */
+                   + 2.0 * s * qw * h                          /* proj */
                    + 2.0 * s * h * f * (x->swiglu ? 2.0 : 1.0) /* mlp_up */
                    + 2.0 * s * f * h;                          /* mlp_down */
     if (x->moe) { /* the experts a token passes through (routed and shared), and the router */
