@@ -243,6 +243,76 @@ def published_rows(root, path):
     return rows, skipped
 
 
+MCOLS = ["scenario", "series", "system", "model", "devices", "tp", "cp", "pp", "ep", "dp", "microbatch",
+         "global_batch", "interleave", "recompute", "recompute_layers", "seq_parallel", "zero", "precision",
+         "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.head_dim", "model.ffn",
+         "model.expert_ffn", "model.experts", "model.experts_per_token", "model.shared_experts", "model.seq_len",
+         "model.vocab", "model.expert_imbalance"]
+
+
+def moe_rows(root, path):
+    """Mixture-of-experts runs (validation/published/moe_runs.csv), evaluated
+    with the fitted stacks and never fitted on: the range of a stack's MoE
+    rows.  Rows the model cannot express say why in `exclude`."""
+    rows, skipped = [], []
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            r = {k: (v or "").strip() for k, v in r.items()}
+            sysname = SYSTEMS.get((r["gpu"], r["gpu_memory_gb"])) or SYSTEMS.get((r["gpu"], ""))
+            if r["exclude"] or not sysname:
+                skipped.append((r["id"], r["exclude"] or "GPU %s has no system template" % r["gpu"]))
+                continue
+            tp, pp, cp, gpus = int(r["tp"] or 1), int(r["pp"] or 1), int(r["cp"] or 1), int(r["gpus"])
+            il = r["interleave"]
+            # Megatron-Bridge's MoE benchmarks "force-balance the token distribution among experts"
+            balanced = r["source_key"].startswith("megatron_bridge")
+            sc = {"scenario": r["id"], "series": r["source_key"], "system": sysname, "model": "mixtral-8x7b",
+                  "devices": gpus, "tp": tp, "cp": cp, "pp": pp, "ep": r["ep"] or "1", "dp": gpus // (tp * pp * cp),
+                  "microbatch": r["microbatch"] or "auto", "global_batch": r["global_batch"],
+                  "interleave": il if il.isdigit() else ("1" if pp == 1 else "auto"), "recompute": "auto",
+                  "recompute_layers": "auto", "seq_parallel": "yes" if tp > 1 else "no", "zero": "1",
+                  "precision": "bf16" if r["precision"] == "bf16" else "fp8",
+                  "model.layers": r["layers"], "model.hidden": r["hidden"], "model.heads": r["heads"],
+                  "model.kv_heads": r["kv_heads"] or r["heads"], "model.head_dim": r["head_dim"],
+                  "model.ffn": r["expert_ffn"], "model.expert_ffn": r["expert_ffn"], "model.experts": r["experts"],
+                  "model.experts_per_token": r["experts_per_token"], "model.shared_experts": r["shared_experts"],
+                  "model.seq_len": r["seq_len"], "model.vocab": r["vocab"],
+                  "model.expert_imbalance": "1" if balanced else ""}
+            sc["_row"] = r
+            sc["_stack"] = system_stack(root, sysname)
+            rows.append(sc)
+    return rows, skipped
+
+
+def evaluate_moe(deepflow, root, out):
+    """{source: [(run id, predicted / measured - 1)]}, the rows not evaluated, and the stack of the runs."""
+    mrows, skipped = moe_rows(root, os.path.join(root, "validation", "published", "moe_runs.csv"))
+    table = os.path.join(out, "moe.csv")
+    with open(table, "w", newline="") as f:
+        f.write("# title: mixture-of-experts runs (validation/published/moe_runs.csv)\n")
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(MCOLS)
+        for r in mrows:
+            w.writerow([r.get(c, "") for c in MCOLS])
+    pred = run(deepflow, table, os.path.join(out, "moe"))
+    by_src, stacks = {}, set()
+    for sc in mrows:
+        p = pred.get(sc["scenario"])
+        if not p or p["status"] == "error" or not p["step_time_s"]:
+            skipped.append((sc["scenario"], p["error"] if p else "missing"))
+            continue
+        by_src.setdefault(sc["series"], []).append((sc["scenario"], measured_ratio(sc, p) - 1.0))
+        stacks.add(sc["_stack"])
+    return by_src, skipped, stacks
+
+
+def moe_interval(by_src, exclude=None):
+    ratios = {s: [1.0 / (1.0 + e) for _, e in v] for s, v in by_src.items() if s != exclude}
+    if len(ratios) < MIN_SOURCES or sum(len(v) for v in ratios.values()) < MIN_RUNS:
+        return None
+    return interval_from(ratios)
+
+
 def measured_ratio(sc, pred):
     """predicted / measured step time of one published run, the published
     figure converted with the source's own FLOP counting."""
@@ -706,6 +776,32 @@ def main():
           % ("uncovered", "both", pooled[2], pooled[3], pooled[0],
                                                               pooled[1], 100 * pooled[5]))
 
+    # mixture of experts: evaluated with the fitted stacks, never fitted on
+    moe_src, moe_skipped, moe_stacks = evaluate_moe(deepflow, root, out)
+    moe_iv = moe_interval(moe_src)
+    moe_table = []
+    inside_all = n_all = 0
+    print("\nmixture-of-experts runs (validation/published/moe_runs.csv; evaluated, not fitted, not gated):")
+    for src in sorted(moe_src):
+        errs = [e for _, e in moe_src[src]]
+        iv = moe_interval(moe_src, exclude=src)
+        inside = sum(1 for e in errs if iv and iv[0] <= 1.0 / (1.0 + e) <= iv[1])
+        inside_all += inside
+        n_all += len(errs)
+        m, mx = stats(errs)
+        moe_table.append((src, len(errs), m, mx, sum(errs) / len(errs), inside))
+        print("  %-30s %3d runs  mean|err| %5.1f%%  max %5.1f%%  signed %+5.1f%%  in range %d of %d" %
+              (src, len(errs), 100 * m, 100 * mx, 100 * sum(errs) / len(errs), inside, len(errs)))
+    for rid, why in moe_skipped:
+        if verbose:
+            print("  %-44s not modelled: %s" % (rid, why))
+    if moe_iv:
+        allm = [abs(e) for v in moe_src.values() for _, e in v]
+        moe_iv = (moe_iv[0], moe_iv[1], len(allm), sum(allm) / len(allm), inside_all / max(1, n_all))
+        print("  range %.3f .. %.3f over %d runs of %d sources (%d of them inside, each source left out); "
+              "%d runs not modelled" % (moe_iv[0], moe_iv[1], moe_iv[2], len(moe_src), inside_all, len(moe_skipped)))
+    MOE[:] = [moe_iv, moe_stacks]
+
     mm, mr = results["vtrain-multi"][0], results["vtrain-multi"][1]
     print("\nvTrain multi-node worst group rank correlation %.3f (issue 9's target 0.85 retired; kept from falling)"
           % mr)
@@ -716,7 +812,7 @@ def main():
     misses = sorted(((r["id"], loso[r["id"]]) for r in rows
                      if r["kind"] == "published" and loso[r["id"]] is not None and abs(loso[r["id"]]) > 0.10),
                     key=lambda t: t[0])
-    rt = readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, mr, misses)
+    rt = readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv)
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
     for (gen, prec), (v, rid) in sorted(ceilings.items()):
         print("  %-10s %-5s %5.1f %%  %s" % (gen, prec, 100 * v, rid))
@@ -771,7 +867,7 @@ def pct(x):
     return ("%.1f %%" % (100 * x)).replace("-", "−")
 
 
-def readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, rho, misses):
+def readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, rho, misses, moe_table=(), moe_iv=None):
     out = ["| source | stack family | runs | in sample: mean \\|error\\| | left out: mean \\|error\\| | "
            "left out: max | left out: signed | in the 90 % range (out of sample) | gate |\n",
            "|---|---|---|---|---|---|---|---|---|\n"]
@@ -782,6 +878,16 @@ def readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, rho, misse
                "The 90 %% range, built without the source it is tested on, holds %.0f %% of a source's runs "
                "on average (%d of %d runs).\n" % (pct(all_in), pct(all_loso), 100 * ALL_TARGET, 100 * cov_mean,
                                                  cov_in, cov_runs))
+    if moe_table:
+        out.append("\nMixture-of-experts runs (`moe_runs.csv`), evaluated with the fitted stacks and never fitted on "
+                   "(not gated: the MoE physics is incomplete):\n\n")
+        out.append("| source | runs | mean \\|error\\| | max | signed | in the range (out of sample) |\n")
+        out.append("|---|---|---|---|---|---|\n")
+        for src, n, m, mx, sg, inside in moe_table:
+            out.append("| %s | %d | %s | %s | %s | %d of %d |\n" % (src, n, pct(m), pct(mx), pct(sg), inside, n))
+        if moe_iv:
+            out.append("\nA mixture-of-experts row on their stack gets the range %.2f to %.2f (measured / predicted) "
+                       "from them.\n" % (moe_iv[0], moe_iv[1]))
     out.append("vTrain multi-node: worst rank correlation within a model group %.2f.\n" % rho)
     if misses:
         out.append("Published runs off by more than 10 %% when their source is left out of the fit (negative: "
@@ -912,9 +1018,14 @@ def interval_lines(intervals, stack, pooled, cover):
             out.append("  %s: {lo: %.3f, hi: %.3f, runs: %d, mean_error: %.3f, coverage: %.3f}\n" % ((key,) + iv))
     out.append("  uncovered: {lo: %.3f, hi: %.3f, runs: %d, coverage: %.3f}\n" %
                (pooled[0], pooled[1], pooled[2], pooled[5]))
+    # the MoE runs are the only evidence on mixture-of-experts rows: every
+    # stack's MoE rows get their range (they ran on MOE[1])
+    moe = MOE[0] if cover[0] else None
+    if moe:
+        out.append("  moe: {lo: %.3f, hi: %.3f, runs: %d, mean_error: %.3f, coverage: %.3f}\n" % moe)
     if cover[0]:  # a stack without runs covers nothing: every row gets the uncovered range
         out.append("  generations: \"%s\"\n" % cover[0])
-        out.append("  models: \"%s\"\n" % cover[1])
+        out.append("  models: \"%s\"\n" % (cover[1] + (" moe" if moe and stack in MOE[1] else "")))
     return out
 
 
@@ -931,6 +1042,7 @@ def template_interval(path):
 
 
 STACK_ROWS = []  # set by main: the rows, for the coverage lists
+MOE = [None, set()]  # set by main: the mixture-of-experts range and the stacks its runs ran on
 
 
 def write_intervals(root, intervals, pooled):

@@ -590,12 +590,24 @@ static void test_interval_coverage(void **state)
     assert_rel(gen.interval_lo, fw->uncovered.lo, 1e-12);
     assert_rel(gen.interval_hi, fw->uncovered.hi, 1e-12);
     assert_non_null(strstr(gen.interval_basis, "no validation run on a hopper device"));
-    /* a mixture of experts: no validation run of one */
+    /* a mixture of experts: the range of the published MoE runs (evaluated,
+     * never fitted on), widened by every source's on a device its stack
+     * has no run on */
     build_ok(f, "system=dgx-h100, model=mixtral-8x7b, devices=64, tp=1, pp=4, ep=8, microbatch=1, "
                 "global_batch=256");
     eval_ok(&f->sc, &moe);
-    assert_non_null(strstr(moe.interval_basis, "no validation run of a moe model"));
-    assert_rel(moe.interval_hi, f->sc.system.framework.uncovered.hi, 1e-12);
+    fw = &f->sc.system.framework;
+    assert_true(fw->moe.runs > 0 && fw->moe.hi > fw->multi_node.hi);
+    assert_rel(moe.interval_lo, fw->moe.lo, 1e-12);
+    assert_rel(moe.interval_hi, fw->moe.hi, 1e-12);
+    assert_non_null(strstr(moe.interval_basis, "mixture of experts"));
+    build_ok(f, "system=dgx-h100, model=mixtral-8x7b, devices=64, tp=1, pp=4, ep=8, microbatch=1, "
+                "global_batch=256, system.framework=megatron-lm");
+    eval_ok(&f->sc, &moe);
+    fw = &f->sc.system.framework;
+    assert_rel(moe.interval_lo, fmin(fw->moe.lo, fw->uncovered.lo), 1e-12);
+    assert_rel(moe.interval_hi, fmax(fw->moe.hi, fw->uncovered.hi), 1e-12);
+    assert_non_null(strstr(moe.interval_basis, "no validation run on a hopper device"));
 }
 
 /* FlashAttention-2 kernels (flash_attention: fa2) take the fused attention

@@ -79,19 +79,32 @@ static void prediction_interval(const Scenario *sc, Result *r)
     const Interval *other = multi ? &fw->single_node : &fw->multi_node;
     const Interval *iv = own->lo > 0 ? own : other;
     const char *gen = sc->system.device.generation, *cls = model_class(&sc->model);
+    const int moe = !strcmp(cls, "moe") && fw->moe.lo > 0;
     char why[96] = "";
     if (iv->runs <= 0)
         snprintf(why, sizeof why, "no validation run of its own");
     else if (!gen[0] || !listed(fw->generations, gen))
         snprintf(why, sizeof why, "no validation run on a %s device", gen[0] ? gen : "derived or unnamed");
-    else if (!listed(fw->model_classes, cls))
+    else if (!moe && !listed(fw->model_classes, cls))
         snprintf(why, sizeof why, "no validation run of a %s model", cls);
-    if (why[0] && fw->uncovered.lo > 0)
-        iv = &fw->uncovered;
     if (!(iv->lo > 0)) {
         snprintf(r->interval_basis, sizeof r->interval_basis, "none: %s is not a prediction", fw->name);
         return;
     }
+    if (moe) { /* the MoE runs' range, widened by every source's where the stack or device is not covered */
+        r->interval_lo = fw->moe.lo;
+        r->interval_hi = fw->moe.hi;
+        if (why[0] && fw->uncovered.lo > 0) {
+            r->interval_lo = fmin(r->interval_lo, fw->uncovered.lo);
+            r->interval_hi = fmax(r->interval_hi, fw->uncovered.hi);
+        }
+        snprintf(r->interval_basis, sizeof r->interval_basis,
+                 "%s: mixture of experts, %d published MoE runs%s%s", fw->name, fw->moe.runs,
+                 why[0] ? "; " : "", why);
+        return;
+    }
+    if (why[0] && fw->uncovered.lo > 0)
+        iv = &fw->uncovered;
     r->interval_lo = iv->lo;
     r->interval_hi = iv->hi;
     if (why[0])

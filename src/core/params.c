@@ -265,6 +265,7 @@ static const ParamDef framework_defs[] = {
     P_INTERVAL(single_node, "one node"),
     P_INTERVAL(multi_node, "several nodes"),
     P_INTERVAL(uncovered, "a row no validation source covers (every source's out-of-sample residuals)"),
+    P_INTERVAL(moe, "a mixture-of-experts row (the published MoE runs, evaluated and never fitted on)"),
     PS(Framework, "interval.generations", generations, 0,
        "device generations the stack's validation runs cover, space-separated (make validate)"),
     PS(Framework, "interval.models", model_classes, 0,
@@ -274,9 +275,9 @@ static const ParamDef framework_defs[] = {
 static int framework_finish(void *obj, Diag *d)
 {
     const Framework *f = obj;
-    const Interval *iv[3] = {&f->single_node, &f->multi_node, &f->uncovered};
-    const char *nm[3] = {"single_node", "multi_node", "uncovered"};
-    for (int i = 0; i < 3; i++)
+    const Interval *iv[4] = {&f->single_node, &f->multi_node, &f->uncovered, &f->moe};
+    const char *nm[4] = {"single_node", "multi_node", "uncovered", "moe"};
+    for (int i = 0; i < 4; i++)
         if ((iv[i]->lo > 0) != (iv[i]->hi > 0) || (iv[i]->lo > 0 && !(iv[i]->lo <= 1 && iv[i]->hi >= 1)))
             return diag_set(d, NULL, 0, 0,
                             "keys 'interval.%s.lo/hi': need both, with lo <= 1 <= hi (got %g and %g)", nm[i],

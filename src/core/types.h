@@ -235,6 +235,7 @@ typedef struct {
     GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
     Interval single_node, multi_node;
     Interval uncovered;               /* for a row no validation source covers: every source's residuals */
+    Interval moe;                     /* mixture-of-experts rows: the published MoE runs' residuals */
     char generations[NAME_MAX_LEN];   /* device generations its validation runs cover, space-separated */
     char model_classes[NAME_MAX_LEN]; /* model classes they cover (dense, moe, lstm, cnn, gemm) */
 } Framework;

@@ -2132,10 +2132,11 @@ static void sheet_about(X *x, Sheet *sh)
             seen = x->run->row[j].built && !strcmp(x->run->row[j].sc.system.framework.name, fw->name);
         if (seen)
             continue;
-        const Interval *iv[3] = {&fw->single_node, &fw->multi_node, &fw->uncovered};
-        static const char *const regime[3] = {"one node", "several nodes", "a row no run covers"};
-        for (int k = 0; k < 3; k++) {
-            if (k == 2 && !(iv[k]->lo > 0))
+        const Interval *iv[4] = {&fw->single_node, &fw->multi_node, &fw->uncovered, &fw->moe};
+        static const char *const regime[4] = {"one node", "several nodes", "a row no run covers",
+                                              "mixture of experts"};
+        for (int k = 0; k < 4; k++) {
+            if (k >= 2 && !(iv[k]->lo > 0))
                 continue;
             put_text(x, sh, r, 0, fw->name, NULL);
             put_text(x, sh, r, 1, regime[k], NULL);
