@@ -610,6 +610,30 @@ static void test_interval_coverage(void **state)
     assert_non_null(strstr(moe.interval_basis, "no validation run on a hopper device"));
 }
 
+/* Dropless routing sends the tokens per expert to the host (the
+ * dispatcher's device-to-host copy): the host cannot run ahead past it, so
+ * a layer whose expert ops are host-bound pays for them even where its
+ * attention is long enough to hide them without the sync; with a capacity
+ * (sizes known) or no host time, the two agree. */
+static void test_moe_host_sync(void **state)
+{
+    Fix *f = *state;
+    Result sync, cap, sync0, cap0;
+    const char *base =
+        "system=dgx-h100, model=mixtral-8x7b, model.layers=4, model.hidden=2048, model.heads=32, "
+        "model.kv_heads=4, model.head_dim=128, model.ffn=768, model.experts=128, "
+        "model.experts_per_token=8, model.seq_len=4096, model.expert_imbalance=1, devices=8, tp=1, "
+        "pp=1, ep=8, microbatch=1, global_batch=8, precision=bf16, recompute=none, zero=1";
+    eval_spec(f, base, "model.capacity_factor=0, system.framework.op_overhead=100 us", &sync);
+    eval_spec(f, base, "model.capacity_factor=1, system.framework.op_overhead=100 us", &cap);
+    assert_true(sync.comp_time_s[COMP_HOST] > 2.0 * cap.comp_time_s[COMP_HOST]);
+    assert_true(sync.step_time_s > cap.step_time_s);
+    assert_rel(sync.comp_time_s[COMP_GEMM], cap.comp_time_s[COMP_GEMM], 1e-12);
+    eval_spec(f, base, "model.capacity_factor=0, system.framework.op_overhead=0 us", &sync0);
+    eval_spec(f, base, "model.capacity_factor=1, system.framework.op_overhead=0 us", &cap0);
+    assert_rel(sync0.step_time_s, cap0.step_time_s, 1e-12);
+}
+
 /* FlashAttention-2 kernels (flash_attention: fa2) take the fused attention
  * blocks 1 / efficiency.attention_fa2 as long: 0.52 on H100 (PyTorch's
  * SDPA against cuDNN), 1 on A100 (FA2 is Ampere's best); nothing else
@@ -857,6 +881,7 @@ int main(void)
         cmocka_unit_test(test_published_configs_fit),
         cmocka_unit_test(test_interval_coverage),
         cmocka_unit_test(test_attention_fa2),
+        cmocka_unit_test(test_moe_host_sync),
         cmocka_unit_test(test_gemm_shapes_h100),
         cmocka_unit_test(test_optimizers),
         cmocka_unit_test(test_sparse_gradients),

@@ -41,6 +41,7 @@ typedef struct {
     double flops; /* FLOPs (GEMM: 2*batch*m*n*k) */
     double bytes; /* minimum HBM bytes read + written (GEMM: inputs + output once) */
     int repeat;   /* the op runs this many times in sequence; 0 or 1 = once */
+    int sync;     /* the host waits for the device before dispatching it (a device-to-host copy of sizes) */
     /* OP_COMM: */
     int group; /* OP_COMM: 0 the tensor-parallel group, GROUP_EP the expert-parallel one */
     Collective coll;

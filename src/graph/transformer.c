@@ -106,6 +106,7 @@ typedef struct {
     double rows_seq;            /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
     int sp;                     /* sequence parallelism (only when t > 1) */
     int swiglu, rms, rotary, learned, fused;
+    int dropless; /* MoE without a capacity: the tokens per expert go to the host */
     Recompute recompute;
     double e;    /* activation bytes per element */
     double e_in; /* GEMM input bytes per element */
@@ -215,6 +216,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
          * times the imbalance, at most the capacity (token dropping) */
         const double imb = m->expert_imbalance >= 1 ? m->expert_imbalance : 1.0;
         const double cap = m->capacity_factor > 0 ? fmin(imb, m->capacity_factor) : imb;
+        x->dropless = !(m->capacity_factor > 0);
         x->m_e = (int64_t)ceil((double)x->rows * (double)x->topk / (double)x->E_l * cap);
         if (x->m_e < 1)
             x->m_e = 1;
@@ -443,7 +445,14 @@ static void moe_forward(OpSink *k, const Dims *x)
     /* tokens gathered by expert before the dispatch and scattered back (and
      * weighted) after the combine: each pair read and written once */
     const double pairs = (double)x->rows * (double)x->topk * (double)x->h * x->e;
-    membound(k, "moe.permute", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+    /* dropless routing: the permutation, the all-to-all's split sizes and
+     * the grouped GEMM need the tokens per expert on the host, a
+     * device-to-host copy the host waits for (Megatron-Core's alltoall
+     * dispatcher, tokens_per_expert .to("cpu")); with a capacity the sizes
+     * are known */
+    Op permute = graph_membound_op("moe.permute", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+    permute.sync = x->dropless;
+    graph_emit(k, &permute);
     a2a(k, x, "moe.dispatch");
     mlp_forward(k, x, x->E_l, x->m_e, x->f_e_l, x->n_up_e, "expert_up", "expert_down", 0);
     a2a(k, x, "moe.combine");

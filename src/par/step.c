@@ -82,9 +82,13 @@ static Precision op_precision(const Ctx *x, const Op *op)
 static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
 {
     double device = 0, runs = 0, t_gemm = 0, t_coll = 0;
+    double t_op[GRAPH_MAX_OPS]; /* each op's device time, for the segments between host syncs */
+    int syncs = 0;
+    const double host_op = x->sys->framework.host_op_s;
     for (int i = 0; i < l->n; i++) {
         const Op *op = &l->op[i];
         const double r = op_runs(op);
+        syncs += op->sync != 0;
         double t = 0;
         Component comp = recompute ? COMP_RECOMPUTE : op->comp;
         double e = 0;
@@ -125,13 +129,34 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         c->e[comp] += e;
         device += t;
         runs += r;
+        t_op[i] = t;
     }
+    const double device_all = device;
     if (x->tp_overlap > 0 && t_coll > 0) {
         double hidden = fmin(x->tp_overlap * t_coll, t_gemm);
         c->t[COMP_TP_COMM] -= hidden;
         device -= hidden;
     }
-    double host = runs * x->sys->framework.host_op_s;
+    if (syncs) {
+        /* the host cannot run ahead past a sync: each segment between them
+         * takes the longer of its device and host times (the hidden TP
+         * share spread over the segments) */
+        const double f = device_all > 0 ? device / device_all : 1.0;
+        double seg_dev = 0, seg_runs = 0, excess = 0;
+        for (int i = 0; i <= l->n; i++) {
+            if (i == l->n || l->op[i].sync) {
+                excess += fmax(0.0, seg_runs * host_op - seg_dev * f);
+                seg_dev = seg_runs = 0;
+            }
+            if (i < l->n) {
+                seg_runs += op_runs(&l->op[i]);
+                seg_dev += t_op[i];
+            }
+        }
+        c->t[COMP_HOST] += excess;
+        return;
+    }
+    double host = runs * host_op;
     if (host > device)
         c->t[COMP_HOST] += host - device;
 }
