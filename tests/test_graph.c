@@ -445,6 +445,33 @@ static void test_head_dim(void **state)
     free(gb);
 }
 
+/* PyTorch's per-op selective recompute (torchtitan): the layer keeps its
+ * input, the outputs of q, v, w1 and w2 (every second matmul is redone) and
+ * the attention's output and row statistics; it redoes k, o and w3 with the
+ * norms, rotary and activations, never the attention. */
+static void test_selective_per_op(void **state)
+{
+    (void)state;
+    Model m = llama2(32, 4096, 32, 8, 14336);
+    m.attention = ATTN_FUSED;
+    GraphParams p = params(1, 0, 2, RECOMPUTE_SELECTIVE);
+    Graph *meg = build_ok(&m, &p);
+    p.sel_per_op = 1;
+    Graph *g = build_ok(&m, &p);
+    const double s = 4096, b = 2, h = 4096, kv = 1024, f = 14336, e = 2;
+    const double kept = s * b * h * e + s * b * (h + kv + f + h + h) * e + b * 32 * s * 4.0;
+    assert_rel(g->act_bytes_per_layer, kept, 1e-12);
+    assert_true(g->act_bytes_per_layer < 0.5 * meg->act_bytes_per_layer);
+    /* k (1024 of the 6144 qkv columns), o and w3: 2 s b h (kv + h + f) FLOPs */
+    assert_rel(graph_gemm_flops(&g->layer_recompute), 2.0 * s * b * h * (kv + h + f), 1e-12);
+    for (int i = 0; i < g->layer_recompute.n; i++)
+        assert_true(strncmp(g->layer_recompute.op[i].name, "attn.", 5) != 0);
+    assert_non_null(find_op(&g->layer_recompute, "ln1"));
+    assert_non_null(find_op(&g->layer_recompute, "swiglu"));
+    free(meg);
+    free(g);
+}
+
 static void test_vocab_padding(void **state)
 {
     (void)state;
@@ -792,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_tp_collectives),
         cmocka_unit_test(test_llama_shapes),
         cmocka_unit_test(test_head_dim),
+        cmocka_unit_test(test_selective_per_op),
         cmocka_unit_test(test_vocab_padding),
         cmocka_unit_test(test_activations_korthikanti),
         cmocka_unit_test(test_fused_attention),

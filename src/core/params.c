@@ -225,6 +225,7 @@ const ParamTable param_network_table = {"networks", network_defs, N(network_defs
 
 static const char *const flash_choices[] = {"no", "yes", "fa2", NULL};
 static const char *const grad_choices[] = {"fp32", "16bit", NULL};
+static const char *const selective_choices[] = {"megatron", "per_op", NULL};
 
 /* The four keys of one regime's prediction interval (make validate writes them). */
 #define P_INTERVAL(regime, words)                                                                            \
@@ -262,6 +263,12 @@ static const ParamDef framework_defs[] = {
     PE(Framework, "grad_precision", grad, grad_choices, GRAD_FP32, 0,
        "16-bit training: gradients accumulated and exchanged between data-parallel ranks in fp32 (Megatron's "
        "main_grad) or in the 16-bit type (DeepSpeed's engine)"),
+    PE(Framework, "selective_recompute", selective, selective_choices, SELECTIVE_MEGATRON, 0,
+       "what recompute: selective keeps: megatron (everything but the attention core, Korthikanti et al. "
+       "2022) "
+       "or per_op (PyTorch's per-op policy as torchtitan sets it: the output of every matmul but every "
+       "second "
+       "one and of the attention; norms, activations and the other matmuls recomputed)"),
     P_INTERVAL(single_node, "one node"),
     P_INTERVAL(multi_node, "several nodes"),
     P_INTERVAL(uncovered, "a row no validation source covers (every source's out-of-sample residuals)"),

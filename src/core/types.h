@@ -212,6 +212,10 @@ typedef struct {
 typedef enum { FLASH_NO, FLASH_YES, FLASH_FA2 } FlashKind;
 /* Where the stack keeps and exchanges the gradients of 16-bit training. */
 typedef enum { GRAD_FP32, GRAD_16BIT } GradKind;
+/* What recompute: selective means to the stack: Megatron's (the attention
+ * core) or PyTorch's per-op policy (every matmul but every second one and
+ * the attention kept; norms, activations and the other matmuls redone). */
+typedef enum { SELECTIVE_MEGATRON, SELECTIVE_PER_OP } SelectiveKind;
 
 /* Prediction interval of a stack on one regime: quantiles of the ratio
  * measured / predicted step time over the public validation runs of that
@@ -233,6 +237,7 @@ typedef struct {
     int fp8_linear_only; /* precision fp8: only the linear layers run in fp8 (Transformer Engine) */
     int fp8_casts;       /* fp8/fp4: operands quantized by cast-and-transpose kernels (Transformer Engine) */
     GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
+    SelectiveKind selective; /* what recompute: selective keeps and redoes */
     Interval single_node, multi_node;
     Interval uncovered;               /* for a row no validation source covers: every source's residuals */
     Interval moe;                     /* mixture-of-experts rows: the published MoE runs' residuals */

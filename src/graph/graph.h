@@ -136,6 +136,7 @@ typedef struct {
     int cp;          /* context-parallel degree (0 or 1: none): a rank holds s/cp of each sequence */
     int ep;          /* expert-parallel degree (0 or 1: none): a rank holds experts/ep of each layer's */
     int quant_casts; /* fp8/fp4: the stack quantizes linear-layer operands in kernels of their own */
+    int sel_per_op;  /* selective recompute as PyTorch's per-op policy (torchtitan), not Megatron's */
 } GraphParams;
 
 /* Whether a model's attention runs fused: its own choice, else the stack's. */

@@ -70,6 +70,7 @@
 #include "graph/graph_internal.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Rough vector FLOPs per element (see the header comment). */
 static const double FLOPS_LAYERNORM = 8.0;   /* mean, variance, normalise, scale, shift */
@@ -107,6 +108,7 @@ typedef struct {
     int sp;                     /* sequence parallelism (only when t > 1) */
     int swiglu, rms, rotary, learned, fused;
     int dropless; /* MoE without a capacity: the tokens per expert go to the host */
+    int per_op;   /* selective recompute as PyTorch's per-op policy (dense layers) */
     Recompute recompute;
     double e;    /* activation bytes per element */
     double e_in; /* GEMM input bytes per element */
@@ -222,6 +224,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
             x->m_e = 1;
     }
     x->recompute = p->recompute;
+    x->per_op = p->sel_per_op && !x->moe;
     x->e = graph_act_elem_bytes(p->precision);
     x->e_in = graph_gemm_elem_bytes(p->precision);
     x->quant = p->quant_casts && x->e_in < x->e;
@@ -533,15 +536,51 @@ static void layer_backward(OpSink *k, const Dims *x)
     membound(k, "ln1.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
 }
 
-/* Selective: the attention core (the COMP_ATTENTION ops) again; full: the
- * whole forward layer again, its TP collectives included.  Compute ops are
- * charged to COMP_RECOMPUTE, collectives stay COMP_TP_COMM. */
+/* PyTorch's per-op selective recompute (torchtitan's policy): of the
+ * layer's matmuls in call order (q, k, v, o, w1, [w3,] w2) the output of
+ * every second one is not kept, so k, o and w3 (SwiGLU) or w2 (GELU) are
+ * redone; our fused GEMMs hold several of them.  The share of an op's
+ * output columns to redo (0: kept). */
+static double per_op_redo(const Dims *x, const char *name)
+{
+    const double q = (double)(x->a_l * x->hd), kv = (double)(x->kv_l * x->hd);
+    if (!strcmp(name, "qkv"))
+        return kv / (q + 2.0 * kv); /* k */
+    if (!strcmp(name, "proj"))
+        return 1.0; /* o */
+    if (!strcmp(name, "mlp_up"))
+        return x->swiglu ? 0.5 : 0.0; /* w3 of w1 | w3 */
+    if (!strcmp(name, "mlp_down"))
+        return x->swiglu ? 0.0 : 1.0; /* w2 is the 6th matmul without a gate */
+    return 0.0;
+}
+
+/* Selective: the attention core (the COMP_ATTENTION ops) again, or under
+ * the per-op policy every memory-bound op and the matmuls it did not keep
+ * (per_op_redo), the attention kept; full: the whole forward layer again,
+ * its TP collectives included.  Compute ops are charged to COMP_RECOMPUTE,
+ * collectives stay COMP_TP_COMM. */
 static void layer_recompute(OpSink *k, const Dims *x, const OpList *fwd)
 {
     if (x->recompute == RECOMPUTE_NONE)
         return;
     for (int i = 0; i < fwd->n; i++) {
         Op op = fwd->op[i];
+        if (x->recompute == RECOMPUTE_SELECTIVE && x->per_op) {
+            if (op.kind == OP_COMM || op.comp == COMP_ATTENTION)
+                continue;
+            if (op.kind == OP_GEMM) {
+                const double f = per_op_redo(x, op.name);
+                if (f <= 0)
+                    continue;
+                const int64_t n = (int64_t)llround((double)op.n * f);
+                op = graph_gemm_op(op.name, COMP_RECOMPUTE, op.batch, op.m, n > 0 ? n : 1, op.k, x->e_in,
+                                   x->e);
+            }
+            op.comp = COMP_RECOMPUTE;
+            graph_emit(k, &op);
+            continue;
+        }
         if (x->recompute == RECOMPUTE_SELECTIVE && op.comp != COMP_ATTENTION)
             continue;
         if (op.kind != OP_COMM)
@@ -712,6 +751,16 @@ static void count_activations(const Dims *x, Graph *g)
     double all = seq_region + tp_region + core;
     switch (x->recompute) {
     case RECOMPUTE_SELECTIVE:
+        if (x->per_op) {
+            /* the layer's input, the kept matmul outputs (q, v, w1, and w2
+             * with a gate) and the attention's output and row statistics */
+            const double q = (double)(x->a_l * x->hd), kv = (double)(x->kv_l * x->hd);
+            const double kept = q + kv + (double)x->f_l + (x->swiglu ? (double)x->h : 0.0) + q;
+            g->act_bytes_per_layer =
+                x->rows_seq * h * e + sb * kept * e + (double)(x->b * x->a_l) * x->sq * 4.0;
+            g->act_bytes_recompute_working = all;
+            break;
+        }
         g->act_bytes_per_layer = seq_region + tp_region;
         g->act_bytes_recompute_working = core;
         break;

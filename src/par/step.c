@@ -381,9 +381,18 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     Diag d;
     diag_clear(&d);
     const Framework *fw = &sys->framework;
-    GraphParams gp = {
-        tp, sc->st.seq_parallel, mb, sc->precision, sc->st.recompute, pp, {0, 0, 0, 0, 0}, fw->flash, cp,
-        ep, fw->fp8_casts};
+    GraphParams gp = {tp,
+                      sc->st.seq_parallel,
+                      mb,
+                      sc->precision,
+                      sc->st.recompute,
+                      pp,
+                      {0, 0, 0, 0, 0},
+                      fw->flash,
+                      cp,
+                      ep,
+                      fw->fp8_casts,
+                      fw->selective == SELECTIVE_PER_OP};
     if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time */
         graph_rates(&nominal, sc->precision, sys, &x.tp_group, &gp.rates);
     if (graph_build(mdl, &gp, &g, &d))
