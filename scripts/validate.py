@@ -999,13 +999,17 @@ def check_fits(root, fitted):
 
 
 def covered(rows, stack):
-    """the device generations and model classes a stack's validation runs cover."""
-    gens, models = set(), set()
+    """the device generations and model classes a stack's validation runs cover, and the devices of its
+    family's largest run."""
+    gens, models, most = set(), set(), 0
+    fam = family_of(stack)
     for r in rows:
         if r["stack"] == stack:
             gens.add(GEN_OF_SYSTEM.get(r["sc"]["system"], ""))
             models.add("dense")
-    return " ".join(sorted(g for g in gens if g)), " ".join(sorted(models))
+        if fam and r["family"] == fam:  # the scale its family's fit was tested at
+            most = max(most, int(r["sc"]["devices"]))
+    return " ".join(sorted(g for g in gens if g)), " ".join(sorted(models)), most
 
 
 def interval_lines(intervals, stack, pooled, cover):
@@ -1024,6 +1028,7 @@ def interval_lines(intervals, stack, pooled, cover):
     if moe:
         out.append("  moe: {lo: %.3f, hi: %.3f, runs: %d, mean_error: %.3f, coverage: %.3f}\n" % moe)
     if cover[0]:  # a stack without runs covers nothing: every row gets the uncovered range
+        out.append("  max_devices: %d\n" % cover[2])
         out.append("  generations: \"%s\"\n" % cover[0])
         out.append("  models: \"%s\"\n" % (cover[1] + (" moe" if moe and stack in MOE[1] else "")))
     return out

@@ -590,6 +590,16 @@ static void test_interval_coverage(void **state)
     assert_rel(gen.interval_lo, fw->uncovered.lo, 1e-12);
     assert_rel(gen.interval_hi, fw->uncovered.hi, 1e-12);
     assert_non_null(strstr(gen.interval_basis, "no validation run on a hopper device"));
+    /* more devices than the stack family's largest validation run */
+    Result big;
+    eval_spec(f, "system=dgx-h100, model=llama2-7b, tp=8, pp=1, microbatch=1, zero=1",
+              "precision=bf16, "
+              "devices=32768, global_batch=4096",
+              &big);
+    fw = &f->sc.system.framework;
+    assert_true(fw->max_devices > 0 && fw->max_devices < 32768);
+    assert_rel(big.interval_hi, fw->uncovered.hi, 1e-12);
+    assert_non_null(strstr(big.interval_basis, "beyond the"));
     /* a mixture of experts: the range of the published MoE runs (evaluated,
      * never fitted on), widened by every source's on a device its stack
      * has no run on */

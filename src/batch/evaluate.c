@@ -87,6 +87,8 @@ static void prediction_interval(const Scenario *sc, Result *r)
         snprintf(why, sizeof why, "no validation run on a %s device", gen[0] ? gen : "derived or unnamed");
     else if (!moe && !listed(fw->model_classes, cls))
         snprintf(why, sizeof why, "no validation run of a %s model", cls);
+    else if (fw->max_devices > 0 && sc->devices > fw->max_devices)
+        snprintf(why, sizeof why, "beyond the %d devices of its largest validation run", fw->max_devices);
     if (!(iv->lo > 0)) {
         snprintf(r->interval_basis, sizeof r->interval_basis, "none: %s is not a prediction", fw->name);
         return;

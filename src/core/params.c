@@ -275,6 +275,8 @@ static const ParamDef framework_defs[] = {
     P_INTERVAL(moe, "a mixture-of-experts row (the published MoE runs, evaluated and never fitted on)"),
     PS(Framework, "interval.generations", generations, 0,
        "device generations the stack's validation runs cover, space-separated (make validate)"),
+    PI(Framework, "interval.max_devices", max_devices, 0, 1e8, 0, 0, 0,
+       "devices of the stack's largest validation run: a row on more is beyond what was validated"),
     PS(Framework, "interval.models", model_classes, 0,
        "model classes the stack's validation runs cover: dense, moe, lstm, cnn, gemm (make validate)"),
 };

@@ -243,6 +243,7 @@ typedef struct {
     Interval moe;                     /* mixture-of-experts rows: the published MoE runs' residuals */
     char generations[NAME_MAX_LEN];   /* device generations its validation runs cover, space-separated */
     char model_classes[NAME_MAX_LEN]; /* model classes they cover (dense, moe, lstm, cnn, gemm) */
+    int max_devices;                  /* devices of its largest validation run (0: not stated) */
 } Framework;
 
 typedef struct {
