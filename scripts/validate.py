@@ -247,7 +247,7 @@ MCOLS = ["scenario", "series", "system", "model", "devices", "tp", "cp", "pp", "
          "global_batch", "interleave", "recompute", "recompute_layers", "seq_parallel", "zero", "precision",
          "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.head_dim", "model.ffn",
          "model.expert_ffn", "model.experts", "model.experts_per_token", "model.shared_experts", "model.seq_len",
-         "model.vocab", "model.expert_imbalance"]
+         "model.vocab", "model.expert_imbalance", "model.attention_window", "model.window_layers"]
 
 
 def moe_rows(root, path):
@@ -277,7 +277,8 @@ def moe_rows(root, path):
                   "model.ffn": r["expert_ffn"], "model.expert_ffn": r["expert_ffn"], "model.experts": r["experts"],
                   "model.experts_per_token": r["experts_per_token"], "model.shared_experts": r["shared_experts"],
                   "model.seq_len": r["seq_len"], "model.vocab": r["vocab"],
-                  "model.expert_imbalance": "1" if balanced else ""}
+                  "model.expert_imbalance": "1" if balanced else "",
+                  "model.attention_window": r.get("attention_window", ""), "model.window_layers": r.get("window_layers", "")}
             sc["_row"] = r
             sc["_stack"] = system_stack(root, sysname)
             rows.append(sc)

@@ -472,6 +472,66 @@ static void test_selective_per_op(void **state)
     free(g);
 }
 
+/* Sliding-window attention (attention_window): a query block meets the key
+ * blocks its window reaches and the diagonal one, (128 / 128 + 1) x 128 =
+ * 256 keys for a 128-token window; on half the layers (GPT-OSS alternates)
+ * the one layer graph carries the average; a window as long as the
+ * sequence changes nothing. */
+static void test_sliding_window(void **state)
+{
+    (void)state;
+    Model m = llama2(36, 2880, 64, 8, 2880);
+    m.head_dim = 64;
+    m.attention = ATTN_FUSED;
+    m.causal = 1;
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    Graph *full = build_ok(&m, &p);
+    const int64_t causal = find_op(&full->layer_fwd, "attn.qk")->n;
+    m.window = 128;
+    m.window_layers = 1.0;
+    Graph *all = build_ok(&m, &p);
+    assert_int_equal(find_op(&all->layer_fwd, "attn.qk")->n, 256);
+    m.window_layers = 0.5;
+    Graph *half = build_ok(&m, &p);
+    assert_int_equal(find_op(&half->layer_fwd, "attn.qk")->n, (causal + 256 + 1) / 2);
+    /* model FLOPs: the attention term over the keys a query meets */
+    const double s = 4096, qw = 64.0 * 64;
+    assert_rel(full->model_flops_per_sample - half->model_flops_per_sample,
+               3.0 * 36 * 4.0 * s * (0.5 * (s - 128)) * qw, 1e-12);
+    m.window = 4096;
+    Graph *same = build_ok(&m, &p);
+    assert_rel(same->model_flops_per_sample, full->model_flops_per_sample, 1e-15);
+    assert_int_equal(find_op(&same->layer_fwd, "attn.qk")->n, causal);
+    free(full);
+    free(all);
+    free(half);
+    free(same);
+}
+
+/* The experts' GEMMs run one expert after another (a GEMM per local
+ * expert), so the graph carries one expert's shape repeated E / ep times:
+ * the FLOPs are those of the whole batch. */
+static void test_expert_gemms(void **state)
+{
+    (void)state;
+    Model m = llama2(4, 2048, 32, 4, 768);
+    m.head_dim = 128;
+    m.experts = 128;
+    m.experts_per_token = 8;
+    m.expert_ffn = 768;
+    m.expert_imbalance = 1.0;
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    p.ep = 8;
+    Graph *g = build_ok(&m, &p);
+    const Op *up = find_op(&g->layer_fwd, "expert_up");
+    assert_int_equal(up->batch, 1);
+    assert_int_equal(op_runs(up), 128 / 8);
+    /* each of the 16 local experts takes 4096 x 8 / 16 token rows */
+    assert_int_equal(up->m, 4096 * 8 / 16);
+    assert_rel(up->flops * op_runs(up), 2.0 * 4096 * 8 * 2 * 768 * 2048, 1e-12);
+    free(g);
+}
+
 static void test_vocab_padding(void **state)
 {
     (void)state;
@@ -820,6 +880,8 @@ int main(void)
         cmocka_unit_test(test_llama_shapes),
         cmocka_unit_test(test_head_dim),
         cmocka_unit_test(test_selective_per_op),
+        cmocka_unit_test(test_sliding_window),
+        cmocka_unit_test(test_expert_gemms),
         cmocka_unit_test(test_vocab_padding),
         cmocka_unit_test(test_activations_korthikanti),
         cmocka_unit_test(test_fused_attention),

@@ -634,8 +634,8 @@ static void test_moe_host_sync(void **state)
         "model.kv_heads=4, model.head_dim=128, model.ffn=768, model.experts=128, "
         "model.experts_per_token=8, model.seq_len=4096, model.expert_imbalance=1, devices=8, tp=1, "
         "pp=1, ep=8, microbatch=1, global_batch=8, precision=bf16, recompute=none, zero=1";
-    eval_spec(f, base, "model.capacity_factor=0, system.framework.op_overhead=100 us", &sync);
-    eval_spec(f, base, "model.capacity_factor=1, system.framework.op_overhead=100 us", &cap);
+    eval_spec(f, base, "model.capacity_factor=0, system.framework.op_overhead=50 us", &sync);
+    eval_spec(f, base, "model.capacity_factor=1, system.framework.op_overhead=50 us", &cap);
     assert_true(sync.comp_time_s[COMP_HOST] > 2.0 * cap.comp_time_s[COMP_HOST]);
     assert_true(sync.step_time_s > cap.step_time_s);
     assert_rel(sync.comp_time_s[COMP_GEMM], cap.comp_time_s[COMP_GEMM], 1e-12);

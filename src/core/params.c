@@ -472,6 +472,11 @@ static const ParamDef model_defs[] = {
     PB(Model, "tied_embeddings", tied_embeddings, 1, "LM head shares the input embedding"),
     PB(Model, "causal", causal, 1,
        "causal (decoder) attention: fused kernels skip the masked half of the score blocks; no for encoders"),
+    PI(Model, "attention_window", window, 0, 1e8, 0, 0, 0,
+       "sliding-window attention: a query attends to the last attention_window keys (0: the whole sequence; "
+       "with fused attention)"),
+    PD(Model, "window_layers", window_layers, UNIT_FRACTION, 0, 1, 1, 0,
+       "share of the layers with the sliding window (GPT-OSS alternates windowed and full layers: 0.5)"),
     PI64(Model, "m", m, 1, 1e9, 0, 0, "GEMM rows of A and C"),
     PI64(Model, "n", n, 1, 1e9, 0, 0, "GEMM columns of B and C"),
     PI64(Model, "k", k, 1, 1e9, 0, 0, "GEMM inner dimension"),

@@ -329,8 +329,10 @@ typedef struct {
     NormKind norm;
     PosKind position;
     AttnKind attention;
-    int tied_embeddings; /* LM head shares the input embedding */
-    int causal;          /* decoder (causal mask): fused attention skips the masked blocks */
+    int tied_embeddings;  /* LM head shares the input embedding */
+    int causal;           /* decoder (causal mask): fused attention skips the masked blocks */
+    int window;           /* sliding-window attention: a query sees the last `window` keys (0: all) */
+    double window_layers; /* share of the layers with the window (GPT-OSS alternates: 0.5) */
     /* gemm */
     int64_t m, n, k;
     /* cnn (graph/cnn.c) */

@@ -107,8 +107,10 @@ typedef struct {
     double rows_seq;            /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
     int sp;                     /* sequence parallelism (only when t > 1) */
     int swiglu, rms, rotary, learned, fused;
-    int dropless; /* MoE without a capacity: the tokens per expert go to the host */
-    int per_op;   /* selective recompute as PyTorch's per-op policy (dense layers) */
+    int dropless;        /* MoE without a capacity: the tokens per expert go to the host */
+    int per_op;          /* selective recompute as PyTorch's per-op policy (dense layers) */
+    int64_t window;      /* sliding-window attention (0: none) */
+    double window_share; /* share of the layers with it */
     Recompute recompute;
     double e;    /* activation bytes per element */
     double e_in; /* GEMM input bytes per element */
@@ -199,6 +201,17 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
         const int64_t blk = 128, nb = (x->s + blk - 1) / blk;
         x->s_kv = (x->s * (nb + 1) + 2 * nb - 1) / (2 * nb); /* integer ceiling */
     }
+    if (x->fused && m->window > 0 && m->window < x->s) {
+        /* a query block meets the key blocks its window reaches (and the
+         * diagonal one), on the windowed share of the layers; the layers
+         * repeat one graph, so it carries the average key length */
+        const int64_t blk = 128, near = ((m->window + blk - 1) / blk + 1) * blk;
+        const double f = m->window_layers > 0 ? m->window_layers : 1.0;
+        const double win = (double)(near < x->s_kv ? near : x->s_kv);
+        x->s_kv = (int64_t)ceil((1.0 - f) * (double)x->s_kv + f * win);
+    }
+    x->window = m->window > 0 && m->window < x->s ? m->window : 0;
+    x->window_share = x->window ? (m->window_layers > 0 ? m->window_layers : 1.0) : 0.0;
     if (m->experts > 0) {
         x->moe = 1;
         x->E = m->experts;
@@ -238,7 +251,13 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
 static void gemm(OpSink *k, const Dims *x, const char *name, Component comp, int64_t batch, int64_t m,
                  int64_t n, int64_t kk)
 {
-    Op op = graph_gemm_op(name, comp, batch, m, n, kk, x->e_in, x->e);
+    /* the experts' GEMMs run one expert after another (Transformer Engine's
+     * GroupedLinear launches a cuBLAS GEMM per local expert), each at its
+     * own small shape's efficiency and dispatch cost */
+    const int per_expert = batch > 1 && !strncmp(name, "expert_", 7);
+    Op op = graph_gemm_op(name, comp, per_expert ? 1 : batch, m, n, kk, x->e_in, x->e);
+    if (per_expert)
+        op.repeat = (int)batch;
     graph_emit(k, &op);
 }
 
@@ -694,8 +713,11 @@ static void count_flops(const Dims *x, Graph *g)
 {
     double s = (double)x->s, h = (double)x->h, f = (double)x->f;
     double kvw = (double)(x->kv * x->hd), qw = (double)(x->a * x->hd);
+    /* keys a query meets, as Megatron counts them (the whole sequence, the
+     * causal mask not subtracted), on average over the layers */
+    const double s_att = x->window ? (1.0 - x->window_share) * s + x->window_share * (double)x->window : s;
     double layer = 2.0 * s * h * (qw + 2.0 * kvw)              /* qkv */
-                   + 4.0 * s * s * qw                          /* scores + context, all heads */
+                   + 4.0 * s * s_att * qw                      /* scores + context, all heads */
                    + 2.0 * s * qw * h                          /* proj */
                    + 2.0 * s * h * f * (x->swiglu ? 2.0 : 1.0) /* mlp_up */
                    + 2.0 * s * f * h;                          /* mlp_down */
