@@ -35,6 +35,12 @@ check("each source weighs the same in an interval", hi == 1.5 and lo == 1.0, (lo
 lo, hi = v.interval_from({"a": [0.9, 1.1]})
 check("an interval holds 1", lo <= 1.0 <= hi, (lo, hi))
 
+# the out-of-sample calibration stretches each end in log terms
+v.WIDEN[0] = 2.0
+lo, hi = v.interval_from({"a": [0.9, 1.1], "b": [0.9, 1.1]})
+v.WIDEN[0] = 1.0
+check("a stretched range: lo^k and hi^k", abs(lo - 0.81) < 1e-12 and abs(hi - 1.21) < 1e-12, (lo, hi))
+
 # the fit: the mean over sources of each source's mean |error|
 pts = v.points()
 g = v.GRID["gemm_efficiency"]
