@@ -532,6 +532,38 @@ static void test_expert_gemms(void **state)
     free(g);
 }
 
+/* Eager PyTorch's element-wise kernels (fused_elementwise: no): a RMSNorm
+ * moves 9x a fused one's bytes, the rotary embedding 5x, SwiGLU 10/6;
+ * LayerNorm is one kernel in eager PyTorch too; GEMMs do not move. */
+static void test_eager_elementwise(void **state)
+{
+    (void)state;
+    Model m = llama2(32, 4096, 32, 8, 14336);
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    Graph *fused = build_ok(&m, &p);
+    p.unfused = 1;
+    Graph *eager = build_ok(&m, &p);
+    assert_rel(find_op(&eager->layer_fwd, "ln1")->bytes, 9.0 * find_op(&fused->layer_fwd, "ln1")->bytes,
+               1e-12);
+    assert_rel(find_op(&eager->layer_bwd, "ln1.bwd")->bytes,
+               9.0 * find_op(&fused->layer_bwd, "ln1.bwd")->bytes, 1e-12);
+    assert_rel(find_op(&eager->layer_fwd, "rope")->bytes, 5.0 * find_op(&fused->layer_fwd, "rope")->bytes,
+               1e-12);
+    assert_rel(find_op(&eager->layer_fwd, "swiglu")->bytes,
+               find_op(&fused->layer_fwd, "swiglu")->bytes * 10 / 6, 1e-12);
+    assert_rel(graph_gemm_flops(&eager->layer_fwd), graph_gemm_flops(&fused->layer_fwd), 1e-15);
+    free(fused);
+    free(eager);
+    Model g = gpt3_175b();
+    p = params(8, 0, 1, RECOMPUTE_NONE);
+    fused = build_ok(&g, &p);
+    p.unfused = 1;
+    eager = build_ok(&g, &p);
+    assert_rel(find_op(&eager->layer_fwd, "ln1")->bytes, find_op(&fused->layer_fwd, "ln1")->bytes, 1e-15);
+    free(fused);
+    free(eager);
+}
+
 static void test_vocab_padding(void **state)
 {
     (void)state;
@@ -882,6 +914,7 @@ int main(void)
         cmocka_unit_test(test_selective_per_op),
         cmocka_unit_test(test_sliding_window),
         cmocka_unit_test(test_expert_gemms),
+        cmocka_unit_test(test_eager_elementwise),
         cmocka_unit_test(test_vocab_padding),
         cmocka_unit_test(test_activations_korthikanti),
         cmocka_unit_test(test_fused_attention),

@@ -345,7 +345,7 @@ static void test_mixture_of_experts(void **state)
     Graph g;
     Diag d;
     diag_clear(&d);
-    GraphParams gp = {1, 0, 1, PREC_BF16, RECOMPUTE_NONE, 4, {0, 0, 0, 0, 0}, 1, 1, 1, 1, 0};
+    GraphParams gp = {1, 0, 1, PREC_BF16, RECOMPUTE_NONE, 4, {0, 0, 0, 0, 0}, 1, 1, 1, 1, 0, 0};
     assert_int_equal(graph_build(&sc.model, &gp, &g, &d), 0);
     assert_rel(g.params_total, 46.70e9, 5e-3); /* Jiang et al. 2024: 46.7 B */
     const double expert = 3.0 * 4096 * 14336;

@@ -238,6 +238,7 @@ typedef struct {
     int fp8_casts;       /* fp8/fp4: operands quantized by cast-and-transpose kernels (Transformer Engine) */
     GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
     SelectiveKind selective; /* what recompute: selective keeps and redoes */
+    int fused_elementwise;   /* norms, rotary and activations fused (TE, torch.compile) or eager kernels */
     Interval single_node, multi_node;
     Interval uncovered;               /* for a row no validation source covers: every source's residuals */
     Interval moe;                     /* mixture-of-experts rows: the published MoE runs' residuals */

@@ -137,6 +137,7 @@ typedef struct {
     int ep;          /* expert-parallel degree (0 or 1: none): a rank holds experts/ep of each layer's */
     int quant_casts; /* fp8/fp4: the stack quantizes linear-layer operands in kernels of their own */
     int sel_per_op;  /* selective recompute as PyTorch's per-op policy (torchtitan), not Megatron's */
+    int unfused;     /* eager PyTorch: norms, rotary and activations as separate element-wise kernels */
 } GraphParams;
 
 /* Whether a model's attention runs fused: its own choice, else the stack's. */

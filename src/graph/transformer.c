@@ -109,6 +109,7 @@ typedef struct {
     int swiglu, rms, rotary, learned, fused;
     int dropless;        /* MoE without a capacity: the tokens per expert go to the host */
     int per_op;          /* selective recompute as PyTorch's per-op policy (dense layers) */
+    int unfused;         /* eager element-wise kernels (eager_traffic) */
     int64_t window;      /* sliding-window attention (0: none) */
     double window_share; /* share of the layers with it */
     Recompute recompute;
@@ -238,6 +239,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     }
     x->recompute = p->recompute;
     x->per_op = p->sel_per_op && !x->moe;
+    x->unfused = p->unfused;
     x->e = graph_act_elem_bytes(p->precision);
     x->e_in = graph_gemm_elem_bytes(p->precision);
     x->quant = p->quant_casts && x->e_in < x->e;
@@ -274,6 +276,32 @@ static void gemm_grads(OpSink *k, const Dims *x, const char *dname, const char *
 {
     gemm(k, x, dname, comp, 1, m, kk, n);
     gemm(k, x, wname, comp, 1, kk, n, m);
+}
+
+/* Eager PyTorch runs a norm, the rotary embedding and SwiGLU as chains of
+ * element-wise kernels, each a pass over HBM (Hugging Face's Llama):
+ * RMSNorm casts to fp32, squares, averages, scales, casts back and weights
+ * (36 bytes an element against a fused kernel's 4); the rotary embedding
+ * multiplies by cos, negates and concatenates the halves, multiplies by sin
+ * and adds (20 against 4); SwiGLU's silu and product (10 against 6).  The
+ * factor on a fused op's traffic. */
+static double eager_traffic(const Dims *x, const char *name)
+{
+    if (!x->unfused)
+        return 1.0;
+    if (!strncmp(name, "ln", 2) || !strncmp(name, "final_norm", 10))
+        return x->rms ? 9.0 : 1.0;
+    if (!strncmp(name, "rope", 4))
+        return 5.0;
+    if (!strncmp(name, "swiglu", 6))
+        return 10.0 / 6.0;
+    return 1.0;
+}
+
+static void membound_x(OpSink *k, const Dims *x, const char *name, Component comp, double bytes, double flops)
+{
+    Op op = graph_membound_op(name, comp, bytes * eager_traffic(x, name), flops);
+    graph_emit(k, &op);
 }
 
 static void membound(OpSink *k, const char *name, Component comp, double bytes, double flops)
@@ -427,7 +455,7 @@ static void mlp_forward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int6
              dense);
     gemm(k, x, up, COMP_GEMM, batch, m, n_up, x->h);
     if (x->swiglu) /* read gate and up, write f/t */
-        membound(k, "swiglu", COMP_MEMBOUND, elems * 3.0 * e, flops);
+        membound_x(k, x, "swiglu", COMP_MEMBOUND, elems * 3.0 * e, flops);
     else
         membound(k, "gelu", COMP_MEMBOUND, elems * 2.0 * e, flops);
     quantize(k, x, dense ? "mlp_down.quant" : "expert_down.quant", elems, 1); /* fused into the activation */
@@ -445,7 +473,7 @@ static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int
              (double)batch * (double)m * (double)x->h, 0);
     gemm_grads_b(k, x, down_d, down_w, batch, m, x->h, f_l);
     if (x->swiglu) /* read grad f/t and gate, up; write grads of gate, up */
-        membound(k, "swiglu.bwd", COMP_MEMBOUND, elems * 5.0 * e, 2.0 * flops);
+        membound_x(k, x, "swiglu.bwd", COMP_MEMBOUND, elems * 5.0 * e, 2.0 * flops);
     else /* read grad and input, write grad */
         membound(k, "gelu.bwd", COMP_MEMBOUND, elems * 3.0 * e, 2.0 * flops);
     /* the up projection's output gradient: fused into the activation's backward */
@@ -504,19 +532,19 @@ static void layer_forward(OpSink *k, const Dims *x)
     double seq = x->rows_seq * (double)x->h; /* elements of a sequence-region s*b*h tensor */
     double e = x->e;
 
-    membound(k, "ln1", COMP_MEMBOUND, 2.0 * seq * e, seq * norm_flops(x));
+    membound_x(k, x, "ln1", COMP_MEMBOUND, 2.0 * seq * e, seq * norm_flops(x));
     sp_gather(k, x, "ln1.allgather");
     quantize(k, x, "qkv.quant", (double)x->rows * (double)x->h, 1); /* fused into ln1 */
     gemm(k, x, "qkv", COMP_GEMM, 1, x->rows, x->n_qkv, x->h);
     if (x->rotary)
-        membound(k, "rope", COMP_MEMBOUND, rope_bytes(x), rope_flops(x));
+        membound_x(k, x, "rope", COMP_MEMBOUND, rope_bytes(x), rope_flops(x));
     attention_forward(k, x);
     quantize(k, x, "proj.quant", (double)x->rows * (double)(x->a_l * x->hd), 0); /* attention's output */
     gemm(k, x, "proj", COMP_GEMM, 1, x->rows, x->h, x->a_l * x->hd);
     tp_reduce(k, x, "proj.allreduce", "proj.reducescatter");
     /* read branch (e) and residual (e), write mask (1) and sum (e) */
     membound(k, "dropout_residual1", COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
-    membound(k, "ln2", COMP_MEMBOUND, 2.0 * seq * e, seq * norm_flops(x));
+    membound_x(k, x, "ln2", COMP_MEMBOUND, 2.0 * seq * e, seq * norm_flops(x));
     sp_gather(k, x, "ln2.allgather");
     if (x->moe)
         moe_forward(k, x);
@@ -541,18 +569,18 @@ static void layer_backward(OpSink *k, const Dims *x)
                      "mlp_up.wgrad", 1);
     tp_reduce(k, x, "mlp_up.dgrad.allreduce", "mlp_up.dgrad.reducescatter");
     /* read grad and saved input, add the residual-stream grad, write */
-    membound(k, "ln2.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
+    membound_x(k, x, "ln2.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
     membound(k, "dropout_residual1.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
     sp_gather(k, x, "proj.bwd.allgather");
     quantize(k, x, "proj.bwd.quant", (double)x->rows * (double)x->h, 0);
     gemm_grads(k, x, "proj.dgrad", "proj.wgrad", COMP_GEMM, x->rows, x->h, x->a_l * x->hd);
     attention_backward(k, x);
     if (x->rotary)
-        membound(k, "rope.bwd", COMP_MEMBOUND, rope_bytes(x), rope_flops(x));
+        membound_x(k, x, "rope.bwd", COMP_MEMBOUND, rope_bytes(x), rope_flops(x));
     quantize(k, x, "qkv.bwd.quant", (double)x->rows * (double)x->n_qkv, 0); /* attention's input gradients */
     gemm_grads(k, x, "qkv.dgrad", "qkv.wgrad", COMP_GEMM, x->rows, x->n_qkv, x->h);
     tp_reduce(k, x, "qkv.dgrad.allreduce", "qkv.dgrad.reducescatter");
-    membound(k, "ln1.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
+    membound_x(k, x, "ln1.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
 }
 
 /* PyTorch's per-op selective recompute (torchtitan's policy): of the
@@ -658,7 +686,7 @@ static void last_forward(OpSink *k, const Dims *x)
     double seq = x->rows_seq * (double)x->h;
     int64_t vl = x->vp / x->t;
     double logits = (double)x->rows * (double)vl;
-    membound(k, "final_norm", COMP_MEMBOUND, 2.0 * seq * x->e, seq * norm_flops(x));
+    membound_x(k, x, "final_norm", COMP_MEMBOUND, 2.0 * seq * x->e, seq * norm_flops(x));
     sp_gather(k, x, "head.allgather");
     gemm(k, x, "head", COMP_EMBED_HEAD, 1, x->rows, vl, x->h);
     membound(k, "xent", COMP_EMBED_HEAD, logits * (x->e + 8.0), logits * FLOPS_XENT);
@@ -680,7 +708,7 @@ static void last_backward(OpSink *k, const Dims *x)
     membound(k, "xent.bwd", COMP_EMBED_HEAD, logits * (4.0 + x->e), logits * 2.0);
     gemm_grads(k, x, "head.dgrad", "head.wgrad", COMP_EMBED_HEAD, x->rows, vl, x->h);
     tp_reduce(k, x, "head.dgrad.allreduce", "head.dgrad.reducescatter");
-    membound(k, "final_norm.bwd", COMP_MEMBOUND, 3.0 * seq * x->e, 2.0 * seq * norm_flops(x));
+    membound_x(k, x, "final_norm.bwd", COMP_MEMBOUND, 3.0 * seq * x->e, 2.0 * seq * norm_flops(x));
 }
 
 /* ---- counts -------------------------------------------------------------- */

@@ -392,7 +392,8 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
                       cp,
                       ep,
                       fw->fp8_casts,
-                      fw->selective == SELECTIVE_PER_OP};
+                      fw->selective == SELECTIVE_PER_OP,
+                      !fw->fused_elementwise};
     if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time */
         graph_rates(&nominal, sc->precision, sys, &x.tp_group, &gp.rates);
     if (graph_build(mdl, &gp, &g, &d))
