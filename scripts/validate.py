@@ -1,12 +1,18 @@
 #!/usr/bin/python3
-"""Validate deepflow against measured iteration times (vTrain, A100).
+"""make validate: fit each training-stack family on public measurements, test
+every source on a fit made without it, and calibrate the prediction ranges
+out of sample.
 
-Turns validation/vtrain/ground_truth_{multi,single}.csv into
-scenario tables, runs `deepflow run` on them, and prints, per row, the
-predicted and measured iteration time, then per model group the mean and
-max |error| and Spearman's rank correlation.  Standard library only.
+Reads vTrain's measured A100 iterations (validation/vtrain/), the published
+training runs (validation/published/runs.csv) and the mixture-of-experts runs
+(moe_runs.csv, evaluated and never fitted on); runs `deepflow run` on each
+family's runs over a grid of its fitted parameters; prints, per source, the
+in-sample and left-out error and coverage, vTrain's group statistics, the
+ranges and the MFU ceilings; fails when a source's left-out error passes its
+gate or a template holds other values than this fit (--write rewrites the
+templates, the README's table and mfu_ceilings.csv).  Standard library only.
 
-usage: validate.py DEEPFLOW [--data DIR] [--out DIR] [--quiet]
+usage: validate.py DEEPFLOW [--data DIR] [--out DIR] [--quiet] [--write]
 """
 import csv
 import functools
@@ -167,9 +173,6 @@ SYSTEMS = {("a100", "80"): "dgx-a100-80g", ("a100", "40"): "dgx-a100-40g", ("a10
            ("b200", "180"): "dgx-b200", ("b200", ""): "dgx-b200", ("gb200", "186"): "gb200-nvl72",
            ("gb200", ""): "gb200-nvl72", ("h200", "141"): "dgx-h200", ("h200", ""): "dgx-h200"}
 PEAK_DENSE_16BIT = {"dgx-a100-80g": 312e12, "dgx-a100-40g": 312e12, "dgx-h100": 989e12}
-# the source a run counts in: its GPU generation (Hopper's context-parallel runs apart)
-GENERATION = {"dgx-h100": "published-h100", "dgx-h200": "published-h100", "dgx-b200": "published-blackwell",
-              "gb200-nvl72": "published-blackwell"}
 # the device generation of each system a validation run uses (the device templates' `generation`)
 GEN_OF_SYSTEM = {"dgx-a100-80g": "ampere", "dgx-a100-40g": "ampere", "vtrain-a100": "ampere",
                  "dgx-h100": "hopper", "dgx-h200": "hopper", "dgx-b200": "blackwell", "gb200-nvl72": "blackwell"}
@@ -339,28 +342,9 @@ def measured_ratio(sc, pred):
     return float(pred["model_tflops_per_device"]) and v / float(pred["model_tflops_per_device"])
 
 
-def write_table(rows, dst, title):
-    with open(dst, "w", newline="") as f:
-        f.write("# title: %s\n" % title)
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(PCOLS)
-        for r in rows:
-            w.writerow([r.get(c, "") for c in PCOLS])
-
-
 def stats(errs):
     a = [abs(e) for e in errs]
     return (sum(a) / len(a), max(a)) if a else (float("nan"), float("nan"))
-
-
-def quantile(xs, q):
-    xs = sorted(xs)
-    if not xs:
-        return float("nan")
-    pos = q * (len(xs) - 1)
-    i = int(pos)
-    j = min(i + 1, len(xs) - 1)
-    return xs[i] + (xs[j] - xs[i]) * (pos - i)
 
 
 # ---- the fit and its out-of-sample test ---------------------------------------
@@ -652,10 +636,7 @@ def main():
                          "stack": vstack, "regime": kind, "measured": r["_measured"], "sc": sc, "vt": r})
     prow, skipped = published_rows(root, published)
     for sc in prow:
-        gen = GENERATION.get(sc["system"], "published-a100")
-        if int(sc["cp"]) > 1 and gen == "published-h100":
-            gen += "-cp"
-        rows.append({"id": sc["scenario"], "source": sc["series"], "subset": gen, "kind": "published",
+        rows.append({"id": sc["scenario"], "source": sc["series"], "subset": "published", "kind": "published",
                      "stack": sc["_stack"], "regime": "multi" if int(sc["devices"]) > 8 else "single", "sc": sc})
     for r in rows:
         r["family"] = family_of(r["stack"])
@@ -849,7 +830,7 @@ def main():
               "%d runs not modelled" % (moe_iv[0], moe_iv[1], moe_iv[2], len(moe_src), inside_all, len(moe_skipped)))
     MOE[:] = [moe_iv, moe_stacks]
 
-    mm, mr = results["vtrain-multi"][0], results["vtrain-multi"][1]
+    mr = results["vtrain-multi"][1]
     print("\nvTrain multi-node worst group rank correlation %.3f (issue 9's target 0.85 retired; kept from falling)"
           % mr)
     for src in sorted(PICKS):
