@@ -202,17 +202,16 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
         const int64_t blk = 128, nb = (x->s + blk - 1) / blk;
         x->s_kv = (x->s * (nb + 1) + 2 * nb - 1) / (2 * nb); /* integer ceiling */
     }
-    if (x->fused && m->window > 0 && m->window < x->s) {
+    x->window = m->window > 0 && m->window < x->s ? m->window : 0;
+    x->window_share = x->window ? (m->window_layers > 0 ? m->window_layers : 1.0) : 0.0;
+    if (x->fused && x->window) {
         /* a query block meets the key blocks its window reaches (and the
          * diagonal one), on the windowed share of the layers; the layers
          * repeat one graph, so it carries the average key length */
-        const int64_t blk = 128, near = ((m->window + blk - 1) / blk + 1) * blk;
-        const double f = m->window_layers > 0 ? m->window_layers : 1.0;
+        const int64_t blk = 128, near = ((x->window + blk - 1) / blk + 1) * blk;
         const double win = (double)(near < x->s_kv ? near : x->s_kv);
-        x->s_kv = (int64_t)ceil((1.0 - f) * (double)x->s_kv + f * win);
+        x->s_kv = (int64_t)ceil((1.0 - x->window_share) * (double)x->s_kv + x->window_share * win);
     }
-    x->window = m->window > 0 && m->window < x->s ? m->window : 0;
-    x->window_share = x->window ? (m->window_layers > 0 ? m->window_layers : 1.0) : 0.0;
     if (m->experts > 0) {
         x->moe = 1;
         x->E = m->experts;
@@ -298,16 +297,16 @@ static double eager_traffic(const Dims *x, const char *name)
     return 1.0;
 }
 
-static void membound_x(OpSink *k, const Dims *x, const char *name, Component comp, double bytes, double flops)
-{
-    Op op = graph_membound_op(name, comp, bytes * eager_traffic(x, name), flops);
-    graph_emit(k, &op);
-}
-
 static void membound(OpSink *k, const char *name, Component comp, double bytes, double flops)
 {
     Op op = graph_membound_op(name, comp, bytes, flops);
     graph_emit(k, &op);
+}
+
+/* A memory-bound op an eager stack runs as a chain of kernels. */
+static void membound_x(OpSink *k, const Dims *x, const char *name, Component comp, double bytes, double flops)
+{
+    membound(k, name, comp, bytes * eager_traffic(x, name), flops);
 }
 
 /* The quantization of a linear layer's operand for its low-precision GEMMs
