@@ -81,13 +81,18 @@ def make_table(src, dst, kind):
     return rows
 
 
-def run(deepflow, table, outdir):
+def run_csv(deepflow, table, outdir):
+    """`deepflow run` a table into outdir (CSV only); the path of its summary.csv."""
     p = subprocess.run([deepflow, "run", table, "-o", outdir, "--quiet", "--formats", "csv"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode not in (0, 1):
         sys.stderr.write(p.stderr)
         raise SystemExit("deepflow run failed with status %d" % p.returncode)
-    with open(os.path.join(outdir, "summary.csv"), newline="") as f:
+    return os.path.join(outdir, "summary.csv")
+
+
+def run(deepflow, table, outdir):
+    with open(run_csv(deepflow, table, outdir), newline="") as f:
         return {r["scenario"]: r for r in csv.DictReader(f)}
 
 
@@ -419,15 +424,10 @@ def evaluate_grid(deepflow, fam, rows, out):
         w.writerow(cols)
         for r in rows:
             w.writerow([r["sc"].get(c, "") for c in GCOLS + OVERRIDE_KEYS] + sweep)
-    odir = os.path.join(out, "grid-" + fam)
-    p = subprocess.run([deepflow, "run", table, "-o", odir, "--quiet", "--formats", "csv"],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if p.returncode not in (0, 1):
-        sys.stderr.write(p.stderr)
-        raise SystemExit("deepflow run failed with status %d" % p.returncode)
+    summary = run_csv(deepflow, table, os.path.join(out, "grid-" + fam))
     index = {tuple(pstr(n, v).replace(" ", "") for n, v in zip(PARAMS, pt)): pt for pt in points()}
     preds = {}
-    with open(os.path.join(odir, "summary.csv"), newline="") as f:
+    with open(summary, newline="") as f:
         rd = csv.reader(f)
         hdr = next(rd)
         ci = {c: i for i, c in enumerate(hdr)}
@@ -713,21 +713,22 @@ def main():
     table = []
     cov_runs, cov_in = 0, 0
     cov_src = []
-    # each run against the range its row would get, built without its source
-    # (in_own), and against every source's range built without it (in_pooled)
     srcs_all = by_source(rows)
 
+    def inside_own():
+        """each run against the range its row would get, built without its source"""
+        out_ = {}
+        for r in rows:
+            if r["id"] in loso_ratio:
+                iv_ = pick_interval(rows, loso_ratio, r["family"], r["regime"], exclude=r["source"])
+                out_[r["id"]] = bool(iv_ and iv_[0] <= loso_ratio[r["id"]] <= iv_[1])
+        return out_
+
     def own_coverage():
-        cov = []
-        for s_, srows_ in srcs_all.items():
-            got = [r for r in srows_ if r["id"] in loso_ratio]
-            if got:
-                iv_ = pick_interval(rows, loso_ratio, got[0]["family"], got[0]["regime"], exclude=s_)
-                inside_ = 0
-                for r in got:
-                    iv_ = pick_interval(rows, loso_ratio, r["family"], r["regime"], exclude=s_)
-                    inside_ += bool(iv_ and iv_[0] <= loso_ratio[r["id"]] <= iv_[1])
-                cov.append(inside_ / len(got))
+        """a source's runs inside a range built without it, on average over the sources"""
+        inside_ = inside_own()
+        cov = [sum(inside_[r["id"]] for r in v) / len(v)
+               for v in ([r for r in srows_ if r["id"] in inside_] for srows_ in srcs_all.values()) if v]
         return sum(cov) / len(cov)
     WIDEN[0] = 1.0
     raw_cover = own_coverage()
@@ -738,15 +739,15 @@ def main():
     print("\nranges calibrated out of sample: each end of the 5th-95th percentile stretched by %.2f in log terms "
           "(a source's runs inside a range built without it: %.0f %% on average unstretched, %.0f %% stretched)"
           % (WIDEN[0], 100 * raw_cover, 100 * own_coverage()))
-    in_own, in_pooled = {}, {}
-    envelope = {s: widest_interval(rows, loso_ratio, exclude=s) for s in by_source(rows)}
+    # each run against its own range (in_own) and against every source's range
+    # (in_pooled), both built without its source
+    in_own, in_pooled = inside_own(), {}
+    envelope = {s: widest_interval(rows, loso_ratio, exclude=s) for s in srcs_all}
     for r in rows:
         if r["id"] in loso_ratio:
-            iv = pick_interval(rows, loso_ratio, r["family"], r["regime"], exclude=r["source"])
-            in_own[r["id"]] = bool(iv and iv[0] <= loso_ratio[r["id"]] <= iv[1])
             lo, hi = envelope[r["source"]][:2]
             in_pooled[r["id"]] = lo <= loso_ratio[r["id"]] <= hi
-    for s, srows in sorted(by_source(rows).items()):
+    for s, srows in sorted(srcs_all.items()):
         ins = [insample[r["id"]] for r in srows if insample[r["id"]] is not None]
         out_ = [loso[r["id"]] for r in srows if loso[r["id"]] is not None]
         inside = sum(1 for r in srows if in_own.get(r["id"]))
