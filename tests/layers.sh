@@ -44,16 +44,17 @@ for dir in src/*/; do
     fi
 done
 # The project stands on its own: nothing it builds, tests, validates or
-# documents may read the workspace's ../shared folder (issue 24); what it
-# needs is copied in with its source and licence (validation/vtrain,
-# docs/reference).
-hits=$(grep -rlI -e '\.\./shared' Makefile .ci scripts src tests templates inputs validation docs README.md 2>/dev/null |
-    grep -v '^tests/layers.sh$')
+# documents may name the workspace's shared folder beside the repository
+# (issue 24); what it needs is copied in with its source and licence
+# (validation/vtrain, docs/reference).  The pattern is spelt so that this
+# file does not match it.
+outside='\.\./shar[e]d'
+hits=$(grep -rlI -e "$outside" Makefile .ci scripts src tests templates inputs validation docs README.md 2>/dev/null)
 if [ -n "$hits" ]; then
-    echo "not ok standalone: these name ../shared, outside the repository: $(echo $hits)"
+    echo "not ok standalone: these name the shared folder outside the repository: $(echo $hits)"
     failed=$((failed + 1))
 else
-    echo "ok   standalone: nothing names ../shared"
+    echo "ok   standalone: nothing names the shared folder outside the repository"
     passed=$((passed + 1))
 fi
 echo "layers: $passed passed, $failed failed"
