@@ -322,6 +322,54 @@ def moe_interval(by_src, exclude=None):
     return interval_from(ratios)
 
 
+# ---- pipeline schedules (validation/published/schedules.csv) ------------------
+
+SCOLS = ["scenario", "series", "system", "system.framework", "model", "devices", "tp", "pp", "dp", "microbatch",
+         "global_batch", "interleave", "pp_schedule", "recompute", "seq_parallel", "zero", "precision",
+         "model.layers", "model.hidden", "model.heads", "model.seq_len"]
+SCHEDULE_GATE = (0.03, 0.06)  # mean and largest |predicted - measured speedup over 1F1B|
+
+
+def evaluate_schedules(deepflow, root, out):
+    """[(config, schedule, predicted speedup over 1F1B, measured one)] and the rows not evaluated."""
+    rows, skipped = [], []
+    with open(os.path.join(root, "validation", "published", "schedules.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            if r["exclude"]:
+                skipped.append((r["id"], r["exclude"]))
+                continue
+            mb, m = int(r["microbatch"]), int(r["microbatches"])
+            rows.append({"scenario": r["id"], "series": r["source_key"],
+                         "system": SYSTEMS[(r["gpu"], r["gpu_memory_gb"])], "system.framework": "megatron-lm",
+                         "model": "gpt", "devices": r["gpus"], "tp": 1, "pp": r["pp"], "dp": 1, "microbatch": mb,
+                         "global_batch": mb * m, "interleave": 1, "pp_schedule": r["schedule"], "recompute": "none",
+                         "seq_parallel": "no", "zero": 0, "precision": "fp16", "model.layers": r["layers"],
+                         "model.hidden": r["hidden"], "model.heads": r["heads"], "model.seq_len": r["seq_len"],
+                         "_measured": float(r["samples_per_gpu_s"]),
+                         "_config": r["id"].rsplit("_", 1)[0]})
+    table = os.path.join(out, "schedules.csv")
+    with open(table, "w", newline="") as f:
+        f.write("# title: pipeline schedules (validation/published/schedules.csv)\n")
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(SCOLS)
+        for r in rows:
+            w.writerow([r.get(c, "") for c in SCOLS])
+    pred = run(deepflow, table, os.path.join(out, "schedules"))
+    base = {r["_config"]: r for r in rows if r["pp_schedule"] == "1f1b"}
+    res = []
+    for r in rows:
+        b = base.get(r["_config"])
+        if r["pp_schedule"] == "1f1b" or not b:
+            continue
+        p, pb = pred[r["scenario"]], pred[b["scenario"]]
+        if p["status"] != "ok" or pb["status"] != "ok":
+            skipped.append((r["scenario"], p["error"] or pb["error"]))
+            continue
+        res.append((r["_config"], r["pp_schedule"], float(p["samples_per_s"]) / float(pb["samples_per_s"]),
+                    r["_measured"] / b["_measured"]))
+    return res, skipped
+
+
 def measured_ratio(sc, pred):
     """predicted / measured step time of one published run, the published
     figure converted with the source's own FLOP counting."""
@@ -841,6 +889,20 @@ def main():
     misses = sorted(((r["id"], loso[r["id"]]) for r in rows
                      if r["kind"] == "published" and loso[r["id"]] is not None and abs(loso[r["id"]]) > 0.10),
                     key=lambda t: t[0])
+    sched, sched_skipped = evaluate_schedules(deepflow, root, out)
+    serr = [abs(p - m) for _, _, p, m in sched]
+    print("\npipeline schedules: predicted against measured speedup over 1F1B (Qi et al. 2024, Table 4; "
+          "%d rows not evaluated: ZB-2p and 1F1B-I, see schedules.csv)" % len(sched_skipped))
+    for cfg, s_, p, m in sched:
+        print("  %-22s %-12s predicted %.3f  measured %.3f  %+.3f" % (cfg, s_, p, m, p - m))
+    if serr:
+        print("  mean |error| %.3f, largest %.3f (gate %.2f, %.2f)" % (sum(serr) / len(serr), max(serr),
+                                                                    SCHEDULE_GATE[0], SCHEDULE_GATE[1]))
+        if sum(serr) / len(serr) > SCHEDULE_GATE[0] or max(serr) > SCHEDULE_GATE[1]:
+            bad.append("pipeline schedules' speedup error %.3f mean, %.3f largest" % (sum(serr) / len(serr),
+                                                                                      max(serr)))
+    else:
+        bad.append("pipeline schedules: no row evaluated")
     rt = readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv)
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
     for (gen, prec), (v, rid) in sorted(ceilings.items()):

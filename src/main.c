@@ -828,14 +828,42 @@ static void print_ranged(void (*fmt)(double, char *, size_t), double v, const Re
     }
 }
 
-/* A strategy degree for the eval printout: the resolved one, or on an error
- * what was asked for ('auto' when the search never resolved it). */
-static const char *degree(int err, int resolved, int asked, char buf[16])
+/* The runners-up: one column per axis (core/strategy.h's table), each as
+ * wide as its heading or its widest value. */
+static void print_top(const RunRow *rr)
 {
-    if (err && asked == AUTO_VALUE)
-        return "auto";
-    snprintf(buf, 16, "%d", err ? asked : resolved);
-    return buf;
+    int width[AXIS_COUNT];
+    char cell[AXIS_COUNT][32];
+    for (int a = 0; a < AXIS_COUNT; a++) {
+        width[a] = (int)strlen(strategy_axes[a].abbr);
+        for (int k = 0; k < rr->ntop; k++) {
+            strategy_value_text((StrategyAxis)a, strategy_get(&rr->top[k].st, (StrategyAxis)a), cell[a],
+                                sizeof cell[a]);
+            if ((int)strlen(cell[a]) > width[a])
+                width[a] = (int)strlen(cell[a]);
+        }
+    }
+    printf("best strategies (rank 1 is the one above)\n  %4s", "rank");
+    for (int a = 0; a < AXIS_COUNT; a++)
+        printf(" %*s", width[a], strategy_axes[a].abbr);
+    printf(" %12s %8s %6s %9s\n", "step", "slower", "MFU", "memory");
+    const double t0 = merit_time(rr->top[0].merit);
+    for (int k = 0; k < rr->ntop; k++) {
+        const Candidate *c = &rr->top[k];
+        printf("  %4d", k + 1);
+        for (int a = 0; a < AXIS_COUNT; a++) {
+            if (strategy_axis_applies(&c->st, (StrategyAxis)a))
+                strategy_value_text((StrategyAxis)a, strategy_get(&c->st, (StrategyAxis)a), cell[a],
+                                    sizeof cell[a]);
+            else
+                snprintf(cell[a], sizeof cell[a], "-");
+            printf(" %*s", width[a], cell[a]);
+        }
+        char stime[32];
+        unit_format(c->step_time_s, UNIT_TIME, stime, sizeof stime);
+        printf(" %12s %7.1f%% %5.1f%% %5.1f GiB\n", stime, 100 * (merit_time(c->merit) / t0 - 1),
+               100 * c->mfu, c->mem_total_bytes / GIB_BYTES);
+    }
 }
 
 static void print_eval(const RunRow *rr)
@@ -860,27 +888,10 @@ static void print_eval(const RunRow *rr)
         printf("model        %s: %s, %.4g B parameters\n", sc->model.name, model_kind_name(sc->model.kind),
                r->params_total / 1e9);
     const int err = r->status == STATUS_ERROR;
-    char dtp[16], dpp[16], ddp[16], dmb[16], div[16], dz[16], dcp[16], cpx[32] = "", dep[16], epx[48] = "";
-    const int cp_shown = err ? sc->st.cp : r->st.cp, ep_shown = err ? sc->st.ep : r->st.ep;
-    if (cp_shown != 1) /* context and expert parallelism: only when asked for */
-        snprintf(cpx, sizeof cpx, " x cp %s", degree(err, r->st.cp, sc->st.cp, dcp));
-    if (ep_shown != 1)
-        snprintf(epx, sizeof epx, " (experts over ep %s)", degree(err, r->st.ep, sc->st.ep, dep));
-    char rcx[48] = ""; /* a block recompute: how many layers of each chunk */
-    if (!err && r->st.recompute == RECOMPUTE_FULL && sc->st.recompute_layers != 0)
-        snprintf(rcx, sizeof rcx, " (%d layers of each chunk)", r->st.recompute_layers);
-    printf("strategy     devices %d = tp %s%s x pp %s x dp %s%s; microbatch %s, global batch %lld, "
-           "interleave %s, recompute %s%s, %s%s, ZeRO %s, placement %s\n",
-           sc->devices, degree(err, r->st.tp, sc->st.tp, dtp), cpx, degree(err, r->st.pp, sc->st.pp, dpp),
-           degree(err, r->st.dp, sc->st.dp, ddp), epx, degree(err, r->st.microbatch, sc->st.microbatch, dmb),
-           (long long)(err ? sc->st.global_batch : r->st.global_batch),
-           degree(err, r->st.interleave, sc->st.interleave, div),
-           recompute_name(err ? sc->st.recompute : r->st.recompute), rcx, precision_name(sc->precision),
-           (err ? sc->st.seq_parallel : r->st.seq_parallel) == AUTO_VALUE ? ", sequence parallel auto"
-           : (err ? sc->st.seq_parallel : r->st.seq_parallel)             ? ", sequence parallel"
-                                                                          : "",
-           degree(err, r->st.zero, sc->st.zero, dz),
-           placement_name(r->status == STATUS_ERROR ? sc->st.placement : r->st.placement));
+    char st[512]; /* on an error what was asked for ('auto' where the search never resolved it) */
+    strategy_describe(err ? &sc->st : &r->st, 0, st, sizeof st);
+    printf("strategy     devices %d: %s; global batch %lld, %s\n", sc->devices, st,
+           (long long)(err ? sc->st.global_batch : r->st.global_batch), precision_name(sc->precision));
     if (r->status == STATUS_ERROR) {
         printf("status       error: %s\n", r->error);
         return;
@@ -973,23 +984,8 @@ static void print_eval(const RunRow *rr)
     print_size("runtime reserve", r->mem_workspace_bytes);
     print_size("total", r->mem_total_bytes);
     print_size("capacity", r->mem_capacity_bytes);
-    if (rr->ntop > 0) {
-        printf("best strategies (rank 1 is the one above)\n");
-        printf("  %4s %4s %4s %5s %5s %3s %-10s %3s %4s %-9s %12s %8s %6s %9s\n", "rank", "tp", "pp", "dp",
-               "mb", "v", "recompute", "sp", "zero", "placement", "step", "slower", "MFU", "memory");
-        const double t0 = merit_time(rr->top[0].merit);
-        for (int k = 0; k < rr->ntop; k++) {
-            const Candidate *c = &rr->top[k];
-            const double t = merit_time(c->merit);
-            char st[32];
-            unit_format(c->step_time_s, UNIT_TIME, st, sizeof st);
-            printf("  %4d %4d %4d %5d %5d %3d %-10s %3s %4d %-9s %12s %7.1f%% %5.1f%% %5.1f GiB\n", k + 1,
-                   c->st.tp, c->st.pp, c->st.dp, c->st.microbatch, c->st.interleave,
-                   recompute_name(c->st.recompute), c->st.seq_parallel ? "yes" : "no", c->st.zero,
-                   placement_name(c->st.placement), st, 100 * (t / t0 - 1), 100 * c->mfu,
-                   c->mem_total_bytes / GIB_BYTES);
-        }
-    }
+    if (rr->ntop > 0)
+        print_top(rr);
 }
 
 static int cmd_eval(int argc, char **argv)

@@ -12,7 +12,9 @@
 
 #include "testutil.h"
 
+#include "core/param.h"
 #include "core/sha256.h"
+#include "core/strategy.h"
 #include "report/columns.h"
 #include "report/report.h"
 
@@ -311,6 +313,67 @@ static void test_every_column_read(void **state)
             print_error("runner column '%s' has no reader\n", runner_cols[i].name);
         assert_int_equal(kind, runner_cols[i].type == RC_TEXT ? 0 : 1);
         assert_non_null(rpt_col_label(runner_cols[i].name));
+    }
+}
+
+/* The axis table (core/types.h's STRATEGY_AXES) reaches every place that
+ * names an axis: iterate it, set every axis off its default, and read each
+ * place back: the scenario table's row, the summary's and the runners-up's
+ * column and its reader, the workbook's header, the eval printout
+ * (strategy_describe) and the Summary's strategy cell (its brief form),
+ * the accessors and the search's auto mask. */
+static void test_strategy_axes(void **state)
+{
+    (void)state;
+    RunRow rr;
+    fill_row(&rr, "row", "A", 64, STATUS_OK, 20);
+    Strategy *st = &rr.r.st;
+    for (int a = 0; a < AXIS_COUNT; a++) {
+        const AxisInfo *ax = &strategy_axes[a];
+        const int v = ax->ptype == P_BOOL ? 1 : ax->ptype == P_ENUM ? 1 : (int)ax->def + 2;
+        strategy_set(st, (StrategyAxis)a, v);
+        assert_int_equal(strategy_get(st, (StrategyAxis)a), v);
+    }
+    st->recompute = RECOMPUTE_FULL; /* off the default too, and the layers recomputed apply */
+    Candidate top[1];
+    memset(top, 0, sizeof top);
+    top[0].st = *st;
+    top[0].merit.samples_per_s = 1;
+    rr.top = top;
+    rr.ntop = 1;
+    char full[1024], brief[1024], want[96], t[256], v[32];
+    strategy_describe(st, 0, full, sizeof full);
+    strategy_describe(st, 1, brief, sizeof brief);
+    for (int a = 0; a < AXIS_COUNT; a++) {
+        const AxisInfo *ax = &strategy_axes[a];
+        const ParamDef *def = param_find(&param_scenario_table, ax->name, NULL, NULL);
+        assert_non_null(def);
+        assert_int_equal(def->auto_ok, 1);
+        assert_int_equal((int)def->type, ax->ptype);
+        assert_string_equal(def->help, ax->help);
+        assert_string_equal(report_cols[REPORT_AXIS0 + a].name, ax->name);
+        assert_string_equal(runner_cols[RUNNER_AXIS0 + a].name, ax->name);
+        assert_string_equal(rpt_col_label(ax->name), ax->label);
+        assert_int_equal(strategy_axis_find(ax->name), a);
+        strategy_value_text((StrategyAxis)a, strategy_get(st, (StrategyAxis)a), v, sizeof v);
+        snprintf(want, sizeof want, "%s %s", ax->name, v);
+        if (!strstr(full, want))
+            print_error("'%s' not in the printout '%s'\n", want, full);
+        assert_non_null(strstr(full, want));
+        snprintf(want, sizeof want, "%s %s", ax->abbr, v);
+        assert_non_null(strstr(brief, want));
+        double num;
+        const int rk = report_value(REPORT_AXIS0 + a, &rr, &num, t, sizeof t);
+        if (rk == 1)
+            snprintf(t, sizeof t, "%.0f", num);
+        assert_string_equal(t, v);
+        const int uk = runner_value(RUNNER_AXIS0 + a, &rr, 0, &num, t, sizeof t);
+        if (uk == 1)
+            snprintf(t, sizeof t, "%.0f", num);
+        assert_string_equal(t, v);
+        Strategy open = *st;
+        strategy_set(&open, (StrategyAxis)a, AUTO_VALUE);
+        assert_int_equal(strategy_auto_mask(&open), ax->walk >= 0 ? 1u << a : 0u);
     }
 }
 
@@ -641,8 +704,9 @@ int main(void)
         cmocka_unit_test(test_sheet_names),       cmocka_unit_test(test_formula_guard),
         cmocka_unit_test(test_clean_text),        cmocka_unit_test(test_convergence_column),
         cmocka_unit_test(test_every_column_read), cmocka_unit_test(test_recommendation),
-        cmocka_unit_test(test_series_best),       cmocka_unit_test(test_baselines),
-        cmocka_unit_test(test_document_time),     cmocka_unit_test(test_writers),
+        cmocka_unit_test(test_strategy_axes),     cmocka_unit_test(test_series_best),
+        cmocka_unit_test(test_baselines),         cmocka_unit_test(test_document_time),
+        cmocka_unit_test(test_writers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,6 +40,25 @@ static void test_bubble(void **state)
     assert_rel(sched_bubble(4, 1, 2.0, 10, 1), (1.0 + 2.0 / 10) * 2.0, 1e-15);
 }
 
+/* The split schedules against their papers' tables: ZB-H1 (Qi et al.
+ * ICLR 2024 Table 2; DeepSeek-V3 Table 2's ZB1P) (pp - 1)(F + B - 2W) and
+ * DualPipe (DeepSeek-V3 Table 2) (pp/2 - 1)(F&B + B - 3W), B the whole
+ * backward; with F = B_input = W (the sail-sg README's case) zero bubble
+ * leaves a third of 1F1B's. */
+static void test_split_bubble(void **state)
+{
+    (void)state;
+    const double F = 1.0, B = 2.0, W = 0.8;
+    assert_rel(sched_bubble_split(SCHED_ZERO_BUBBLE, 8, F + B, B, W, F + B), 7 * (F + B - 2 * W), 1e-15);
+    assert_rel(sched_bubble_split(SCHED_DUALPIPE, 8, F + B, B, W, 2.9), 3 * (2.9 + B - 3 * W), 1e-15);
+    assert_rel(sched_bubble_split(SCHED_ZERO_BUBBLE, 1, F + B, B, W, F + B), 0.0, 0);
+    assert_rel(sched_bubble_split(SCHED_ZERO_BUBBLE, 8, 3.0, 2.0, 1.0, 3.0),
+               sched_bubble(8, 1, 3.0, 1, 0) / 3, 1e-15);
+    /* DualPipe holds pp + 1 microbatches, never more than there are */
+    assert_rel(sched_inflight_dualpipe(20, 8), 9.0, 0);
+    assert_rel(sched_inflight_dualpipe(4, 8), 4.0, 0);
+}
+
 static void test_inflight(void **state)
 {
     (void)state;
@@ -174,6 +193,69 @@ static void test_step_schedule(void **state)
     assert_rel(r3.mem_grads_bytes, r.mem_grads_bytes / 8, 1e-12);
     assert_true(r3.comp_time_s[COMP_DP_COMM] + r3.comp_time_s[COMP_DP_HIDDEN] >
                 r.comp_time_s[COMP_DP_COMM] + r.comp_time_s[COMP_DP_HIDDEN]);
+}
+
+/* The schedules in the whole step: zero bubble shortens the bubble and
+ * keeps 1F1B's memory; DualPipe holds the ends' two stages (twice the
+ * weights) and hides the stage sends; 1f1b over chunks runs as the
+ * interleaved schedule; each schedule's rules are errors with a reason. */
+static void test_pipeline_schedules(void **state)
+{
+    (void)state;
+    const char *kv[] = {"system=dgx-a100-80g",
+                        "model=gpt3-175b",
+                        "devices=1024",
+                        "tp=8",
+                        "pp=16",
+                        "microbatch=1",
+                        "global_batch=1536",
+                        "recompute=selective",
+                        "seq_parallel=yes",
+                        "pp_schedule=1f1b"};
+    Scenario sc;
+    build_scenario(&sc, kv, 10);
+    Result a, z, d, v;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &a), 0);
+    sc.st.pp_schedule = SCHED_ZERO_BUBBLE;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &z), 0);
+    sc.st.pp_schedule = SCHED_DUALPIPE;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &d), 0);
+    assert_true(z.comp_time_s[COMP_PP_BUBBLE] < 0.7 * a.comp_time_s[COMP_PP_BUBBLE]);
+    assert_true(z.step_time_s < a.step_time_s);
+    assert_rel(z.mem_total_bytes, a.mem_total_bytes, 1e-12);
+    assert_true(d.mem_weights_bytes > 1.9 * a.mem_weights_bytes);
+    assert_true(d.mem_activations_bytes > a.mem_activations_bytes);
+    assert_true(d.comp_time_s[COMP_PP_COMM] < 0.1 * a.comp_time_s[COMP_PP_COMM]);
+    sc.st.pp_schedule = SCHED_1F1B;
+    sc.st.interleave = 2;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &v), 0);
+    assert_int_equal(v.st.pp_schedule, SCHED_INTERLEAVED);
+
+    static const struct {
+        const char *schedule, *pp, *other, *msg;
+    } bad[] = {
+        {"pp_schedule=interleaved", "pp=4", "interleave=1",
+         "pp_schedule interleaved needs model chunks to interleave"},
+        {"pp_schedule=zero-bubble", "pp=4", "interleave=2",
+         "pp_schedule zero-bubble runs one model chunk per stage"},
+        {"pp_schedule=dualpipe", "pp=3", "interleave=1",
+         "pp_schedule dualpipe feeds microbatches from both ends"},
+        {"pp_schedule=dualpipe", "pp=4", "global_batch=3",
+         "their count (global_batch / (dp x microbatch) = 1) must"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *k2[] = {"system=dgx-a100-80g", "model=gpt3-175b", "devices=96", "tp=8",
+                            "microbatch=1",        bad[i].schedule,   bad[i].pp,    bad[i].other};
+        ScenarioSource src;
+        Diag dg;
+        diag_clear(&dg);
+        Scenario s2;
+        assert_int_not_equal(scenario_build_kv(&db, "test", k2, NULL, 8, &s2, &src, &dg), 0);
+        if (!strstr(dg.msg, bad[i].msg))
+            print_error("%s\n", dg.msg);
+        assert_non_null(strstr(dg.msg, bad[i].msg));
+        scenario_source_free(&src);
+    }
 }
 
 /* The strategy is one value: its open axes are a mask, named as the columns. */
@@ -520,6 +602,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_stage_layers),       cmocka_unit_test(test_bubble),
         cmocka_unit_test(test_inflight),           cmocka_unit_test(test_zero_sharding),
+        cmocka_unit_test(test_split_bubble),       cmocka_unit_test(test_pipeline_schedules),
         cmocka_unit_test(test_activations),        cmocka_unit_test(test_dp_exchange),
         cmocka_unit_test(test_step_schedule),      cmocka_unit_test(test_strategy_value),
         cmocka_unit_test(test_context_parallel),   cmocka_unit_test(test_block_recompute),

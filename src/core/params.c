@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "strategy.h"
 #include "text.h"
 #include "types.h"
 
@@ -528,28 +529,22 @@ static const ParamDef scenario_defs[] = {
     PSUB(Scenario, "system", system, param_system_table, 1, "system template"),
     PSUB(Scenario, "model", model, param_model_table, 1, "model template"),
     PI(Scenario, "devices", devices, 1, 1e7, 1, 0, 0, "total accelerators"),
-    PI(Scenario, "tp", st.tp, 1, 1e5, 1, 0, 1, "tensor-parallel degree"),
-    PI(Scenario, "pp", st.pp, 1, 1e5, 1, 0, 1, "pipeline-parallel degree"),
-    PI(Scenario, "ep", st.ep, 1, 1e5, 1, 0, 1,
-       "expert-parallel degree: a mixture of experts' experts split over ep of the data-parallel ranks"),
-    PI(Scenario, "cp", st.cp, 1, 1e5, 1, 0, 1,
-       "context-parallel degree: each sequence split over cp ranks, attention as a ring (transformers)"),
-    PI(Scenario, "dp", st.dp, 1, 1e7, 0, 0, 1, "data-parallel degree; default devices / (tp x cp x pp)"),
-    PI(Scenario, "microbatch", st.microbatch, 1, 1e6, 1, 0, 1, "samples per microbatch"),
-    PI64(Scenario, "global_batch", st.global_batch, 1, 1e9, 0, 0,
-         "samples per optimizer step; default microbatch x dp"),
+/* the strategy's axes, one row each from core/strategy.h's table */
+#define AXIS_PARAM(ID, field, ctype, ptype, choices, lo, hi, def, walk, unit, abbr, label, help)             \
+    {#field,  offsetof(Scenario, st.field),                                                                  \
+     ptype,   (ptype) == P_INT ? UNIT_INTEGER : UNIT_NUMBER,                                                 \
+     lo,      hi,                                                                                            \
+     def,     0,                                                                                             \
+     1,       0,                                                                                             \
+     choices, NULL,                                                                                          \
+     help},
+    STRATEGY_AXES(AXIS_PARAM)
+#undef AXIS_PARAM
+        PI64(Scenario, "global_batch", st.global_batch, 1, 1e9, 0, 0,
+             "samples per optimizer step; default microbatch x dp"),
     PI(Scenario, "replica_batch", replica_batch, 0, 1e9, 0, 0, 1,
        "samples per data-parallel replica per step (global_batch = replica_batch x dp); auto: the search "
        "tries powers of two from 1 to 1,024"),
-    PI(Scenario, "interleave", st.interleave, 1, 1e4, 1, 0, 1, "model chunks per pipeline stage"),
-    PE(Scenario, "recompute", st.recompute, recompute_names, RECOMPUTE_NONE, 1, "activation recomputation"),
-    PI(Scenario, "recompute_layers", st.recompute_layers, 0, 1e4, 0, 0, 1,
-       "with recompute full: the layers of each model chunk that recompute (Megatron's block method; the "
-       "others keep their activations); 0: every layer; auto: the fewest that fit in memory (transformers)"),
-    {"seq_parallel", offsetof(Scenario, st.seq_parallel), P_BOOL, UNIT_NUMBER, 0, 1, 0, 0, 1, 0, NULL, NULL,
-     "sequence parallelism (Megatron: norms and dropout split over the tensor ranks)"},
-    PI(Scenario, "zero", st.zero, 0, 3, 0, 0, 1,
-       "ZeRO stage (optimizer state, gradients, weights sharded over dp)"),
     PE(Scenario, "precision", precision, precision_names, PREC_BF16, 0, "training precision"),
     PD(Scenario, "power_cap", power_cap_w, UNIT_POWER, 0, 1e5, 0, 0,
        "per-device power cap (DVFS lowers the clock to meet it); default the TDP"),
@@ -562,8 +557,6 @@ static const ParamDef scenario_defs[] = {
        "co-design: seed of the random starts (the same seed, the same answer)"),
     PI(Scenario, "min_mp", min_mp, 1, 1e5, 1, 0, 0, "search: smallest tp x pp"),
     PI(Scenario, "max_mp", max_mp, 1, 1e5, 1e5, 0, 0, "search: largest tp x pp"),
-    PE(Scenario, "placement", st.placement, placement_names, PLACE_TP_DP_PP, 1,
-       "rank order over devices, innermost first"),
     PD(Scenario, "train_tokens", train_tokens, UNIT_NUMBER, 0, 1e18, 0, 0, "tokens to train on"),
     PD(Scenario, "train_samples", train_samples, UNIT_NUMBER, 0, 1e18, 0, 0, "samples to train on"),
     PD(Scenario, "epochs", epochs, UNIT_NUMBER, 0, 1e9, 0, 0, "epochs over the dataset"),

@@ -374,24 +374,78 @@ typedef enum {
     PLACE_COUNT
 } Placement;
 
+/* The pipeline schedule (par/schedule.c): Megatron-LM's one-forward-one-
+ * backward, its interleaved variant over `interleave` model chunks per
+ * stage (Narayanan et al. SC'21), zero bubble (ZB-H1: the backward pass
+ * split into input- and weight-gradient parts, the latter filling the
+ * bubble; Qi et al. ICLR 2024) and DualPipe (bidirectional, forward and
+ * backward chunks overlapped with their communication; DeepSeek-V3
+ * report, 2024). */
+typedef enum { SCHED_1F1B, SCHED_INTERLEAVED, SCHED_ZERO_BUBBLE, SCHED_DUALPIPE, SCHED_COUNT } PpSchedule;
+
 #define AUTO_VALUE (-1) /* an integer strategy field set to 'auto' */
 
-/* A parallelism strategy: the degree of each axis and how a step runs.  One
- * value that the scenario (asked for), the search (tried) and the result
- * (chosen) share; core/strategy.h names its axes and checks it. */
+/* The axes of a Strategy: one line each, in the order the reports list
+ * them.  Everything that names, reads, writes, prints or searches an axis
+ * is generated from this table: the Strategy struct's fields (below), the
+ * StrategyAxis enum and the axis accessors (core/strategy.h), the
+ * scenario table's parameter rows (core/params.c), the summary's and the
+ * runners-up's columns and their reader (report/columns.c), the
+ * workbook's strategy cells, the eval printouts, the search's walk
+ * (search/search.c) and every strategy copy.
+ *
+ *   X(ID, field, ctype, ptype, choices, lo, hi, def, walk, unit, abbr, label, help)
+ *
+ * field: the Strategy member, also the scenario column's name; ctype: its
+ * C type; ptype, choices, lo, hi, def: its parameter row (core/param.h;
+ * every axis accepts `auto`); walk: its place in the search's depth-first
+ * walk (1 first; the walk sets an axis only after those it depends on),
+ * 0 when the search derives it (dp: the devices over the other degrees),
+ * -1 when the step model resolves it (recompute_layers: the fewest that
+ * fit); unit: its report unit; abbr: its heading in narrow tables; label:
+ * its heading in the workbook; help: its meaning (the parameter help and
+ * the column glossary). */
+#define STRATEGY_AXES(X)                                                                                     \
+    X(TP, tp, int, P_INT, NULL, 1, 1e5, 1, 1, "", "tp", "Tensor parallel", "tensor-parallel degree")         \
+    X(CP, cp, int, P_INT, NULL, 1, 1e5, 1, 2, "", "cp", "Context parallel",                                  \
+      "context-parallel degree: each sequence split over cp ranks, attention as a ring (transformers)")      \
+    X(EP, ep, int, P_INT, NULL, 1, 1e5, 1, 4, "", "ep", "Expert parallel",                                   \
+      "expert-parallel degree: a mixture of experts' experts split over ep of the data-parallel ranks")      \
+    X(PP, pp, int, P_INT, NULL, 1, 1e5, 1, 3, "", "pp", "Pipeline parallel", "pipeline-parallel degree")     \
+    X(DP, dp, int, P_INT, NULL, 1, 1e7, 0, 0, "", "dp", "Data parallel",                                     \
+      "data-parallel degree; default devices / (tp x cp x pp)")                                              \
+    X(MICROBATCH, microbatch, int, P_INT, NULL, 1, 1e6, 1, 5, "samples", "mb", "Microbatch",                 \
+      "samples per microbatch")                                                                              \
+    X(INTERLEAVE, interleave, int, P_INT, NULL, 1, 1e4, 1, 6, "", "v", "Chunks per stage",                   \
+      "model chunks per pipeline stage (the interleaved schedule's virtual stages)")                         \
+    X(PP_SCHEDULE, pp_schedule, PpSchedule, P_ENUM, schedule_names, 0, 0, SCHED_1F1B, 7, "", "schedule",     \
+      "Pipeline schedule",                                                                                   \
+      "pipeline schedule: 1f1b (Megatron-LM; with interleave > 1 its interleaved variant), interleaved "     \
+      "(interleave > 1), zero-bubble (ZB-H1: the weight gradients fill the bubble; interleave 1), dualpipe " \
+      "(DeepSeek-V3: bidirectional, two copies of the stage's weights, all-to-all and stage sends hidden "   \
+      "under compute; pp even, interleave 1)")                                                               \
+    X(SEQ_PARALLEL, seq_parallel, int, P_BOOL, NULL, 0, 1, 0, 10, "", "sp", "Sequence parallel",             \
+      "sequence parallelism (Megatron: norms and dropout split over the tensor ranks)")                      \
+    X(ZERO, zero, int, P_INT, NULL, 0, 3, 0, 11, "", "zero", "ZeRO stage",                                   \
+      "ZeRO stage: 1 shards the optimizer state over dp, 2 also the gradients, 3 also the weights")          \
+    X(RECOMPUTE, recompute, Recompute, P_ENUM, recompute_names, 0, 0, RECOMPUTE_NONE, 8, "", "recompute",    \
+      "Recompute", "activation recomputation")                                                               \
+    X(RECOMPUTE_LAYERS, recompute_layers, int, P_INT, NULL, 0, 1e4, 0, -1, "", "rc layers",                  \
+      "Layers recomputed",                                                                                   \
+      "with recompute full: the layers of each model chunk that recompute (Megatron's block method; the "    \
+      "others keep their activations); 0: every layer; auto: the fewest that fit in memory (transformers)")  \
+    X(PLACEMENT, placement, Placement, P_ENUM, placement_names, 0, 0, PLACE_TP_DP_PP, 9, "", "placement",    \
+      "Rank order", "rank order over devices, innermost first")
+
+/* A parallelism strategy: the value of each axis (the table above) and
+ * the global batch.  One value that the scenario (asked for), the search
+ * (tried) and the result (chosen) share; core/strategy.h names its axes
+ * and checks it.  An integer or enum axis may be AUTO_VALUE until the
+ * search resolves it. */
 typedef struct {
-    int tp, pp, dp;       /* tensor, pipeline and data-parallel degrees */
-    int ep;               /* expert-parallel degree: the experts split over ep of the dp ranks (1: none) */
-    int cp;               /* context-parallel degree: each sequence split over cp ranks (1: none) */
-    int microbatch;       /* samples per microbatch */
-    int interleave;       /* model chunks per pipeline stage */
-    Recompute recompute;  /* activation recomputation */
-    int recompute_layers; /* full recompute: layers of each model chunk that recompute (Megatron's block
-                             method; the others keep their activations); 0: every layer; AUTO_VALUE: the
-                             fewest that fit in memory (resolved by the step model) */
-    int seq_parallel;     /* sequence parallelism over the tensor ranks (0/1) */
-    int zero;             /* ZeRO stage 0-3 */
-    Placement placement;  /* rank order over the devices, innermost first */
+#define STRATEGY_FIELD(ID, field, ctype, ...) ctype field;
+    STRATEGY_AXES(STRATEGY_FIELD)
+#undef STRATEGY_FIELD
     int64_t global_batch; /* samples per optimizer step */
 } Strategy;
 
@@ -521,6 +575,7 @@ extern const char *const model_kind_names[MODEL_KIND_COUNT + 1];
 extern const char *const topology_names[TOPO_COUNT + 1];
 extern const char *const placement_names[PLACE_COUNT + 1];
 extern const char *const codesign_names[CODESIGN_COUNT + 1];
+extern const char *const schedule_names[SCHED_COUNT + 1];
 
 const char *precision_name(Precision p);
 const char *recompute_name(Recompute r);
@@ -532,5 +587,6 @@ const char *placement_name(Placement p);
 /* A budget part as the derive: keys spell it ("core", "l2", "registers"). */
 const char *tech_part_name(TechPart p);
 const char *codesign_name(Codesign c);
+const char *schedule_name(PpSchedule s);
 
 #endif

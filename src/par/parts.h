@@ -29,6 +29,17 @@ int sched_stage_layers(int layers, int pp, int v);
  * wavefront through the other pp - 2 stages. */
 double sched_bubble(int pp, int v, double t_stage, int wave, int serial_first);
 
+/* Fill and drain of the schedules that split the backward pass into its
+ * input-gradient part and its weight-gradient part (t_w, the latter, which
+ * waits for no other stage and so fills the bubble), with t_stage = t_f +
+ * t_b the stage's forward and whole backward time and t_fb the time of a
+ * forward and a backward chunk run together with their communication
+ * hidden (DeepSeek-V3 report Table 2, in its notation F, B, W, F&B):
+ *   zero bubble (ZB-H1, Qi et al. ICLR 2024 Table 2): (pp - 1)(t_f + t_b - 2 t_w);
+ *   DualPipe: (pp/2 - 1)(t_fb + t_b - 3 t_w).
+ * 1F1B's is (pp - 1)(t_f + t_b) (sched_bubble). */
+double sched_bubble_split(PpSchedule s, int pp, double t_stage, double t_b, double t_w, double t_fb);
+
 /* Activations the first stage holds at its peak: 1F1B holds min(m, pp)
  * microbatches (*microbatches); the interleaved schedule runs
  * 2 (pp - 1) + (v - 1) pp warm-up chunk forwards before its first
@@ -36,6 +47,10 @@ double sched_bubble(int pp, int v, double t_stage, int wave, int serial_first);
  * but never more than the m v chunks there are: *interleave is that over
  * what 1F1B holds (1 + (pp - 1) / (pp v) when m >= pp + ...; 1 for v = 1). */
 void sched_inflight(long m, int pp, int v, double *microbatches, double *interleave);
+
+/* DualPipe's peak: pp + 1 microbatches of a stage's activations (DeepSeek-V3
+ * Table 2), never more than the m there are. */
+double sched_inflight_dualpipe(long m, int pp);
 
 /* Stage-to-stage sends per device and step: an activation forward and a
  * gradient backward per microbatch and chunk, plus the fill, each in

@@ -1,5 +1,6 @@
-/* par/schedule.c — the pipeline schedule (see parts.h): Megatron-LM's 1F1B
- * with interleaved chunks (Narayanan et al., SC'21). */
+/* par/schedule.c — the pipeline schedules (see parts.h): Megatron-LM's
+ * 1F1B with interleaved chunks (Narayanan et al., SC'21), zero bubble (Qi
+ * et al., ICLR 2024) and DualPipe (DeepSeek-V3 report, 2024). */
 #include "parts.h"
 
 #include <math.h>
@@ -17,6 +18,20 @@ double sched_bubble(int pp, int v, double t_stage, int wave, int serial_first)
     if (serial_first && wave > 1 && pp > 1)
         return (1.0 + (double)(pp - 2) / wave) / v * t_stage;
     return (double)(pp - 1) / v * t_stage / wave;
+}
+
+double sched_bubble_split(PpSchedule s, int pp, double t_stage, double t_b, double t_w, double t_fb)
+{
+    if (pp < 2)
+        return 0.0;
+    if (s == SCHED_DUALPIPE)
+        return fmax(0.0, (pp / 2.0 - 1.0) * (t_fb + t_b - 3.0 * t_w));
+    return fmax(0.0, (pp - 1.0) * (t_stage - 2.0 * t_w));
+}
+
+double sched_inflight_dualpipe(long m, int pp)
+{
+    return fmin((double)m, pp + 1.0);
 }
 
 void sched_inflight(long m, int pp, int v, double *microbatches, double *interleave)

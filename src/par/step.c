@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/strategy.h"
 #include "graph/graph.h"
 #include "net/net.h"
 #include "par/parts.h"
@@ -239,10 +240,9 @@ static void tier_name(char *buf, size_t n, const Group *g, const CollCost *c)
  * the innermost, the outermost the product of the two. */
 static void placement_strides(Placement pl, int tp, int dp, int pp, long stride[3])
 {
-    static const int order[PLACE_COUNT][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
-                                              {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    int o[3];
+    placement_order(pl, o);
     const int size[3] = {tp, dp, pp};
-    const int *o = order[(unsigned)pl < PLACE_COUNT ? pl : 0];
     stride[o[0]] = 1;
     stride[o[1]] = size[o[0]];
     stride[o[2]] = (long)size[o[0]] * size[o[1]];
@@ -337,8 +337,15 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     const int ep = sc->st.ep > 1 ? sc->st.ep : 1; /* experts split over ep of the dp ranks */
 
     r->st = sc->st; /* the strategy as evaluated */
-    if (tp < 1 || pp < 1 || dp < 1 || mb < 1 || v < 1)
+    if (tp < 1 || pp < 1 || dp < 1 || mb < 1 || v < 1 || (int)sc->st.pp_schedule == AUTO_VALUE)
         return fail(r, "the strategy is not resolved (auto needs the search)");
+    if (r->st.pp_schedule == SCHED_1F1B && v > 1) /* 1F1B over chunks: the interleaved schedule */
+        r->st.pp_schedule = SCHED_INTERLEAVED;
+    const PpSchedule sched = pp > 1 ? r->st.pp_schedule : SCHED_1F1B;
+    /* DualPipe: each rank holds stage i of one direction's pipeline and
+     * stage pp - 1 - i of the other's, and runs half the microbatches
+     * through each */
+    const int dual = sched == SCHED_DUALPIPE;
     /* a 16- or 8-bit format the device has no matrix units for would run
      * at another format's rate with this one's bytes: not a real device */
     if ((sc->precision == PREC_FP4 || sc->precision == PREC_FP8 || sc->precision == PREC_BF16 ||
@@ -411,6 +418,9 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     Costs lf = {0}, lb = {0}, ff = {0}, fb = {0}, tf = {0}, tb = {0};
     cost_list(&x, &g.layer_fwd, 0, &lf);
     cost_list(&x, &g.layer_bwd, 0, &lb);
+    /* the weight-gradient GEMMs: half the backward's (dW = X^T dY beside
+     * dX = dY W^T, the same FLOPs), the part the split schedules defer */
+    const double w_layer = 0.5 * lb.t[COMP_GEMM];
     cost_list(&x, &g.layer_recompute, 1, &lb);
     Costs lr = {0}; /* the recompute alone: a block recompute leaves it out of some layers */
     if (sc->st.recompute == RECOMPUTE_FULL && sc->st.recompute_layers != 0)
@@ -451,12 +461,14 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     /* (a mixture of experts: this device's E/ep experts of each layer) */
     const double ppl =
         (g.params_per_layer - g.params_expert_per_layer) / tp + g.params_expert_per_layer / tp / ep;
-    const double p_exp = lps * g.params_expert_per_layer / tp / ep; /* of p_dev, the experts' */
+    const double p_exp =
+        (dual ? 2 : 1) * lps * g.params_expert_per_layer / tp / ep; /* of p_dev, the experts' */
     double p_first = lps * ppl + g.params_embedding / tp;
     double p_last = lps * ppl + (g.params_head > 0 ? g.params_head : g.params_embedding) / tp;
     if (pp == 1)
         p_first = p_last = lps * ppl + g.params_embedding / tp + g.params_head / tp;
-    const double p_dev = p_first > p_last ? p_first : p_last;
+    /* (DualPipe: the ends' ranks hold the first stage and the last) */
+    const double p_dev = dual ? p_first + p_last : p_first > p_last ? p_first : p_last;
 
     /* The state the most loaded device holds and its activations: a block
      * recompute (Megatron's --recompute-method block) recomputes k layers
@@ -478,6 +490,8 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     r->mem_workspace_bytes = dev->hbm_reserved_bytes;
     double inflight, ileave;
     sched_inflight(m_micro, pp, v, &inflight, &ileave);
+    if (dual)
+        inflight = sched_inflight_dualpipe(m_micro, pp);
     const int chunk_layers = (int)(lps / v + 0.5);
     int k_rc = chunk_layers; /* layers of each chunk that recompute (full recompute) */
     double act = 0;
@@ -498,6 +512,8 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
             mem_activations(pp, g.act_bytes_per_layer, lps, g.act_bytes_first, g.act_bytes_last, inflight,
                             ileave, sc->st.recompute == RECOMPUTE_FULL ? g.act_bytes_recompute_working : 0.0);
     }
+    if (dual) /* the ends' ranks also keep the head's activations of their last-stage chunks */
+        act += g.act_bytes_last;
     r->st.recompute_layers = sc->st.recompute == RECOMPUTE_FULL ? k_rc : 0;
     /* the layers of the stage that do not recompute */
     const double unrecomputed = lps - (double)k_rc * v;
@@ -505,10 +521,17 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         costs_add(&first, &lr, -unrecomputed);
         costs_add(&last, &lr, -unrecomputed);
     }
-    const Costs *stage = (pp == 1 || costs_total(&first) >= costs_total(&last)) ? &first : &last;
+    Costs ends = {0}; /* DualPipe: a microbatch on the ends' ranks, half through each stage */
+    costs_add(&ends, &first, 0.5);
+    costs_add(&ends, &last, 0.5);
+    const Costs *stage = dual                                                     ? &ends
+                         : (pp == 1 || costs_total(&first) >= costs_total(&last)) ? &first
+                                                                                  : &last;
     const double t_stage = costs_total(stage); /* t_f + t_b */
-    const double t_b_last =
-        lps * costs_total(&lb) - unrecomputed * costs_total(&lr) + costs_total(stage == &first ? &fb : &tb);
+    const double t_b_last = lps * costs_total(&lb) - unrecomputed * costs_total(&lr) +
+                            (dual              ? 0.5 * (costs_total(&fb) + costs_total(&tb))
+                             : stage == &first ? costs_total(&fb)
+                                               : costs_total(&tb));
 
     Costs step = {0};
     costs_add(&step, stage, (double)m_micro);
@@ -521,7 +544,25 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
      * stage's fill: at pp 4 the mean error stays near pp 1's (-3 to -7 %
      * by model size, pp 1 -0.3 to -7 %), where charging each stage its
      * own time gives -10 to -18 %. */
-    step.t[COMP_PP_BUBBLE] = sched_bubble(pp, v, t_stage, g.wavefront, g.serial_first);
+    if (sched == SCHED_ZERO_BUBBLE || dual) {
+        /* the split schedules (schedule.c): the weight gradients fill the
+         * bubble; DualPipe's overlapped forward and backward chunks hide
+         * their all-to-all and stage sends */
+        const double t_w = lps * w_layer;
+        const double t_fb = t_stage - stage->t[COMP_EP_COMM];
+        step.t[COMP_PP_BUBBLE] = sched_bubble_split(sched, pp, t_stage, t_b_last, t_w, t_fb);
+    } else {
+        step.t[COMP_PP_BUBBLE] = sched_bubble(pp, v, t_stage, g.wavefront, g.serial_first);
+    }
+    /* DualPipe pairs each forward chunk with another microbatch's backward
+     * chunk and hides their all-to-all under each other's compute; only
+     * the unpaired chunks of the warm-up and the drain, about pp of each
+     * rank's 2 m, show it */
+    const double dual_exposed = dual ? fmin(1.0, pp / (2.0 * (double)m_micro)) : 1.0;
+    if (dual) {
+        const double hidden = step.t[COMP_EP_COMM] * (1.0 - dual_exposed);
+        step.t[COMP_EP_COMM] -= hidden;
+    }
 
     /* Stage-to-stage transfers: an activation forward and a gradient
      * backward per microbatch and chunk, blocking as in Megatron-LM; with
@@ -538,7 +579,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         CollCost p2p;
         net_collective(sys, &pp_group, COLL_P2P, msg / units, &p2p);
         const double sends = sched_p2p_sends(m_micro, pp, v, units);
-        step.t[COMP_PP_COMM] = p2p.time_s * sends;
+        step.t[COMP_PP_COMM] = p2p.time_s * sends * dual_exposed;
         step.e[COMP_PP_COMM] = pwr_link_energy(&sys->intra, p2p.intra_bytes * sends);
         step.e_inter += pwr_link_energy(&sys->inter, p2p.inter_bytes * sends);
         step.inter_bytes += p2p.inter_bytes * sends;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/param.h"
 #include "core/strategy.h"
 #include "core/units.h"
 
@@ -17,24 +18,11 @@ const ReportCol report_cols[] = {
     {"system", "", RC_TEXT, RF_PLAIN, "system template"},
     {"model", "", RC_TEXT, RF_PLAIN, "model template"},
     {"devices", "", RC_INT, RF_PLAIN, "accelerators"},
-    {"tp", "", RC_INT, RF_PLAIN, "tensor-parallel degree"},
-    {"cp", "", RC_INT, RF_PLAIN,
-     "context-parallel degree: each sequence split over cp ranks (ring attention)"},
-    {"ep", "", RC_INT, RF_PLAIN,
-     "expert-parallel degree: the experts split over ep of the data-parallel ranks"},
-    {"pp", "", RC_INT, RF_PLAIN, "pipeline-parallel degree"},
-    {"dp", "", RC_INT, RF_PLAIN, "data-parallel degree"},
-    {"microbatch", "samples", RC_INT, RF_PLAIN, "samples per microbatch"},
-    {"global_batch", "samples", RC_INT, RF_PLAIN, "samples per optimizer step"},
-    {"interleave", "", RC_INT, RF_PLAIN, "model chunks per pipeline stage"},
-    {"seq_parallel", "", RC_TEXT, RF_PLAIN, "sequence parallelism over the tensor ranks (yes, no)"},
-    {"zero", "", RC_INT, RF_PLAIN, "ZeRO stage: 1 shards optimizer state, 2 also gradients, 3 also weights"},
-    {"recompute", "", RC_TEXT, RF_PLAIN, "activation recomputation"},
-    {"recompute_layers", "", RC_INT, RF_PLAIN,
-     "with full recompute: the layers of each model chunk that recompute (the others keep their "
-     "activations)"},
+/* the strategy's axes, from core/strategy.h's table */
+#define AXIS_COL(ID, field, ctype, ptype, choices, lo, hi, def, walk, unit, abbr, label, help)               \
+    {#field, unit, (ptype) == P_INT ? RC_INT : RC_TEXT, RF_PLAIN, help},
+    STRATEGY_AXES(AXIS_COL){"global_batch", "samples", RC_INT, RF_PLAIN, "samples per optimizer step"},
     {"precision", "", RC_TEXT, RF_PLAIN, "training precision"},
-    {"placement", "", RC_TEXT, RF_PLAIN, "rank order over devices, innermost first"},
     {"framework", "", RC_TEXT, RF_PLAIN, "training stack the system runs (templates/frameworks)"},
     {"codesign_points", "", RC_INT, RF_PLAIN,
      "co-design: design points (splits of the derived device's budget) the search evaluated"},
@@ -121,14 +109,20 @@ static int text(char *buf, size_t n, const char *s)
     return 0;
 }
 
-/* A strategy degree: the resolved one when the row evaluated, else what was
+/* An axis's cell: the resolved value when the row evaluated, else what was
  * asked for, where 'auto' that the search never resolved stays 'auto'
- * rather than showing its internal marker. */
-static int strategy_cell(int ok, int resolved, int asked, double *num, char *t, size_t n)
+ * rather than showing its internal marker; empty where the axis means
+ * nothing (the layers recomputed without a full recompute). */
+static int axis_cell(StrategyAxis a, const Strategy *shown, double *num, char *t, size_t n)
 {
-    if (!ok && asked == AUTO_VALUE)
-        return text(t, n, "auto");
-    *num = ok ? resolved : asked;
+    if (!strategy_axis_applies(shown, a))
+        return strategy_axes[a].ptype == P_INT ? 1 : 0;
+    const int v = strategy_get(shown, a);
+    if (v == AUTO_VALUE || strategy_axes[a].ptype != P_INT) {
+        strategy_value_text(a, v, t, n);
+        return 0;
+    }
+    *num = v;
     return 1;
 }
 
@@ -148,52 +142,22 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         return text(t, n, rr->built && r->status != STATUS_ERROR ? "" : r->error);
     if (!rr->built)
         return report_cols[i].type == RC_TEXT ? 0 : 1;
+    if (i >= REPORT_AXIS0 && i < REPORT_AXIS0 + AXIS_COUNT)
+        return axis_cell((StrategyAxis)(i - REPORT_AXIS0), ok ? &r->st : &sc->st, num, t, n);
     if (!strcmp(name, "series"))
         return text(t, n, sc->series);
     if (!strcmp(name, "system"))
         return text(t, n, sc->system.name);
     if (!strcmp(name, "model"))
         return text(t, n, sc->model.name);
-    if (!strcmp(name, "recompute"))
-        return text(t, n, recompute_name(ok ? r->st.recompute : sc->st.recompute));
     if (!strcmp(name, "precision"))
         return text(t, n, precision_name(sc->precision));
     if (!strcmp(name, "framework"))
         return text(t, n, sc->system.framework.name);
-    if (!strcmp(name, "placement"))
-        return text(t, n, placement_name(ok ? r->st.placement : sc->st.placement));
     if (!strcmp(name, "devices"))
         return *num = sc->devices, 1;
     if (!strcmp(name, "global_batch"))
         return *num = (double)(ok ? r->st.global_batch : sc->st.global_batch), 1;
-    if (!strcmp(name, "tp"))
-        return strategy_cell(ok, r->st.tp, sc->st.tp, num, t, n);
-    if (!strcmp(name, "cp"))
-        return strategy_cell(ok, r->st.cp, sc->st.cp, num, t, n);
-    if (!strcmp(name, "ep"))
-        return strategy_cell(ok, r->st.ep, sc->st.ep, num, t, n);
-    if (!strcmp(name, "pp"))
-        return strategy_cell(ok, r->st.pp, sc->st.pp, num, t, n);
-    if (!strcmp(name, "dp"))
-        return strategy_cell(ok, r->st.dp, sc->st.dp, num, t, n);
-    if (!strcmp(name, "microbatch"))
-        return strategy_cell(ok, r->st.microbatch, sc->st.microbatch, num, t, n);
-    if (!strcmp(name, "interleave"))
-        return strategy_cell(ok, r->st.interleave, sc->st.interleave, num, t, n);
-    if (!strcmp(name, "recompute_layers")) { /* only a full recompute has them */
-        const int full = (ok ? r->st.recompute : sc->st.recompute) == RECOMPUTE_FULL;
-        if (!ok && sc->st.recompute_layers == AUTO_VALUE && (full || (int)sc->st.recompute == AUTO_VALUE))
-            return text(t, n, "auto");
-        if (ok && full)
-            *num = r->st.recompute_layers;
-        return 1;
-    }
-    if (!strcmp(name, "zero"))
-        return strategy_cell(ok, r->st.zero, sc->st.zero, num, t, n);
-    if (!strcmp(name, "seq_parallel")) {
-        const int sp = ok ? r->st.seq_parallel : sc->st.seq_parallel;
-        return text(t, n, sp == AUTO_VALUE ? "auto" : sp ? "yes" : "no");
-    }
     if (!ok)
         return report_cols[i].type == RC_TEXT ? 0 : 1;
     if (!strcmp(name, "codesign_points"))
@@ -309,18 +273,7 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
 const ReportCol runner_cols[] = {
     {"scenario", "", RC_TEXT, RF_PLAIN, "the row whose auto fields the search resolved"},
     {"rank", "", RC_INT, RF_PLAIN, "1: the strategy the row reports; 2, 3, ...: the runners-up"},
-    {"tp", "", RC_INT, RF_PLAIN, "tensor-parallel degree"},
-    {"cp", "", RC_INT, RF_PLAIN, "context-parallel degree"},
-    {"ep", "", RC_INT, RF_PLAIN, "expert-parallel degree"},
-    {"pp", "", RC_INT, RF_PLAIN, "pipeline-parallel degree"},
-    {"dp", "", RC_INT, RF_PLAIN, "data-parallel degree"},
-    {"microbatch", "samples", RC_INT, RF_PLAIN, "samples per microbatch"},
-    {"global_batch", "samples", RC_INT, RF_PLAIN, "samples per optimizer step"},
-    {"interleave", "", RC_INT, RF_PLAIN, "model chunks per pipeline stage"},
-    {"recompute", "", RC_TEXT, RF_PLAIN, "activation recomputation"},
-    {"seq_parallel", "", RC_TEXT, RF_PLAIN, "sequence parallelism"},
-    {"zero", "", RC_INT, RF_PLAIN, "ZeRO stage"},
-    {"placement", "", RC_TEXT, RF_PLAIN, "rank order over devices, innermost first"},
+    STRATEGY_AXES(AXIS_COL){"global_batch", "samples", RC_INT, RF_PLAIN, "samples per optimizer step"},
     {"step_time_s", "s", RC_NUM, RF_SECONDS, "time of one optimizer step"},
     {"time_to_train_days", "days", RC_NUM, RF_DAYS, "time to train (empty: the row gives no amount)"},
     {"slower_than_best", "", RC_NUM, RF_PERCENT,
@@ -330,6 +283,7 @@ const ReportCol runner_cols[] = {
     {"energy_to_train_kwh", "kWh", RC_NUM, RF_KWH, "system energy to train"},
     {"bottleneck", "", RC_TEXT, RF_PLAIN, "largest component of the step"},
 };
+#undef AXIS_COL
 const int runner_ncols = (int)(sizeof runner_cols / sizeof runner_cols[0]);
 
 int runner_value(int i, const RunRow *rr, int rank, double *num, char *t, size_t n)
@@ -340,35 +294,15 @@ int runner_value(int i, const RunRow *rr, int rank, double *num, char *t, size_t
     t[0] = '\0';
     if (!strcmp(name, "scenario"))
         return text(t, n, rr->sc.name);
-    if (!strcmp(name, "recompute"))
-        return text(t, n, recompute_name(c->st.recompute));
-    if (!strcmp(name, "seq_parallel"))
-        return text(t, n, c->st.seq_parallel ? "yes" : "no");
-    if (!strcmp(name, "placement"))
-        return text(t, n, placement_name(c->st.placement));
+    if (i >= RUNNER_AXIS0 && i < RUNNER_AXIS0 + AXIS_COUNT)
+        return axis_cell((StrategyAxis)(i - RUNNER_AXIS0), &c->st, num, t, n);
     if (!strcmp(name, "bottleneck"))
         return text(t, n, c->bottleneck);
     double v = NAN;
     if (!strcmp(name, "rank"))
         v = rank + 1;
-    else if (!strcmp(name, "tp"))
-        v = c->st.tp;
-    else if (!strcmp(name, "cp"))
-        v = c->st.cp;
-    else if (!strcmp(name, "ep"))
-        v = c->st.ep;
-    else if (!strcmp(name, "pp"))
-        v = c->st.pp;
-    else if (!strcmp(name, "dp"))
-        v = c->st.dp;
-    else if (!strcmp(name, "microbatch"))
-        v = c->st.microbatch;
     else if (!strcmp(name, "global_batch"))
         v = (double)c->st.global_batch;
-    else if (!strcmp(name, "interleave"))
-        v = c->st.interleave;
-    else if (!strcmp(name, "zero"))
-        v = c->st.zero;
     else if (!strcmp(name, "step_time_s"))
         v = c->step_time_s;
     else if (!strcmp(name, "time_to_train_days"))
@@ -399,20 +333,8 @@ static const struct {
     {"system", "System"},
     {"model", "Model"},
     {"devices", "Devices"},
-    {"tp", "Tensor parallel"},
-    {"cp", "Context parallel"},
-    {"ep", "Expert parallel"},
-    {"pp", "Pipeline parallel"},
-    {"dp", "Data parallel"},
-    {"microbatch", "Microbatch"},
     {"global_batch", "Global batch"},
-    {"interleave", "Chunks per stage"},
-    {"seq_parallel", "Sequence parallel"},
-    {"zero", "ZeRO stage"},
-    {"recompute", "Recompute"},
-    {"recompute_layers", "Layers recomputed"},
     {"precision", "Precision"},
-    {"placement", "Rank order"},
     {"framework", "Training stack"},
     {"codesign_points", "Co-design points"},
     {"codesign_gain", "Co-design gain"},
@@ -471,6 +393,9 @@ static const struct {
 
 const char *rpt_col_label(const char *name)
 {
+    const int a = strategy_axis_find(name);
+    if (a >= 0)
+        return strategy_axes[a].label;
     for (size_t i = 0; i < sizeof col_labels / sizeof col_labels[0]; i++)
         if (!strcmp(col_labels[i].name, name))
             return col_labels[i].label;

@@ -24,6 +24,12 @@ typedef struct {
 extern const ReportCol report_cols[];
 extern const int report_ncols;
 
+/* The strategy's axes are report_cols[REPORT_AXIS0 ...] and
+ * runner_cols[RUNNER_AXIS0 ...], in core/strategy.h's order (a test checks
+ * each name). */
+#define REPORT_AXIS0 7
+#define RUNNER_AXIS0 2
+
 /* Value of column i for a row: for RC_TEXT writes text and returns 0; for
  * numbers sets *num (NaN when not computable) and returns 1; -1 for a
  * column it has no reader for (a bug: a test reads every column). */

@@ -575,10 +575,7 @@ enum {
     B_SPEEDUP,
     B_DEV,
     B_SYS,
-    B_TP,
-    B_PP,
-    B_DP,
-    B_MB,
+    B_STRAT,
     B_SPS,
     B_MFU,
     B_SCALE,
@@ -689,10 +686,12 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
     char sys_stack[2 * NAME_MAX_LEN + 8];
     snprintf(sys_stack, sizeof sys_stack, "%s; %s", rr->sc.system.name, rr->sc.system.framework.name);
     put_text(x, sh, row, B_SYS, sys_stack, NULL);
-    put_num(x, sh, row, B_TP, r->st.tp, x->intf);
-    put_num(x, sh, row, B_PP, r->st.pp, x->intf);
-    put_num(x, sh, row, B_DP, r->st.dp, x->intf);
-    put_num(x, sh, row, B_MB, r->st.microbatch, x->intf);
+    char st[256];
+    strategy_describe(&r->st, 1, st, sizeof st);
+    put_text(x, sh, row, B_STRAT, st, x->wrap); /* wrapped past the sheet's widest column (40) */
+    const size_t chars = utf8_chars(st);
+    if (chars > 36)
+        header_height(sh, row, (int)((chars + 35) / 36));
     put_num(x, sh, row, B_SPS, r->samples_per_s, x->kw);
     put_num(x, sh, row, B_MFU, r->mfu, x->pct);
     put_num(x, sh, row, B_SCALE, r->scaling_efficiency, x->pct);
@@ -1126,10 +1125,7 @@ static void sheet_summary(X *x, Sheet *sh)
                                  sp,
                                  "Devices",
                                  "System; training stack",
-                                 "TP",
-                                 "PP",
-                                 "DP",
-                                 "Microbatch",
+                                 "Strategy (axes not at their default)",
                                  "Throughput [samples/s]",
                                  "MFU",
                                  "Scaling efficiency",
@@ -1770,20 +1766,12 @@ static int resolved_value(const RunRow *rr, const char *key, char *buf, size_t n
     const Result *r = &rr->r;
     if (rr->r.status == STATUS_ERROR)
         return 0;
-    if (!strcmp(key, "tp"))
-        return snprintf(buf, n, "auto: %d", r->st.tp), 1;
-    if (!strcmp(key, "pp"))
-        return snprintf(buf, n, "auto: %d", r->st.pp), 1;
-    if (!strcmp(key, "dp"))
-        return snprintf(buf, n, "auto: %d", r->st.dp), 1;
-    if (!strcmp(key, "microbatch"))
-        return snprintf(buf, n, "auto: %d", r->st.microbatch), 1;
-    if (!strcmp(key, "interleave"))
-        return snprintf(buf, n, "auto: %d", r->st.interleave), 1;
-    if (!strcmp(key, "recompute"))
-        return snprintf(buf, n, "auto: %s", recompute_name(r->st.recompute)), 1;
-    if (!strcmp(key, "placement"))
-        return snprintf(buf, n, "auto: %s", placement_name(r->st.placement)), 1;
+    const int a = strategy_axis_find(key);
+    if (a >= 0) {
+        char v[32];
+        strategy_value_text((StrategyAxis)a, strategy_get(&r->st, (StrategyAxis)a), v, sizeof v);
+        return snprintf(buf, n, "auto: %s", v), 1;
+    }
     if (!strcmp(key, "replica_batch") && r->st.dp > 0)
         return snprintf(buf, n, "auto: %lld", (long long)(r->st.global_batch / r->st.dp)), 1;
     return 0;

@@ -1,6 +1,6 @@
 /* search/search.c — exhaustive search over the strategy axes a scenario
- * leaves open.  Each axis (tp, pp, microbatch, interleave, recompute,
- * placement, seq_parallel, zero) lists its candidate values; a depth-first
+ * leaves open.  Each axis (core/types.h's STRATEGY_AXES) lists its
+ * candidate values; a depth-first
  * walk sets one axis per level, drops a partial strategy as soon as it is
  * inconsistent (tp x pp must divide the devices, the global batch must
  * split into microbatches, ...) or equivalent to one already walked, and
@@ -8,8 +8,11 @@
  * all-auto space of a trillion-parameter model on a thousand devices
  * (hundreds of thousands of candidates) takes seconds, so no heuristic
  * pruning is needed and the answer is the true optimum of the model.
- * Adding an axis: a value list in axis_values, its consistency and
- * equivalence rules in enter, a field in Candidate. */
+ * Adding an axis: its line in STRATEGY_AXES (core/types.h) gives its
+ * place in the walk; an enum or yes/no axis is walked over all its values,
+ * an integer one needs its candidate list in axis_values; its consistency
+ * rules go in strategy_check, its equivalences in strategy_equivalent
+ * (core/strategy.c). */
 #include "search.h"
 
 #include <math.h>
@@ -17,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/param.h"
 #include "core/strategy.h"
 #include "core/units.h"
 #include "core/text.h"
@@ -78,10 +82,25 @@ static void top_insert(SearchTop *top, const Result *r)
         top->n++;
 }
 
-typedef enum { AX_TP, AX_CP, AX_PP, AX_EP, AX_MB, AX_V, AX_RC, AX_PLACE, AX_SP, AX_ZERO, AX_COUNT } AxisId;
+/* The axes the walk sets, in the table's walk order (core/strategy.h). */
+typedef struct {
+    StrategyAxis ax[AXIS_COUNT];
+    int n;
+} WalkOrder;
+
+static WalkOrder walk_order(void)
+{
+    WalkOrder o = {{AXIS_TP}, 0};
+    for (int rank = 1; rank <= AXIS_COUNT; rank++)
+        for (int a = 0; a < AXIS_COUNT; a++)
+            if (strategy_axes[a].walk == rank)
+                o.ax[o.n++] = (StrategyAxis)a;
+    return o;
+}
 
 typedef struct {
     const Scenario *sc;
+    WalkOrder order;
     SearchEval eval;
     GemmCache *cache;
     SearchTop *top;
@@ -93,20 +112,32 @@ typedef struct {
     char last_err[256];
 } Walk;
 
-/* The values axis `ax` may take given the axes above it. */
-static int axis_values(const Walk *w, AxisId ax, int *v)
+/* The values axis `ax` may take given the axes above it: the scenario's
+ * when it gives one; for `auto`, every name of an enum, no and yes, or the
+ * degrees below. */
+static int axis_values(const Walk *w, StrategyAxis ax, int *v)
 {
     const Scenario *sc = w->sc;
     const int n = sc->devices;
     int k = 0;
+    const int asked = strategy_get(&sc->st, ax);
+    if (asked != AUTO_VALUE)
+        return v[0] = asked, 1;
+    const AxisInfo *info = &strategy_axes[ax];
+    if (info->ptype == P_BOOL) {
+        v[0] = 0;
+        v[1] = 1;
+        return 2;
+    }
+    if (info->ptype == P_ENUM) {
+        while (k < MAX_CHOICES && info->choices[k])
+            v[k] = k, k++;
+        return k;
+    }
     switch (ax) {
-    case AX_TP:
-        if (sc->st.tp != AUTO_VALUE)
-            return v[0] = sc->st.tp, 1;
+    case AXIS_TP:
         return divisors(n, 64, v);
-    case AX_CP:
-        if (sc->st.cp != AUTO_VALUE)
-            return v[0] = sc->st.cp, 1;
+    case AXIS_CP:
         /* the sequence in 2 cp chunks (a causal-balanced split); transformers only */
         if (sc->model.kind != MODEL_TRANSFORMER)
             return v[0] = 1, 1;
@@ -117,14 +148,10 @@ static int axis_values(const Walk *w, AxisId ax, int *v)
                     v[k++] = c;
         }
         return k;
-    case AX_PP:
-        if (sc->st.pp != AUTO_VALUE)
-            return v[0] = sc->st.pp, 1;
+    case AXIS_PP:
         return divisors(n / (w->cand.st.tp * (w->cand.st.cp > 0 ? w->cand.st.cp : 1)),
                         layer_units(&sc->model), v);
-    case AX_EP:
-        if (sc->st.ep != AUTO_VALUE)
-            return v[0] = sc->st.ep, 1;
+    case AXIS_EP:
         /* experts over data-parallel ranks: divisors of both (dense: 1) */
         if (sc->model.kind != MODEL_TRANSFORMER || sc->model.experts < 1)
             return v[0] = 1, 1;
@@ -135,84 +162,46 @@ static int axis_values(const Walk *w, AxisId ax, int *v)
                     v[k++] = e;
         }
         return k;
-    case AX_MB:
-        if (sc->st.microbatch != AUTO_VALUE)
-            return v[0] = sc->st.microbatch, 1;
+    case AXIS_MICROBATCH:
         for (int b = 1; b <= 1024 && k < MAX_CHOICES; b *= 2)
             if (sc->replica_batch <= 0 || (b <= sc->replica_batch && sc->replica_batch % b == 0))
                 v[k++] = b;
         return k;
-    case AX_V: {
+    case AXIS_INTERLEAVE: {
         static const int cand[] = {1, 2, 3, 4, 6, 8};
-        if (sc->st.interleave != AUTO_VALUE)
-            return v[0] = sc->st.interleave, 1;
         for (size_t i = 0; i < sizeof cand / sizeof cand[0]; i++)
             v[k++] = cand[i];
         return k;
     }
-    case AX_RC:
-        if ((int)sc->st.recompute != AUTO_VALUE)
-            return v[0] = (int)sc->st.recompute, 1;
-        v[0] = RECOMPUTE_NONE;
-        v[1] = RECOMPUTE_SELECTIVE;
-        v[2] = RECOMPUTE_FULL;
-        return 3;
-    case AX_PLACE:
-        if ((int)sc->st.placement != AUTO_VALUE)
-            return v[0] = (int)sc->st.placement, 1;
-        for (int p = 0; p < PLACE_COUNT; p++)
-            v[k++] = p;
-        return k;
-    case AX_SP:
-        if (sc->st.seq_parallel != AUTO_VALUE)
-            return v[0] = sc->st.seq_parallel, 1;
-        v[0] = 0;
-        v[1] = 1;
-        return 2;
-    case AX_ZERO:
-        if (sc->st.zero != AUTO_VALUE)
-            return v[0] = sc->st.zero, 1;
+    case AXIS_ZERO:
         for (int z = 0; z <= 3; z++)
             v[k++] = z;
         return k;
-    case AX_COUNT:
+    default: /* an integer axis without a candidate list: the walk never reaches it (walk <= 0) */
         break;
     }
     return 0;
-}
-
-/* The rank order restricted to the axes of degree > 1 (tp 0, dp 1, pp 2,
- * innermost first): two placements with the same key lay ranks out alike. */
-static int placement_key(Placement p, int tp, int dp, int pp)
-{
-    static const int order[PLACE_COUNT][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
-                                              {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-    const int size[3] = {tp, dp, pp};
-    int key = 0;
-    for (int i = 0; i < 3; i++)
-        if (size[order[p][i]] > 1)
-            key = key * 4 + order[p][i] + 1;
-    return key;
 }
 
 typedef enum { ENTER_OK, ENTER_INVALID, ENTER_EQUIVALENT } Enter;
 
 /* Set axis ax to value x on the candidate: whether the partial strategy
  * is consistent, and not equivalent to one walked before. */
-static Enter enter(Walk *w, AxisId ax, int x)
+static Enter enter(Walk *w, StrategyAxis ax, int x)
 {
     const Scenario *sc = w->sc;
     Scenario *c = &w->cand;
     const int n = sc->devices;
+    const int open = strategy_get(&sc->st, ax) == AUTO_VALUE;
+    strategy_set(&c->st, ax, x);
+    if (x < 1 && (ax == AXIS_TP || ax == AXIS_CP || ax == AXIS_PP || ax == AXIS_EP || ax == AXIS_MICROBATCH))
+        return ENTER_INVALID; /* a degree is at least 1 (the table's ranges say so) */
     switch (ax) {
-    case AX_TP:
-        c->st.tp = x;
+    case AXIS_TP:
         return n % x ? ENTER_INVALID : ENTER_OK;
-    case AX_CP:
-        c->st.cp = x;
+    case AXIS_CP:
         return n % ((long)c->st.tp * x) ? ENTER_INVALID : ENTER_OK;
-    case AX_PP: {
-        c->st.pp = x;
+    case AXIS_PP: {
         const int mp = c->st.tp * x; /* the model-parallel bounds: tp x pp */
         const long used = (long)mp * c->st.cp;
         if (n % used || mp < sc->min_mp || mp > sc->max_mp)
@@ -220,11 +209,9 @@ static Enter enter(Walk *w, AxisId ax, int x)
         c->st.dp = sc->st.dp > 0 ? sc->st.dp : (int)(n / used);
         return used * c->st.dp != n ? ENTER_INVALID : ENTER_OK;
     }
-    case AX_EP:
-        c->st.ep = x;
+    case AXIS_EP:
         return c->st.dp % x ? ENTER_INVALID : ENTER_OK;
-    case AX_MB: {
-        c->st.microbatch = x;
+    case AXIS_MICROBATCH: {
         /* an explicit global batch stays; a replica batch scales with dp;
          * else one microbatch per replica */
         c->st.global_batch = sc->st.global_batch > 0 && !sc->replica_batch ? sc->st.global_batch
@@ -239,35 +226,12 @@ static Enter enter(Walk *w, AxisId ax, int x)
         }
         return ENTER_OK;
     }
-    case AX_V:
-        c->st.interleave = x;
+    case AXIS_INTERLEAVE:
         return x > 1 && c->st.pp == 1 ? ENTER_INVALID : ENTER_OK;
-    case AX_RC:
-        c->st.recompute = (Recompute)x;
-        return ENTER_OK;
-    case AX_PLACE:
-        c->st.placement = (Placement)x;
-        if ((int)sc->st.placement == AUTO_VALUE)
-            for (int q = 0; q < x; q++)
-                if (placement_key((Placement)q, c->st.tp * c->st.cp, c->st.dp, c->st.pp) ==
-                    placement_key((Placement)x, c->st.tp * c->st.cp, c->st.dp, c->st.pp))
-                    return ENTER_EQUIVALENT;
-        return ENTER_OK;
-    case AX_SP:
-        c->st.seq_parallel = x;
-        /* sequence parallelism splits over the tensor ranks: none with tp 1 */
-        return sc->st.seq_parallel == AUTO_VALUE && x && c->st.tp == 1 ? ENTER_EQUIVALENT : ENTER_OK;
-    case AX_ZERO:
-        c->st.zero = x;
-        /* sharding over one replica shards nothing (row-sparse gradients
-         * are exchanged differently under ZeRO, so those models keep it) */
-        return sc->st.zero == AUTO_VALUE && x > 0 && c->st.dp == 1 && !sc->model.sparse_grads
-                   ? ENTER_EQUIVALENT
-                   : ENTER_OK;
-    case AX_COUNT:
+    default:
         break;
     }
-    return ENTER_INVALID;
+    return open && strategy_equivalent(c, ax) ? ENTER_EQUIVALENT : ENTER_OK;
 }
 
 static void leaf(Walk *w)
@@ -296,31 +260,32 @@ static void leaf(Walk *w)
     }
 }
 
-/* Candidates below level ax: the product of the remaining axes' sizes,
- * for the pruned count. */
-static double below(const Walk *w, AxisId ax)
+/* Candidates below level `level` of the walk: the product of the
+ * remaining axes' sizes, for the pruned count. */
+static double below(const Walk *w, int level)
 {
     double p = 1;
     int v[MAX_CHOICES];
-    for (int a = ax + 1; a < AX_COUNT; a++)
-        p *= axis_values(w, (AxisId)a, v);
+    for (int l = level + 1; l < w->order.n; l++)
+        p *= axis_values(w, w->order.ax[l], v);
     return p;
 }
 
-static void walk(Walk *w, AxisId ax)
+static void walk(Walk *w, int level)
 {
-    if (ax == AX_COUNT) {
+    if (level == w->order.n) {
         leaf(w);
         return;
     }
+    const StrategyAxis ax = w->order.ax[level];
     int v[MAX_CHOICES];
     const int n = axis_values(w, ax, v);
     for (int i = 0; i < n; i++) {
         Enter e = enter(w, ax, v[i]);
         if (e == ENTER_EQUIVALENT)
-            w->pruned += (int)below(w, ax);
+            w->pruned += (int)below(w, level);
         if (e == ENTER_OK)
-            walk(w, (AxisId)(ax + 1));
+            walk(w, level + 1);
     }
 }
 
@@ -329,10 +294,12 @@ static double space_size(const Walk *w)
 {
     int v[MAX_CHOICES];
     double s = 1;
-    for (int a = 0; a < AX_COUNT; a++)
-        s *= a != AX_PP                   ? axis_values(w, (AxisId)a, v)
+    for (int l = 0; l < w->order.n; l++) {
+        const StrategyAxis a = w->order.ax[l];
+        s *= a != AXIS_PP                 ? axis_values(w, a, v)
              : w->sc->st.pp == AUTO_VALUE ? divisors(w->sc->devices, layer_units(&w->sc->model), v)
                                           : 1;
+    }
     return s;
 }
 
@@ -350,8 +317,9 @@ static int search_axes(const Scenario *sc, SearchEval eval, GemmCache *cache, Re
     w->cache = cache;
     w->top = top;
     w->cand = *sc;
+    w->order = walk_order();
     w->space = space_size(w);
-    walk(w, AX_TP);
+    walk(w, 0);
     int rc = 0;
     if (w->have) {
         *r = w->best;

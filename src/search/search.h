@@ -1,6 +1,5 @@
-/* search/search.h — the best feasible strategy for a scenario whose tp,
- * pp, dp, microbatch, interleave, recompute, placement, seq_parallel, zero
- * or replica_batch say `auto` (DESIGN.md §6.9): every consistent
+/* search/search.h — the best feasible strategy for a scenario whose
+ * strategy axes (core/types.h's STRATEGY_AXES) or replica_batch say `auto` (DESIGN.md §6.9): every consistent
  * combination of the open axes is evaluated and the fastest to train wins
  * (time-to-train, else time per sample), ties broken by energy.  The only
  * pruning is of candidates equivalent to one already evaluated (the same
