@@ -251,7 +251,7 @@ def published_rows(root, path):
     return rows, skipped
 
 
-MCOLS = ["scenario", "series", "system", "model", "devices", "tp", "cp", "pp", "ep", "dp", "microbatch",
+MCOLS = ["scenario", "series", "system", "model", "devices", "tp", "cp", "pp", "ep", "etp", "dp", "microbatch",
          "global_batch", "interleave", "recompute", "recompute_layers", "seq_parallel", "zero", "precision",
          "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.head_dim", "model.ffn",
          "model.expert_ffn", "model.experts", "model.experts_per_token", "model.shared_experts", "model.seq_len",
@@ -275,7 +275,8 @@ def moe_rows(root, path):
             # Megatron-Bridge's MoE benchmarks "force-balance the token distribution among experts"
             balanced = r["source_key"].startswith("megatron_bridge")
             sc = {"scenario": r["id"], "series": r["source_key"], "system": sysname, "model": "mixtral-8x7b",
-                  "devices": gpus, "tp": tp, "cp": cp, "pp": pp, "ep": r["ep"] or "1", "dp": gpus // (tp * pp * cp),
+                  "devices": gpus, "tp": tp, "cp": cp, "pp": pp, "ep": r["ep"] or "1", "etp": r.get("etp", ""),
+                  "dp": gpus // (tp * pp * cp),
                   "microbatch": r["microbatch"] or "auto", "global_batch": r["global_batch"],
                   "interleave": il if il.isdigit() else ("1" if pp == 1 else "auto"), "recompute": "auto",
                   "recompute_layers": "auto", "seq_parallel": "yes" if tp > 1 else "no", "zero": "1",

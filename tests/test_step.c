@@ -427,7 +427,15 @@ static void test_mixture_of_experts(void **state)
     Graph g;
     Diag d;
     diag_clear(&d);
-    GraphParams gp = {1, 0, 1, PREC_BF16, RECOMPUTE_NONE, 4, {0, 0, 0, 0, 0}, 1, 1, 1, 1, 0, 0};
+    GraphParams gp = {.tp = 1,
+                      .microbatch = 1,
+                      .precision = PREC_BF16,
+                      .recompute = RECOMPUTE_NONE,
+                      .pp = 4,
+                      .flash = 1,
+                      .cp = 1,
+                      .ep = 1,
+                      .quant_casts = 1};
     assert_int_equal(graph_build(&sc.model, &gp, &g, &d), 0);
     assert_rel(g.params_total, 46.70e9, 5e-3); /* Jiang et al. 2024: 46.7 B */
     const double expert = 3.0 * 4096 * 14336;
@@ -478,13 +486,82 @@ static void test_mixture_of_experts(void **state)
     sc.st.dp = 4;
     sc.devices = 16;
     assert_int_equal(strategy_check(&sc, &d), -1);
-    assert_non_null(strstr(d.msg, "dp (4) must be a multiple of ep (8)"));
+    assert_non_null(strstr(d.msg, "etp x ep (1 x 8) must divide tp x cp x dp (1 x 1 x 4 = 4)"));
     diag_clear(&d);
     sc.model.experts = 0;
     sc.st.dp = 16;
     sc.devices = 64;
     assert_int_equal(strategy_check(&sc, &d), -1);
     assert_non_null(strstr(d.msg, "expert parallelism splits a mixture of experts"));
+    sc.st.ep = 1;
+    sc.st.etp = 2;
+    assert_int_equal(strategy_check(&sc, &d), -1);
+    assert_non_null(strstr(d.msg, "etp (2): expert-tensor parallelism splits a mixture of experts' experts"));
+}
+
+/* Expert-tensor parallelism apart from tp (Megatron-Core's MoE parallel
+ * folding): each rank routes its own s b / tp tokens (no sequence gather
+ * before the experts), the all-to-all moves them, an etp group gathers its
+ * members' pairs before the experts and reduce-scatters them after; the
+ * experts' weights split over etp x ep; ep may span the tensor ranks. */
+static void test_expert_tensor_parallel(void **state)
+{
+    (void)state;
+    const char *kv[] = {"system=dgx-h100", "model=mixtral-8x7b", "devices=64",       "tp=2", "pp=4", "ep=8",
+                        "microbatch=1",    "global_batch=256",   "seq_parallel=yes", "etp=1"};
+    Scenario sc;
+    build_scenario(&sc, kv, 10);
+    GraphParams gp = {.tp = 2,
+                      .seq_parallel = 1,
+                      .microbatch = 1,
+                      .precision = PREC_BF16,
+                      .pp = 4,
+                      .flash = 1,
+                      .cp = 1,
+                      .ep = 8,
+                      .etp = 1};
+    Graph g;
+    Diag d;
+    diag_clear(&d);
+    const double rows = 4096, h = 4096, topk = 2;
+    for (int etp = 1; etp <= 2; etp++) {
+        gp.etp = etp;
+        assert_int_equal(graph_build(&sc.model, &gp, &g, &d), 0);
+        int n_etp = 0, n_ep = 0, gather = 0;
+        for (int i = 0; i < g.layer_fwd.n; i++) {
+            const Op *op = &g.layer_fwd.op[i];
+            gather += !strcmp(op->name, "ln2.allgather");
+            if (op->kind == OP_COMM && op->group == GROUP_EP) {
+                n_ep++;
+                assert_rel(op->comm_bytes, rows / 2 * topk * h * 2, 1e-12);
+            }
+            if (op->kind == OP_COMM && op->group == GROUP_ETP) {
+                n_etp++;
+                assert_rel(op->comm_bytes, rows / 2 * etp * topk * h * 2, 1e-12);
+            }
+            if (!strcmp(op->name, "expert_up")) /* the busiest of 1 expert: all the gathered pairs */
+                assert_int_equal(op->n, 2 * 14336 / etp);
+        }
+        assert_int_equal(n_ep, 2);
+        assert_int_equal(n_etp, etp > 1 ? 2 : 0);
+        assert_int_equal(gather, 0); /* no shared experts: nothing gathered over tp */
+    }
+    Result r1, r2;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r1), 0); /* ep 8 over tp 2 x dp 8: folded */
+    assert_int_equal(r1.st.etp, 1);
+    sc.st.etp = 0; /* as tp */
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r2), 0);
+    assert_int_equal(r2.st.etp, 2);
+    const double expert = 3.0 * 4096 * 14336, layers = 8;
+    assert_rel(r1.mem_weights_bytes - r2.mem_weights_bytes, layers * 8 * expert / 8 * (1 - 1.0 / 2) * 2,
+               1e-9);
+    /* dp 2 leaves tp x dp = 4 ranks, too few for ep 8 */
+    sc.st.etp = 1;
+    sc.st.dp = 2;
+    sc.devices = 16;
+    sc.st.global_batch = 64;
+    assert_int_equal(strategy_check(&sc, &d), -1);
+    assert_non_null(strstr(d.msg, "etp x ep (1 x 8) must divide tp x cp x dp (2 x 1 x 2 = 4)"));
 }
 
 /* Block-scaled fp4 (Blackwell): twice fp8's matrix rate on a compute-bound
@@ -600,14 +677,23 @@ static void test_tp_overlap_domain(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_stage_layers),       cmocka_unit_test(test_bubble),
-        cmocka_unit_test(test_inflight),           cmocka_unit_test(test_zero_sharding),
-        cmocka_unit_test(test_split_bubble),       cmocka_unit_test(test_pipeline_schedules),
-        cmocka_unit_test(test_activations),        cmocka_unit_test(test_dp_exchange),
-        cmocka_unit_test(test_step_schedule),      cmocka_unit_test(test_strategy_value),
-        cmocka_unit_test(test_context_parallel),   cmocka_unit_test(test_block_recompute),
-        cmocka_unit_test(test_mixture_of_experts), cmocka_unit_test(test_fp4),
-        cmocka_unit_test(test_grad_precision),     cmocka_unit_test(test_tp_overlap_domain),
+        cmocka_unit_test(test_stage_layers),
+        cmocka_unit_test(test_bubble),
+        cmocka_unit_test(test_inflight),
+        cmocka_unit_test(test_zero_sharding),
+        cmocka_unit_test(test_split_bubble),
+        cmocka_unit_test(test_pipeline_schedules),
+        cmocka_unit_test(test_expert_tensor_parallel),
+        cmocka_unit_test(test_activations),
+        cmocka_unit_test(test_dp_exchange),
+        cmocka_unit_test(test_step_schedule),
+        cmocka_unit_test(test_strategy_value),
+        cmocka_unit_test(test_context_parallel),
+        cmocka_unit_test(test_block_recompute),
+        cmocka_unit_test(test_mixture_of_experts),
+        cmocka_unit_test(test_fp4),
+        cmocka_unit_test(test_grad_precision),
+        cmocka_unit_test(test_tp_overlap_domain),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

@@ -68,11 +68,23 @@ int strategy_check(const Scenario *sc, Diag *d)
                         ep);
     if (ep > 1 && sc->model.experts % ep)
         return diag_set(d, NULL, 0, 0, "experts (%d) must be divisible by ep (%d)", sc->model.experts, ep);
-    if (ep > 1 && dp > 0 && dp % ep)
+    const int etp = sc->st.etp, moe = sc->model.kind == MODEL_TRANSFORMER && sc->model.experts > 0;
+    if (etp > 0 && !moe)
         return diag_set(
             d, NULL, 0, 0,
-            "dp (%d) must be a multiple of ep (%d): the expert-parallel ranks are data-parallel ranks", dp,
-            ep);
+            "etp (%d): expert-tensor parallelism splits a mixture of experts' experts; leave it 0 "
+            "(as tp)",
+            etp);
+    if (moe && tp > 0 && dp > 0 && ep > 0 && etp != AUTO_VALUE && cp > 0) {
+        const int e = etp > 0 ? etp : tp;
+        const int64_t grid = (int64_t)tp * cp * dp;
+        if (grid % ((int64_t)e * ep))
+            return diag_set(
+                d, NULL, 0, 0,
+                "etp x ep (%d x %d) must divide tp x cp x dp (%d x %d x %d = %lld): the expert layers "
+                "fold their ranks as etp x ep x edp over the attention's tp x cp x dp ranks",
+                e, ep, tp, cp, dp, (long long)grid);
+    }
     if (cp > 1 && sc->model.kind != MODEL_TRANSFORMER)
         return diag_set(d, NULL, 0, 0,
                         "cp (%d): context parallelism splits a transformer's sequence; use cp 1", cp);

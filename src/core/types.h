@@ -399,42 +399,47 @@ typedef enum { SCHED_1F1B, SCHED_INTERLEAVED, SCHED_ZERO_BUBBLE, SCHED_DUALPIPE,
  * field: the Strategy member, also the scenario column's name; ctype: its
  * C type; ptype, choices, lo, hi, def: its parameter row (core/param.h;
  * every axis accepts `auto`); walk: its place in the search's depth-first
- * walk (1 first; the walk sets an axis only after those it depends on),
+ * walk (the lowest first; the walk sets an axis only after those it
+ * depends on; spaced by ten so that a new axis slots in),
  * 0 when the search derives it (dp: the devices over the other degrees),
  * -1 when the step model resolves it (recompute_layers: the fewest that
  * fit); unit: its report unit; abbr: its heading in narrow tables; label:
  * its heading in the workbook; help: its meaning (the parameter help and
  * the column glossary). */
 #define STRATEGY_AXES(X)                                                                                     \
-    X(TP, tp, int, P_INT, NULL, 1, 1e5, 1, 1, "", "tp", "Tensor parallel", "tensor-parallel degree")         \
-    X(CP, cp, int, P_INT, NULL, 1, 1e5, 1, 2, "", "cp", "Context parallel",                                  \
+    X(TP, tp, int, P_INT, NULL, 1, 1e5, 1, 10, "", "tp", "Tensor parallel", "tensor-parallel degree")        \
+    X(CP, cp, int, P_INT, NULL, 1, 1e5, 1, 20, "", "cp", "Context parallel",                                 \
       "context-parallel degree: each sequence split over cp ranks, attention as a ring (transformers)")      \
-    X(EP, ep, int, P_INT, NULL, 1, 1e5, 1, 4, "", "ep", "Expert parallel",                                   \
-      "expert-parallel degree: a mixture of experts' experts split over ep of the data-parallel ranks")      \
-    X(PP, pp, int, P_INT, NULL, 1, 1e5, 1, 3, "", "pp", "Pipeline parallel", "pipeline-parallel degree")     \
+    X(EP, ep, int, P_INT, NULL, 1, 1e5, 1, 40, "", "ep", "Expert parallel",                                  \
+      "expert-parallel degree: a mixture of experts' experts split over ep ranks")                           \
+    X(ETP, etp, int, P_INT, NULL, 0, 1e5, 0, 45, "", "etp", "Expert tensor parallel",                        \
+      "expert-tensor-parallel degree: each expert's weights split over etp ranks; the expert layers fold "   \
+      "their ranks as etp x ep x edp over the tp x cp x dp ranks (Megatron-Core's MoE parallel folding); "   \
+      "0: the same as tp")                                                                                   \
+    X(PP, pp, int, P_INT, NULL, 1, 1e5, 1, 30, "", "pp", "Pipeline parallel", "pipeline-parallel degree")    \
     X(DP, dp, int, P_INT, NULL, 1, 1e7, 0, 0, "", "dp", "Data parallel",                                     \
       "data-parallel degree; default devices / (tp x cp x pp)")                                              \
-    X(MICROBATCH, microbatch, int, P_INT, NULL, 1, 1e6, 1, 5, "samples", "mb", "Microbatch",                 \
+    X(MICROBATCH, microbatch, int, P_INT, NULL, 1, 1e6, 1, 50, "samples", "mb", "Microbatch",                \
       "samples per microbatch")                                                                              \
-    X(INTERLEAVE, interleave, int, P_INT, NULL, 1, 1e4, 1, 6, "", "v", "Chunks per stage",                   \
+    X(INTERLEAVE, interleave, int, P_INT, NULL, 1, 1e4, 1, 60, "", "v", "Chunks per stage",                  \
       "model chunks per pipeline stage (the interleaved schedule's virtual stages)")                         \
-    X(PP_SCHEDULE, pp_schedule, PpSchedule, P_ENUM, schedule_names, 0, 0, SCHED_1F1B, 7, "", "schedule",     \
+    X(PP_SCHEDULE, pp_schedule, PpSchedule, P_ENUM, schedule_names, 0, 0, SCHED_1F1B, 70, "", "schedule",    \
       "Pipeline schedule",                                                                                   \
       "pipeline schedule: 1f1b (Megatron-LM; with interleave > 1 its interleaved variant), interleaved "     \
       "(interleave > 1), zero-bubble (ZB-H1: the weight gradients fill the bubble; interleave 1), dualpipe " \
       "(DeepSeek-V3: bidirectional, two copies of the stage's weights, all-to-all and stage sends hidden "   \
       "under compute; pp even, interleave 1)")                                                               \
-    X(SEQ_PARALLEL, seq_parallel, int, P_BOOL, NULL, 0, 1, 0, 10, "", "sp", "Sequence parallel",             \
+    X(SEQ_PARALLEL, seq_parallel, int, P_BOOL, NULL, 0, 1, 0, 100, "", "sp", "Sequence parallel",            \
       "sequence parallelism (Megatron: norms and dropout split over the tensor ranks)")                      \
-    X(ZERO, zero, int, P_INT, NULL, 0, 3, 0, 11, "", "zero", "ZeRO stage",                                   \
+    X(ZERO, zero, int, P_INT, NULL, 0, 3, 0, 110, "", "zero", "ZeRO stage",                                  \
       "ZeRO stage: 1 shards the optimizer state over dp, 2 also the gradients, 3 also the weights")          \
-    X(RECOMPUTE, recompute, Recompute, P_ENUM, recompute_names, 0, 0, RECOMPUTE_NONE, 8, "", "recompute",    \
+    X(RECOMPUTE, recompute, Recompute, P_ENUM, recompute_names, 0, 0, RECOMPUTE_NONE, 80, "", "recompute",   \
       "Recompute", "activation recomputation")                                                               \
     X(RECOMPUTE_LAYERS, recompute_layers, int, P_INT, NULL, 0, 1e4, 0, -1, "", "rc layers",                  \
       "Layers recomputed",                                                                                   \
       "with recompute full: the layers of each model chunk that recompute (Megatron's block method; the "    \
       "others keep their activations); 0: every layer; auto: the fewest that fit in memory (transformers)")  \
-    X(PLACEMENT, placement, Placement, P_ENUM, placement_names, 0, 0, PLACE_TP_DP_PP, 9, "", "placement",    \
+    X(PLACEMENT, placement, Placement, P_ENUM, placement_names, 0, 0, PLACE_TP_DP_PP, 90, "", "placement",   \
       "Rank order", "rank order over devices, innermost first")
 
 /* A parallelism strategy: the value of each axis (the table above) and

@@ -43,12 +43,14 @@ typedef struct {
     int repeat;   /* the op runs this many times in sequence; 0 or 1 = once */
     int sync;     /* the host waits for the device before dispatching it (a device-to-host copy of sizes) */
     /* OP_COMM: */
-    int group; /* OP_COMM: 0 the tensor-parallel group, GROUP_EP the expert-parallel one */
+    int group; /* OP_COMM: 0 the tensor-parallel group, GROUP_EP the expert-parallel one, GROUP_ETP the
+                  expert-tensor-parallel one */
     Collective coll;
     double comm_bytes; /* message size per device (the full buffer, as NCCL counts it) */
 } Op;
 
-#define GROUP_EP 1
+#define GROUP_EP  1
+#define GROUP_ETP 2
 
 /* How many times an op runs (its repeat, at least 1). */
 static inline int op_runs(const Op *op)
@@ -135,6 +137,7 @@ typedef struct {
     int flash;       /* the training stack has fused (flash) attention: used when the model says auto */
     int cp;          /* context-parallel degree (0 or 1: none): a rank holds s/cp of each sequence */
     int ep;          /* expert-parallel degree (0 or 1: none): a rank holds experts/ep of each layer's */
+    int etp;         /* expert-tensor-parallel degree: each expert's inner size split over etp (0: tp) */
     int quant_casts; /* fp8/fp4: the stack quantizes linear-layer operands in kernels of their own */
     int sel_per_op;  /* selective recompute as PyTorch's per-op policy (torchtitan), not Megatron's */
     int unfused;     /* eager PyTorch: norms, rotary and activations as separate element-wise kernels */

@@ -93,19 +93,22 @@ typedef struct {
     /* mixture of experts (moe = 0: a dense MLP) */
     int moe;
     int64_t E, topk, ep, E_l;   /* routed experts, experts a token goes to, expert-parallel degree, E/ep */
-    int64_t f_e, f_e_l, n_up_e; /* one expert's inner size, /t, its up projection's columns on this shard */
-    int64_t shared;             /* shared experts (f_e each) */
-    int64_t m_e;                /* tokens of the busiest local expert */
-    int64_t hd;                 /* head dimension h/a */
-    int64_t s_kv;               /* key length the fused attention kernel runs per query row (causal: ~s/2) */
-    int64_t a_l;                /* query heads on this shard: a/t */
-    int64_t kv_l;               /* kv heads on this shard: kv/t, or 1 replicated when t > kv */
-    int64_t n_qkv;              /* qkv output columns on this shard */
-    int64_t f_l;                /* f/t */
-    int64_t n_up;               /* mlp_up output columns: f/t, 2f/t for SwiGLU (gate and up fused) */
-    int64_t rows;               /* tokens in the microbatch: s*b */
-    double rows_seq;            /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
-    int sp;                     /* sequence parallelism (only when t > 1) */
+    int64_t etp;                /* expert-tensor-parallel degree: an expert's inner size split over etp */
+    int64_t f_e, f_e_l, n_up_e; /* one expert's inner size, /etp, its up projection's columns on this shard */
+    int64_t shared;             /* shared experts (f_e each, split over the attention's t) */
+    int64_t f_s_l, n_up_s; /* the shared experts' inner size on this shard (shared f_e / t), up columns */
+    double rows_loc;       /* tokens this rank routes: s*b/t (Megatron-Core runs MoE with SP) */
+    int64_t m_e;           /* tokens of the busiest local expert */
+    int64_t hd;            /* head dimension h/a */
+    int64_t s_kv;          /* key length the fused attention kernel runs per query row (causal: ~s/2) */
+    int64_t a_l;           /* query heads on this shard: a/t */
+    int64_t kv_l;          /* kv heads on this shard: kv/t, or 1 replicated when t > kv */
+    int64_t n_qkv;         /* qkv output columns on this shard */
+    int64_t f_l;           /* f/t */
+    int64_t n_up;          /* mlp_up output columns: f/t, 2f/t for SwiGLU (gate and up fused) */
+    int64_t rows;          /* tokens in the microbatch: s*b */
+    double rows_seq;       /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
+    int sp;                /* sequence parallelism (only when t > 1) */
     int swiglu, rms, rotary, learned, fused;
     int dropless;        /* MoE without a capacity: the tokens per expert go to the host */
     int per_op;          /* selective recompute as PyTorch's per-op policy (dense layers) */
@@ -220,19 +223,29 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
         if (x->E % x->ep != 0)
             CHECK_FAIL("experts (%d) must be divisible by ep (%lld)", m->experts, (long long)x->ep);
         x->E_l = x->E / x->ep;
+        x->etp = p->etp > 0 ? p->etp : t;
         x->f_e = m->expert_ffn > 0 ? m->expert_ffn : f;
-        if (x->f_e % t != 0)
-            CHECK_FAIL("expert_ffn (%lld) must be divisible by tp (%d)", (long long)x->f_e, t);
-        x->f_e_l = x->f_e / t;
+        if (x->f_e % x->etp != 0)
+            CHECK_FAIL("expert_ffn (%lld) must be divisible by etp (%lld)", (long long)x->f_e,
+                       (long long)x->etp);
+        x->f_e_l = x->f_e / x->etp;
         x->n_up_e = x->swiglu ? 2 * x->f_e_l : x->f_e_l;
         x->shared = m->shared_experts;
-        /* the ep ranks send each other rows x k token-expert pairs: a rank's
-         * E/ep experts take rows x k of them, the busiest expert its share
-         * times the imbalance, at most the capacity (token dropping) */
+        if (x->shared > 0 && x->f_e % t != 0)
+            CHECK_FAIL("expert_ffn (%lld) must be divisible by tp (%d): the shared experts split over tp",
+                       (long long)x->f_e, t);
+        x->f_s_l = x->shared * (x->f_e / t);
+        x->n_up_s = x->swiglu ? 2 * x->f_s_l : x->f_s_l;
+        x->rows_loc = (double)x->rows / (double)t;
+        /* each rank routes its rows/t tokens; the ep ranks send each other
+         * their rows/t x k token-expert pairs, and each etp group gathers
+         * its members': a rank's E/ep experts take (rows/t) etp k of them,
+         * the busiest expert its share times the imbalance, at most the
+         * capacity (token dropping) */
         const double imb = m->expert_imbalance >= 1 ? m->expert_imbalance : 1.0;
         const double cap = m->capacity_factor > 0 ? fmin(imb, m->capacity_factor) : imb;
         x->dropless = !(m->capacity_factor > 0);
-        x->m_e = (int64_t)ceil((double)x->rows * (double)x->topk / (double)x->E_l * cap);
+        x->m_e = (int64_t)ceil(x->rows_loc * (double)x->etp * (double)x->topk / (double)x->E_l * cap);
         if (x->m_e < 1)
             x->m_e = 1;
     }
@@ -343,9 +356,22 @@ static void a2a(OpSink *k, const Dims *x, const char *name)
 {
     if (x->ep <= 1)
         return;
-    Op op = graph_comm_op(name, COLL_ALLTOALL, x->rows_seq * (double)x->topk * (double)x->h * x->e);
+    Op op = graph_comm_op(name, COLL_ALLTOALL, x->rows_loc * (double)x->topk * (double)x->h * x->e);
     op.group = GROUP_EP;
     op.comp = COMP_EP_COMM;
+    graph_emit(k, &op);
+}
+
+/* The expert-tensor-parallel group's collective on the dispatched pairs
+ * (Megatron-Core's all-to-all dispatcher: an all-gather after the
+ * dispatch, a reduce-scatter before the combine; their reverse backward):
+ * the etp members' pairs, a hidden vector each; nothing with etp 1. */
+static void etp_coll(OpSink *k, const Dims *x, const char *name, Collective coll)
+{
+    if (x->etp <= 1)
+        return;
+    Op op = graph_comm_op(name, coll, x->rows_loc * (double)x->etp * (double)x->topk * (double)x->h * x->e);
+    op.group = GROUP_ETP;
     graph_emit(k, &op);
 }
 
@@ -488,12 +514,13 @@ static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int
  * come back (all-to-all); shared experts run on every token. */
 static void moe_forward(OpSink *k, const Dims *x)
 {
-    gemm(k, x, "router", COMP_GEMM, 1, x->rows, x->E, x->h);
-    membound(k, "router.topk", COMP_MEMBOUND, (double)x->rows * (double)x->E * 2.0 * 4.0,
-             (double)x->rows * (double)x->E * 4.0);
+    const int64_t rl = (int64_t)ceil(x->rows_loc);
+    gemm(k, x, "router", COMP_GEMM, 1, rl, x->E, x->h);
+    membound(k, "router.topk", COMP_MEMBOUND, x->rows_loc * (double)x->E * 2.0 * 4.0,
+             x->rows_loc * (double)x->E * 4.0);
     /* tokens gathered by expert before the dispatch and scattered back (and
      * weighted) after the combine: each pair read and written once */
-    const double pairs = (double)x->rows * (double)x->topk * (double)x->h * x->e;
+    const double pairs = x->rows_loc * (double)x->topk * (double)x->h * x->e;
     /* dropless routing: the permutation, the all-to-all's split sizes and
      * the grouped GEMM need the tokens per expert on the host, a
      * device-to-host copy the host waits for (Megatron-Core's alltoall
@@ -503,27 +530,30 @@ static void moe_forward(OpSink *k, const Dims *x)
     permute.sync = x->dropless;
     graph_emit(k, &permute);
     a2a(k, x, "moe.dispatch");
+    etp_coll(k, x, "moe.etp.allgather", COLL_ALLGATHER);
     mlp_forward(k, x, x->E_l, x->m_e, x->f_e_l, x->n_up_e, "expert_up", "expert_down", 0);
+    etp_coll(k, x, "moe.etp.reducescatter", COLL_REDUCESCATTER);
     a2a(k, x, "moe.combine");
     membound(k, "moe.unpermute", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
     if (x->shared > 0)
-        mlp_forward(k, x, 1, x->rows, x->shared * x->f_e_l, x->shared * x->n_up_e, "shared_up", "shared_down",
-                    0);
+        mlp_forward(k, x, 1, x->rows, x->f_s_l, x->n_up_s, "shared_up", "shared_down", 0);
 }
 
 static void moe_backward(OpSink *k, const Dims *x)
 {
     if (x->shared > 0)
-        mlp_backward(k, x, 1, x->rows, x->shared * x->f_e_l, x->shared * x->n_up_e, "shared_down.dgrad",
-                     "shared_down.wgrad", "shared_up.dgrad", "shared_up.wgrad", 0);
-    const double pairs = (double)x->rows * (double)x->topk * (double)x->h * x->e;
+        mlp_backward(k, x, 1, x->rows, x->f_s_l, x->n_up_s, "shared_down.dgrad", "shared_down.wgrad",
+                     "shared_up.dgrad", "shared_up.wgrad", 0);
+    const double pairs = x->rows_loc * (double)x->topk * (double)x->h * x->e;
     membound(k, "moe.unpermute.bwd", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
     a2a(k, x, "moe.combine.bwd");
+    etp_coll(k, x, "moe.etp.reducescatter.bwd", COLL_ALLGATHER);
     mlp_backward(k, x, x->E_l, x->m_e, x->f_e_l, x->n_up_e, "expert_down.dgrad", "expert_down.wgrad",
                  "expert_up.dgrad", "expert_up.wgrad", 0);
+    etp_coll(k, x, "moe.etp.allgather.bwd", COLL_REDUCESCATTER);
     a2a(k, x, "moe.dispatch.bwd");
     membound(k, "moe.permute.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
-    gemm_grads(k, x, "router.dgrad", "router.wgrad", COMP_GEMM, x->rows, x->E, x->h);
+    gemm_grads(k, x, "router.dgrad", "router.wgrad", COMP_GEMM, (int64_t)ceil(x->rows_loc), x->E, x->h);
 }
 
 static void layer_forward(OpSink *k, const Dims *x)
@@ -544,12 +574,17 @@ static void layer_forward(OpSink *k, const Dims *x)
     /* read branch (e) and residual (e), write mask (1) and sum (e) */
     membound(k, "dropout_residual1", COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
     membound_x(k, x, "ln2", COMP_MEMBOUND, 2.0 * seq * e, seq * norm_flops(x));
-    sp_gather(k, x, "ln2.allgather");
+    /* a mixture of experts routes the rank's own tokens; only its shared
+     * experts, like a dense MLP, need the sequence gathered over tp */
+    const int tp_mlp = !x->moe || x->shared > 0;
+    if (tp_mlp)
+        sp_gather(k, x, "ln2.allgather");
     if (x->moe)
         moe_forward(k, x);
     else
         mlp_forward(k, x, 1, x->rows, x->f_l, x->n_up, "mlp_up", "mlp_down", 1);
-    tp_reduce(k, x, "mlp_down.allreduce", "mlp_down.reducescatter");
+    if (tp_mlp)
+        tp_reduce(k, x, "mlp_down.allreduce", "mlp_down.reducescatter");
     membound(k, "dropout_residual2", COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
 }
 
@@ -560,13 +595,16 @@ static void layer_backward(OpSink *k, const Dims *x)
 
     /* read grad (e) and mask (1), write branch grad (e) */
     membound(k, "dropout_residual2.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
-    sp_gather(k, x, "mlp_down.bwd.allgather");
+    const int tp_mlp = !x->moe || x->shared > 0;
+    if (tp_mlp)
+        sp_gather(k, x, "mlp_down.bwd.allgather");
     if (x->moe)
         moe_backward(k, x);
     else
         mlp_backward(k, x, 1, x->rows, x->f_l, x->n_up, "mlp_down.dgrad", "mlp_down.wgrad", "mlp_up.dgrad",
                      "mlp_up.wgrad", 1);
-    tp_reduce(k, x, "mlp_up.dgrad.allreduce", "mlp_up.dgrad.reducescatter");
+    if (tp_mlp)
+        tp_reduce(k, x, "mlp_up.dgrad.allreduce", "mlp_up.dgrad.reducescatter");
     /* read grad and saved input, add the residual-stream grad, write */
     membound_x(k, x, "ln2.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
     membound(k, "dropout_residual1.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
@@ -791,8 +829,9 @@ static void count_activations(const Dims *x, Graph *g)
     if (x->moe) { /* the experts' tensors over their tokens, and the dispatched tokens, for the dense MLP's */
         const double fw = (double)x->f_e_l * ((x->swiglu ? 2.0 : 1.0) * e + e8);
         tp_region -= sb * (double)x->f_l * ((x->swiglu ? 2.0 : 1.0) * e + e8);
-        tp_region += (double)x->E_l * (double)x->m_e * (fw + h * e) + sb * (double)x->shared * fw +
-                     sb * (double)x->E * 4.0;
+        const double fs = (double)x->f_s_l * ((x->swiglu ? 2.0 : 1.0) * e + e8);
+        tp_region +=
+            (double)x->E_l * (double)x->m_e * (fw + h * e) + sb * fs + x->rows_loc * (double)x->E * 4.0;
     }
     double batch = (double)(x->b * x->a_l);
     double core =

@@ -55,7 +55,8 @@ typedef struct {
     double phi;            /* clock / nominal */
     Precision prec;
     Group tp_group;
-    Group ep_group; /* the expert-parallel all-to-all's */
+    Group ep_group;  /* the expert-parallel all-to-all's */
+    Group etp_group; /* the expert-tensor-parallel collectives' */
     GemmCache *cache;
     double tp_overlap; /* fraction of TP collectives the stack hides under GEMMs (0: none) */
 } Ctx;
@@ -116,7 +117,11 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         } else {
             const int ep_op = op->group == GROUP_EP;
             CollCost cc;
-            net_collective(x->sys, ep_op ? &x->ep_group : &x->tp_group, op->coll, op->comm_bytes, &cc);
+            net_collective(x->sys,
+                           ep_op                    ? &x->ep_group
+                           : op->group == GROUP_ETP ? &x->etp_group
+                                                    : &x->tp_group,
+                           op->coll, op->comm_bytes, &cc);
             t = r * cc.time_s;
             c->inter_bytes += r * cc.inter_bytes;
             c->intra_bytes += r * cc.intra_bytes;
@@ -361,7 +366,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     }
 
     /* Ranks: tensor innermost, then data, then pipeline. */
-    Ctx x = {sys, dev, &nominal, phi, sc->precision, {0}, {0}, cache, 0.0};
+    Ctx x = {sys, dev, &nominal, phi, sc->precision, {0}, {0}, {0}, cache, 0.0};
     /* The context-parallel ranks sit right outside the tensor ranks (a
      * block of tp x cp, as Megatron-Core orders them); the data-parallel
      * gradient exchange spans dp x cp ranks (they hold the same weights). */
@@ -378,29 +383,53 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     net_group(sys, cp, stride[0] * tp, &cp_group);
     net_group(sys, dpc, cp > 1 && stride[1] > stride[0] * tp ? stride[0] * tp : stride[1], &dp_group);
     net_group(sys, pp, stride[2], &pp_group);
-    /* expert parallelism: ep consecutive data-parallel ranks; the experts'
-     * gradients go over the dp x cp / ep ranks that hold the same experts */
+    /* The expert layers fold their ranks (Megatron-Core's MoE parallel
+     * folding, Liu et al. 2025): etp x ep x edp over the tp x cp x dp
+     * ranks, the expert-tensor ranks innermost, then the expert-parallel
+     * ones; the experts' gradients go over the edp ranks that hold the
+     * same experts.  With etp = tp and no cp that is the tp group and ep
+     * consecutive data-parallel ranks. */
+    const int moe = mdl->kind == MODEL_TRANSFORMER && mdl->experts > 0;
+    const int etp = moe && sc->st.etp > 0 ? sc->st.etp : tp;
+    if (moe)
+        r->st.etp = etp;
+    const int edp = tp * cp * dp / (etp * ep);
     Group edp_group;
-    net_group(sys, ep, stride[1], &x.ep_group);
-    net_group(sys, dpc / ep, stride[1] * ep, &edp_group);
+    if (stride[0] == 1 && stride[1] == (long)tp * cp) { /* the tp x cp x dp ranks are contiguous */
+        net_group(sys, etp, 1, &x.etp_group);
+        net_group(sys, ep, etp, &x.ep_group);
+        net_group(sys, edp, (long)etp * ep, &edp_group);
+    } else if (etp == tp && dpc % ep == 0) {
+        x.etp_group = x.tp_group;
+        net_group(sys, ep, stride[1], &x.ep_group);
+        net_group(sys, dpc / ep, stride[1] * ep, &edp_group);
+    } else {
+        char msg[200];
+        snprintf(
+            msg, sizeof msg,
+            "etp %d x ep %d over tp %d x cp %d x dp %d: folding the experts over the tensor, context and "
+            "data-parallel ranks needs them adjacent (placement tp-dp-pp)",
+            etp, ep, tp, cp, dp);
+        return fail(r, msg);
+    }
 
     Graph g;
     Diag d;
     diag_clear(&d);
     const Framework *fw = &sys->framework;
-    GraphParams gp = {tp,
-                      sc->st.seq_parallel,
-                      mb,
-                      sc->precision,
-                      sc->st.recompute,
-                      pp,
-                      {0, 0, 0, 0, 0},
-                      fw->flash,
-                      cp,
-                      ep,
-                      fw->fp8_casts,
-                      fw->selective == SELECTIVE_PER_OP,
-                      !fw->fused_elementwise};
+    GraphParams gp = {.tp = tp,
+                      .seq_parallel = sc->st.seq_parallel,
+                      .microbatch = mb,
+                      .precision = sc->precision,
+                      .recompute = sc->st.recompute,
+                      .pp = pp,
+                      .flash = fw->flash,
+                      .cp = cp,
+                      .ep = ep,
+                      .etp = etp,
+                      .quant_casts = fw->fp8_casts,
+                      .sel_per_op = fw->selective == SELECTIVE_PER_OP,
+                      .unfused = !fw->fused_elementwise};
     if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time */
         graph_rates(&nominal, sc->precision, sys, &x.tp_group, &gp.rates);
     if (graph_build(mdl, &gp, &g, &d))
@@ -460,9 +489,9 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     /* Parameters held by the most loaded device. */
     /* (a mixture of experts: this device's E/ep experts of each layer) */
     const double ppl =
-        (g.params_per_layer - g.params_expert_per_layer) / tp + g.params_expert_per_layer / tp / ep;
+        (g.params_per_layer - g.params_expert_per_layer) / tp + g.params_expert_per_layer / etp / ep;
     const double p_exp =
-        (dual ? 2 : 1) * lps * g.params_expert_per_layer / tp / ep; /* of p_dev, the experts' */
+        (dual ? 2 : 1) * lps * g.params_expert_per_layer / etp / ep; /* of p_dev, the experts' */
     double p_first = lps * ppl + g.params_embedding / tp;
     double p_last = lps * ppl + (g.params_head > 0 ? g.params_head : g.params_embedding) / tp;
     if (pp == 1)
@@ -483,7 +512,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     const double gb = fw->grad == GRAD_16BIT && wb < STEP_GRAD_BYTES ? 2.0 : STEP_GRAD_BYTES;
     /* (ZeRO shards the experts over the ranks that hold the same ones) */
     const StateBytes state = mem_state(p_dev - p_exp, dpc, sc->st.zero, wb, gb, os.state_bytes + master_b);
-    const StateBytes est = mem_state(p_exp, dpc / ep, sc->st.zero, wb, gb, os.state_bytes + master_b);
+    const StateBytes est = mem_state(p_exp, edp, sc->st.zero, wb, gb, os.state_bytes + master_b);
     r->mem_weights_bytes = state.weights + est.weights;
     r->mem_grads_bytes = state.grads + est.grads;
     r->mem_optimizer_bytes = state.optimizer + est.optimizer;
@@ -642,7 +671,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
      * gradient, reads and writes its state and (16-bit training) the fp32
      * master weights, writes the 16-bit copy. */
     if (p_dev > 0) {
-        double p_opt = sc->st.zero >= 1 ? (p_dev - p_exp) / dpc + p_exp * ep / dpc : p_dev;
+        double p_opt = sc->st.zero >= 1 ? (p_dev - p_exp) / dpc + p_exp / edp : p_dev;
         /* TensorFlow's sparse updates (SGD, RMSProp, Adagrad) touch only
          * the gradient's rows; Adam and LAMB decay every moment */
         if (sp_params > 0 && (mdl->optimizer == OPT_SGD_MOMENTUM || mdl->optimizer == OPT_RMSPROP ||

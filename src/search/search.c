@@ -91,10 +91,16 @@ typedef struct {
 static WalkOrder walk_order(void)
 {
     WalkOrder o = {{AXIS_TP}, 0};
-    for (int rank = 1; rank <= AXIS_COUNT; rank++)
-        for (int a = 0; a < AXIS_COUNT; a++)
-            if (strategy_axes[a].walk == rank)
-                o.ax[o.n++] = (StrategyAxis)a;
+    for (int a = 0; a < AXIS_COUNT; a++) { /* insertion by walk, the table's order among equals */
+        if (strategy_axes[a].walk <= 0)
+            continue;
+        int at = o.n++;
+        while (at > 0 && strategy_axes[o.ax[at - 1]].walk > strategy_axes[a].walk) {
+            o.ax[at] = o.ax[at - 1];
+            at--;
+        }
+        o.ax[at] = (StrategyAxis)a;
+    }
     return o;
 }
 
@@ -152,16 +158,21 @@ static int axis_values(const Walk *w, StrategyAxis ax, int *v)
         return divisors(n / (w->cand.st.tp * (w->cand.st.cp > 0 ? w->cand.st.cp : 1)),
                         layer_units(&sc->model), v);
     case AXIS_EP:
-        /* experts over data-parallel ranks: divisors of both (dense: 1) */
+    case AXIS_ETP: {
+        /* the experts fold as etp x ep x edp over the tp x cp x dp ranks:
+         * ep divides the experts, etp the grid left by ep; dense: ep 1,
+         * etp 0 (as tp) */
         if (sc->model.kind != MODEL_TRANSFORMER || sc->model.experts < 1)
-            return v[0] = 1, 1;
-        {
-            const int dp = w->cand.st.dp > 0 ? w->cand.st.dp : n;
-            for (int e = 1; e <= 256 && e <= dp && k < MAX_CHOICES; e++)
-                if (dp % e == 0 && sc->model.experts % e == 0)
-                    v[k++] = e;
-        }
+            return v[0] = ax == AXIS_EP ? 1 : 0, 1;
+        const Strategy *c = &w->cand.st; /* (the space's count: the axes above may still be open) */
+        const long tp = c->tp > 0 ? c->tp : 1, grid = c->dp > 0 ? tp * (c->cp > 0 ? c->cp : 1) * c->dp : n;
+        const long etp = c->etp > 0 ? c->etp : c->etp == 0 ? tp : 1;
+        const long rest = ax == AXIS_EP ? (grid % etp ? 0 : grid / etp) : grid / (c->ep > 0 ? c->ep : 1);
+        for (int e = 1; e <= 256 && e <= rest && k < MAX_CHOICES; e++)
+            if (rest % e == 0 && (ax == AXIS_ETP || sc->model.experts % e == 0))
+                v[k++] = e;
         return k;
+    }
     case AXIS_MICROBATCH:
         for (int b = 1; b <= 1024 && k < MAX_CHOICES; b *= 2)
             if (sc->replica_batch <= 0 || (b <= sc->replica_batch && sc->replica_batch % b == 0))
@@ -209,8 +220,6 @@ static Enter enter(Walk *w, StrategyAxis ax, int x)
         c->st.dp = sc->st.dp > 0 ? sc->st.dp : (int)(n / used);
         return used * c->st.dp != n ? ENTER_INVALID : ENTER_OK;
     }
-    case AXIS_EP:
-        return c->st.dp % x ? ENTER_INVALID : ENTER_OK;
     case AXIS_MICROBATCH: {
         /* an explicit global batch stays; a replica batch scales with dp;
          * else one microbatch per replica */
