@@ -277,4 +277,39 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
  * spaces, ' doubled. */
 void rpt_gp_quote(const char *in, char *out, size_t n);
 
+/* ---- what a run prints and publishes (publish.c, messages.c, stream.c,
+ * text.c) ------------------------------------------------------------ */
+
+/* Write every format asked for into dir, as one unit; print what failed to
+ * stderr and the closing paragraph to stdout.  Returns 0, or -1 when some
+ * output could not be written (every other output is still attempted). */
+int rpt_publish(const ReportInput *in, const char *dir, unsigned formats);
+
+/* The failed rows' messages on stderr, in table order (one message many
+ * rows share printed once, with the table lines it affects), and the
+ * warnings of the templates read and of the rows, each once. */
+void rpt_print_row_errors(const Run *run, const char *input);
+void rpt_print_warnings(const TemplateDB *db, const Run *run);
+
+/* run_table for a study too large to hold (batch/run.h run_stream): the
+ * CSVs go into a staging folder of their own in dir (sdir; rpt_publish
+ * takes them from there, ReportInput.streamed), the rows the report needs
+ * into run.  Returns 0, 1 with d filled when the table cannot be run, 2
+ * when the CSVs cannot be written. */
+int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunProgress progress, void *pctx,
+                     const char *dir, unsigned formats, int detail_max, Run *run, char *sdir, size_t sn,
+                     Diag *d);
+
+/* deepflow eval's printout of one row on stdout (a note on stderr when no
+ * global batch was given). */
+void rpt_print_eval(const RunRow *rr);
+
+/* A parameter table's columns on stdout, from the table itself (never a
+ * second, hand-kept list): "name", "name (a|b|c)", "name (0-3|auto)". */
+void rpt_print_columns(const ParamTable *t);
+
+/* The command line as run ("deepflow" and argv[0..argc-1]), each argument
+ * quoted for a POSIX shell when it needs it (for the About sheet). */
+void rpt_command_line(int argc, char **argv, char *out, size_t n);
+
 #endif

@@ -1,0 +1,84 @@
+/* report/stream.c — a study too large to hold (batch/run.h run_stream):
+ * its CSVs written as the rows pass, into a staging folder of their own,
+ * and only the rows the report needs kept (report/keep.c). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "batch/dist.h"
+#include "io/atomic.h"
+#include "report/report.h"
+
+/* A streamed run's CSVs as the rows pass, and the rows its report keeps. */
+static const char *const stream_files[4] = {"summary.csv", "breakdown.csv", "runners_up.csv", "design.csv"};
+static const RptRowWriter stream_writers[4] = {rpt_summary_row, rpt_breakdown_row, rpt_runners_row,
+                                               rpt_design_row};
+typedef struct {
+    FILE *f[4]; /* as stream_files; NULL: not written */
+    RptKeep *keep;
+} StreamOut;
+
+static void stream_row(void *ctx, const RunRow *rr, int index)
+{
+    StreamOut *o = ctx;
+    for (int i = 0; i < 4; i++)
+        if (o->f[i])
+            stream_writers[i](o->f[i], rr);
+    rpt_keep_add(o->keep, rr, index);
+}
+
+int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunProgress progress, void *pctx,
+                     const char *dir, unsigned formats, int detail_max, Run *run, char *sdir, size_t sn,
+                     Diag *d)
+{
+    StreamOut o = {{NULL, NULL, NULL, NULL}, NULL};
+    memset(run, 0, sizeof *run);
+    long total;
+    if (run_count_checked(t, &total, d)) /* before any folder is made */
+        return 1;
+    const int rank0 = dist_rank() == 0;
+    int ok = 1;
+    if (rank0 && (formats & RPT_CSV)) {
+        if (mkdir_p(dir) || atomic_stage_open(dir, sdir, sn)) {
+            diag_set(d, dir, 0, 0, "cannot create a folder for the CSVs: %s", strerror(errno));
+            sdir[0] = '\0';
+            ok = 0;
+        }
+        for (int i = 0; ok && i < 4; i++) {
+            if (i == 2 && top_k <= 0)
+                continue;
+            char path[1400];
+            snprintf(path, sizeof path, "%s/%s", sdir, stream_files[i]);
+            if (!(o.f[i] = fopen(path, "w"))) {
+                diag_set(d, path, 0, 0, "cannot write: %s", strerror(errno));
+                ok = 0;
+            } else {
+                stream_writers[i](o.f[i], NULL);
+            }
+        }
+    }
+    if (rank0 && ok && !(o.keep = rpt_keep_new(t->path, detail_max))) {
+        diag_set(d, t->path, 0, 0, "out of memory");
+        ok = 0;
+    }
+    int rc = 0;
+    if (!dist_all_ok(ok)) { /* every rank stops here, or none */
+        if (ok)
+            diag_set(d, t->path, 0, 0, "rank 0 of this MPI run could not start the run");
+        rc = 2;
+    }
+    RunStats st;
+    if (!rc && run_stream(db, t, jobs, top_k, progress, pctx, stream_row, &o, &st, d))
+        rc = 1;
+    for (int i = 0; i < 4; i++)
+        if (o.f[i] && (ferror(o.f[i]) | fclose(o.f[i])) && !rc) {
+            diag_set(d, dir, 0, 0, "cannot write %s: %s", stream_files[i], strerror(errno));
+            rc = 2;
+        }
+    if (!rc && rank0 && rpt_keep_finish(o.keep, &st, run)) {
+        diag_set(d, t->path, 0, 0, "out of memory for the rows the report keeps");
+        rc = 1;
+    }
+    rpt_keep_free(o.keep);
+    return rc;
+}
