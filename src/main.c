@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "batch/dist.h"
+#include "batch/evaluate.h"
 #include "batch/run.h"
 #include "core/param.h"
 #include "io/atomic.h"
@@ -285,18 +286,18 @@ static int cmd_run(int argc, char **argv)
     rpt_print_row_errors(&run, input);
 
     int rc = run.n_error ? EXIT_ROWS_FAILED : EXIT_OK;
-    RptSensitivity sens;
+    Sensitivity sens;
     const int have_sens = rpt_sensitivity(&run, &sens) == 0;
-    ReportInput rin = {&run,
-                       &t,
-                       &db,
-                       name,
-                       command,
-                       created,
-                       have_sens ? &sens : NULL,
-                       NULL,
-                       detail_max,
-                       sdir[0] ? sdir : NULL};
+    ReportInput rin = {.run = &run,
+                       .table = &t,
+                       .db = &db,
+                       .name = name,
+                       .command = command,
+                       .created = created,
+                       .sens = have_sens ? &sens : NULL,
+                       .resolve = evaluate_resolve,
+                       .detail_max = detail_max,
+                       .streamed = sdir[0] ? sdir : NULL};
     if (rpt_publish(&rin, dir, formats) != 0)
         rc = EXIT_OUTPUT;
     if (sdir[0])

@@ -43,6 +43,17 @@ for dir in src/*/; do
         passed=$((passed + 1))
     fi
 done
+# The report writes what the evaluation computed and never runs the model
+# itself (issue 30): no report/ file includes the evaluator; the caller
+# hands it the one resolver the Inputs sheet needs (ReportInput.resolve).
+hits=$(grep -l '#include "batch/evaluate.h"' src/report/*.c src/report/*.h 2>/dev/null)
+if [ -n "$hits" ]; then
+    echo "not ok report: these include the evaluator: $(echo $hits)"
+    failed=$((failed + 1))
+else
+    echo "ok   report: no report/ file includes batch/evaluate.h"
+    passed=$((passed + 1))
+fi
 # The project stands on its own: nothing it builds, tests, validates or
 # documents may name the workspace's shared folder beside the repository
 # (issue 24); what it needs is copied in with its source and licence

@@ -614,7 +614,12 @@ static void test_writers(void **state)
     memset(&db, 0, sizeof db);
     Run run;
     make_run(&run);
-    ReportInput in = {&run, &t, &db, "study", "deepflow run study.csv", 1700000000, NULL, NULL, 0, NULL};
+    ReportInput in = {.run = &run,
+                      .table = &t,
+                      .db = &db,
+                      .name = "study",
+                      .command = "deepflow run study.csv",
+                      .created = 1700000000};
 
     /* the workbook: written, non-empty, and the same bytes twice */
     snprintf(path, sizeof path, "%s/study.xlsx", dir);

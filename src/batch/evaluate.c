@@ -279,6 +279,24 @@ int evaluate_top(const Scenario *sc, GemmCache *cache, Result *r, SearchTop *top
     if (!design_needed(sc))
         return evaluate_point(sc, cache, r, top);
     const int rc = design_search(sc, evaluate_design_point, cache, r);
+    for (int k = 0; rc == 0 && k < 2; k++) { /* the two devices the report compares */
+        Scenario dev = *sc;
+        if (k)
+            dev.system.device.derive.budget = r->design_budget;
+        Diag d;
+        diag_clear(&d);
+        if (evaluate_resolve(&dev, &d))
+            continue;
+        const Device *v = &dev.system.device;
+        r->design_device[k].matrix_flops = v->matrix_flops[sc->precision];
+        r->design_device[k].clock_hz = v->clock_hz;
+        r->design_device[k].sms = v->sms;
+        r->design_device[k].l2_bytes = v->mem[MEM_L2].capacity_bytes;
+        r->design_device[k].l2_bytes_s = v->mem[MEM_L2].bw_bytes_per_s;
+        r->design_device[k].hbm_bytes = v->mem[MEM_HBM].capacity_bytes;
+        r->design_device[k].hbm_bytes_s = v->mem[MEM_HBM].bw_bytes_per_s;
+        r->design_device[k].idle_w = v->idle_w;
+    }
     if (rc == 0 && top) { /* the runners-up of the best design's strategy */
         Scenario best = *sc;
         best.codesign = CODESIGN_NONE;

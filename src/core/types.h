@@ -510,6 +510,12 @@ typedef enum {
 
 typedef enum { STATUS_OK, STATUS_OOM, STATUS_ERROR } Status;
 
+/* A derived device's figures as the report's design table shows them (the
+ * precision's matrix peak; 0 clock: not derived). */
+typedef struct {
+    double matrix_flops, clock_hz, sms, l2_bytes, l2_bytes_s, hbm_bytes, hbm_bytes_s, idle_w;
+} DeviceFigures;
+
 typedef struct {
     Status status;
     char error[256];
@@ -559,6 +565,7 @@ typedef struct {
      * points were evaluated, and the starting design's figure (time to
      * train, or time per sample when the row has no amount) */
     Budget design_budget;
+    DeviceFigures design_device[2]; /* the derived device at the template's split and at the one found */
     int design_evals;
     double design_start_s;
     double design_start_energy_j;

@@ -184,10 +184,10 @@ typedef struct {
     int comp[COMP_COUNT]; /* breakdown: components shown */
     int nc;
     int nbars;
-    int per_sample;             /* breakdown: per sample (the series' batches differ), else per step */
-    double tunit_s;             /* times to train are drawn in this unit (s), as in the workbook */
-    const char *tunit;          /* its name: "days", "hours", "minutes" */
-    const RptSensitivity *sens; /* tornado */
+    int per_sample;          /* breakdown: per sample (the series' batches differ), else per step */
+    double tunit_s;          /* times to train are drawn in this unit (s), as in the workbook */
+    const char *tunit;       /* its name: "days", "hours", "minutes" */
+    const Sensitivity *sens; /* tornado */
 } PlotCtx;
 
 /* Value of a chart point. */
@@ -679,7 +679,7 @@ static void gp_pareto(FILE *f, const void *vctx)
 static void dat_tornado(FILE *f, const void *vctx)
 {
     const PlotCtx *c = vctx;
-    const RptSensitivity *s = c->sens;
+    const Sensitivity *s = c->sens;
     char name[300];
     dat_text(c->run->row[s->row].sc.name, name, sizeof name);
     fprintf(f,
@@ -689,7 +689,7 @@ static void dat_tornado(FILE *f, const void *vctx)
             s->per_sample ? "time per sample" : "time to train", name, DF_VERSION);
     for (int k = 0; k < s->n; k++) {
         char label[120];
-        const RptKnob *o = &s->k[k];
+        const SensKnob *o = &s->k[k];
         snprintf(label, sizeof label, "%s%s%s", o->name,
                  o->status[0] != STATUS_OK   ? " (-10 %: no strategy fits)"
                  : o->status[1] != STATUS_OK ? " (+10 %: no strategy fits)"
@@ -718,7 +718,7 @@ static void plot_tornado(FILE *f, const void *vctx)
 static void gp_tornado(FILE *f, const void *vctx)
 {
     const GpCtx *g = vctx;
-    const RptSensitivity *s = g->pc.sens;
+    const Sensitivity *s = g->pc.sens;
     char title[400], name[300];
     gp_head(f, "sensitivity", "which parameter matters: a tornado of the fastest scenario", g->name);
     rpt_gp_quote(g->pc.run->row[s->row].sc.name, name, sizeof name);

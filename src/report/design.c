@@ -1,15 +1,14 @@
 /* report/design.c — what the co-design search changed, for design.csv and
  * the workbook's Design sheet: each budget share of the derived device at
  * the template's split and at the split found, the device figures that
- * follow from each (through the generator, evaluate_resolve), and the time
- * and energy to train. */
+ * follow from each (derived by the evaluation: Result.design_device), and
+ * the time and energy to train. */
 #include "report.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "batch/evaluate.h"
 #include "core/units.h"
 
 static void add(RptDesignRow *v, int *n, int max, const char *q, const char *unit, double a, double b)
@@ -25,15 +24,9 @@ static void add(RptDesignRow *v, int *n, int max, const char *q, const char *uni
 
 int rpt_design_rows(const RunRow *rr, RptDesignRow *v, int max)
 {
-    if (!rr->built || rr->r.status == STATUS_ERROR || rr->r.design_evals <= 0)
-        return 0;
-    static Scenario s[2]; /* not thread-shared: the report writes from one thread */
-    s[0] = rr->sc;
-    s[1] = rr->sc;
-    s[1].system.device.derive.budget = rr->r.design_budget;
-    Diag d;
-    if (evaluate_resolve(&s[0], &d) || evaluate_resolve(&s[1], &d))
-        return 0;
+    if (!rr->built || rr->r.status == STATUS_ERROR || rr->r.design_evals <= 0 ||
+        !(rr->r.design_device[0].clock_hz > 0 && rr->r.design_device[1].clock_hz > 0))
+        return 0; /* no co-design, or the evaluation could not derive its devices */
     const Budget *b0 = &rr->sc.system.device.derive.budget, *b1 = &rr->r.design_budget;
     int n = 0;
     char q[48];
@@ -47,19 +40,14 @@ int rpt_design_rows(const RunRow *rr, RptDesignRow *v, int max)
                 add(v, &n, max, q, "share", f0[p], f1[p]);
             }
     }
-    const Device *a = &s[0].system.device, *b = &s[1].system.device;
-    const Precision pr = rr->sc.precision;
-    add(v, &n, max, "matrix peak", "TFLOP/s", a->matrix_flops[pr] / 1e12, b->matrix_flops[pr] / 1e12);
+    const DeviceFigures *a = &rr->r.design_device[0], *b = &rr->r.design_device[1];
+    add(v, &n, max, "matrix peak", "TFLOP/s", a->matrix_flops / 1e12, b->matrix_flops / 1e12);
     add(v, &n, max, "clock", "GHz", a->clock_hz / 1e9, b->clock_hz / 1e9);
     add(v, &n, max, "SMs", "", a->sms, b->sms);
-    add(v, &n, max, "L2 capacity", "MiB", a->mem[MEM_L2].capacity_bytes / 1048576.0,
-        b->mem[MEM_L2].capacity_bytes / 1048576.0);
-    add(v, &n, max, "L2 bandwidth", "TB/s", a->mem[MEM_L2].bw_bytes_per_s / 1e12,
-        b->mem[MEM_L2].bw_bytes_per_s / 1e12);
-    add(v, &n, max, "HBM capacity", "GiB", a->mem[MEM_HBM].capacity_bytes / GIB_BYTES,
-        b->mem[MEM_HBM].capacity_bytes / GIB_BYTES);
-    add(v, &n, max, "HBM bandwidth", "TB/s", a->mem[MEM_HBM].bw_bytes_per_s / 1e12,
-        b->mem[MEM_HBM].bw_bytes_per_s / 1e12);
+    add(v, &n, max, "L2 capacity", "MiB", a->l2_bytes / 1048576.0, b->l2_bytes / 1048576.0);
+    add(v, &n, max, "L2 bandwidth", "TB/s", a->l2_bytes_s / 1e12, b->l2_bytes_s / 1e12);
+    add(v, &n, max, "HBM capacity", "GiB", a->hbm_bytes / GIB_BYTES, b->hbm_bytes / GIB_BYTES);
+    add(v, &n, max, "HBM bandwidth", "TB/s", a->hbm_bytes_s / 1e12, b->hbm_bytes_s / 1e12);
     add(v, &n, max, "idle power", "W", a->idle_w, b->idle_w);
     const Result *r = &rr->r;
     const double start_days = rr->r.design_start_s / 86400.0;

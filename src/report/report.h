@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "batch/run.h"
+#include "batch/sensitivity.h"
 #include "io/table.h"
 #include "io/template.h"
 #include "report/columns.h"
@@ -102,45 +103,32 @@ int rpt_parse_formats(const char *s, unsigned *out, char *err, size_t n);
 
 /* ---- sensitivity (sensitivity.c) ---------------------------------------- */
 
-#define RPT_SENS_MAX  16
-#define RPT_SENS_STEP 0.10 /* each knob 10 % down and up */
-
-typedef struct {
-    char name[48];
-    double time[2], energy[2]; /* relative change at -10 % and +10 % (NaN: not ok) */
-    Status status[2];
-} RptKnob;
-
-typedef struct {
-    int row;             /* the scenario varied (the study's fastest ok row), -1 none */
-    int per_sample;      /* times are per sample (the row has no amount to train) */
-    double time, energy; /* its time and energy to train (or per sample / step) */
-    RptKnob k[RPT_SENS_MAX];
-    int n; /* knobs, most time-sensitive first */
-} RptSensitivity;
-
 /* Vary each main hardware and stack parameter of the study's fastest
- * scenario by -10 % and +10 % (its co-designed split and resolved strategy
- * kept): 0, or -1 when no row is ok. */
-int rpt_sensitivity(const Run *run, RptSensitivity *out);
+ * scenario by -10 % and +10 % (batch/sensitivity.h): 0, or -1 when no row
+ * is ok. */
+int rpt_sensitivity(const Run *run, Sensitivity *out);
 
 /* sensitivity.csv: scenario, parameter, the relative changes, statuses. */
-int rpt_sensitivity_csv(const Run *run, const RptSensitivity *s, const char *path, char *err, size_t n);
+int rpt_sensitivity_csv(const Run *run, const Sensitivity *s, const char *path, char *err, size_t n);
 
 typedef struct {
     const Run *run;
-    const Table *table;         /* the scenario table: path and title */
-    const TemplateDB *db;       /* every template read, for Inputs and About */
-    const char *name;           /* report name: the table's base name */
-    const char *command;        /* the command line as run, for About */
-    time_t created;             /* document date (rpt_document_time) */
-    const RptSensitivity *sens; /* the tornado, or NULL */
-    const char *charts_final;   /* where the charts folder ends up when it is written to a staging
-                                   folder (stale chart files are removed there); NULL: in place */
-    int detail_max;             /* scenarios the workbook's per-scenario sheets list one by one; a
-                                   larger study lists its rows of interest there (0: 100,000) */
-    const char *streamed;       /* a streamed run: the folder its CSVs were written into as the rows
-                                   passed (moved into the report); NULL: written from run */
+    const Table *table;      /* the scenario table: path and title */
+    const TemplateDB *db;    /* every template read, for Inputs and About */
+    const char *name;        /* report name: the table's base name */
+    const char *command;     /* the command line as run, for About */
+    time_t created;          /* document date (rpt_document_time) */
+    const Sensitivity *sens; /* the tornado, or NULL */
+    /* the figures a scenario's model used (a derive: device derived, wires
+     * worked out: batch/evaluate.h's evaluate_resolve), for the Inputs
+     * sheet; NULL: as given */
+    int (*resolve)(Scenario *sc, Diag *d);
+    const char *charts_final; /* where the charts folder ends up when it is written to a staging
+                                 folder (stale chart files are removed there); NULL: in place */
+    int detail_max;           /* scenarios the workbook's per-scenario sheets list one by one; a
+                                 larger study lists its rows of interest there (0: 100,000) */
+    const char *streamed;     /* a streamed run: the folder its CSVs were written into as the rows
+                                 passed (moved into the report); NULL: written from run */
 } ReportInput;
 
 /* The date a report carries, never the clock: $SOURCE_DATE_EPOCH when set

@@ -1,8 +1,6 @@
 /* report/sensitivity.c — which knob matters: the study's fastest scenario
- * (its co-designed split, its resolved strategy) re-evaluated with each main
- * hardware and stack parameter 10 % lower and 10 % higher, one at a time;
- * the change of time and energy to train (or per sample) for a tornado
- * table and chart. */
+ * chosen by the report's rule, its knobs varied by batch/sensitivity.c,
+ * and sensitivity.csv. */
 #include "report.h"
 
 #include <math.h>
@@ -10,210 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "batch/evaluate.h"
-
-typedef void (*Knob)(Scenario *sc, double f);
-
-static void k_peak(Scenario *sc, double f)
+int rpt_sensitivity(const Run *run, Sensitivity *out)
 {
-    for (int p = 0; p < PREC_COUNT; p++)
-        sc->system.device.matrix_flops[p] *= f;
-    sc->system.device.vector_flops *= f;
-}
-static void k_hbm_bw(Scenario *sc, double f)
-{
-    sc->system.device.mem[MEM_HBM].bw_bytes_per_s *= f;
-}
-static void k_hbm_cap(Scenario *sc, double f)
-{
-    sc->system.device.mem[MEM_HBM].capacity_bytes *= f;
-}
-static void k_l2_bw(Scenario *sc, double f)
-{
-    sc->system.device.mem[MEM_L2].bw_bytes_per_s *= f;
-}
-static void k_l2_cap(Scenario *sc, double f)
-{
-    sc->system.device.mem[MEM_L2].capacity_bytes *= f;
-}
-static void k_intra_bw(Scenario *sc, double f)
-{
-    sc->system.intra.bw_bytes_per_s *= f;
-    sc->system.intra.link_bw_bytes_per_s *= f;
-}
-static void k_inter_bw(Scenario *sc, double f)
-{
-    sc->system.inter.bw_bytes_per_s *= f;
-    sc->system.inter.link_bw_bytes_per_s *= f;
-}
-static void k_latency(Scenario *sc, double f)
-{
-    sc->system.intra.latency_s *= f;
-    sc->system.inter.latency_s *= f;
-}
-static void k_gemm_eff(Scenario *sc, double f)
-{
-    sc->system.framework.gemm_eff =
-        (sc->system.framework.gemm_eff > 0 ? sc->system.framework.gemm_eff : 1.0) * f;
-}
-static void k_host(Scenario *sc, double f)
-{
-    sc->system.framework.host_op_s *= f;
-    sc->system.device.launch_s *= f;
-}
-static void k_tdp(Scenario *sc, double f)
-{
-    sc->system.device.tdp_w *= f;
-    sc->power_cap_w *= f;
-}
-static void k_flop_energy(Scenario *sc, double f)
-{
-    for (int p = 0; p < PREC_COUNT; p++)
-        sc->system.device.energy_j_per_flop[p] *= f;
-}
-static void k_mem_energy(Scenario *sc, double f)
-{
-    for (int l = 0; l < MEM_LEVELS; l++)
-        sc->system.device.mem[l].energy_j_per_bit *= f;
-}
-static void k_node_power(Scenario *sc, double f)
-{
-    sc->system.node_overhead_w *= f;
-    sc->system.switch_w_per_device *= f;
-}
-static void k_pue(Scenario *sc, double f)
-{
-    sc->system.pue = (sc->system.pue > 0 ? sc->system.pue : 1.0) * f;
-}
-
-static const struct {
-    const char *name;
-    Knob apply;
-} knobs[] = {
-    {"matrix and vector peak", k_peak},
-    {"HBM bandwidth", k_hbm_bw},
-    {"HBM capacity", k_hbm_cap},
-    {"L2 bandwidth", k_l2_bw},
-    {"L2 capacity", k_l2_cap},
-    {"scale-up (intra-node) bandwidth", k_intra_bw},
-    {"scale-out (inter-node) bandwidth", k_inter_bw},
-    {"network latency (both tiers)", k_latency},
-    {"stack GEMM efficiency", k_gemm_eff},
-    {"host and launch overhead per op", k_host},
-    {"device power limit (TDP or cap)", k_tdp},
-    {"energy per FLOP", k_flop_energy},
-    {"memory energy per bit", k_mem_energy},
-    {"node and switch power", k_node_power},
-    {"facility PUE", k_pue},
-};
-#define NKNOBS ((int)(sizeof knobs / sizeof knobs[0]))
-
-static double time_of(const Result *r, int per_sample)
-{
-    return per_sample ? 1.0 / r->samples_per_s : r->time_to_train_s;
-}
-
-static double energy_of(const Result *r, int per_sample)
-{
-    return per_sample ? r->energy_per_step_j : r->energy_to_train_j;
-}
-
-/* A knob whose change leaves no feasible strategy (memory) matters most. */
-static double impact(const double v[2])
-{
-    return isfinite(v[0]) && isfinite(v[1]) ? fmax(fabs(v[0]), fabs(v[1])) : INFINITY;
-}
-
-static int cmp_impact(const void *a, const void *b)
-{
-    const RptKnob *x = a, *y = b;
-    const double ix = impact(x->time), iy = impact(y->time);
-    if (ix != iy)
-        return ix > iy ? -1 : 1;
-    const double ex = impact(x->energy), ey = impact(y->energy);
-    return ex > ey ? -1 : ex < ey ? 1 : strcmp(x->name, y->name);
-}
-
-int rpt_sensitivity(const Run *run, RptSensitivity *out)
-{
-    memset(out, 0, sizeof *out);
-    out->row = -1;
+    int row = -1;
     for (int i = 0; i < run->n; i++) {
         const RunRow *rr = &run->row[i];
-        if (rr->built && rr->r.status == STATUS_OK &&
-            (out->row < 0 || rpt_better(rr, i, &run->row[out->row], out->row)))
-            out->row = i;
+        if (rr->built && rr->r.status == STATUS_OK && (row < 0 || rpt_better(rr, i, &run->row[row], row)))
+            row = i;
     }
-    if (out->row < 0)
-        return -1;
-    const RunRow *best = &run->row[out->row];
-    Scenario *base = malloc(sizeof *base), *sc = malloc(sizeof *sc);
-    Result *r = malloc(sizeof *r);
-    GemmCache *cache = malloc(sizeof *cache);
-    if (!base || !sc || !r || !cache) {
-        free(base);
-        free(sc);
-        free(r);
-        free(cache);
-        out->row = -1;
-        return -1;
-    }
-    gemm_cache_init(cache);
-    /* the scenario as it was evaluated: the co-designed split, the
-     * generator's device as figures, the strategy the search chose */
-    *base = best->sc;
-    if (best->r.design_evals > 0)
-        base->system.device.derive.budget = best->r.design_budget;
-    base->codesign = CODESIGN_NONE;
-    Diag d;
-    int rc = evaluate_resolve(base, &d);
-    base->system.device.derive.name[0] = '\0';
-    base->system.intra.from_device = base->system.inter.from_device = 0;
-    base->system.intra.wire_pitch_um = base->system.inter.wire_pitch_um = 0;
-    const Result *b = &best->r;
-    /* every axis as evaluated (a field-by-field copy had left cp, ep and
-     * recompute_layers to be searched again under each change) */
-    base->st = b->st;
-    base->replica_batch = 0;
-    if (base->power_cap_w <= 0)
-        base->power_cap_w = b->power_cap_w;
-    out->per_sample = !isfinite(b->time_to_train_s);
-    if (rc == 0 && evaluate_cached(base, cache, r) == 0 && r->status == STATUS_OK) {
-        out->time = time_of(r, out->per_sample);
-        out->energy = energy_of(r, out->per_sample);
-        for (int k = 0; k < NKNOBS && out->n < RPT_SENS_MAX; k++) {
-            RptKnob *o = &out->k[out->n];
-            snprintf(o->name, sizeof o->name, "%s", knobs[k].name);
-            for (int s = 0; s < 2; s++) {
-                *sc = *base;
-                knobs[k].apply(sc, s ? 1.0 + RPT_SENS_STEP : 1.0 - RPT_SENS_STEP);
-                o->status[s] = evaluate_cached(sc, cache, r) ? STATUS_ERROR : r->status;
-                o->time[s] = o->status[s] == STATUS_OK ? time_of(r, out->per_sample) / out->time - 1.0 : NAN;
-                o->energy[s] =
-                    o->status[s] == STATUS_OK ? energy_of(r, out->per_sample) / out->energy - 1.0 : NAN;
-            }
-            out->n++;
-        }
-        qsort(out->k, (size_t)out->n, sizeof out->k[0], cmp_impact);
-    } else {
-        out->row = -1;
-    }
-    free(base);
-    free(sc);
-    free(r);
-    free(cache);
-    return out->row < 0 ? -1 : 0;
+    return run_sensitivity(run, row, out);
 }
 
 typedef struct {
     const Run *run;
-    const RptSensitivity *s;
+    const Sensitivity *s;
 } SensCsv;
 
 static void sensitivity_body(FILE *f, const void *ctx)
 {
     const SensCsv *c = ctx;
-    const RptSensitivity *s = c->s;
+    const Sensitivity *s = c->s;
     fprintf(f,
             "scenario,parameter,%s_change_minus10,%s_change_plus10,energy_change_minus10,"
             "energy_change_plus10,status_minus10,status_plus10\n",
@@ -221,7 +35,7 @@ static void sensitivity_body(FILE *f, const void *ctx)
             s->per_sample ? "time_per_sample" : "time_to_train");
     char v[4][64];
     for (int k = 0; k < s->n; k++) {
-        const RptKnob *o = &s->k[k];
+        const SensKnob *o = &s->k[k];
         rpt_number(v[0], sizeof v[0], o->time[0]);
         rpt_number(v[1], sizeof v[1], o->time[1]);
         rpt_number(v[2], sizeof v[2], o->energy[0]);
@@ -232,7 +46,7 @@ static void sensitivity_body(FILE *f, const void *ctx)
     }
 }
 
-int rpt_sensitivity_csv(const Run *run, const RptSensitivity *s, const char *path, char *err, size_t n)
+int rpt_sensitivity_csv(const Run *run, const Sensitivity *s, const char *path, char *err, size_t n)
 {
     const SensCsv c = {run, s};
     return rpt_write_atomic(path, sensitivity_body, &c, err, n);

@@ -33,7 +33,6 @@
 #include <unistd.h>
 #include <xlsxwriter.h>
 
-#include "batch/evaluate.h"
 #include "core/sha256.h"
 #include "core/text.h"
 #include "core/units.h"
@@ -1574,7 +1573,7 @@ static void sheet_design(X *x, Sheet *sh)
 
 static void sheet_sensitivity(X *x, Sheet *sh)
 {
-    const RptSensitivity *s = x->in->sens;
+    const Sensitivity *s = x->in->sens;
     char text[700];
     put_long(x, sh, 0, 0, "Which parameter matters", x->title);
     snprintf(text, sizeof text,
@@ -1592,7 +1591,7 @@ static void sheet_sensitivity(X *x, Sheet *sh)
     lxw_format *pct = numfmt(x, "+0.00%;-0.00%;0.00%");
     const int r0 = 4;
     for (int k = 0; k < s->n; k++) {
-        const RptKnob *o = &s->k[k];
+        const SensKnob *o = &s->k[k];
         put_text(x, sh, r0 + k, 0, o->name, NULL);
         for (int j = 0; j < 2; j++) {
             put_num(x, sh, r0 + k, 1 + j, o->time[j], pct);
@@ -1922,7 +1921,7 @@ static void sheet_inputs(X *x, Sheet *sh)
          * they cannot be (the Errors sheet says why) */
         *res = rr->sc;
         diag_clear(&d);
-        if (evaluate_resolve(res, &d))
+        if (x->in->resolve && x->in->resolve(res, &d))
             *res = rr->sc;
         param_walk(&param_scenario_table, res, "", inputs_visit, &c);
     }

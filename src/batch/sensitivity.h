@@ -1,0 +1,32 @@
+/* batch/sensitivity.h — which knob matters: the change of a scenario's time
+ * and energy to train (or per sample) when each main hardware and stack
+ * parameter is 10 % lower and 10 % higher, one at a time, for the report's
+ * tornado table and chart. */
+#ifndef DF_SENSITIVITY_H
+#define DF_SENSITIVITY_H
+
+#include "batch/run.h"
+
+#define SENS_MAX  16
+#define SENS_STEP 0.10 /* each knob 10 % down and up */
+
+typedef struct {
+    char name[48];
+    double time[2], energy[2]; /* relative change at -10 % and +10 % (NaN: not ok) */
+    Status status[2];
+} SensKnob;
+
+typedef struct {
+    int row;             /* the scenario varied, -1 none */
+    int per_sample;      /* times are per sample (the row has no amount to train) */
+    double time, energy; /* its time and energy to train (or per sample / step) */
+    SensKnob k[SENS_MAX];
+    int n; /* knobs, most time-sensitive first */
+} Sensitivity;
+
+/* Vary each knob of run's row `row` (its co-designed split and resolved
+ * strategy kept): 0, or -1 (out->row -1) when the row is out of range or
+ * its re-evaluation fails. */
+int run_sensitivity(const Run *run, int row, Sensitivity *out);
+
+#endif
