@@ -22,7 +22,9 @@
  * scenario's placement says otherwise; net_group says how each group lands
  * on nodes and so which tier it uses.
  *
- * This file costs the graph's operations and puts the parts together; the
+ * This file costs the graph's operations and puts the parts together, in
+ * six named stages (layout, work, held, pipeline, exchange, finish; see
+ * "the stages of a step" below); the
  * schedule (schedule.c), the memory (memory.c) and the data-parallel
  * exchange (comm.c) are pure functions of their own (parts.h), each tested
  * against its formula in tests/test_step.c.
@@ -324,33 +326,66 @@ static double block_activations(const Graph *g, int pp, double lps, double rc, d
                            rc > 0 ? g->act_bytes_recompute_working : 0.0);
 }
 
-int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
+/* ---- the stages of a step ------------------------------------------------
+ * step_evaluate runs six named stages, each a pure function from the
+ * structs before it to its own: layout (the degrees, the schedule, the
+ * groups placed), work (the graph and its costs per layer and stage), held
+ * (what the most loaded device holds), pipeline (the bounding stage, the
+ * fill and drain, the stage sends), exchange (the data-parallel gradients,
+ * the optimizer) and finish (the result's time, energy, utilisation,
+ * memory and bottleneck). */
+
+typedef struct {
+    int tp, pp, dp, mb, v, cp;
+    int dpc;          /* dp x cp: the ranks that hold the same weights */
+    int ep, etp;      /* the experts' degrees (etp: tp unless the scenario folds them apart) */
+    int edp;          /* tp x cp x dp / (etp x ep): the ranks that hold the same experts */
+    int dual;         /* the schedule is DualPipe */
+    PpSchedule sched; /* the schedule that runs (1f1b with one stage) */
+    Group dp_group, pp_group, cp_group, edp_group;
+} Layout;
+
+typedef struct {
+    Graph g;
+    Costs lf, lb, lr, ff, fb, tf, tb; /* one layer (lr: its recompute alone), the ends, one microbatch */
+    Costs first, last;                /* the first and the last stage, one microbatch */
+    double w_layer;                   /* a layer's weight-gradient GEMMs (the split schedules defer them) */
+    double lps;                       /* layers of the most loaded stage */
+    long m_micro;                     /* microbatches per step */
+} Work;
+
+typedef struct {
+    double p_first, p_last, p_dev,
+        p_exp;               /* parameters of the first, last, most loaded device; its experts' */
+    double wb, gb, master_b; /* bytes per parameter: weight, gradient, fp32 master copy */
+    OptimizerSpec os;
+    double act;          /* activations at the schedule's peak */
+    double unrecomputed; /* layers of the stage a block recompute leaves alone */
+} Held;
+
+typedef struct {
+    Costs step;      /* the step so far */
+    double t_stage;  /* one microbatch on the bounding stage: t_f + t_b */
+    double t_b_last; /* the last microbatch's backward pass (the exchange hides under it) */
+} Pipe;
+
+/* Layout (stage 1): the degrees as they run, the pipeline schedule, and
+ * each group of ranks placed on the nodes (x's tp, ep and etp groups, L's
+ * others). */
+static int step_layout(const Scenario *sc, Ctx *x, Layout *L, Result *r)
 {
     const System *sys = &sc->system;
-    /* the device as the training stack drives it, at the nominal clock and
-     * at the DVFS clock */
-    Device nominal = sys->device, scaled;
-    const double stack_eff = sys->framework.gemm_eff > 0 ? sys->framework.gemm_eff : 1.0;
-    nominal.matrix_eff *= stack_eff;
-    nominal.matrix_eff_fp8 *= stack_eff;
-    pwr_scale_device(&nominal, phi, &scaled);
-    const Device *dev = &scaled;
     const Model *mdl = &sc->model;
     const int tp = sc->st.tp, pp = sc->st.pp, dp = sc->st.dp, mb = sc->st.microbatch, v = sc->st.interleave;
     const int cp = sc->st.cp > 1 ? sc->st.cp : 1;
     const int dpc = dp * cp; /* the ranks that hold the same weights: gradients and ZeRO span dp x cp */
-    const int ep = sc->st.ep > 1 ? sc->st.ep : 1; /* experts split over ep of the dp ranks */
-
-    r->st = sc->st; /* the strategy as evaluated */
+    const int ep = sc->st.ep > 1 ? sc->st.ep : 1; /* experts split over ep ranks */
+    r->st = sc->st;                               /* the strategy as evaluated */
     if (tp < 1 || pp < 1 || dp < 1 || mb < 1 || v < 1 || (int)sc->st.pp_schedule == AUTO_VALUE)
         return fail(r, "the strategy is not resolved (auto needs the search)");
     if (r->st.pp_schedule == SCHED_1F1B && v > 1) /* 1F1B over chunks: the interleaved schedule */
         r->st.pp_schedule = SCHED_INTERLEAVED;
     const PpSchedule sched = pp > 1 ? r->st.pp_schedule : SCHED_1F1B;
-    /* DualPipe: each rank holds stage i of one direction's pipeline and
-     * stage pp - 1 - i of the other's, and runs half the microbatches
-     * through each */
-    const int dual = sched == SCHED_DUALPIPE;
     /* a 16- or 8-bit format the device has no matrix units for would run
      * at another format's rate with this one's bytes: not a real device */
     if ((sc->precision == PREC_FP4 || sc->precision == PREC_FP8 || sc->precision == PREC_BF16 ||
@@ -365,24 +400,21 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         return -1;
     }
 
-    /* Ranks: tensor innermost, then data, then pipeline. */
-    Ctx x = {sys, dev, &nominal, phi, sc->precision, {0}, {0}, {0}, cache, 0.0};
     /* The context-parallel ranks sit right outside the tensor ranks (a
      * block of tp x cp, as Megatron-Core orders them); the data-parallel
      * gradient exchange spans dp x cp ranks (they hold the same weights). */
-    Group dp_group, pp_group, cp_group;
     long stride[3] = {1, 1, 1}; /* the tp x cp block, dp, pp */
     placement_strides(sc->st.placement, tp * cp, dp, pp, stride);
-    net_group(sys, tp, stride[0], &x.tp_group);
+    net_group(sys, tp, stride[0], &x->tp_group);
     /* Megatron-Core overlaps TP communication only with sequence
      * parallelism on (it asserts it) [MCore-mpc], and Transformer Engine's
      * userbuffers only among GPUs of one NVLink domain [TE-ovl]: a tensor
      * group that spans nodes blocks on its collectives. */
-    if (sc->st.seq_parallel && tp > 1 && x.tp_group.nodes <= 1)
-        x.tp_overlap = sys->framework.tp_overlap;
-    net_group(sys, cp, stride[0] * tp, &cp_group);
-    net_group(sys, dpc, cp > 1 && stride[1] > stride[0] * tp ? stride[0] * tp : stride[1], &dp_group);
-    net_group(sys, pp, stride[2], &pp_group);
+    if (sc->st.seq_parallel && tp > 1 && x->tp_group.nodes <= 1)
+        x->tp_overlap = sys->framework.tp_overlap;
+    net_group(sys, cp, stride[0] * tp, &L->cp_group);
+    net_group(sys, dpc, cp > 1 && stride[1] > stride[0] * tp ? stride[0] * tp : stride[1], &L->dp_group);
+    net_group(sys, pp, stride[2], &L->pp_group);
     /* The expert layers fold their ranks (Megatron-Core's MoE parallel
      * folding, Liu et al. 2025): etp x ep x edp over the tp x cp x dp
      * ranks, the expert-tensor ranks innermost, then the expert-parallel
@@ -394,15 +426,14 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     if (moe)
         r->st.etp = etp;
     const int edp = tp * cp * dp / (etp * ep);
-    Group edp_group;
     if (stride[0] == 1 && stride[1] == (long)tp * cp) { /* the tp x cp x dp ranks are contiguous */
-        net_group(sys, etp, 1, &x.etp_group);
-        net_group(sys, ep, etp, &x.ep_group);
-        net_group(sys, edp, (long)etp * ep, &edp_group);
+        net_group(sys, etp, 1, &x->etp_group);
+        net_group(sys, ep, etp, &x->ep_group);
+        net_group(sys, edp, (long)etp * ep, &L->edp_group);
     } else if (etp == tp && dpc % ep == 0) {
-        x.etp_group = x.tp_group;
-        net_group(sys, ep, stride[1], &x.ep_group);
-        net_group(sys, dpc / ep, stride[1] * ep, &edp_group);
+        x->etp_group = x->tp_group;
+        net_group(sys, ep, stride[1], &x->ep_group);
+        net_group(sys, dpc / ep, stride[1] * ep, &L->edp_group);
     } else {
         char msg[200];
         snprintf(
@@ -413,7 +444,24 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         return fail(r, msg);
     }
 
-    Graph g;
+    L->tp = tp, L->pp = pp, L->dp = dp, L->mb = mb, L->v = v, L->cp = cp, L->dpc = dpc;
+    L->ep = ep, L->etp = etp, L->edp = edp, L->sched = sched, L->dual = sched == SCHED_DUALPIPE;
+    return 0;
+}
+
+/* Work (stage 2): the graph of one microbatch, one layer's and the ends'
+ * costs, and the first and the last stage's (before a block recompute
+ * leaves some layers out). */
+static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w, Result *r)
+{
+    const System *sys = &sc->system;
+    const Model *mdl = &sc->model;
+    const int tp = L->tp, pp = L->pp, dp = L->dp, mb = L->mb, v = L->v, cp = L->cp;
+    Graph *g = &w->g;
+    Costs *lf = &w->lf, *lb = &w->lb, *lr = &w->lr, *ff = &w->ff, *fb = &w->fb, *tf = &w->tf, *tb = &w->tb;
+    Costs *first = &w->first, *last = &w->last;
+    const Costs zero = {0};
+    *lf = *lb = *lr = *ff = *fb = *tf = *tb = *first = *last = zero;
     Diag d;
     diag_clear(&d);
     const Framework *fw = &sys->framework;
@@ -425,91 +473,106 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
                       .pp = pp,
                       .flash = fw->flash,
                       .cp = cp,
-                      .ep = ep,
-                      .etp = etp,
+                      .ep = L->ep,
+                      .etp = L->etp,
                       .quant_casts = fw->fp8_casts,
                       .sel_per_op = fw->selective == SELECTIVE_PER_OP,
                       .unfused = !fw->fused_elementwise};
     if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time */
-        graph_rates(&nominal, sc->precision, sys, &x.tp_group, &gp.rates);
-    if (graph_build(mdl, &gp, &g, &d))
+        graph_rates(x->nominal, sc->precision, sys, &x->tp_group, &gp.rates);
+    if (graph_build(mdl, &gp, g, &d))
         return fail(r, d.msg);
 
-    const long m_micro = (long)(sc->st.global_batch / ((int64_t)dp * mb));
-    if (m_micro < 1)
+    w->m_micro = (long)(sc->st.global_batch / ((int64_t)dp * mb));
+    if (w->m_micro < 1)
         return fail(r, "global_batch is smaller than dp x microbatch");
 
     label(r->tp_tier, sizeof r->tp_tier, "none", NULL);
     label(r->dp_tier, sizeof r->dp_tier, "none", NULL);
     label(r->pp_tier, sizeof r->pp_tier, "none", NULL);
-
     /* One layer, one microbatch. */
-    Costs lf = {0}, lb = {0}, ff = {0}, fb = {0}, tf = {0}, tb = {0};
-    cost_list(&x, &g.layer_fwd, 0, &lf);
-    cost_list(&x, &g.layer_bwd, 0, &lb);
+    cost_list(x, &g->layer_fwd, 0, lf);
+    cost_list(x, &g->layer_bwd, 0, lb);
     /* the weight-gradient GEMMs: half the backward's (dW = X^T dY beside
      * dX = dY W^T, the same FLOPs), the part the split schedules defer */
-    const double w_layer = 0.5 * lb.t[COMP_GEMM];
-    cost_list(&x, &g.layer_recompute, 1, &lb);
-    Costs lr = {0}; /* the recompute alone: a block recompute leaves it out of some layers */
+    w->w_layer = 0.5 * lb->t[COMP_GEMM];
+    cost_list(x, &g->layer_recompute, 1, lb);
+    /* lr: the recompute alone (a block recompute leaves it out of some layers) */
     if (sc->st.recompute == RECOMPUTE_FULL && sc->st.recompute_layers != 0)
-        cost_list(&x, &g.layer_recompute, 1, &lr);
-    cost_list(&x, &g.first_fwd, 0, &ff);
-    cost_list(&x, &g.first_bwd, 0, &fb);
-    cost_list(&x, &g.last_fwd, 0, &tf);
-    cost_list(&x, &g.last_bwd, 0, &tb);
+        cost_list(x, &g->layer_recompute, 1, lr);
+    cost_list(x, &g->first_fwd, 0, ff);
+    cost_list(x, &g->first_bwd, 0, fb);
+    cost_list(x, &g->last_fwd, 0, tf);
+    cost_list(x, &g->last_bwd, 0, tb);
     {
         CollCost probe;
-        net_collective(sys, &x.tp_group, COLL_ALLREDUCE, 1e6, &probe);
-        tier_name(r->tp_tier, sizeof r->tp_tier, &x.tp_group, &probe);
+        net_collective(sys, &x->tp_group, COLL_ALLREDUCE, 1e6, &probe);
+        tier_name(r->tp_tier, sizeof r->tp_tier, &x->tp_group, &probe);
     }
     if (cp > 1) { /* the context-parallel ring, per layer and microbatch */
-        const double t_attn_f = lf.t[COMP_ATTENTION], t_attn_b = lb.t[COMP_ATTENTION];
-        cp_ring(&x, sc, &cp_group, t_attn_f, t_attn_b, &lf, &lb);
+        const double t_attn_f = lf->t[COMP_ATTENTION], t_attn_b = lb->t[COMP_ATTENTION];
+        cp_ring(x, sc, &L->cp_group, t_attn_f, t_attn_b, lf, lb);
     }
 
     /* Per stage, one microbatch: the first and the last stage carry the
-     * embedding and the head; the slowest of them bounds the pipeline. */
-    /* Layers of the most loaded stage: chunks of ceil(L / (pp v)) layers
+     * embedding and the head; the slowest of them bounds the pipeline.
+     * Layers of the most loaded stage: chunks of ceil(L / (pp v)) layers
      * when they do not split evenly (the rest of the stages carry fewer). */
-    const double lps = sched_stage_layers(g.layers, pp, v);
-    Costs first = {0}, last = {0};
-    costs_add(&first, &lf, lps);
-    costs_add(&first, &lb, lps);
-    costs_add(&first, &ff, 1);
-    costs_add(&first, &fb, 1);
-    costs_add(&last, &lf, lps);
-    costs_add(&last, &lb, lps);
-    costs_add(&last, &tf, 1);
-    costs_add(&last, &tb, 1);
+    const double lps = w->lps = sched_stage_layers(g->layers, pp, v);
+    costs_add(first, lf, lps);
+    costs_add(first, lb, lps);
+    costs_add(first, ff, 1);
+    costs_add(first, fb, 1);
+    costs_add(last, lf, lps);
+    costs_add(last, lb, lps);
+    costs_add(last, tf, 1);
+    costs_add(last, tb, 1);
     if (pp == 1) {
-        costs_add(&first, &tf, 1);
-        costs_add(&first, &tb, 1);
+        costs_add(first, tf, 1);
+        costs_add(first, tb, 1);
     }
+    return 0;
+}
+
+/* Held (stage 3): what the most loaded device holds: its parameters, their
+ * state under ZeRO, and the activations of the microbatches in flight (a
+ * block recompute's layers resolved: the fewest that fit when auto). */
+static void step_held(const Scenario *sc, const Device *dev, const Layout *L, const Work *w, Held *h,
+                      Result *r)
+{
+    const Model *mdl = &sc->model;
+    const Graph *g = &w->g;
+    const int tp = L->tp, pp = L->pp, v = L->v, dpc = L->dpc, ep = L->ep, etp = L->etp, edp = L->edp;
+    const int dual = L->dual;
+    const double lps = w->lps;
+    const long m_micro = w->m_micro;
     /* Parameters held by the most loaded device. */
     /* (a mixture of experts: this device's E/ep experts of each layer) */
     const double ppl =
-        (g.params_per_layer - g.params_expert_per_layer) / tp + g.params_expert_per_layer / etp / ep;
-    const double p_exp =
-        (dual ? 2 : 1) * lps * g.params_expert_per_layer / etp / ep; /* of p_dev, the experts' */
-    double p_first = lps * ppl + g.params_embedding / tp;
-    double p_last = lps * ppl + (g.params_head > 0 ? g.params_head : g.params_embedding) / tp;
+        (g->params_per_layer - g->params_expert_per_layer) / tp + g->params_expert_per_layer / etp / ep;
+    const double p_exp = h->p_exp =
+        (dual ? 2 : 1) * lps * g->params_expert_per_layer / etp / ep; /* of p_dev, the experts' */
+    double p_first = lps * ppl + g->params_embedding / tp;
+    double p_last = lps * ppl + (g->params_head > 0 ? g->params_head : g->params_embedding) / tp;
     if (pp == 1)
-        p_first = p_last = lps * ppl + g.params_embedding / tp + g.params_head / tp;
+        p_first = p_last = lps * ppl + g->params_embedding / tp + g->params_head / tp;
     /* (DualPipe: the ends' ranks hold the first stage and the last) */
-    const double p_dev = dual ? p_first + p_last : p_first > p_last ? p_first : p_last;
+    const double p_dev = h->p_dev = dual ? p_first + p_last : p_first > p_last ? p_first : p_last;
+    h->p_first = p_first;
+    h->p_last = p_last;
 
     /* The state the most loaded device holds and its activations: a block
      * recompute (Megatron's --recompute-method block) recomputes k layers
      * of each of the stage's v model chunks and keeps the others'
      * activations; auto takes the fewest that fit. */
-    const OptimizerSpec os = step_optimizer(mdl->optimizer);
-    const double wb = weight_bytes(sc->precision);
-    const double master_b = wb == 4.0 ? 0.0 : 4.0;
+    const OptimizerSpec os = h->os = step_optimizer(mdl->optimizer);
+    const double wb = h->wb = weight_bytes(sc->precision);
+    const double master_b = h->master_b = wb == 4.0 ? 0.0 : 4.0;
     /* gradient buffers: fp32 (Megatron's main_grad), or the 16-bit
      * weights' own type where the stack keeps them so (DeepSpeed's engine
      * accumulates and all-reduces fp16/bf16 gradients) */
-    const double gb = fw->grad == GRAD_16BIT && wb < STEP_GRAD_BYTES ? 2.0 : STEP_GRAD_BYTES;
+    const double gb = h->gb =
+        sc->system.framework.grad == GRAD_16BIT && wb < STEP_GRAD_BYTES ? 2.0 : STEP_GRAD_BYTES;
     /* (ZeRO shards the experts over the ranks that hold the same ones) */
     const StateBytes state = mem_state(p_dev - p_exp, dpc, sc->st.zero, wb, gb, os.state_bytes + master_b);
     const StateBytes est = mem_state(p_exp, edp, sc->st.zero, wb, gb, os.state_bytes + master_b);
@@ -532,38 +595,54 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
             k_rc = sc->st.recompute_layers < chunk_layers ? sc->st.recompute_layers : chunk_layers;
         else
             for (k_rc = 0; k_rc < chunk_layers; k_rc++)
-                if (fixed + block_activations(&g, pp, lps, (double)k_rc * v, inflight, ileave) <=
+                if (fixed + block_activations(g, pp, lps, (double)k_rc * v, inflight, ileave) <=
                     dev->mem[MEM_HBM].capacity_bytes)
                     break;
-        act = block_activations(&g, pp, lps, (double)k_rc * v, inflight, ileave);
+        act = block_activations(g, pp, lps, (double)k_rc * v, inflight, ileave);
     } else {
-        act =
-            mem_activations(pp, g.act_bytes_per_layer, lps, g.act_bytes_first, g.act_bytes_last, inflight,
-                            ileave, sc->st.recompute == RECOMPUTE_FULL ? g.act_bytes_recompute_working : 0.0);
+        act = mem_activations(pp, g->act_bytes_per_layer, lps, g->act_bytes_first, g->act_bytes_last,
+                              inflight, ileave,
+                              sc->st.recompute == RECOMPUTE_FULL ? g->act_bytes_recompute_working : 0.0);
     }
     if (dual) /* the ends' ranks also keep the head's activations of their last-stage chunks */
-        act += g.act_bytes_last;
+        act += g->act_bytes_last;
     r->st.recompute_layers = sc->st.recompute == RECOMPUTE_FULL ? k_rc : 0;
     /* the layers of the stage that do not recompute */
-    const double unrecomputed = lps - (double)k_rc * v;
+    h->unrecomputed = lps - (double)k_rc * v;
+    h->act = act;
+}
+
+/* Pipeline (stage 4): the stage that bounds the pipeline, m of its
+ * microbatches, the schedule's fill and drain, and the stage-to-stage
+ * sends (what a DualPipe hides left out). */
+static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const Held *h, Pipe *o, Result *r)
+{
+    const System *sys = &sc->system;
+    const Model *mdl = &sc->model;
+    const Graph *g = &w->g;
+    const int tp = L->tp, pp = L->pp, mb = L->mb, v = L->v, cp = L->cp, dual = L->dual;
+    const PpSchedule sched = L->sched;
+    const double lps = w->lps, unrecomputed = h->unrecomputed, w_layer = w->w_layer;
+    const long m_micro = w->m_micro;
+    Costs *first = &w->first, *last = &w->last;
+    const Costs *lr = &w->lr, *lb = &w->lb, *fb = &w->fb, *tb = &w->tb;
     if (unrecomputed > 0) {
-        costs_add(&first, &lr, -unrecomputed);
-        costs_add(&last, &lr, -unrecomputed);
+        costs_add(first, lr, -unrecomputed);
+        costs_add(last, lr, -unrecomputed);
     }
     Costs ends = {0}; /* DualPipe: a microbatch on the ends' ranks, half through each stage */
-    costs_add(&ends, &first, 0.5);
-    costs_add(&ends, &last, 0.5);
-    const Costs *stage = dual                                                     ? &ends
-                         : (pp == 1 || costs_total(&first) >= costs_total(&last)) ? &first
-                                                                                  : &last;
-    const double t_stage = costs_total(stage); /* t_f + t_b */
-    const double t_b_last = lps * costs_total(&lb) - unrecomputed * costs_total(&lr) +
-                            (dual              ? 0.5 * (costs_total(&fb) + costs_total(&tb))
-                             : stage == &first ? costs_total(&fb)
-                                               : costs_total(&tb));
+    costs_add(&ends, first, 0.5);
+    costs_add(&ends, last, 0.5);
+    const Costs *stage = dual ? &ends : (pp == 1 || costs_total(first) >= costs_total(last)) ? first : last;
+    const double t_stage = o->t_stage = costs_total(stage); /* t_f + t_b */
+    o->t_b_last = lps * costs_total(lb) - unrecomputed * costs_total(lr) +
+                  (dual             ? 0.5 * (costs_total(fb) + costs_total(tb))
+                   : stage == first ? costs_total(fb)
+                                    : costs_total(tb));
 
-    Costs step = {0};
-    costs_add(&step, stage, (double)m_micro);
+    Costs *step = &o->step;
+    *step = (Costs){0};
+    costs_add(step, stage, (double)m_micro);
     /* Fill and drain: (pp - 1) / v stage-times, divided by the units a
      * microbatch is pipelined in (an LSTM's timesteps).  Each at the
      * slowest stage's time, although the stages without the head pass the
@@ -579,9 +658,9 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
          * their all-to-all and stage sends */
         const double t_w = lps * w_layer;
         const double t_fb = t_stage - stage->t[COMP_EP_COMM];
-        step.t[COMP_PP_BUBBLE] = sched_bubble_split(sched, pp, t_stage, t_b_last, t_w, t_fb);
+        step->t[COMP_PP_BUBBLE] = sched_bubble_split(sched, pp, t_stage, o->t_b_last, t_w, t_fb);
     } else {
-        step.t[COMP_PP_BUBBLE] = sched_bubble(pp, v, t_stage, g.wavefront, g.serial_first);
+        step->t[COMP_PP_BUBBLE] = sched_bubble(pp, v, t_stage, g->wavefront, g->serial_first);
     }
     /* DualPipe pairs each forward chunk with another microbatch's backward
      * chunk and hides their all-to-all under each other's compute; only
@@ -589,33 +668,50 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
      * rank's 2 m, show it */
     const double dual_exposed = dual ? fmin(1.0, pp / (2.0 * (double)m_micro)) : 1.0;
     if (dual) {
-        const double hidden = step.t[COMP_EP_COMM] * (1.0 - dual_exposed);
-        step.t[COMP_EP_COMM] -= hidden;
+        const double hidden = step->t[COMP_EP_COMM] * (1.0 - dual_exposed);
+        step->t[COMP_EP_COMM] -= hidden;
     }
 
     /* Stage-to-stage transfers: an activation forward and a gradient
      * backward per microbatch and chunk, blocking as in Megatron-LM; with
      * sequence parallelism (or its scatter/gather optimisation) each
      * tensor-parallel rank sends 1/tp of it. */
-    if (pp > 1 && (mdl->kind == MODEL_TRANSFORMER || g.stage_boundary_bytes > 0)) {
-        double msg = g.stage_boundary_bytes > 0
-                         ? g.stage_boundary_bytes
-                         : (double)mdl->seq_len / cp * mb * mdl->hidden * g.bytes_per_elem / tp;
+    if (pp > 1 && (mdl->kind == MODEL_TRANSFORMER || g->stage_boundary_bytes > 0)) {
+        double msg = g->stage_boundary_bytes > 0
+                         ? g->stage_boundary_bytes
+                         : (double)mdl->seq_len / cp * mb * mdl->hidden * g->bytes_per_elem / tp;
         /* A graph pipelined in units (an LSTM's timesteps) hands each unit
          * over as it is done: wave messages of 1/wave the size, each paying
          * the link's latency (Pal et al. 2019's layer pipelining). */
-        const int units = g.wavefront > 1 ? g.wavefront : 1;
+        const int units = g->wavefront > 1 ? g->wavefront : 1;
         CollCost p2p;
-        net_collective(sys, &pp_group, COLL_P2P, msg / units, &p2p);
+        net_collective(sys, &L->pp_group, COLL_P2P, msg / units, &p2p);
         const double sends = sched_p2p_sends(m_micro, pp, v, units);
-        step.t[COMP_PP_COMM] = p2p.time_s * sends * dual_exposed;
-        step.e[COMP_PP_COMM] = pwr_link_energy(&sys->intra, p2p.intra_bytes * sends);
-        step.e_inter += pwr_link_energy(&sys->inter, p2p.inter_bytes * sends);
-        step.inter_bytes += p2p.inter_bytes * sends;
-        step.intra_bytes += p2p.intra_bytes * sends;
-        tier_name(r->pp_tier, sizeof r->pp_tier, &pp_group, &p2p);
+        step->t[COMP_PP_COMM] = p2p.time_s * sends * dual_exposed;
+        step->e[COMP_PP_COMM] = pwr_link_energy(&sys->intra, p2p.intra_bytes * sends);
+        step->e_inter += pwr_link_energy(&sys->inter, p2p.inter_bytes * sends);
+        step->inter_bytes += p2p.inter_bytes * sends;
+        step->intra_bytes += p2p.intra_bytes * sends;
+        tier_name(r->pp_tier, sizeof r->pp_tier, &L->pp_group, &p2p);
     }
+}
 
+/* Exchange (stage 5): the data-parallel gradient exchange, partly hidden
+ * under the backward passes, and the optimizer step over the local
+ * (ZeRO-sharded) parameters. */
+static void step_exchange(const Scenario *sc, const Device *dev, const Layout *L, const Work *w,
+                          const Held *h, Pipe *o, Result *r)
+{
+    const System *sys = &sc->system;
+    const Model *mdl = &sc->model;
+    const Framework *fw = &sys->framework;
+    const Graph *g = &w->g;
+    const int tp = L->tp, pp = L->pp, dp = L->dp, dpc = L->dpc, ep = L->ep, edp = L->edp;
+    const double lps = w->lps, p_first = h->p_first, p_last = h->p_last, p_dev = h->p_dev, p_exp = h->p_exp;
+    const double wb = h->wb, gb = h->gb, master_b = h->master_b, t_stage = o->t_stage, t_b_last = o->t_b_last;
+    const OptimizerSpec os = h->os;
+    const long m_micro = w->m_micro;
+    Costs *step = &o->step;
     /* Row-sparse gradients (model sparse_grads; TensorFlow's IndexedSlices,
      * exchanged by Horovod as all-gathers of values and indices): the
      * vocabulary tables on this device touch only the rows of the
@@ -628,7 +724,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         const double tokens = (double)sc->st.global_batch / dp * (mdl->seq_len > 0 ? mdl->seq_len : 1);
         const int has_embed = pp == 1 || p_first >= p_last, has_head = pp == 1 || p_last > p_first;
         const double rows[2] = {fmin(V, tokens), mdl->samples > 0 ? fmin(V, tokens + mdl->samples) : V};
-        const double width[2] = {has_embed ? g.embed_row : 0.0, has_head ? g.head_row : 0.0};
+        const double width[2] = {has_embed ? g->embed_row : 0.0, has_head ? g->head_row : 0.0};
         for (int i = 0; i < 2; i++) {
             if (width[i] <= 0)
                 continue;
@@ -645,26 +741,26 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         DpExchange ex;
         /* the experts' share over the ranks that hold the same experts */
         const double p_shared = ep > 1 ? p_dev - p_exp : p_dev;
-        comm_dp_exchange(sys, &dp_group, p_shared, sc->st.zero, m_micro, wb, gb, sp_params, sp_bytes, &ex);
-        if (ep > 1 && p_exp > 0 && edp_group.p > 1) {
+        comm_dp_exchange(sys, &L->dp_group, p_shared, sc->st.zero, m_micro, wb, gb, sp_params, sp_bytes, &ex);
+        if (ep > 1 && p_exp > 0 && L->edp_group.p > 1) {
             DpExchange ee;
-            comm_dp_exchange(sys, &edp_group, p_exp, sc->st.zero, m_micro, wb, gb, 0, 0, &ee);
+            comm_dp_exchange(sys, &L->edp_group, p_exp, sc->st.zero, m_micro, wb, gb, 0, 0, &ee);
             ex.time_s += ee.time_s;
             ex.intra_bytes += ee.intra_bytes;
             ex.inter_bytes += ee.inter_bytes;
             ex.gather_s += ee.gather_s;
         }
-        step.inter_bytes += ex.inter_bytes;
-        step.intra_bytes += ex.intra_bytes;
-        tier_name(r->dp_tier, sizeof r->dp_tier, &dp_group, &ex.first);
+        step->inter_bytes += ex.inter_bytes;
+        step->intra_bytes += ex.intra_bytes;
+        tier_name(r->dp_tier, sizeof r->dp_tier, &L->dp_group, &ex.first);
         const double hidden =
             comm_dp_hidden_step(&ex, fw->dp_overlap, t_b_last, (double)m_micro * t_stage, lps);
-        step.t[COMP_DP_COMM] = ex.time_s - hidden;
+        step->t[COMP_DP_COMM] = ex.time_s - hidden;
         const double f_exposed = ex.time_s > 0 ? (ex.time_s - hidden) / ex.time_s : 1.0;
-        step.e[COMP_DP_COMM] = f_exposed * pwr_link_energy(&sys->intra, ex.intra_bytes);
-        step.e[COMP_DP_HIDDEN] = (1 - f_exposed) * pwr_link_energy(&sys->intra, ex.intra_bytes);
-        step.e_inter += pwr_link_energy(&sys->inter, ex.inter_bytes);
-        step.t[COMP_DP_HIDDEN] = hidden;
+        step->e[COMP_DP_COMM] = f_exposed * pwr_link_energy(&sys->intra, ex.intra_bytes);
+        step->e[COMP_DP_HIDDEN] = (1 - f_exposed) * pwr_link_energy(&sys->intra, ex.intra_bytes);
+        step->e_inter += pwr_link_energy(&sys->inter, ex.inter_bytes);
+        step->t[COMP_DP_HIDDEN] = hidden;
     }
 
     /* Optimizer over the local (ZeRO-sharded) parameters: reads the
@@ -678,42 +774,54 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
                               mdl->optimizer == OPT_ADAGRAD))
             p_opt -= sp_params - sp_touched;
         const double bytes = p_opt * (gb + 2.0 * (os.state_bytes + master_b) + (master_b > 0 ? wb : 0.0));
-        step.t[COMP_OPTIMIZER] = membound_time(dev, bytes, os.flops * p_opt);
-        step.e[COMP_OPTIMIZER] = pwr_membound_energy(dev, bytes, os.flops * p_opt);
+        step->t[COMP_OPTIMIZER] = membound_time(dev, bytes, os.flops * p_opt);
+        step->e[COMP_OPTIMIZER] = pwr_membound_energy(dev, bytes, os.flops * p_opt);
     }
+}
 
-    r->step_time_s = costs_total(&step);
+/* Finish (stage 6): the step's time, energy and breakdown into the
+ * result, throughput and utilisation, the memory total and the
+ * bottleneck. */
+static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const Work *w, const Held *h,
+                       const Pipe *o, Result *r)
+{
+    const Device *dev = x->dev;
+    const Graph *g = &w->g;
+    const Costs *step = &o->step;
+    const int tp = L->tp, cp = L->cp, mb = L->mb;
+    const double lps = w->lps, unrecomputed = h->unrecomputed, act = h->act;
+    r->step_time_s = costs_total(step);
     for (int i = 0; i < COMP_COUNT; i++)
-        r->comp_time_s[i] = step.t[i];
+        r->comp_time_s[i] = step->t[i];
     /* Device energy of the step: dynamic energy of each component plus
      * leakage over its time (hidden DP communication overlaps other
      * components, whose time already carries the leakage). */
     r->device_energy_j = 0;
     for (int i = 0; i < COMP_COUNT; i++) {
-        double e = step.e[i] + (i == COMP_DP_HIDDEN ? 0.0 : dev->idle_w * step.t[i]);
+        double e = step->e[i] + (i == COMP_DP_HIDDEN ? 0.0 : dev->idle_w * step->t[i]);
         r->comp_energy_j[i] = e;
         r->device_energy_j += e;
     }
-    r->inter_link_energy_j = step.e_inter;
-    r->intra_bytes = step.intra_bytes;
-    r->inter_bytes = step.inter_bytes;
-    r->clock_scale = phi;
+    r->inter_link_energy_j = step->e_inter;
+    r->intra_bytes = step->intra_bytes;
+    r->inter_bytes = step->inter_bytes;
+    r->clock_scale = x->phi;
 
     /* Throughput and utilisation. */
     const double samples = (double)sc->st.global_batch;
     r->samples_per_s = samples / r->step_time_s;
-    r->params_total = g.params_total;
-    r->model_flops_per_step = g.model_flops_per_sample * samples;
-    r->hardware_flops_per_step = g.hw_flops_per_sample * samples;
+    r->params_total = g->params_total;
+    r->model_flops_per_step = g->model_flops_per_sample * samples;
+    r->hardware_flops_per_step = g->hw_flops_per_sample * samples;
     if (unrecomputed > 0) /* the recompute FLOPs of the layers that keep their activations */
-        r->hardware_flops_per_step -= unrecomputed / lps * (double)g.layers *
-                                      graph_gemm_flops(&g.layer_recompute) * tp * cp / mb * samples;
+        r->hardware_flops_per_step -= unrecomputed / lps * (double)g->layers *
+                                      graph_gemm_flops(&g->layer_recompute) * tp * cp / mb * samples;
     /* utilisation of the nominal peak, whatever clock DVFS chose */
-    double peak = nominal.matrix_flops[sc->precision];
+    double peak = x->nominal->matrix_flops[sc->precision];
     for (int p = sc->precision; peak <= 0 && p > 0; p--)
-        peak = nominal.matrix_flops[p - 1];
+        peak = x->nominal->matrix_flops[p - 1];
     if (peak <= 0)
-        peak = nominal.vector_flops;
+        peak = x->nominal->vector_flops;
     r->model_tflops_per_device = r->model_flops_per_step / r->step_time_s / sc->devices / 1e12;
     r->mfu = r->model_flops_per_step / (r->step_time_s * sc->devices * peak);
     r->hfu = r->hardware_flops_per_step / (r->step_time_s * sc->devices * peak);
@@ -729,7 +837,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     /* Bottleneck: the largest component; GEMMs say what limits them. */
     int worst = 0;
     for (int i = 1; i < COMP_COUNT; i++)
-        if (i != COMP_DP_HIDDEN && step.t[i] > step.t[worst])
+        if (i != COMP_DP_HIDDEN && step->t[i] > step->t[worst])
             worst = i;
     if (!r->fits_memory) {
         label(r->bottleneck, sizeof r->bottleneck, "memory capacity", NULL);
@@ -737,7 +845,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
                worst == COMP_RECOMPUTE) {
         int b = 0;
         for (int i = 1; i < BOUND_COUNT; i++)
-            if (step.bound_t[i] > step.bound_t[b])
+            if (step->bound_t[i] > step->bound_t[b])
                 b = i;
         label(r->bottleneck, sizeof r->bottleneck, component_name((Component)worst), bound_name((Bound)b));
     } else {
@@ -747,4 +855,27 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     if (!isfinite(r->step_time_s) || r->step_time_s <= 0)
         return fail(r, "the step time is not finite (a zero bandwidth or rate in a template?)");
     return 0;
+}
+
+int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
+{
+    const System *sys = &sc->system;
+    /* the device as the training stack drives it, at the nominal clock and
+     * at the DVFS clock */
+    Device nominal = sys->device, scaled;
+    const double stack_eff = sys->framework.gemm_eff > 0 ? sys->framework.gemm_eff : 1.0;
+    nominal.matrix_eff *= stack_eff;
+    nominal.matrix_eff_fp8 *= stack_eff;
+    pwr_scale_device(&nominal, phi, &scaled);
+    Ctx x = {sys, &scaled, &nominal, phi, sc->precision, {0}, {0}, {0}, cache, 0.0};
+    Layout L;
+    Work w;
+    Held h;
+    Pipe o;
+    if (step_layout(sc, &x, &L, r) || step_work(sc, &x, &L, &w, r))
+        return -1;
+    step_held(sc, x.dev, &L, &w, &h, r);
+    step_pipeline(sc, &L, &w, &h, &o, r);
+    step_exchange(sc, x.dev, &L, &w, &h, &o, r);
+    return step_finish(sc, &x, &L, &w, &h, &o, r);
 }
