@@ -177,7 +177,26 @@ SYSTEMS = {("a100", "80"): "dgx-a100-80g", ("a100", "40"): "dgx-a100-40g", ("a10
            ("ampere-unspecified", ""): "dgx-a100-80g", ("h100", "80"): "dgx-h100", ("h100", ""): "dgx-h100",
            ("b200", "180"): "dgx-b200", ("b200", ""): "dgx-b200", ("gb200", "186"): "gb200-nvl72",
            ("gb200", ""): "gb200-nvl72", ("h200", "141"): "dgx-h200", ("h200", ""): "dgx-h200"}
-PEAK_DENSE_16BIT = {"dgx-a100-80g": 312e12, "dgx-a100-40g": 312e12, "dgx-h100": 989e12}
+DEEPFLOW = []  # the binary main() runs, for what the templates say (template_peak)
+SI = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
+
+
+def template_peak(system, precision="bf16"):
+    """A system's dense matrix peak (FLOP/s) in a precision, as its template
+    says (`deepflow templates systems NAME`): never a copy kept here."""
+    if (system, precision) not in TEMPLATE_PEAKS:
+        out = subprocess.run([DEEPFLOW[0], "templates", "systems", system], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, check=True).stdout
+        key = "device.peak." + precision
+        line = next((ln for ln in out.splitlines() if ln.split(" ", 1)[0] == key), None)
+        if line is None:
+            raise SystemExit("validate: %s's template shows no %s" % (system, key))
+        num, unit = line.split()[1:3]
+        TEMPLATE_PEAKS[(system, precision)] = float(num) * SI[unit[:-len("FLOP/s")]]
+    return TEMPLATE_PEAKS[(system, precision)]
+
+
+TEMPLATE_PEAKS = {}
 # the device generation of each system a validation run uses (the device templates' `generation`)
 GEN_OF_SYSTEM = {"dgx-a100-80g": "ampere", "dgx-a100-40g": "ampere", "vtrain-a100": "ampere",
                  "dgx-h100": "hopper", "dgx-h200": "hopper", "dgx-b200": "blackwell", "gb200-nvl72": "blackwell"}
@@ -385,7 +404,7 @@ def measured_ratio(sc, pred):
     if r["metric"] == "tokens_per_s_per_gpu":
         return t / (B * s / (gpus * v))
     if r["metric"] == "mfu":
-        v = v * PEAK_DENSE_16BIT[sc["system"]] / 1e12
+        v = v * template_peak(sc["system"]) / 1e12
         counting = "model"
     else:
         counting = r["flops_counting"]
@@ -658,6 +677,7 @@ def main():
     if not args:
         raise SystemExit(__doc__)
     deepflow = os.path.abspath(args[0])
+    DEEPFLOW[:] = [deepflow]
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.join(here, "..")
     data = os.path.join(root, "validation", "vtrain")

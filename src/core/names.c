@@ -1,4 +1,5 @@
-/* core/names.c — the printed names of the shared enums (types.h).  These
+/* core/names.c — the printed names of the shared enums (types.h), and
+ * the facts of the precisions and optimizers every engine shares.  These
  * are the words the scenario table accepts (core/params.c uses these same
  * arrays as its choices) and the reports print: one list each. */
 #include "types.h"
@@ -71,4 +72,51 @@ const char *tech_part_name(TechPart p)
 const char *codesign_name(Codesign c)
 {
     return (unsigned)c < CODESIGN_COUNT ? codesign_names[c] : "?";
+}
+
+Precision precision_fallback(const double v[PREC_COUNT], Precision p)
+{
+    static const Precision chain[PREC_COUNT][PREC_COUNT + 1] = {
+        [PREC_FP32] = {PREC_FP32, PREC_COUNT},
+        [PREC_TF32] = {PREC_TF32, PREC_FP32, PREC_COUNT},
+        [PREC_FP16] = {PREC_FP16, PREC_TF32, PREC_FP32, PREC_COUNT},
+        [PREC_BF16] = {PREC_BF16, PREC_TF32, PREC_FP32, PREC_COUNT},
+        [PREC_FP8] = {PREC_FP8, PREC_BF16, PREC_FP16, PREC_TF32, PREC_FP32, PREC_COUNT},
+        [PREC_FP4] = {PREC_FP4, PREC_FP8, PREC_BF16, PREC_FP16, PREC_TF32, PREC_FP32, PREC_COUNT},
+    };
+    if ((int)p < 0 || p >= PREC_COUNT)
+        p = PREC_FP32;
+    for (const Precision *q = chain[p]; *q != PREC_COUNT; q++)
+        if (v[*q] > 0.0)
+            return *q;
+    return PREC_COUNT;
+}
+
+double precision_value_bytes(Precision p)
+{
+    return p == PREC_FP32 || p == PREC_TF32 ? 4.0 : 2.0;
+}
+
+double precision_operand_bytes(Precision p)
+{
+    if (p == PREC_FP8)
+        return 1.0;
+    if (p == PREC_FP4) /* NVFP4: 4-bit values and an fp8 scale per 16 */
+        return 0.5 + 1.0 / 16;
+    return precision_value_bytes(p);
+}
+
+OptimizerSpec optimizer_spec(OptimizerKind k)
+{
+    /* fp32 state per parameter and vector FLOPs per parameter of one step:
+     * Adam m, v (Kingma & Ba 2015); SGD momentum buffer; RMSProp mean
+     * square and momentum (TensorFlow's RMSProp with momentum, as
+     * Inception-V3 trained, Szegedy et al. 2016); Adagrad accumulator
+     * (Duchi et al. 2011); LAMB m, v plus the per-layer trust ratio's two
+     * norms (You et al. 2020). */
+    static const OptimizerSpec spec[OPT_COUNT] = {
+        [OPT_ADAM] = {8.0, 12.0},   [OPT_SGD_MOMENTUM] = {4.0, 3.0}, [OPT_RMSPROP] = {8.0, 8.0},
+        [OPT_ADAGRAD] = {4.0, 5.0}, [OPT_LAMB] = {8.0, 16.0},
+    };
+    return spec[(unsigned)k < OPT_COUNT ? k : OPT_ADAM];
 }

@@ -601,4 +601,27 @@ const char *tech_part_name(TechPart p);
 const char *codesign_name(Codesign c);
 const char *schedule_name(PpSchedule s);
 
+/* ---- facts of the precisions and optimizers (core/names.c), kept once --- */
+
+/* The precision a matrix op in p runs in on a device whose per-precision
+ * figures (matrix rates, energies per FLOP) are v: p itself, else the next
+ * wider format it has (fp4 -> fp8 -> bf16 -> fp16 -> tf32 -> fp32; bf16 and
+ * fp16 -> tf32 -> fp32); PREC_COUNT when it has none. */
+Precision precision_fallback(const double v[PREC_COUNT], Precision p);
+
+/* Bytes of one element: a matrix operand's (fp8 1, NVFP4 4 bits and an fp8
+ * scale per 16, else the value's), and a kept value's (activations,
+ * weights, outputs: 4 in fp32 and tf32, else 2: fp8 and fp4 training keep
+ * 16-bit copies). */
+double precision_operand_bytes(Precision p);
+double precision_value_bytes(Precision p);
+
+/* An optimizer's fp32 state per parameter and vector FLOPs per parameter
+ * per step; mixed precision adds 4 bytes of fp32 master weights. */
+typedef struct {
+    double state_bytes;
+    double flops;
+} OptimizerSpec;
+OptimizerSpec optimizer_spec(OptimizerKind k);
+
 #endif

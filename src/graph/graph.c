@@ -91,16 +91,12 @@ double graph_gemm_flops(const OpList *l)
 
 int graph_act_elem_bytes(Precision p)
 {
-    return (p == PREC_FP32 || p == PREC_TF32) ? 4 : 2;
+    return (int)precision_value_bytes(p);
 }
 
 double graph_gemm_elem_bytes(Precision p)
 {
-    if (p == PREC_FP8)
-        return 1;
-    if (p == PREC_FP4) /* NVFP4: 4-bit values and an fp8 scale per 16 */
-        return 0.5 + 1.0 / 16;
-    return graph_act_elem_bytes(p);
+    return precision_operand_bytes(p);
 }
 
 /* ---- MODEL_GEMM: one matrix multiply for kernel studies ------------------ */

@@ -66,7 +66,7 @@ double comm_cp_chunk(const Model *m, int tp, int cp, int microbatch, Precision p
     const int kv = m->kv_heads > 0 ? m->kv_heads : m->heads;
     const double kv_l = tp <= kv ? (double)kv / tp : 1.0,
                  hd = m->head_dim > 0 ? (double)m->head_dim : (double)m->hidden / m->heads;
-    const double e = p == PREC_FP32 || p == PREC_TF32 ? 4.0 : 2.0;
+    const double e = precision_value_bytes(p);
     return 2.0 * microbatch * ((double)m->seq_len / cp) * kv_l * hd * e;
 }
 

@@ -177,11 +177,8 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
 static void graph_rates(const Device *nominal, Precision prec, const System *sys, const Group *tp_group,
                         GraphRates *out)
 {
-    double peak = nominal->matrix_flops[prec];
-    for (int p = prec; peak <= 0 && p > 0; p--)
-        peak = nominal->matrix_flops[p - 1];
-    if (peak <= 0)
-        peak = nominal->vector_flops;
+    const Precision run = precision_fallback(nominal->matrix_flops, prec);
+    const double peak = run < PREC_COUNT ? nominal->matrix_flops[run] : nominal->vector_flops;
     out->flop_s = peak * nominal->matrix_eff;
     out->hbm_bytes_s = nominal->mem[MEM_HBM].bw_bytes_per_s * nominal->hbm_eff;
     out->launch_s = nominal->launch_s;
@@ -291,26 +288,6 @@ static int fail(Result *r, const char *msg)
     r->status = STATUS_ERROR;
     text_copy(r->error, sizeof r->error, msg);
     return -1;
-}
-
-OptimizerSpec step_optimizer(OptimizerKind k)
-{
-    /* fp32 state per parameter and vector FLOPs per parameter of one step:
-     * Adam m, v (Kingma & Ba 2015); SGD momentum buffer; RMSProp mean
-     * square and momentum (TensorFlow's RMSProp with momentum, as
-     * Inception-V3 trained, Szegedy et al. 2016); Adagrad accumulator
-     * (Duchi et al. 2011); LAMB m, v plus the per-layer trust ratio's two
-     * norms (You et al. 2020). */
-    static const OptimizerSpec spec[OPT_COUNT] = {
-        [OPT_ADAM] = {8.0, 12.0},   [OPT_SGD_MOMENTUM] = {4.0, 3.0}, [OPT_RMSPROP] = {8.0, 8.0},
-        [OPT_ADAGRAD] = {4.0, 5.0}, [OPT_LAMB] = {8.0, 16.0},
-    };
-    return spec[(unsigned)k < OPT_COUNT ? k : OPT_ADAM];
-}
-
-static double weight_bytes(Precision p)
-{
-    return (p == PREC_FP32 || p == PREC_TF32) ? 4.0 : 2.0;
 }
 
 /* Activations of the most loaded device under a block recompute: of the
@@ -565,8 +542,8 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
      * recompute (Megatron's --recompute-method block) recomputes k layers
      * of each of the stage's v model chunks and keeps the others'
      * activations; auto takes the fewest that fit. */
-    const OptimizerSpec os = h->os = step_optimizer(mdl->optimizer);
-    const double wb = h->wb = weight_bytes(sc->precision);
+    const OptimizerSpec os = h->os = optimizer_spec(mdl->optimizer);
+    const double wb = h->wb = precision_value_bytes(sc->precision);
     const double master_b = h->master_b = wb == 4.0 ? 0.0 : 4.0;
     /* gradient buffers: fp32 (Megatron's main_grad), or the 16-bit
      * weights' own type where the stack keeps them so (DeepSpeed's engine
@@ -817,11 +794,8 @@ static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const 
         r->hardware_flops_per_step -= unrecomputed / lps * (double)g->layers *
                                       graph_gemm_flops(&g->layer_recompute) * tp * cp / mb * samples;
     /* utilisation of the nominal peak, whatever clock DVFS chose */
-    double peak = x->nominal->matrix_flops[sc->precision];
-    for (int p = sc->precision; peak <= 0 && p > 0; p--)
-        peak = x->nominal->matrix_flops[p - 1];
-    if (peak <= 0)
-        peak = x->nominal->vector_flops;
+    const Precision run = precision_fallback(x->nominal->matrix_flops, sc->precision);
+    const double peak = run < PREC_COUNT ? x->nominal->matrix_flops[run] : x->nominal->vector_flops;
     r->model_tflops_per_device = r->model_flops_per_step / r->step_time_s / sc->devices / 1e12;
     r->mfu = r->model_flops_per_step / (r->step_time_s * sc->devices * peak);
     r->hfu = r->hardware_flops_per_step / (r->step_time_s * sc->devices * peak);

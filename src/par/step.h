@@ -11,14 +11,6 @@
 /* Tunables of the step model that are conventions, not fits. */
 #define STEP_GRAD_BYTES 4.0 /* fp32 gradient accumulation (Megatron-LM main_grad) */
 
-/* An optimizer's fp32 state per parameter and vector FLOPs per parameter
- * per step; mixed precision adds 4 bytes of fp32 master weights. */
-typedef struct {
-    double state_bytes;
-    double flops;
-} OptimizerSpec;
-OptimizerSpec step_optimizer(OptimizerKind k);
-
 /* Evaluate sc's step into r (strategy fields must be resolved: no auto)
  * with the device clocked at phi x nominal (1: nominal; see power.h).
  * Fills times, per-component device energy (dynamic + leakage), link

@@ -111,17 +111,6 @@ static const Tile GEMM_TILES[] = {
 /* Linear-probe length of the memo before it evicts the home slot. */
 #define GEMM_CACHE_PROBE 8
 
-/* Fallback chains for the matrix rate, the precision itself first;
- * PREC_COUNT ends a chain. */
-static const Precision GEMM_RATE_CHAIN[PREC_COUNT][PREC_COUNT + 1] = {
-    [PREC_FP32] = {PREC_FP32, PREC_COUNT},
-    [PREC_TF32] = {PREC_TF32, PREC_FP32, PREC_COUNT},
-    [PREC_FP16] = {PREC_FP16, PREC_TF32, PREC_FP32, PREC_COUNT},
-    [PREC_BF16] = {PREC_BF16, PREC_TF32, PREC_FP32, PREC_COUNT},
-    [PREC_FP8] = {PREC_FP8, PREC_BF16, PREC_FP16, PREC_TF32, PREC_FP32, PREC_COUNT},
-    [PREC_FP4] = {PREC_FP4, PREC_FP8, PREC_BF16, PREC_FP16, PREC_TF32, PREC_FP32, PREC_COUNT},
-};
-
 typedef struct {
     int64_t batch, m, n, k;
     double elem;     /* bytes per input element */
@@ -150,44 +139,18 @@ void gemm_cache_init(GemmCache *c)
     c->misses = 0;
 }
 
-static double elem_bytes(Precision p)
-{
-    switch (p) {
-    case PREC_FP32:
-    case PREC_TF32:
-        return 4.0;
-    case PREC_FP16:
-    case PREC_BF16:
-        return 2.0;
-    case PREC_FP8:
-        return 1.0;
-    case PREC_FP4: /* NVFP4: 4-bit values and an fp8 scale per 16 */
-        return 0.5 + 1.0 / 16;
-    default:
-        return 4.0;
-    }
-}
-
-static double out_bytes(Precision p)
-{
-    return p == PREC_FP8 || p == PREC_FP4 ? 2.0 : elem_bytes(p);
-}
-
 /* Achievable FLOP/s of the whole device for a GEMM in precision p. */
 static double gemm_rate(const GemmDevice *dev, Precision p)
 {
-    if ((int)p < 0 || p >= PREC_COUNT)
-        p = PREC_FP32;
-    for (const Precision *q = GEMM_RATE_CHAIN[p]; *q != PREC_COUNT; q++)
-        if (dev->matrix_flops[*q] > 0.0) {
-            /* fp8 GEMMs reach a smaller fraction of their peak (MAMF: H100
-             * 0.71 against 0.80 in bf16) */
-            /* (fp4 at fp8's fraction: no published fp4 GEMM sweep to fit) */
-            double eff = (*q == PREC_FP8 || *q == PREC_FP4) && dev->matrix_eff_fp8 > 0 ? dev->matrix_eff_fp8
-                                                                                       : dev->matrix_eff;
-            return dev->matrix_flops[*q] * eff;
-        }
-    return dev->vector_flops * dev->vector_eff;
+    const Precision q = precision_fallback(dev->matrix_flops, p);
+    if (q == PREC_COUNT)
+        return dev->vector_flops * dev->vector_eff;
+    /* fp8 GEMMs reach a smaller fraction of their peak (MAMF: H100 0.71
+     * against 0.80 in bf16); fp4 at fp8's fraction (no published fp4 GEMM
+     * sweep to fit) */
+    const double eff =
+        (q == PREC_FP8 || q == PREC_FP4) && dev->matrix_eff_fp8 > 0 ? dev->matrix_eff_fp8 : dev->matrix_eff;
+    return dev->matrix_flops[q] * eff;
 }
 
 static int64_t ceil_div(int64_t a, int64_t b)
@@ -331,7 +294,7 @@ static void gemm_compute(const GemmDevice *dev, Precision p, int64_t batch, int6
         return;
 
     int sms = dev->sms >= 1 ? (int)dev->sms : 1;
-    Shape s = {batch, m, n, k, elem_bytes(p), out_bytes(p)};
+    Shape s = {batch, m, n, k, precision_operand_bytes(p), precision_value_bytes(p)};
     double rate_sm = gemm_rate(dev, p) / sms;
 
     int any_fits = 0;

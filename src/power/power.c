@@ -8,11 +8,9 @@
 
 static double flop_energy(const Device *dev, Precision p)
 {
-    double e = dev->energy_j_per_flop[p];
     /* an unsupported precision runs on the next wider unit, as perf does */
-    for (int q = (int)p; e <= 0 && q > 0; q--)
-        e = dev->energy_j_per_flop[q - 1];
-    return e;
+    const Precision run = precision_fallback(dev->energy_j_per_flop, p);
+    return run < PREC_COUNT ? dev->energy_j_per_flop[run] : 0.0;
 }
 
 double pwr_gemm_energy(const Device *dev, Precision p, double flops, const GemmCost *g)
