@@ -196,17 +196,6 @@ static void keep_if(RptKeep *k, Held *h, const RunRow *rr, int idx, int better)
         k->oom = 1;
 }
 
-static int cheaper(const Result *r, const Result *b)
-{
-    /* rpt_recommend's order: the cheapest; without prices the least energy; then the fastest */
-    const double ka = isfinite(r->cost_usd) ? r->cost_usd : INFINITY,
-                 kb = isfinite(b->cost_usd) ? b->cost_usd : INFINITY;
-    return ka != kb
-               ? ka < kb
-               : (r->energy_to_train_j != b->energy_to_train_j ? r->energy_to_train_j < b->energy_to_train_j
-                                                               : r->time_to_train_s < b->time_to_train_s);
-}
-
 static void keep_failure(RptKeep *k, const RunRow *rr, int idx)
 {
     if (k->nfail == k->failcap) {
@@ -268,7 +257,7 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
         Held *f = &k->h[H_FAST], *g = &k->h[H_GREEN], *c = &k->h[H_REC];
         keep_if(k, f, rr, idx, f->idx >= 0 && r->time_to_train_s < f->row->r.time_to_train_s);
         keep_if(k, g, rr, idx, g->idx >= 0 && r->energy_to_train_j < g->row->r.energy_to_train_j);
-        keep_if(k, c, rr, idx, c->idx >= 0 && cheaper(r, &c->row->r));
+        keep_if(k, c, rr, idx, c->idx >= 0 && rpt_cheaper(r, &c->row->r));
     }
     /* the question (rpt_question) */
     keep_if(k, held_at(&k->m[M_MODEL], sc->model.name), rr, idx, 0);

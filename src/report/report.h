@@ -213,6 +213,10 @@ void rpt_fmt_duration(double s, char *buf, size_t n);
 void rpt_fmt_money(double usd, char *buf, size_t n);
 void rpt_fmt_energy(double j, char *buf, size_t n);
 
+/* The recommendation's rule between two rows that meet the constraints: 1
+ * when r is cheaper than b (without prices: less energy; then faster). */
+int rpt_cheaper(const Result *r, const Result *b);
+
 /* The answer, in sentences with numbers and ranges: among the rows that
  * meet their own deadline, budget and power budget, the cheapest (else the
  * least energy, else the fastest) is recommended; the fastest and the

@@ -444,6 +444,17 @@ int rpt_meets(const RunRow *rr)
     return 1;
 }
 
+int rpt_cheaper(const Result *r, const Result *b)
+{
+    /* the cheapest; without prices the least energy; then the fastest */
+    const double ka = isfinite(r->cost_usd) ? r->cost_usd : INFINITY,
+                 kb = isfinite(b->cost_usd) ? b->cost_usd : INFINITY;
+    return ka != kb
+               ? ka < kb
+               : (r->energy_to_train_j != b->energy_to_train_j ? r->energy_to_train_j < b->energy_to_train_j
+                                                               : r->time_to_train_s < b->time_to_train_s);
+}
+
 int rpt_recommend(const Run *run, char *buf, size_t n)
 {
     int rec = -1, fast = -1, green = -1, any_ttt = 0;
@@ -468,14 +479,7 @@ int rpt_recommend(const Run *run, char *buf, size_t n)
             rec = i;
             continue;
         }
-        const Result *b = &run->row[rec].r;
-        /* the cheapest; without prices the least energy; then the fastest */
-        double ka = isfinite(r->cost_usd) ? r->cost_usd : INFINITY,
-               kb = isfinite(b->cost_usd) ? b->cost_usd : INFINITY;
-        if (ka != kb
-                ? ka < kb
-                : (r->energy_to_train_j != b->energy_to_train_j ? r->energy_to_train_j < b->energy_to_train_j
-                                                                : r->time_to_train_s < b->time_to_train_s))
+        if (rpt_cheaper(r, &run->row[rec].r))
             rec = i;
     }
     char cons[256] = "";
