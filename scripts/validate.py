@@ -345,13 +345,14 @@ def moe_interval(by_src, exclude=None):
 # ---- pipeline schedules (validation/published/schedules.csv) ------------------
 
 SCOLS = ["scenario", "series", "system", "system.framework", "model", "devices", "tp", "pp", "dp", "microbatch",
-         "global_batch", "interleave", "pp_schedule", "recompute", "seq_parallel", "zero", "precision",
+         "global_batch", "interleave", "pp_schedule", "pp_split", "recompute", "seq_parallel", "zero", "precision",
          "model.layers", "model.hidden", "model.heads", "model.seq_len"]
 SCHEDULE_GATE = (0.03, 0.06)  # mean and largest |predicted - measured speedup over 1F1B|
 
 
 def evaluate_schedules(deepflow, root, out):
-    """[(config, schedule, predicted speedup over 1F1B, measured one)] and the rows not evaluated."""
+    """[(config, schedule, predicted speedup over 1F1B, measured one)], each row's predicted / measured
+    throughput - 1 (out of sample: no fit saw the source), and the rows not evaluated."""
     rows, skipped = [], []
     with open(os.path.join(root, "validation", "published", "schedules.csv"), newline="") as f:
         for r in csv.DictReader(f):
@@ -362,7 +363,8 @@ def evaluate_schedules(deepflow, root, out):
             rows.append({"scenario": r["id"], "series": r["source_key"],
                          "system": SYSTEMS[(r["gpu"], r["gpu_memory_gb"])], "system.framework": "megatron-lm",
                          "model": "gpt", "devices": r["gpus"], "tp": 1, "pp": r["pp"], "dp": 1, "microbatch": mb,
-                         "global_batch": mb * m, "interleave": 1, "pp_schedule": r["schedule"], "recompute": "none",
+                         "global_batch": mb * m, "interleave": r["interleave"], "pp_schedule": r["schedule"],
+                         "pp_split": r["pp_split"], "recompute": "none",
                          "seq_parallel": "no", "zero": 0, "precision": "fp16", "model.layers": r["layers"],
                          "model.hidden": r["hidden"], "model.heads": r["heads"], "model.seq_len": r["seq_len"],
                          "_measured": float(r["samples_per_gpu_s"]),
@@ -376,7 +378,11 @@ def evaluate_schedules(deepflow, root, out):
             w.writerow([r.get(c, "") for c in SCOLS])
     pred = run(deepflow, table, os.path.join(out, "schedules"))
     base = {r["_config"]: r for r in rows if r["pp_schedule"] == "1f1b"}
-    res = []
+    res, absolute = [], []
+    for r in rows:
+        p = pred[r["scenario"]]
+        if p["status"] == "ok":
+            absolute.append(float(p["samples_per_s"]) / float(r["devices"]) / r["_measured"] - 1.0)
     for r in rows:
         b = base.get(r["_config"])
         if r["pp_schedule"] == "1f1b" or not b:
@@ -387,7 +393,7 @@ def evaluate_schedules(deepflow, root, out):
             continue
         res.append((r["_config"], r["pp_schedule"], float(p["samples_per_s"]) / float(pb["samples_per_s"]),
                     r["_measured"] / b["_measured"]))
-    return res, skipped
+    return res, absolute, skipped
 
 
 def measured_ratio(sc, pred):
@@ -910,10 +916,10 @@ def main():
     misses = sorted(((r["id"], loso[r["id"]]) for r in rows
                      if r["kind"] == "published" and loso[r["id"]] is not None and abs(loso[r["id"]]) > 0.10),
                     key=lambda t: t[0])
-    sched, sched_skipped = evaluate_schedules(deepflow, root, out)
+    sched, sched_abs, sched_skipped = evaluate_schedules(deepflow, root, out)
     serr = [abs(p - m) for _, _, p, m in sched]
     print("\npipeline schedules: predicted against measured speedup over 1F1B (Qi et al. 2024, Table 4; "
-          "%d rows not evaluated: ZB-2p and 1F1B-I, see schedules.csv)" % len(sched_skipped))
+          "%d ZB-2p rows not evaluated, see schedules.csv)" % len(sched_skipped))
     for cfg, s_, p, m in sched:
         print("  %-22s %-12s predicted %.3f  measured %.3f  %+.3f" % (cfg, s_, p, m, p - m))
     if serr:
@@ -924,6 +930,11 @@ def main():
                                                                                       max(serr)))
     else:
         bad.append("pipeline schedules: no row evaluated")
+    if sched_abs:
+        print("  throughput, out of sample (megatron-lm's fit): mean |error| %.1f %%, largest %.1f %%, signed %+.1f %% "
+              "over %d runs" % (100 * sum(abs(e) for e in sched_abs) / len(sched_abs),
+                                100 * max(abs(e) for e in sched_abs), 100 * sum(sched_abs) / len(sched_abs),
+                                len(sched_abs)))
     rt = readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv)
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
     for (gen, prec), (v, rid) in sorted(ceilings.items()):

@@ -59,6 +59,41 @@ static void test_split_bubble(void **state)
     assert_rel(sched_inflight_dualpipe(4, 8), 4.0, 0);
 }
 
+/* The ends split (Megatron-Core's account_for_embedding/loss_in_pipeline_
+ * split; Llama 3 405B: 126 layers on 16 stages, "one Transformer layer
+ * fewer each" on the first and the last): L + 2 slots. */
+static void test_split(void **state)
+{
+    (void)state;
+    double f, m, l;
+    sched_split(126, 16, 1, SPLIT_ENDS, &f, &m, &l);
+    assert_rel(f, 7, 0);
+    assert_rel(m, 8, 0);
+    assert_rel(l, 7, 0);
+    sched_split(126, 16, 1, SPLIT_EVEN, &f, &m, &l);
+    assert_rel(f, 8, 0);
+    assert_rel(m, 8, 0);
+    sched_split(22, 8, 3, SPLIT_ENDS, &f, &m, &l); /* Qi et al.'s 1F1B-I: every layer a chunk */
+    assert_rel(m, 3, 0);
+    assert_rel(f, 2, 0);
+    sched_split(126, 1, 1, SPLIT_ENDS, &f, &m, &l); /* one stage holds everything */
+    assert_rel(f, 126, 0);
+
+    /* in the whole step: the ends' stages lose a layer each, so a middle
+     * stage of 8 layers bounds the pipeline instead of 8 layers + the head */
+    const char *kv[] = {"system=dgx-h100", "model=llama3-405b", "devices=2048",      "tp=8",
+                        "pp=16",           "microbatch=1",      "global_batch=1024", "recompute=full"};
+    Scenario sc;
+    build_scenario(&sc, kv, 8);
+    Result even, ends;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &even), 0);
+    sc.st.pp_split = SPLIT_ENDS;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &ends), 0);
+    assert_true(ends.step_time_s < even.step_time_s);
+    assert_true(ends.mem_weights_bytes < even.mem_weights_bytes);
+    assert_int_equal(ends.st.pp_split, SPLIT_ENDS);
+}
+
 static void test_inflight(void **state)
 {
     (void)state;
@@ -683,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_zero_sharding),
         cmocka_unit_test(test_split_bubble),
         cmocka_unit_test(test_pipeline_schedules),
+        cmocka_unit_test(test_split),
         cmocka_unit_test(test_expert_tensor_parallel),
         cmocka_unit_test(test_activations),
         cmocka_unit_test(test_dp_exchange),

@@ -14,6 +14,10 @@ static int strategy_check_schedule(const Scenario *sc, Diag *d)
 {
     const PpSchedule s = sc->st.pp_schedule;
     const int pp = sc->st.pp, v = sc->st.interleave, dp = sc->st.dp, mb = sc->st.microbatch;
+    if (sc->st.pp_split == SPLIT_ENDS && sc->model.kind != MODEL_TRANSFORMER)
+        return diag_set(d, NULL, 0, 0,
+                        "pp_split ends gives the embedding and the loss a layer's place, which a "
+                        "transformer's identical layers allow; use even");
     if ((int)s == AUTO_VALUE || s == SCHED_1F1B)
         return 0;
     const char *name = schedule_name(s);
@@ -99,11 +103,15 @@ int strategy_check(const Scenario *sc, Diag *d)
                         "global_batch (%lld) must be a multiple of dp x microbatch (%d x %d = %lld)",
                         (long long)sc->st.global_batch, dp, mb, (long long)dp * mb);
     if (sc->model.kind == MODEL_TRANSFORMER) {
-        if (pp > 0 && v > 0 && sc->model.layers < pp * v)
+        /* (with the ends split the embedding and the loss fill two chunks' places) */
+        const int slots = sc->model.layers + (sc->st.pp_split == SPLIT_ENDS && pp > 1 ? 2 : 0);
+        if (pp > 0 && v > 0 && slots < pp * v)
             return diag_set(d, NULL, 0, 0,
                             "layers (%d) must split over pp x interleave (%d x %d = %d): at least one "
-                            "layer per model chunk",
-                            sc->model.layers, pp, v, pp * v);
+                            "layer per model chunk%s",
+                            sc->model.layers, pp, v, pp * v,
+                            slots > sc->model.layers ? " (with the embedding and the loss in two places)"
+                                                     : "");
         if (tp > 0 && sc->model.heads % tp)
             return diag_set(d, NULL, 0, 0, "heads (%d) must be divisible by tp (%d)", sc->model.heads, tp);
     }
@@ -118,6 +126,8 @@ int strategy_check(const Scenario *sc, Diag *d)
 }
 
 const char *const schedule_names[SCHED_COUNT + 1] = {"1f1b", "interleaved", "zero-bubble", "dualpipe", NULL};
+
+const char *const split_names[SPLIT_COUNT + 1] = {"even", "ends", NULL};
 
 const char *schedule_name(PpSchedule s)
 {
@@ -237,6 +247,8 @@ int strategy_equivalent(const Scenario *c, StrategyAxis a)
     case AXIS_PP_SCHEDULE: /* one stage runs no schedule; 1f1b over chunks is the interleaved one */
         return (s->pp == 1 && s->pp_schedule != SCHED_1F1B) ||
                (s->pp_schedule == SCHED_1F1B && s->interleave > 1);
+    case AXIS_PP_SPLIT: /* one stage has no split */
+        return s->pp == 1 && s->pp_split != SPLIT_EVEN;
     case AXIS_PLACEMENT:
         for (int q = 0; q < (int)s->placement; q++)
             if (placement_key((Placement)q, s->tp * s->cp, s->dp, s->pp) ==

@@ -383,6 +383,12 @@ typedef enum {
  * report, 2024). */
 typedef enum { SCHED_1F1B, SCHED_INTERLEAVED, SCHED_ZERO_BUBBLE, SCHED_DUALPIPE, SCHED_COUNT } PpSchedule;
 
+/* How the layers split over the pipeline stages: even, or with the
+ * embedding and the loss each in a layer's place on the first and the last
+ * stage (Megatron-Core's account_for_embedding_in_pipeline_split and
+ * account_for_loss_in_pipeline_split; Llama 3 405B; Qi et al. 2024). */
+typedef enum { SPLIT_EVEN, SPLIT_ENDS, SPLIT_COUNT } PpSplit;
+
 #define AUTO_VALUE (-1) /* an integer strategy field set to 'auto' */
 
 /* The axes of a Strategy: one line each, in the order the reports list
@@ -429,6 +435,10 @@ typedef enum { SCHED_1F1B, SCHED_INTERLEAVED, SCHED_ZERO_BUBBLE, SCHED_DUALPIPE,
       "(interleave > 1), zero-bubble (ZB-H1: the weight gradients fill the bubble; interleave 1), dualpipe " \
       "(DeepSeek-V3: bidirectional, two copies of the stage's weights, all-to-all and stage sends hidden "   \
       "under compute; pp even, interleave 1)")                                                               \
+    X(PP_SPLIT, pp_split, PpSplit, P_ENUM, split_names, 0, 0, SPLIT_EVEN, 75, "", "split", "Pipeline split", \
+      "how the layers split over the pipeline stages: even (ceil(L / (pp v)) in every model chunk), ends "   \
+      "(the embedding and the loss each take a layer's place, so the first and the last stage carry one "    \
+      "layer fewer: Megatron-Core's account_for_embedding/loss_in_pipeline_split; transformers)")            \
     X(SEQ_PARALLEL, seq_parallel, int, P_BOOL, NULL, 0, 1, 0, 100, "", "sp", "Sequence parallel",            \
       "sequence parallelism (Megatron: norms and dropout split over the tensor ranks)")                      \
     X(ZERO, zero, int, P_INT, NULL, 0, 3, 0, 110, "", "zero", "ZeRO stage",                                  \
@@ -588,6 +598,7 @@ extern const char *const topology_names[TOPO_COUNT + 1];
 extern const char *const placement_names[PLACE_COUNT + 1];
 extern const char *const codesign_names[CODESIGN_COUNT + 1];
 extern const char *const schedule_names[SCHED_COUNT + 1];
+extern const char *const split_names[SPLIT_COUNT + 1];
 
 const char *precision_name(Precision p);
 const char *recompute_name(Recompute r);

@@ -319,15 +319,17 @@ typedef struct {
     int edp;          /* tp x cp x dp / (etp x ep): the ranks that hold the same experts */
     int dual;         /* the schedule is DualPipe */
     PpSchedule sched; /* the schedule that runs (1f1b with one stage) */
+    PpSplit split;    /* how the layers split over the stages (even with one stage) */
     Group dp_group, pp_group, cp_group, edp_group;
 } Layout;
 
 typedef struct {
     Graph g;
     Costs lf, lb, lr, ff, fb, tf, tb; /* one layer (lr: its recompute alone), the ends, one microbatch */
-    Costs first, last;                /* the first and the last stage, one microbatch */
+    Costs first, last, middle;        /* the first, the last and a middle stage, one microbatch */
     double w_layer;                   /* a layer's weight-gradient GEMMs (the split schedules defer them) */
-    double lps;                       /* layers of the most loaded stage */
+    double lps;                       /* layers of the most loaded stage (a middle one) */
+    double lps_first, lps_last;       /* layers of the first and the last stage */
     long m_micro;                     /* microbatches per step */
 } Work;
 
@@ -423,6 +425,7 @@ static int step_layout(const Scenario *sc, Ctx *x, Layout *L, Result *r)
 
     L->tp = tp, L->pp = pp, L->dp = dp, L->mb = mb, L->v = v, L->cp = cp, L->dpc = dpc;
     L->ep = ep, L->etp = etp, L->edp = edp, L->sched = sched, L->dual = sched == SCHED_DUALPIPE;
+    L->split = r->st.pp_split = pp > 1 ? sc->st.pp_split : SPLIT_EVEN;
     return 0;
 }
 
@@ -438,7 +441,7 @@ static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w,
     Costs *lf = &w->lf, *lb = &w->lb, *lr = &w->lr, *ff = &w->ff, *fb = &w->fb, *tf = &w->tf, *tb = &w->tb;
     Costs *first = &w->first, *last = &w->last;
     const Costs zero = {0};
-    *lf = *lb = *lr = *ff = *fb = *tf = *tb = *first = *last = zero;
+    *lf = *lb = *lr = *ff = *fb = *tf = *tb = *first = *last = w->middle = zero;
     Diag d;
     diag_clear(&d);
     const Framework *fw = &sys->framework;
@@ -495,13 +498,15 @@ static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w,
      * embedding and the head; the slowest of them bounds the pipeline.
      * Layers of the most loaded stage: chunks of ceil(L / (pp v)) layers
      * when they do not split evenly (the rest of the stages carry fewer). */
-    const double lps = w->lps = sched_stage_layers(g->layers, pp, v);
-    costs_add(first, lf, lps);
-    costs_add(first, lb, lps);
+    sched_split(g->layers, pp, v, L->split, &w->lps_first, &w->lps, &w->lps_last);
+    costs_add(first, lf, w->lps_first);
+    costs_add(first, lb, w->lps_first);
     costs_add(first, ff, 1);
     costs_add(first, fb, 1);
-    costs_add(last, lf, lps);
-    costs_add(last, lb, lps);
+    costs_add(last, lf, w->lps_last);
+    costs_add(last, lb, w->lps_last);
+    costs_add(&w->middle, lf, w->lps);
+    costs_add(&w->middle, lb, w->lps);
     costs_add(last, tf, 1);
     costs_add(last, tb, 1);
     if (pp == 1) {
@@ -529,12 +534,13 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
         (g->params_per_layer - g->params_expert_per_layer) / tp + g->params_expert_per_layer / etp / ep;
     const double p_exp = h->p_exp =
         (dual ? 2 : 1) * lps * g->params_expert_per_layer / etp / ep; /* of p_dev, the experts' */
-    double p_first = lps * ppl + g->params_embedding / tp;
-    double p_last = lps * ppl + (g->params_head > 0 ? g->params_head : g->params_embedding) / tp;
+    double p_first = w->lps_first * ppl + g->params_embedding / tp;
+    double p_last = w->lps_last * ppl + (g->params_head > 0 ? g->params_head : g->params_embedding) / tp;
     if (pp == 1)
         p_first = p_last = lps * ppl + g->params_embedding / tp + g->params_head / tp;
     /* (DualPipe: the ends' ranks hold the first stage and the last) */
-    const double p_dev = h->p_dev = dual ? p_first + p_last : p_first > p_last ? p_first : p_last;
+    const double p_ends = p_first > p_last ? p_first : p_last, p_middle = pp > 2 ? lps * ppl : 0.0;
+    const double p_dev = h->p_dev = dual ? p_first + p_last : p_ends > p_middle ? p_ends : p_middle;
     h->p_first = p_first;
     h->p_last = p_last;
 
@@ -601,21 +607,31 @@ static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const He
     const PpSchedule sched = L->sched;
     const double lps = w->lps, unrecomputed = h->unrecomputed, w_layer = w->w_layer;
     const long m_micro = w->m_micro;
-    Costs *first = &w->first, *last = &w->last;
+    Costs *first = &w->first, *last = &w->last, *middle = &w->middle;
     const Costs *lr = &w->lr, *lb = &w->lb, *fb = &w->fb, *tb = &w->tb;
     if (unrecomputed > 0) {
         costs_add(first, lr, -unrecomputed);
         costs_add(last, lr, -unrecomputed);
+        costs_add(middle, lr, -unrecomputed);
     }
     Costs ends = {0}; /* DualPipe: a microbatch on the ends' ranks, half through each stage */
     costs_add(&ends, first, 0.5);
     costs_add(&ends, last, 0.5);
+    /* the stage that bounds the pipeline: an end's (with the embedding or
+     * the head), or a middle one's when the ends carry fewer layers */
     const Costs *stage = dual ? &ends : (pp == 1 || costs_total(first) >= costs_total(last)) ? first : last;
+    if (!dual && pp > 2 && L->split == SPLIT_ENDS && costs_total(middle) > costs_total(stage))
+        stage = middle;
     const double t_stage = o->t_stage = costs_total(stage); /* t_f + t_b */
-    o->t_b_last = lps * costs_total(lb) - unrecomputed * costs_total(lr) +
+    o->t_b_last = (stage == first  ? w->lps_first
+                   : stage == last ? w->lps_last
+                                   : lps) *
+                      costs_total(lb) -
+                  unrecomputed * costs_total(lr) +
                   (dual             ? 0.5 * (costs_total(fb) + costs_total(tb))
                    : stage == first ? costs_total(fb)
-                                    : costs_total(tb));
+                   : stage == last  ? costs_total(tb)
+                                    : 0.0);
 
     Costs *step = &o->step;
     *step = (Costs){0};
