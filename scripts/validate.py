@@ -96,6 +96,18 @@ def run(deepflow, table, outdir):
         return {r["scenario"]: r for r in csv.DictReader(f)}
 
 
+def run_rows(deepflow, out, name, title, cols, rows):
+    """Scenario rows (dicts) written as out/NAME.csv with the columns cols, run; {scenario: summary row}."""
+    table = os.path.join(out, name + ".csv")
+    with open(table, "w", newline="") as f:
+        f.write("# title: %s\n" % title)
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(cols)
+        for r in rows:
+            w.writerow([r.get(c, "") for c in cols])
+    return run(deepflow, table, os.path.join(out, name))
+
+
 PICKS = {}  # source -> worst group's pick regret (measured time of the model's pick / measured best - 1)
 
 
@@ -316,14 +328,8 @@ def moe_rows(root, path):
 def evaluate_moe(deepflow, root, out):
     """{source: [(run id, predicted / measured - 1)]}, the rows not evaluated, and the stack of the runs."""
     mrows, skipped = moe_rows(root, os.path.join(root, "validation", "published", "moe_runs.csv"))
-    table = os.path.join(out, "moe.csv")
-    with open(table, "w", newline="") as f:
-        f.write("# title: mixture-of-experts runs (validation/published/moe_runs.csv)\n")
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(MCOLS)
-        for r in mrows:
-            w.writerow([r.get(c, "") for c in MCOLS])
-    pred = run(deepflow, table, os.path.join(out, "moe"))
+    pred = run_rows(deepflow, out, "moe", "mixture-of-experts runs (validation/published/moe_runs.csv)", MCOLS,
+                    mrows)
     by_src, stacks = {}, set()
     for sc in mrows:
         p = pred.get(sc["scenario"])
@@ -369,14 +375,8 @@ def evaluate_schedules(deepflow, root, out):
                          "model.hidden": r["hidden"], "model.heads": r["heads"], "model.seq_len": r["seq_len"],
                          "_measured": float(r["samples_per_gpu_s"]),
                          "_config": r["id"].rsplit("_", 1)[0]})
-    table = os.path.join(out, "schedules.csv")
-    with open(table, "w", newline="") as f:
-        f.write("# title: pipeline schedules (validation/published/schedules.csv)\n")
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(SCOLS)
-        for r in rows:
-            w.writerow([r.get(c, "") for c in SCOLS])
-    pred = run(deepflow, table, os.path.join(out, "schedules"))
+    pred = run_rows(deepflow, out, "schedules", "pipeline schedules (validation/published/schedules.csv)", SCOLS,
+                    rows)
     base = {r["_config"]: r for r in rows if r["pp_schedule"] == "1f1b"}
     res, absolute = [], []
     for r in rows:

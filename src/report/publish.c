@@ -25,146 +25,150 @@ static int move_streamed(const char *from, const char *file, const char *to, cha
     return -1;
 }
 
-int rpt_publish(const ReportInput *in, const char *dir, unsigned formats)
+/* What the report has written so far, for the closing paragraph. */
+typedef struct {
+    char s[2048];
+    size_t n;
+} Written;
+
+static void written_add(Written *w, const char *what)
 {
-    const Run *run = in->run;
-    char path[1400], err[1600], written[2048] = "";
-    size_t wl = 0;
+    if (w->n < sizeof w->s)
+        w->n += (size_t)snprintf(w->s + w->n, sizeof w->s - w->n, "%s%s", w->n ? ", " : "", what);
+    if (w->n >= sizeof w->s)
+        w->n = sizeof w->s - 1;
+}
+
+static int csv_summary(const ReportInput *in, const char *path, char *err, size_t n)
+{
+    return rpt_summary_csv(in->run, path, err, n);
+}
+
+static int csv_breakdown(const ReportInput *in, const char *path, char *err, size_t n)
+{
+    return rpt_breakdown_csv(in->run, path, err, n);
+}
+
+static int csv_runners(const ReportInput *in, const char *path, char *err, size_t n)
+{
+    return rpt_runners_up_csv(in->run, path, err, n);
+}
+
+static int csv_sensitivity(const ReportInput *in, const char *path, char *err, size_t n)
+{
+    return rpt_sensitivity_csv(in->run, in->sens, path, err, n);
+}
+
+static int csv_design(const ReportInput *in, const char *path, char *err, size_t n)
+{
+    return rpt_design_csv(in->run, path, err, n);
+}
+
+static int always(const ReportInput *in)
+{
+    (void)in;
+    return 1;
+}
+
+static int has_top(const ReportInput *in)
+{
+    return in->run->top_k > 0;
+}
+
+static int has_sens(const ReportInput *in)
+{
+    return in->sens != NULL;
+}
+
+static int has_design(const ReportInput *in)
+{
+    return run_designed(in->run);
+}
+
+/* The report's CSVs: each written when the study has it (by its writer, or
+ * moved from a streamed run's folder when it streams); without it, an
+ * earlier run's copy would describe other results, so it goes. */
+typedef struct {
+    const char *file;
+    int (*wanted)(const ReportInput *in);
+    int streams; /* a streamed run wrote it as the rows passed */
+    int (*write)(const ReportInput *in, const char *path, char *err, size_t n);
+} CsvOut;
+
+static const CsvOut csvs[] = {
+    {"summary.csv", always, 1, csv_summary},           {"breakdown.csv", always, 1, csv_breakdown},
+    {"runners_up.csv", has_top, 1, csv_runners},       /* --top */
+    {"sensitivity.csv", has_sens, 0, csv_sensitivity}, /* which knob matters */
+    {"design.csv", has_design, 1, csv_design},         /* the co-design's changes */
+};
+
+/* One CSV into the staging folder (or an earlier one removed from dir):
+ * 0, or 1 when it failed (said on stderr). */
+static int publish_csv(const ReportInput *in, const CsvOut *c, const char *stage, const char *dir, Written *w)
+{
+    char path[1400], err[1600];
+    snprintf(path, sizeof path, "%s/%s", stage, c->file);
+    if (!c->wanted(in)) {
+        snprintf(path, sizeof path, "%s/%s", dir, c->file);
+        if (unlink(path) && errno != ENOENT) {
+            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", path, strerror(errno));
+            return 1;
+        }
+        return 0;
+    }
+    if (in->streamed && c->streams ? move_streamed(in->streamed, c->file, path, err, sizeof err)
+                                   : c->write(in, path, err, sizeof err)) {
+        fprintf(stderr, "deepflow: cannot write %s\n", err);
+        return 1;
+    }
+    written_add(w, c->file);
+    return 0;
+}
+
+/* The charts into the staging folder (stage/charts; they end up in
+ * charts_final): 0, or 1 when some failed (said on stderr). */
+static int publish_charts(const ReportInput *in, const char *stage, const char *charts_final,
+                          unsigned formats, Written *w)
+{
+    char path[1400], err[1600];
     int failed = 0;
-    if (mkdir_p(dir)) {
-        fprintf(stderr, "deepflow: cannot create %s: %s\n", dir, strerror(errno));
-        return -1;
-    }
-    snprintf(path, sizeof path, "%s/charts", dir);
-    const int swept = atomic_sweep_stale(dir) + atomic_sweep_stale(path);
-    if (swept)
-        fprintf(stderr, "deepflow: note: removed %d temporar%s in %s that an interrupted run left\n", swept,
-                swept == 1 ? "y" : "ies", dir);
-    /* the report is one unit: written into a staging folder beside it and
-     * moved into place together at the end (io/atomic.h) */
-    char stage[1200], fin[1400], charts_final[1400];
-    if (atomic_stage_open(dir, stage, sizeof stage)) {
-        fprintf(stderr, "deepflow: cannot create a staging folder in %s: %s\n", dir, strerror(errno));
-        return -1;
-    }
-    snprintf(charts_final, sizeof charts_final, "%s/charts", dir);
-    if (formats & RPT_XLSX) {
-        snprintf(path, sizeof path, "%s/%s.xlsx", stage, in->name);
-        if (rpt_xlsx_write(in, path, err, sizeof err)) {
-            fprintf(stderr, "deepflow: cannot write %s\n", err);
-            failed = 1;
-        } else {
-            wl += (size_t)snprintf(written + wl, sizeof written - wl, "%s%s.xlsx", wl ? ", " : "", in->name);
-        }
-    }
-    if (formats & RPT_CSV) {
-        static const char *const csvs[2] = {"summary.csv", "breakdown.csv"};
-        for (int i = 0; i < 2; i++) {
-            snprintf(path, sizeof path, "%s/%s", stage, csvs[i]);
-            int r = in->streamed ? move_streamed(in->streamed, csvs[i], path, err, sizeof err)
-                    : i          ? rpt_breakdown_csv(run, path, err, sizeof err)
-                                 : rpt_summary_csv(run, path, err, sizeof err);
-            if (r) {
-                fprintf(stderr, "deepflow: cannot write %s\n", err);
-                failed = 1;
-            } else {
-                wl += (size_t)snprintf(written + wl, sizeof written - wl, "%s%s", wl ? ", " : "", csvs[i]);
-            }
-        }
-    }
-    if (formats & RPT_CSV) {
-        /* the runners-up of --top; without it, an earlier run's file would
-         * describe other results: it goes */
-        snprintf(path, sizeof path, "%s/runners_up.csv", stage);
-        snprintf(fin, sizeof fin, "%s/runners_up.csv", dir);
-        if (run->top_k > 0) {
-            if (in->streamed ? move_streamed(in->streamed, "runners_up.csv", path, err, sizeof err)
-                             : rpt_runners_up_csv(run, path, err, sizeof err)) {
-                fprintf(stderr, "deepflow: cannot write %s\n", err);
-                failed = 1;
-            } else {
-                wl += (size_t)snprintf(written + wl, sizeof written - wl, "%srunners_up.csv", wl ? ", " : "");
-            }
-        } else if (unlink(fin) && errno != ENOENT) {
-            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", fin, strerror(errno));
-            failed = 1;
-        }
-    }
-    if (formats & RPT_CSV) { /* which knob matters */
-        snprintf(path, sizeof path, "%s/sensitivity.csv", stage);
-        snprintf(fin, sizeof fin, "%s/sensitivity.csv", dir);
-        if (in->sens) {
-            if (rpt_sensitivity_csv(run, in->sens, path, err, sizeof err)) {
-                fprintf(stderr, "deepflow: cannot write %s\n", err);
-                failed = 1;
-            } else {
-                wl +=
-                    (size_t)snprintf(written + wl, sizeof written - wl, "%ssensitivity.csv", wl ? ", " : "");
-            }
-        } else if (unlink(fin) && errno != ENOENT) {
-            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", fin, strerror(errno));
-            failed = 1;
-        }
-    }
-    if (formats & RPT_CSV) { /* the co-design's changes; gone when no row was co-designed */
-        const int designed = run_designed(run);
-        snprintf(path, sizeof path, "%s/design.csv", stage);
-        snprintf(fin, sizeof fin, "%s/design.csv", dir);
-        if (designed) {
-            if (in->streamed ? move_streamed(in->streamed, "design.csv", path, err, sizeof err)
-                             : rpt_design_csv(run, path, err, sizeof err)) {
-                fprintf(stderr, "deepflow: cannot write %s\n", err);
-                failed = 1;
-            } else {
-                wl += (size_t)snprintf(written + wl, sizeof written - wl, "%sdesign.csv", wl ? ", " : "");
-            }
-        } else if (unlink(fin) && errno != ENOENT) {
-            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", fin, strerror(errno));
-            failed = 1;
-        }
-    }
-    if (formats & (RPT_PNG | RPT_SVG)) {
-        RptChartsDone cd;
-        snprintf(path, sizeof path, "%s/charts", stage);
-        ReportInput staged = *in;
-        staged.charts_final = charts_final;
-        if (rpt_charts_write(&staged, path, formats, &cd, err, sizeof err)) {
-            fprintf(stderr, "deepflow: cannot write %s\n", err);
-            failed = 1;
-        }
-        if (cd.no_gnuplot)
-            fprintf(stderr,
-                    "deepflow: note: gnuplot was not found, so the charts are written as .dat and .gp "
-                    "files in %s but not rendered (install gnuplot and run gnuplot on each .gp there)\n",
-                    charts_final);
-        const int images = cd.charts * (((formats & RPT_PNG) != 0) + ((formats & RPT_SVG) != 0));
-        char how[96] = "";
-        if (cd.rendered && cd.rendered == images)
-            snprintf(how, sizeof how, ", rendered to %s",
-                     (formats & RPT_PNG) && (formats & RPT_SVG) ? "PNG and SVG"
-                     : (formats & RPT_PNG)                      ? "PNG"
-                                                                : "SVG");
-        else if (cd.rendered) /* never claim the images that failed */
-            snprintf(how, sizeof how, ", %d of %d images rendered", cd.rendered, images);
-        if (cd.charts)
-            wl += (size_t)snprintf(written + wl, sizeof written - wl,
-                                   "%scharts/ (%d chart%s as .dat and .gp%s)", wl ? ", " : "", cd.charts,
-                                   cd.charts == 1 ? "" : "s", how);
-    }
-    char bad[1400];
-    if (atomic_stage_publish(stage, dir, bad, sizeof bad)) {
-        if (bad[0])
-            fprintf(stderr, "deepflow: cannot write %s: %s\n", bad, strerror(errno));
-        else
-            fprintf(stderr, "deepflow: cannot move the report from %s into %s: %s\n", stage, dir,
-                    strerror(errno));
-        atomic_stage_abort(stage);
+    RptChartsDone cd;
+    snprintf(path, sizeof path, "%s/charts", stage);
+    ReportInput staged = *in;
+    staged.charts_final = charts_final;
+    if (rpt_charts_write(&staged, path, formats, &cd, err, sizeof err)) {
+        fprintf(stderr, "deepflow: cannot write %s\n", err);
         failed = 1;
     }
-    if (wl >= sizeof written)
-        wl = sizeof written - 1;
+    if (cd.no_gnuplot)
+        fprintf(stderr,
+                "deepflow: note: gnuplot was not found, so the charts are written as .dat and .gp "
+                "files in %s but not rendered (install gnuplot and run gnuplot on each .gp there)\n",
+                charts_final);
+    const int images = cd.charts * (((formats & RPT_PNG) != 0) + ((formats & RPT_SVG) != 0));
+    char how[96] = "";
+    if (cd.rendered && cd.rendered == images)
+        snprintf(how, sizeof how, ", rendered to %s",
+                 (formats & RPT_PNG) && (formats & RPT_SVG) ? "PNG and SVG"
+                 : (formats & RPT_PNG)                      ? "PNG"
+                                                            : "SVG");
+    else if (cd.rendered) /* never claim the images that failed */
+        snprintf(how, sizeof how, ", %d of %d images rendered", cd.rendered, images);
+    if (cd.charts) {
+        char what[160];
+        snprintf(what, sizeof what, "charts/ (%d chart%s as .dat and .gp%s)", cd.charts,
+                 cd.charts == 1 ? "" : "s", how);
+        written_add(w, what);
+    }
+    return failed;
+}
 
-    /* the closing paragraph */
+/* The closing paragraph on stdout: the scenarios' counts, the fastest, the
+ * recommendation, the baselines' crossovers, the co-design's gains, where
+ * the report is and what failed. */
+static void closing(const ReportInput *in, const char *dir, unsigned formats, const Written *w, int failed)
+{
+    const Run *run = in->run;
     int best = -1;
     for (int i = 0; i < run->n; i++) {
         const RunRow *rr = &run->row[i];
@@ -219,13 +223,63 @@ int rpt_publish(const ReportInput *in, const char *dir, unsigned formats)
             rpt_series_free(&set);
         }
     }
-    if (wl)
-        printf(" Report in %s/: %s.", dir, written);
+    if (w->n)
+        printf(" Report in %s/: %s.", dir, w->s);
     if (failed)
         printf(" Some of the report could not be written (see the messages above).");
     if (run->n_error)
         printf(" The failed rows are listed above%s.",
                (formats & RPT_XLSX) ? " and in the workbook's Errors sheet" : "");
     printf("\n");
+}
+
+int rpt_publish(const ReportInput *in, const char *dir, unsigned formats)
+{
+    char path[1400], err[1600];
+    Written w = {"", 0};
+    int failed = 0;
+    if (mkdir_p(dir)) {
+        fprintf(stderr, "deepflow: cannot create %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/charts", dir);
+    const int swept = atomic_sweep_stale(dir) + atomic_sweep_stale(path);
+    if (swept)
+        fprintf(stderr, "deepflow: note: removed %d temporar%s in %s that an interrupted run left\n", swept,
+                swept == 1 ? "y" : "ies", dir);
+    /* the report is one unit: written into a staging folder beside it and
+     * moved into place together at the end (io/atomic.h) */
+    char stage[1200], charts_final[1400];
+    if (atomic_stage_open(dir, stage, sizeof stage)) {
+        fprintf(stderr, "deepflow: cannot create a staging folder in %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(charts_final, sizeof charts_final, "%s/charts", dir);
+    if (formats & RPT_XLSX) {
+        snprintf(path, sizeof path, "%s/%s.xlsx", stage, in->name);
+        if (rpt_xlsx_write(in, path, err, sizeof err)) {
+            fprintf(stderr, "deepflow: cannot write %s\n", err);
+            failed = 1;
+        } else {
+            snprintf(path, sizeof path, "%s.xlsx", in->name);
+            written_add(&w, path);
+        }
+    }
+    if (formats & RPT_CSV)
+        for (size_t i = 0; i < sizeof csvs / sizeof csvs[0]; i++)
+            failed |= publish_csv(in, &csvs[i], stage, dir, &w);
+    if (formats & (RPT_PNG | RPT_SVG))
+        failed |= publish_charts(in, stage, charts_final, formats, &w);
+    char bad[1400];
+    if (atomic_stage_publish(stage, dir, bad, sizeof bad)) {
+        if (bad[0])
+            fprintf(stderr, "deepflow: cannot write %s: %s\n", bad, strerror(errno));
+        else
+            fprintf(stderr, "deepflow: cannot move the report from %s into %s: %s\n", stage, dir,
+                    strerror(errno));
+        atomic_stage_abort(stage);
+        failed = 1;
+    }
+    closing(in, dir, formats, &w, failed);
     return failed ? -1 : 0;
 }
