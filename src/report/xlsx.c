@@ -200,7 +200,7 @@ typedef struct {
     lxw_error err; /* first error libxlsxwriter returned */
     char *buf;     /* cleaned cell text */
     size_t bufsz;
-    lxw_format *title, *subtitle, *note, *section, *head, *head_num, *wrap, *bold, *mono;
+    lxw_format *title, *subtitle, *note, *section, *head, *head_num, *wrap, *wrap_low, *bold, *mono;
     lxw_format *days, *pct, *intf, *kw, *mwh, *usd, *speedup, *secs, *secs0, *general, *sci;
     lxw_format *oom, *error;
     lxw_format *cell;        /* table text: indented so that it never touches a right-aligned number */
@@ -449,6 +449,8 @@ static void make_formats(X *x)
     x->wrap = workbook_add_format(wb);
     format_set_text_wrap(x->wrap);
     format_set_align(x->wrap, LXW_ALIGN_VERTICAL_TOP);
+    x->wrap_low = workbook_add_format(wb); /* a table cell that wraps, on its row's line like the others */
+    format_set_text_wrap(x->wrap_low);
     x->bold = workbook_add_format(wb);
     format_set_bold(x->bold);
     format_set_indent(x->bold, 1);
@@ -687,7 +689,7 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
     put_text(x, sh, row, B_SYS, sys_stack, NULL);
     char st[256];
     strategy_describe(&r->st, 1, st, sizeof st);
-    put_text(x, sh, row, B_STRAT, st, x->wrap); /* wrapped past the sheet's widest column (40) */
+    put_text(x, sh, row, B_STRAT, st, x->wrap_low); /* wrapped past the sheet's widest column (40) */
     const size_t chars = utf8_chars(st);
     if (chars > 36)
         header_height(sh, row, (int)((chars + 35) / 36));
