@@ -505,8 +505,10 @@ static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w,
     costs_add(first, fb, 1);
     costs_add(last, lf, w->lps_last);
     costs_add(last, lb, w->lps_last);
-    costs_add(&w->middle, lf, w->lps);
-    costs_add(&w->middle, lb, w->lps);
+    if (L->split == SPLIT_ENDS && pp > 2) { /* only then can a middle stage bound the pipeline */
+        costs_add(&w->middle, lf, w->lps);
+        costs_add(&w->middle, lb, w->lps);
+    }
     costs_add(last, tf, 1);
     costs_add(last, tb, 1);
     if (pp == 1) {
