@@ -241,8 +241,8 @@ def frontier(rows):
 # with TP 1, as the model keeps expert-TP = TP and ep within dp).
 MIXTRAL = ["system=dgx-h100", "model=mixtral-8x7b", "devices=64", "tp=1", "pp=4", "ep=8", "interleave=8",
            "microbatch=1", "global_batch=256"]
-DSV3 = ["system=dgx-h100", "model=deepseek-v3", "devices=1024", "tp=1", "pp=16", "ep=64", "microbatch=1",
-        "global_batch=8192", "recompute=auto", "zero=1"]
+DSV3 = ["system=dgx-h100", "model=deepseek-v3", "devices=1024", "tp=2", "pp=16", "ep=64", "etp=1", "microbatch=1",
+        "global_batch=8192", "recompute=auto", "zero=1", "model.mtp_layers=0", "seq_parallel=yes"]
 
 
 def moe_anchors(deepflow):
@@ -250,8 +250,8 @@ def moe_anchors(deepflow):
     d = eval_row(deepflow, DSV3)
     tm, td = num(m["model_tflops_per_device"]), num(d["step_time_s"])
     return ("  Mixtral 8x7B on 64 H100s (TP 1, PP 4, EP 8, VP 8, global batch 256): %.0f TFLOP/s per GPU\n"
-            "  predicted against 468 measured (%+.1f %% step time); DeepSeek-V3 on 1,024 H100s (PP 16, EP 64,\n"
-            "  global batch 8,192): %.1f s a step predicted against 52.04 s measured (%+.0f %%)."
+            "  predicted against 468 measured (%+.1f %% step time); DeepSeek-V3 on 1,024 H100s (TP 2, PP 16,\n"
+            "  EP 64, ETP 1, global batch 8,192, bf16): %.1f s a step predicted against 52.04 s measured (%+.0f %%)."
             % (tm, 100 * (468 / tm - 1), td, 100 * (td / 52.04 - 1)))
 
 

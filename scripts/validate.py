@@ -282,11 +282,13 @@ def published_rows(root, path):
     return rows, skipped
 
 
-MCOLS = ["scenario", "series", "system", "model", "devices", "tp", "cp", "pp", "ep", "etp", "dp", "microbatch",
+MCOLS = ["scenario", "series", "system", "model", "devices", "tp", "cp", "pp", "pp_split", "ep", "etp", "dp", "microbatch",
          "global_batch", "interleave", "recompute", "recompute_layers", "seq_parallel", "zero", "precision",
          "model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.head_dim", "model.ffn",
          "model.expert_ffn", "model.experts", "model.experts_per_token", "model.shared_experts", "model.seq_len",
-         "model.vocab", "model.expert_imbalance", "model.attention_window", "model.window_layers"]
+         "model.vocab", "model.expert_imbalance", "model.attention_window", "model.window_layers",
+         "model.dense_layers", "model.moe_every", "model.q_lora_rank", "model.kv_lora_rank", "model.rope_head_dim",
+         "model.v_head_dim", "model.mtp_layers"]
 
 
 def moe_rows(root, path):
@@ -306,19 +308,26 @@ def moe_rows(root, path):
             # Megatron-Bridge's MoE benchmarks "force-balance the token distribution among experts"
             balanced = r["source_key"].startswith("megatron_bridge")
             sc = {"scenario": r["id"], "series": r["source_key"], "system": sysname, "model": "mixtral-8x7b",
-                  "devices": gpus, "tp": tp, "cp": cp, "pp": pp, "ep": r["ep"] or "1", "etp": r.get("etp", ""),
+                  "devices": gpus, "tp": tp, "cp": cp, "pp": pp, "pp_split": r["pp_split"],
+                  "ep": r["ep"] or "1", "etp": r.get("etp", ""),
                   "dp": gpus // (tp * pp * cp),
                   "microbatch": r["microbatch"] or "auto", "global_batch": r["global_batch"],
-                  "interleave": il if il.isdigit() else ("1" if pp == 1 else "auto"), "recompute": "auto",
+                  "interleave": "1" if pp == 1 else (il if il.isdigit() else "auto"), "recompute": "auto",
                   "recompute_layers": "auto", "seq_parallel": "yes" if tp > 1 else "no", "zero": "1",
                   "precision": "bf16" if r["precision"] == "bf16" else "fp8",
                   "model.layers": r["layers"], "model.hidden": r["hidden"], "model.heads": r["heads"],
                   "model.kv_heads": r["kv_heads"] or r["heads"], "model.head_dim": r["head_dim"],
-                  "model.ffn": r["expert_ffn"], "model.expert_ffn": r["expert_ffn"], "model.experts": r["experts"],
+                  # the dense layers' MLP (ffn) where some layers are dense, else the experts'
+                  "model.ffn": r["dense_ffn"] or r["expert_ffn"], "model.expert_ffn": r["expert_ffn"],
+                  "model.experts": r["experts"],
                   "model.experts_per_token": r["experts_per_token"], "model.shared_experts": r["shared_experts"],
                   "model.seq_len": r["seq_len"], "model.vocab": r["vocab"],
                   "model.expert_imbalance": "1" if balanced else "",
-                  "model.attention_window": r.get("attention_window", ""), "model.window_layers": r.get("window_layers", "")}
+                  "model.attention_window": r.get("attention_window", ""), "model.window_layers": r.get("window_layers", ""),
+                  "model.dense_layers": r["dense_layers"], "model.moe_every": r["moe_every"],
+                  "model.q_lora_rank": r["q_lora_rank"], "model.kv_lora_rank": r["kv_lora_rank"],
+                  "model.rope_head_dim": r["rope_head_dim"], "model.v_head_dim": r["v_head_dim"],
+                  "model.mtp_layers": r["mtp_layers"]}
             sc["_row"] = r
             sc["_stack"] = system_stack(root, sysname)
             rows.append(sc)

@@ -532,6 +532,143 @@ static void test_expert_gemms(void **state)
     free(g);
 }
 
+/* DeepSeek-V3 as published (DeepSeek-V3 report 2.1, 4.2; config.json): 61
+ * layers, the first 3 dense, multi-head latent attention, one prediction
+ * module.  The parameter count term by term, and 671 B for the main model
+ * (the report's figure). */
+static Model deepseek_v3(void)
+{
+    Model m = llama2(61, 7168, 128, 128, 18432);
+    m.vocab = 129280;
+    m.head_dim = 128;
+    m.q_lora_rank = 1536;
+    m.kv_lora_rank = 512;
+    m.rope_head_dim = 64;
+    m.v_head_dim = 128;
+    m.experts = 256;
+    m.experts_per_token = 8;
+    m.expert_ffn = 2048;
+    m.shared_experts = 1;
+    m.dense_layers = 3;
+    m.mtp_layers = 1;
+    m.attention = ATTN_FUSED;
+    return m;
+}
+
+static void test_deepseek_v3_params(void **state)
+{
+    (void)state;
+    Model m = deepseek_v3();
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    Graph *g = build_ok(&m, &p);
+    const double h = 7168, a = 128;
+    const double attn = h * 1536 + 1536 * a * 192 + h * 576 + 512 * a * 256 + a * 128 * h + 1536 + 512;
+    const double one = 3.0 * h * 2048;
+    const double moe = attn + 256 * one + one + 256 * h + 2 * h, dense = attn + 3.0 * h * 18432 + 2 * h;
+    const double main = 58 * moe + 3 * dense + 2 * 129280 * h + h;
+    const double mtp = moe + 2 * h * h + 3 * h;
+    assert_rel(g->params_total, main + mtp, 1e-12);
+    assert_rel(g->params_mtp, mtp, 1e-12);
+    assert_rel(g->params_expert_per_layer * 61, 58 * 256 * one, 1e-12);
+    assert_true(fabs(main / 671e9 - 1) < 0.002);
+    assert_int_equal(g->layers, 61);
+    assert_int_equal(g->layers_dense, 3);
+    free(g);
+}
+
+/* A mixed model is the weighted sum of its all-MoE and all-dense forms:
+ * parameters, model FLOPs and hardware FLOPs per layer; every other layer
+ * MoE (moe_every 2) halves the MoE layers. */
+static void test_dense_moe_mix(void **state)
+{
+    (void)state;
+    Model mix = llama2(8, 2048, 16, 4, 8192);
+    mix.experts = 16;
+    mix.experts_per_token = 2;
+    mix.expert_ffn = 1024;
+    mix.moe_every = 2;
+    Model all_moe = mix, all_dense = mix;
+    all_moe.moe_every = 1;
+    all_dense.experts = 0;
+    all_dense.moe_every = 1;
+    GraphParams p = params(2, 1, 1, RECOMPUTE_SELECTIVE);
+    Graph *g = build_ok(&mix, &p), *gm = build_ok(&all_moe, &p), *gd = build_ok(&all_dense, &p);
+    assert_int_equal(g->layers_dense, 4);
+    assert_rel(g->params_total, 0.5 * (gm->params_total + gd->params_total), 1e-12);
+    assert_rel(g->model_flops_per_sample, 0.5 * (gm->model_flops_per_sample + gd->model_flops_per_sample),
+               1e-12);
+    assert_rel(g->hw_flops_per_sample, 0.5 * (gm->hw_flops_per_sample + gd->hw_flops_per_sample), 1e-12);
+    assert_rel(g->act_bytes_per_layer, 0.5 * (gm->act_bytes_per_layer + gd->act_bytes_per_layer), 1e-12);
+    assert_int_equal(g->dense_fwd.n, gd->layer_fwd.n);
+    mix.dense_layers = 2; /* 2 dense, then of 6 every other: 3 MoE */
+    free(g);
+    g = build_ok(&mix, &p);
+    assert_int_equal(g->layers_dense, 5);
+    free(g);
+    free(gm);
+    free(gd);
+}
+
+/* Latent attention under tp 2 with sequence parallelism: the down
+ * projections run on the rank's own rows and the latent, not the hidden,
+ * is gathered; the up projections split by head; the core's query-key
+ * width is head_dim + rope_head_dim, its value width v_head_dim. */
+static void test_latent_attention(void **state)
+{
+    (void)state;
+    Model m = deepseek_v3();
+    m.layers = 4;
+    m.dense_layers = 1;
+    GraphParams p = params(2, 1, 1, RECOMPUTE_NONE);
+    Graph *g = build_ok(&m, &p);
+    const OpList *f = &g->layer_fwd;
+    assert_int_equal(find_op(f, "q_down")->m, 4096 / 2);
+    assert_int_equal(find_op(f, "kv_down")->n, 512 + 64);
+    assert_int_equal(find_op(f, "q_up")->n, 64 * 192);
+    assert_int_equal(find_op(f, "kv_up")->n, 64 * 256);
+    assert_int_equal(find_op(f, "attn.qk")->k, 192);
+    assert_int_equal(find_op(f, "attn.av")->n, 128);
+    assert_int_equal(find_op(f, "proj")->k, 64 * 128);
+    assert_rel(find_op(f, "latent.allgather")->comm_bytes, 4096.0 * (1536 + 512 + 64) * 2, 1e-12);
+    for (int i = 0; i < f->n; i++)
+        assert_string_not_equal(f->op[i].name, "ln1.allgather");
+    assert_rel(find_op(&g->layer_bwd, "latent.dgrad.reducescatter")->comm_bytes, 4096.0 * 2112 * 2, 1e-12);
+    free(g);
+}
+
+/* One prediction module adds a MoE layer's parameters, a 2h x h projection
+ * and three norms, and a layer's, the projection's and the head's FLOPs;
+ * its ops other than the layer sit on the last stage's lists. */
+static void test_multi_token_prediction(void **state)
+{
+    (void)state;
+    Model m = deepseek_v3();
+    m.layers = 4;
+    m.dense_layers = 1;
+    m.mtp_layers = 0;
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    Graph *g0 = build_ok(&m, &p);
+    m.layers = 5; /* one MoE layer more: its parameters and FLOPs */
+    Graph *g1 = build_ok(&m, &p);
+    m.layers = 4;
+    m.mtp_layers = 2;
+    Graph *g2 = build_ok(&m, &p);
+    const double h = 7168, s = 4096, head = 2.0 * s * h * 129280;
+    const double moe_params = g1->params_total - g0->params_total;
+    const double moe_flops = g1->model_flops_per_sample - g0->model_flops_per_sample; /* 3 x forward */
+    assert_rel(g2->params_total - g0->params_total, 2 * (moe_params + 2 * h * h + 3 * h), 1e-12);
+    assert_rel(g2->params_mtp, 2 * (moe_params + 2 * h * h + 3 * h), 1e-12);
+    assert_rel(g2->model_flops_per_sample - g0->model_flops_per_sample,
+               2 * (moe_flops + 3.0 * (2.0 * s * 2 * h * h + head)), 1e-12);
+    assert_int_equal(op_runs(find_op(&g2->last_fwd, "mtp.proj")), 2);
+    assert_int_equal(op_runs(find_op(&g2->last_bwd, "mtp.proj.wgrad")), 2);
+    assert_int_equal(op_runs(find_op(&g2->last_fwd, "head")), 1);
+    assert_true(g2->act_bytes_last > g0->act_bytes_last);
+    free(g0);
+    free(g1);
+    free(g2);
+}
+
 /* Eager PyTorch's element-wise kernels (fused_elementwise: no): a RMSNorm
  * moves 9x a fused one's bytes, the rotary embedding 5x, SwiGLU 10/6;
  * LayerNorm is one kernel in eager PyTorch too; GEMMs do not move. */
@@ -914,6 +1051,10 @@ int main(void)
         cmocka_unit_test(test_selective_per_op),
         cmocka_unit_test(test_sliding_window),
         cmocka_unit_test(test_expert_gemms),
+        cmocka_unit_test(test_deepseek_v3_params),
+        cmocka_unit_test(test_dense_moe_mix),
+        cmocka_unit_test(test_latent_attention),
+        cmocka_unit_test(test_multi_token_prediction),
         cmocka_unit_test(test_eager_elementwise),
         cmocka_unit_test(test_vocab_padding),
         cmocka_unit_test(test_activations_korthikanti),

@@ -66,18 +66,24 @@ static void test_split(void **state)
 {
     (void)state;
     double f, m, l;
-    sched_split(126, 16, 1, SPLIT_ENDS, &f, &m, &l);
+    sched_split(126, 0, 16, 1, SPLIT_ENDS, &f, &m, &l);
     assert_rel(f, 7, 0);
     assert_rel(m, 8, 0);
     assert_rel(l, 7, 0);
-    sched_split(126, 16, 1, SPLIT_EVEN, &f, &m, &l);
+    sched_split(126, 0, 16, 1, SPLIT_EVEN, &f, &m, &l);
     assert_rel(f, 8, 0);
     assert_rel(m, 8, 0);
-    sched_split(22, 8, 3, SPLIT_ENDS, &f, &m, &l); /* Qi et al.'s 1F1B-I: every layer a chunk */
+    sched_split(22, 0, 8, 3, SPLIT_ENDS, &f, &m, &l); /* Qi et al.'s 1F1B-I: every layer a chunk */
     assert_rel(m, 3, 0);
     assert_rel(f, 2, 0);
-    sched_split(126, 1, 1, SPLIT_ENDS, &f, &m, &l); /* one stage holds everything */
+    sched_split(126, 0, 1, 1, SPLIT_ENDS, &f, &m, &l); /* one stage holds everything */
     assert_rel(f, 126, 0);
+    /* DeepSeek-V3 on 16 stages of 2 chunks, "Et|(tt|)*30mL": 64 slots, the
+     * last chunk the prediction module and the loss alone */
+    sched_split(61, 1, 16, 2, SPLIT_ENDS, &f, &m, &l);
+    assert_rel(m, 4, 0);
+    assert_rel(f, 3, 0);
+    assert_rel(l, 2, 0);
 
     /* in the whole step: the ends' stages lose a layer each, so a middle
      * stage of 8 layers bounds the pipeline instead of 8 layers + the head */

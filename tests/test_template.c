@@ -678,6 +678,32 @@ static void test_model_finish(void **state)
     get_fail(f, &param_model_table, "gqa");
     expect_at(f, "models/gqa.yaml",
               "7:11: keys 'kv_heads', 'heads': heads (16) must be a multiple of kv_heads (5)");
+
+    /* which layers route to experts: only in a mixture of experts, and some must */
+    snprintf(text, sizeof text, "%sdense_layers: 2\n", model_ok);
+    put(f, "models/nodense.yaml", text);
+    get_fail(f, &param_model_table, "nodense");
+    expect_at(
+        f, "models/nodense.yaml",
+        "7:15: key 'dense_layers': sets which layers route to experts, and the model has none (experts 0)");
+    snprintf(text, sizeof text, "%sexperts: 8\nexperts_per_token: 2\ndense_layers: 4\n", model_ok);
+    put(f, "models/alldense.yaml", text);
+    get_fail(f, &param_model_table, "alldense");
+    assert_non_null(strstr(f->msg,
+                           "keys 'dense_layers', 'layers': 4 dense layers of 4 leave no layer to route "
+                           "to experts"));
+    /* latent attention's widths need its key-value rank, and a key and value per head */
+    snprintf(text, sizeof text, "%sq_lora_rank: 64\n", model_ok);
+    put(f, "models/halfmla.yaml", text);
+    get_fail(f, &param_model_table, "halfmla");
+    assert_non_null(strstr(f->msg, "key 'kv_lora_rank': q_lora_rank, rope_head_dim and v_head_dim describe "
+                                   "multi-head latent attention, which needs kv_lora_rank > 0"));
+    snprintf(text, sizeof text, "%skv_lora_rank: 64\nkv_heads: 4\n", model_ok);
+    put(f, "models/gqamla.yaml", text);
+    get_fail(f, &param_model_table, "gqamla");
+    assert_non_null(strstr(f->msg,
+                           "keys 'kv_heads', 'kv_lora_rank': latent attention projects keys and values "
+                           "up for every head: kv_heads must equal heads (16), got 4"));
 }
 
 /* A stack's prediction interval must bracket 1 and come in pairs. */

@@ -429,6 +429,26 @@ static int model_finish(void *obj, Diag *d)
                     "keys 'experts_per_token', 'experts': a token goes to 1 to %d experts, got %d",
                     m->experts, m->experts_per_token);
         }
+        if (m->experts == 0 && (m->dense_layers > 0 || m->moe_every > 1))
+            return diag_keyed(d, m->dense_layers > 0 ? "dense_layers" : "moe_every", "experts", NULL,
+                              "key '%s': sets which layers route to experts, and the model has none "
+                              "(experts 0)",
+                              m->dense_layers > 0 ? "dense_layers" : "moe_every");
+        if (m->experts > 0 && m->dense_layers >= m->layers)
+            return diag_keyed(
+                d, "dense_layers", "layers", NULL,
+                "keys 'dense_layers', 'layers': %d dense layers of %d leave no layer to route to "
+                "experts",
+                m->dense_layers, m->layers);
+        if (m->kv_lora_rank == 0 && (m->q_lora_rank > 0 || m->rope_head_dim > 0 || m->v_head_dim > 0))
+            return diag_keyed(d, "kv_lora_rank", NULL, NULL,
+                              "key 'kv_lora_rank': q_lora_rank, rope_head_dim and v_head_dim describe "
+                              "multi-head latent attention, which needs kv_lora_rank > 0");
+        if (m->kv_lora_rank > 0 && m->kv_heads > 0 && m->kv_heads != m->heads)
+            return diag_keyed(d, "kv_heads", "kv_lora_rank", NULL,
+                              "keys 'kv_heads', 'kv_lora_rank': latent attention projects keys and values "
+                              "up for every head: kv_heads must equal heads (%d), got %d",
+                              m->heads, m->kv_heads);
         if (m->kv_heads == 0)
             m->kv_heads = m->heads;
         if (m->head_dim == 0 && m->hidden % m->heads)
@@ -470,6 +490,22 @@ static const ParamDef model_defs[] = {
        "tokens an expert takes at most, over its fair share (0: dropless)"),
     PD(Model, "expert_imbalance", expert_imbalance, UNIT_NUMBER, 1, 1e3, 1, 0,
        "tokens of the busiest expert over the average (load imbalance after routing)"),
+    PI(Model, "dense_layers", dense_layers, 0, 1e5, 0, 0, 0,
+       "mixture of experts: the first dense_layers layers have a dense MLP of ffn (DeepSeek-V3: 3)"),
+    PI(Model, "moe_every", moe_every, 1, 1e5, 1, 0, 0,
+       "mixture of experts: of the layers after dense_layers every moe_every-th routes to experts, the "
+       "others have a dense MLP of ffn (Llama 4 Maverick: 2)"),
+    PI(Model, "q_lora_rank", q_lora_rank, 0, 1e6, 0, 0, 0,
+       "multi-head latent attention: width of the query bottleneck (0: queries projected directly)"),
+    PI(Model, "kv_lora_rank", kv_lora_rank, 0, 1e6, 0, 0, 0,
+       "multi-head latent attention: width of the compressed keys and values (0: no latent attention)"),
+    PI(Model, "rope_head_dim", rope_head_dim, 0, 1e5, 0, 0, 0,
+       "multi-head latent attention: the decoupled rotary part of each query and of the shared key"),
+    PI(Model, "v_head_dim", v_head_dim, 0, 1e5, 0, 0, 0,
+       "multi-head latent attention: width of one head's value (0: head_dim)"),
+    PI(Model, "mtp_layers", mtp_layers, 0, 100, 0, 0, 0,
+       "multi-token prediction modules after the last layer, each a layer, a projection and the LM head "
+       "again (DeepSeek-V3: 1)"),
     PE(Model, "mlp", mlp, mlp_choices, MLP_GELU, 0, "MLP kind"),
     PE(Model, "norm", norm, norm_choices, NORM_LAYERNORM, 0, "normalisation"),
     PE(Model, "position", position, pos_choices, POS_LEARNED, 0, "position embedding"),

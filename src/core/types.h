@@ -326,6 +326,17 @@ typedef struct {
     int shared_experts;      /* experts every token passes through, expert_ffn each */
     double capacity_factor;  /* tokens an expert takes at most, x its fair share (0: dropless) */
     double expert_imbalance; /* the busiest expert's tokens over the average (>= 1) */
+    int dense_layers;        /* the first dense_layers layers have a dense MLP of ffn (DeepSeek: 3) */
+    int moe_every;           /* of the others every moe_every-th is a MoE layer, the rest dense (1: all) */
+    /* multi-head latent attention (DeepSeek-V2/V3; kv_lora_rank 0: none):
+     * queries (through a q_lora_rank bottleneck when > 0) and keys and
+     * values (through a kv_lora_rank one) are projected up per head; a
+     * query-key pair spans head_dim + rope_head_dim, a value v_head_dim */
+    int q_lora_rank;
+    int kv_lora_rank;
+    int rope_head_dim; /* the decoupled rotary part of a query and of the shared key */
+    int v_head_dim;    /* width of one head's value (0: head_dim) */
+    int mtp_layers;    /* multi-token prediction modules after the last layer (DeepSeek-V3: 1) */
     MlpKind mlp;
     NormKind norm;
     PosKind position;

@@ -74,8 +74,19 @@ typedef struct {
     /* Embedding on the first stage, LM head + loss on the last. */
     OpList first_fwd, first_bwd;
     OpList last_fwd, last_bwd;
-    int layers; /* how many times layer_* repeats over the whole model */
-    /* Parameter counts, whole model (not sharded). */
+    /* A mixture of experts with dense layers (the first few, or all but
+     * every n-th): one dense layer's lists beside the MoE layer's above,
+     * for layers_dense of the layers. */
+    OpList dense_fwd, dense_bwd, dense_recompute;
+    int layers;       /* how many times layer_* repeats over the whole model */
+    int layers_dense; /* of them, with dense_* in place of layer_* (0: none) */
+    /* Multi-token prediction modules on the last stage, each a layer (as
+     * layer_*; its projection, embedding and head in last_*). */
+    int mtp;
+    double params_mtp;        /* of params_total, the modules' (the embedding and head shared) */
+    double params_mtp_expert; /* of those, their routed experts' */
+    /* Parameter counts, whole model (not sharded).  Per layer: the average
+     * over the layers where they differ (dense and MoE layers). */
     double params_total;
     double params_per_layer;
     double params_expert_per_layer; /* of those, the routed experts' (all of them, unsharded) */
@@ -89,7 +100,7 @@ typedef struct {
      * recompute (for MFU); and with the scenario's recompute (for HFU). */
     double model_flops_per_sample;
     double hw_flops_per_sample;
-    /* Activation bytes stored per layer per microbatch per device
+    /* Activation bytes stored per layer (the average over unlike layers) per microbatch per device
      * (Korthikanti et al. 2022, with tp / sp / recompute applied), and the
      * extra working set of one layer while it recomputes. */
     double act_bytes_per_layer;

@@ -100,15 +100,20 @@ typedef struct {
     double rows_loc;       /* tokens this rank routes: s*b/t (Megatron-Core runs MoE with SP) */
     int64_t m_e;           /* tokens of the busiest local expert */
     int64_t hd;            /* head dimension h/a */
-    int64_t s_kv;          /* key length the fused attention kernel runs per query row (causal: ~s/2) */
-    int64_t a_l;           /* query heads on this shard: a/t */
-    int64_t kv_l;          /* kv heads on this shard: kv/t, or 1 replicated when t > kv */
-    int64_t n_qkv;         /* qkv output columns on this shard */
-    int64_t f_l;           /* f/t */
-    int64_t n_up;          /* mlp_up output columns: f/t, 2f/t for SwiGLU (gate and up fused) */
-    int64_t rows;          /* tokens in the microbatch: s*b */
-    double rows_seq;       /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
-    int sp;                /* sequence parallelism (only when t > 1) */
+    /* multi-head latent attention (mla = 0: none): the query and key-value
+     * bottlenecks (ql 0: queries projected directly), the decoupled rotary
+     * width; a query-key pair spans hd_qk, a value hd_v (hd both without) */
+    int mla;
+    int64_t ql, kvl, rope, hd_qk, hd_v;
+    int64_t s_kv;    /* key length the fused attention kernel runs per query row (causal: ~s/2) */
+    int64_t a_l;     /* query heads on this shard: a/t */
+    int64_t kv_l;    /* kv heads on this shard: kv/t, or 1 replicated when t > kv */
+    int64_t n_qkv;   /* qkv output columns on this shard */
+    int64_t f_l;     /* f/t */
+    int64_t n_up;    /* mlp_up output columns: f/t, 2f/t for SwiGLU (gate and up fused) */
+    int64_t rows;    /* tokens in the microbatch: s*b */
+    double rows_seq; /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
+    int sp;          /* sequence parallelism (only when t > 1) */
     int swiglu, rms, rotary, learned, fused;
     int dropless;        /* MoE without a capacity: the tokens per expert go to the host */
     int per_op;          /* selective recompute as PyTorch's per-op policy (dense layers) */
@@ -190,6 +195,12 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->a_l = x->a / x->t;
     x->kv_l = x->t <= x->kv ? x->kv / x->t : 1;
     x->n_qkv = (x->a_l + 2 * x->kv_l) * x->hd;
+    x->mla = m->kv_lora_rank > 0;
+    x->ql = x->mla ? m->q_lora_rank : 0;
+    x->kvl = x->mla ? m->kv_lora_rank : 0;
+    x->rope = x->mla ? m->rope_head_dim : 0;
+    x->hd_qk = x->hd + x->rope;
+    x->hd_v = x->mla && m->v_head_dim > 0 ? m->v_head_dim : x->hd;
     x->f_l = x->f / x->t;
     x->swiglu = m->mlp == MLP_SWIGLU;
     x->n_up = x->swiglu ? 2 * x->f_l : x->f_l;
@@ -415,57 +426,156 @@ static void tp_reduce(OpSink *k, const Dims *x, const char *ar_name, const char 
 
 /* ---- one layer ----------------------------------------------------------- */
 
+/* The attention core: a query-key pair spans hd_qk, a value hd_v (both
+ * the head dimension, except under latent attention). */
 static void attention_forward(OpSink *k, const Dims *x)
 {
     int64_t batch = x->b * x->a_l;
     if (x->fused) {
         /* this rank's queries (s/c of the sequence) against the keys of the
          * whole sequence, which the context-parallel ring brings past */
-        double q = (double)(batch * x->sq * x->hd);           /* Q or O elements */
-        double kvh = (double)(x->b * x->kv_l * x->s * x->hd); /* K or V elements */
-        double stats = (double)batch * (double)x->sq * 4.0;   /* fp32 logsumexp per row */
-        gemm_bytes(k, "attn.qk", batch, x->sq, x->s_kv, x->hd, (q + kvh) * x->e_in);
-        gemm_bytes(k, "attn.av", batch, x->sq, x->hd, x->s_kv, kvh * x->e_in + q * x->e + stats);
+        double q = (double)(batch * x->sq * x->hd_qk);          /* Q elements */
+        double o = (double)(batch * x->sq * x->hd_v);           /* O elements */
+        double kh = (double)(x->b * x->kv_l * x->s * x->hd_qk); /* K elements */
+        double vh = (double)(x->b * x->kv_l * x->s * x->hd_v);  /* V elements */
+        double stats = (double)batch * (double)x->sq * 4.0;     /* fp32 logsumexp per row */
+        gemm_bytes(k, "attn.qk", batch, x->sq, x->s_kv, x->hd_qk, (q + kh) * x->e_in);
+        gemm_bytes(k, "attn.av", batch, x->sq, x->hd_v, x->s_kv, vh * x->e_in + o * x->e + stats);
         return;
     }
     double scores = (double)batch * (double)x->s * (double)x->s;
-    gemm(k, x, "attn.scores", COMP_ATTENTION, batch, x->s, x->s, x->hd);
+    gemm(k, x, "attn.scores", COMP_ATTENTION, batch, x->s, x->s, x->hd_qk);
     membound(k, "attn.softmax", COMP_ATTENTION, scores * (4.0 * x->e + 1.0), scores * FLOPS_SOFTMAX);
-    gemm(k, x, "attn.context", COMP_ATTENTION, batch, x->s, x->hd, x->s);
+    gemm(k, x, "attn.context", COMP_ATTENTION, batch, x->s, x->hd_v, x->s);
 }
 
 static void attention_backward(OpSink *k, const Dims *x)
 {
     int64_t batch = x->b * x->a_l;
     if (x->fused) {
-        double q = (double)(batch * x->sq * x->hd);
-        double kvh = (double)(x->b * x->kv_l * x->s * x->hd);
+        double q = (double)(batch * x->sq * x->hd_qk), o = (double)(batch * x->sq * x->hd_v);
+        double kh = (double)(x->b * x->kv_l * x->s * x->hd_qk);
+        double vh = (double)(x->b * x->kv_l * x->s * x->hd_v);
         double stats = (double)batch * (double)x->sq * 4.0;
-        gemm_bytes(k, "attn.qk.remat", batch, x->sq, x->s_kv, x->hd, (q + kvh) * x->e_in + stats);
-        gemm_bytes(k, "attn.av.dgrad_probs", batch, x->sq, x->s_kv, x->hd,
-                   q * x->e + kvh * x->e_in + q * x->e); /* dO, V, O (rowsum dO*O) */
-        gemm_bytes(k, "attn.av.dgrad_v", batch, x->sq, x->hd, x->s_kv, kvh * x->e);
-        gemm_bytes(k, "attn.qk.dgrad_q", batch, x->sq, x->hd, x->s_kv, q * x->e);
-        gemm_bytes(k, "attn.qk.dgrad_k", batch, x->sq, x->hd, x->s_kv, kvh * x->e);
+        gemm_bytes(k, "attn.qk.remat", batch, x->sq, x->s_kv, x->hd_qk, (q + kh) * x->e_in + stats);
+        gemm_bytes(k, "attn.av.dgrad_probs", batch, x->sq, x->s_kv, x->hd_v,
+                   o * x->e + vh * x->e_in + o * x->e); /* dO, V, O (rowsum dO*O) */
+        gemm_bytes(k, "attn.av.dgrad_v", batch, x->sq, x->hd_v, x->s_kv, vh * x->e);
+        gemm_bytes(k, "attn.qk.dgrad_q", batch, x->sq, x->hd_qk, x->s_kv, q * x->e);
+        gemm_bytes(k, "attn.qk.dgrad_k", batch, x->sq, x->hd_qk, x->s_kv, kh * x->e);
         return;
     }
     double scores = (double)batch * (double)x->s * (double)x->s;
-    gemm(k, x, "attn.context.dgrad_probs", COMP_ATTENTION, batch, x->s, x->s, x->hd); /* dO V^T */
-    gemm(k, x, "attn.context.dgrad_v", COMP_ATTENTION, batch, x->s, x->hd, x->s);     /* P^T dO */
+    gemm(k, x, "attn.context.dgrad_probs", COMP_ATTENTION, batch, x->s, x->s, x->hd_v); /* dO V^T */
+    gemm(k, x, "attn.context.dgrad_v", COMP_ATTENTION, batch, x->s, x->hd_v, x->s);     /* P^T dO */
     /* read dropped-probs grad (e), mask (1), probs (e); write scores grad (e) */
     membound(k, "attn.softmax.bwd", COMP_ATTENTION, scores * (3.0 * x->e + 1.0), scores * FLOPS_SOFTMAX);
-    gemm(k, x, "attn.scores.dgrad_q", COMP_ATTENTION, batch, x->s, x->hd, x->s); /* dS K */
-    gemm(k, x, "attn.scores.dgrad_k", COMP_ATTENTION, batch, x->s, x->hd, x->s); /* dS^T Q */
+    gemm(k, x, "attn.scores.dgrad_q", COMP_ATTENTION, batch, x->s, x->hd_qk, x->s); /* dS K */
+    gemm(k, x, "attn.scores.dgrad_k", COMP_ATTENTION, batch, x->s, x->hd_qk, x->s); /* dS^T Q */
+}
+
+/* Width of the latent attention's compressed tensors: the query bottleneck,
+ * the key-value one and the shared rotary key. */
+static int64_t mla_latent(const Dims *x)
+{
+    return x->ql + x->kvl + x->rope;
+}
+
+/* The attention's input projections.  Without latent attention one fused
+ * column-parallel qkv GEMM over the gathered sequence.  With it as
+ * Megatron-Core runs it (DeepSeek-V2 2.1, DeepSeek-V3 2.1.1): the down
+ * projections (to the query bottleneck, and to the compressed key-value
+ * and the rotary key) on the rank's own sequence rows, their outputs
+ * normed and gathered over tp (the latent, not the hidden, crosses the
+ * group), then the column-parallel up projections by head, and the keys
+ * assembled per head from their compressed part and the shared rotary
+ * one. */
+static void qkv_forward(OpSink *k, const Dims *x)
+{
+    if (!x->mla) {
+        sp_gather(k, x, "ln1.allgather");
+        quantize(k, x, "qkv.quant", (double)x->rows * (double)x->h, 1); /* fused into ln1 */
+        gemm(k, x, "qkv", COMP_GEMM, 1, x->rows, x->n_qkv, x->h);
+        return;
+    }
+    const int64_t own = x->sp ? (int64_t)ceil(x->rows_seq) : x->rows;
+    const double e = x->e;
+    quantize(k, x, "qkv.quant", (double)own * (double)x->h, 1);
+    if (x->ql > 0)
+        gemm(k, x, "q_down", COMP_GEMM, 1, own, x->ql, x->h);
+    else
+        gemm(k, x, "q_proj", COMP_GEMM, 1, x->rows, x->a_l * x->hd_qk, x->h);
+    gemm(k, x, "kv_down", COMP_GEMM, 1, own, x->kvl + x->rope, x->h);
+    membound_x(k, x, "ln1.latent", COMP_MEMBOUND, 2.0 * (double)own * (double)(x->ql + x->kvl) * e,
+               (double)own * (double)(x->ql + x->kvl) * norm_flops(x));
+    if (x->sp)
+        comm(k, "latent.allgather", COLL_ALLGATHER, (double)x->rows * (double)mla_latent(x) * e);
+    quantize(k, x, "latent.quant", (double)x->rows * (double)(x->ql + x->kvl), 1);
+    if (x->ql > 0)
+        gemm(k, x, "q_up", COMP_GEMM, 1, x->rows, x->a_l * x->hd_qk, x->ql);
+    gemm(k, x, "kv_up", COMP_GEMM, 1, x->rows, x->a_l * (x->hd + x->hd_v), x->kvl);
+    /* K per head: its compressed part and the shared rotary key, written once */
+    membound(k, "k.assemble", COMP_MEMBOUND,
+             (double)x->rows * (double)(x->a_l * (x->hd + x->hd_qk) + x->rope) * e, 0.0);
+}
+
+/* Their backward: the up projections' input gradients are partial sums
+ * over the tensor ranks (reduced onto the latent, the rank's rows with
+ * sequence parallelism), the down projections' run on the rank's rows and
+ * need no reduction of the hidden-wide gradient.  (The down projections'
+ * weight gradients, duplicated over tp, are reduced once a step with the
+ * norms'; not listed.) */
+static void qkv_backward(OpSink *k, const Dims *x)
+{
+    /* the attention's input gradients (latent attention: Q, and K's and V's per-head parts) */
+    const int64_t n_in = x->mla ? x->a_l * (x->hd_qk + x->hd + x->hd_v) : x->n_qkv;
+    quantize(k, x, "qkv.bwd.quant", (double)x->rows * (double)n_in, 0);
+    if (!x->mla) {
+        gemm_grads(k, x, "qkv.dgrad", "qkv.wgrad", COMP_GEMM, x->rows, x->n_qkv, x->h);
+        tp_reduce(k, x, "qkv.dgrad.allreduce", "qkv.dgrad.reducescatter");
+        return;
+    }
+    const int64_t own = x->sp ? (int64_t)ceil(x->rows_seq) : x->rows;
+    const double e = x->e, lat = (double)x->rows * (double)mla_latent(x) * e;
+    membound(k, "k.assemble.bwd", COMP_MEMBOUND,
+             (double)x->rows * (double)(x->a_l * (x->hd + x->hd_qk) + x->rope) * e, 0.0);
+    gemm_grads(k, x, "kv_up.dgrad", "kv_up.wgrad", COMP_GEMM, x->rows, x->a_l * (x->hd + x->hd_v), x->kvl);
+    if (x->ql > 0)
+        gemm_grads(k, x, "q_up.dgrad", "q_up.wgrad", COMP_GEMM, x->rows, x->a_l * x->hd_qk, x->ql);
+    if (x->t > 1) {
+        if (x->sp)
+            comm(k, "latent.dgrad.reducescatter", COLL_REDUCESCATTER, lat);
+        else
+            comm(k, "latent.dgrad.allreduce", COLL_ALLREDUCE, lat);
+    }
+    membound_x(k, x, "ln1.latent.bwd", COMP_MEMBOUND, 4.0 * (double)own * (double)(x->ql + x->kvl) * e,
+               2.0 * (double)own * (double)(x->ql + x->kvl) * norm_flops(x));
+    gemm_grads(k, x, "kv_down.dgrad", "kv_down.wgrad", COMP_GEMM, own, x->kvl + x->rope, x->h);
+    if (x->ql > 0) {
+        gemm_grads(k, x, "q_down.dgrad", "q_down.wgrad", COMP_GEMM, own, x->ql, x->h);
+    } else {
+        gemm_grads(k, x, "q_proj.dgrad", "q_proj.wgrad", COMP_GEMM, x->rows, x->a_l * x->hd_qk, x->h);
+        tp_reduce(k, x, "q_proj.dgrad.allreduce", "q_proj.dgrad.reducescatter");
+    }
+}
+
+/* Elements the rotary embedding turns: every query and key head's, or
+ * under latent attention the queries' rotary part and the one shared key. */
+static double rope_elems(const Dims *x)
+{
+    if (x->mla)
+        return (double)x->rows * (double)((x->a_l + 1) * x->rope);
+    return (double)x->rows * (double)((x->a_l + x->kv_l) * x->hd);
 }
 
 static double rope_bytes(const Dims *x)
 {
-    return 2.0 * (double)x->rows * (double)((x->a_l + x->kv_l) * x->hd) * x->e;
+    return 2.0 * rope_elems(x) * x->e;
 }
 
 static double rope_flops(const Dims *x)
 {
-    return (double)x->rows * (double)((x->a_l + x->kv_l) * x->hd) * FLOPS_ROPE;
+    return rope_elems(x) * FLOPS_ROPE;
 }
 
 /* One MLP (or a batch of experts' MLPs): up projection, activation, down
@@ -562,14 +672,12 @@ static void layer_forward(OpSink *k, const Dims *x)
     double e = x->e;
 
     membound_x(k, x, "ln1", COMP_MEMBOUND, 2.0 * seq * e, seq * norm_flops(x));
-    sp_gather(k, x, "ln1.allgather");
-    quantize(k, x, "qkv.quant", (double)x->rows * (double)x->h, 1); /* fused into ln1 */
-    gemm(k, x, "qkv", COMP_GEMM, 1, x->rows, x->n_qkv, x->h);
+    qkv_forward(k, x);
     if (x->rotary)
         membound_x(k, x, "rope", COMP_MEMBOUND, rope_bytes(x), rope_flops(x));
     attention_forward(k, x);
-    quantize(k, x, "proj.quant", (double)x->rows * (double)(x->a_l * x->hd), 0); /* attention's output */
-    gemm(k, x, "proj", COMP_GEMM, 1, x->rows, x->h, x->a_l * x->hd);
+    quantize(k, x, "proj.quant", (double)x->rows * (double)(x->a_l * x->hd_v), 0); /* attention's output */
+    gemm(k, x, "proj", COMP_GEMM, 1, x->rows, x->h, x->a_l * x->hd_v);
     tp_reduce(k, x, "proj.allreduce", "proj.reducescatter");
     /* read branch (e) and residual (e), write mask (1) and sum (e) */
     membound(k, "dropout_residual1", COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
@@ -610,13 +718,11 @@ static void layer_backward(OpSink *k, const Dims *x)
     membound(k, "dropout_residual1.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
     sp_gather(k, x, "proj.bwd.allgather");
     quantize(k, x, "proj.bwd.quant", (double)x->rows * (double)x->h, 0);
-    gemm_grads(k, x, "proj.dgrad", "proj.wgrad", COMP_GEMM, x->rows, x->h, x->a_l * x->hd);
+    gemm_grads(k, x, "proj.dgrad", "proj.wgrad", COMP_GEMM, x->rows, x->h, x->a_l * x->hd_v);
     attention_backward(k, x);
     if (x->rotary)
         membound_x(k, x, "rope.bwd", COMP_MEMBOUND, rope_bytes(x), rope_flops(x));
-    quantize(k, x, "qkv.bwd.quant", (double)x->rows * (double)x->n_qkv, 0); /* attention's input gradients */
-    gemm_grads(k, x, "qkv.dgrad", "qkv.wgrad", COMP_GEMM, x->rows, x->n_qkv, x->h);
-    tp_reduce(k, x, "qkv.dgrad.allreduce", "qkv.dgrad.reducescatter");
+    qkv_backward(k, x);
     membound_x(k, x, "ln1.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
 }
 
@@ -748,59 +854,153 @@ static void last_backward(OpSink *k, const Dims *x)
     membound_x(k, x, "final_norm.bwd", COMP_MEMBOUND, 3.0 * seq * x->e, 2.0 * seq * norm_flops(x));
 }
 
+/* The ops of the multi-token prediction modules besides their layers
+ * (DeepSeek-V3 2.2, as Megatron-Core places them on the last stage): the
+ * shared embedding looked up again, the two norms of the hidden state and
+ * of the embedding, their concatenation projected 2h -> h (column-parallel,
+ * gathered), and after the module's layer the final norm, the shared head
+ * and the loss again.  Each op runs once per module (repeat). */
+static void mtp_repeat(OpSink *k, int from, int mtp)
+{
+    for (int i = from; i < k->list->n; i++)
+        k->list->op[i].repeat = mtp;
+}
+
+static void mtp_forward(OpSink *k, const Dims *x, int mtp)
+{
+    if (mtp < 1)
+        return;
+    const int from = k->list->n;
+    const double sbh = (double)x->rows * (double)x->h, seq = x->rows_seq * (double)x->h, e = x->e;
+    membound(k, "mtp.embed", COMP_EMBED_HEAD, sbh * e / (double)x->t + sbh * e, 0.0);
+    membound_x(k, x, "mtp.norms", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
+    sp_gather(k, x, "mtp.allgather");
+    gemm(k, x, "mtp.proj", COMP_GEMM, 1, x->rows, x->h / x->t, 2 * x->h);
+    if (x->t > 1)
+        comm(k, x->sp ? "mtp.proj.reducescatter" : "mtp.proj.allgather",
+             x->sp ? COLL_REDUCESCATTER : COLL_ALLGATHER, full_buffer(x));
+    last_forward(k, x);
+    mtp_repeat(k, from, mtp);
+}
+
+static void mtp_backward(OpSink *k, const Dims *x, int mtp)
+{
+    if (mtp < 1)
+        return;
+    const int from = k->list->n;
+    const double sbh = (double)x->rows * (double)x->h, seq = x->rows_seq * (double)x->h, e = x->e;
+    last_backward(k, x);
+    if (x->t > 1)
+        comm(k, "mtp.proj.bwd.allgather", COLL_ALLGATHER, full_buffer(x));
+    gemm_grads(k, x, "mtp.proj.dgrad", "mtp.proj.wgrad", COMP_GEMM, x->rows, x->h / x->t, 2 * x->h);
+    tp_reduce(k, x, "mtp.proj.dgrad.allreduce", "mtp.proj.dgrad.reducescatter");
+    membound_x(k, x, "mtp.norms.bwd", COMP_MEMBOUND, 6.0 * seq * e, 4.0 * seq * norm_flops(x));
+    membound(k, "mtp.embed.wgrad", COMP_EMBED_HEAD, sbh * e + 2.0 * sbh * e / (double)x->t,
+             sbh / (double)x->t);
+    mtp_repeat(k, from, mtp);
+}
+
 /* ---- counts -------------------------------------------------------------- */
 
-static void count_params(const Dims *x, const Model *m, Graph *g)
+/* The attention's weight matrices (no norms, no biases): q, k, v and the
+ * output projection, or latent attention's down and up projections. */
+static double attn_matrices(const Dims *x)
 {
-    double h = (double)x->h, f = (double)x->f, v = (double)x->v;
-    double kvw = (double)(x->kv * x->hd); /* width of K (and of V) */
-    double qw = (double)(x->a * x->hd);   /* width of Q (and of the attention output): h unless head_dim */
-    double attn = 2.0 * h * qw + 2.0 * h * kvw;
+    const double h = (double)x->h, a = (double)x->a;
+    if (!x->mla) {
+        const double kvw = (double)(x->kv * x->hd), qw = (double)(x->a * x->hd);
+        return 2.0 * h * qw + 2.0 * h * kvw;
+    }
+    const double q =
+        x->ql > 0 ? h * (double)x->ql + (double)x->ql * a * (double)x->hd_qk : h * a * (double)x->hd_qk;
+    const double kv = h * (double)(x->kvl + x->rope) + (double)x->kvl * a * (double)(x->hd + x->hd_v);
+    return q + kv + a * (double)x->hd_v * h;
+}
+
+/* One layer's parameters, and of them the routed experts'. */
+static void layer_params(const Dims *x, double *all, double *experts)
+{
+    double h = (double)x->h, f = (double)x->f;
+    double kvw = (double)(x->kv * x->hd);
+    double qw = (double)(x->a * x->hd); /* width of Q (and of the attention output): h unless head_dim */
+    double attn = attn_matrices(x) + (double)(x->ql + x->kvl); /* (latent attention's two norms) */
     double mlp = (x->swiglu ? 3.0 : 2.0) * h * f;
     double norm = x->rms ? h : 2.0 * h;
     double bias = x->swiglu ? 0.0 : (qw + 2.0 * kvw) + h + f + h; /* qkv, proj, mlp_up, mlp_down */
-    g->params_expert_per_layer = 0;
+    *experts = 0;
     if (x->moe) { /* the routed experts, the shared ones and the router in place of the MLP */
         const double one = (x->swiglu ? 3.0 : 2.0) * h * (double)x->f_e;
-        g->params_expert_per_layer = (double)x->E * one;
-        mlp = g->params_expert_per_layer + (double)x->shared * one + (double)x->E * h;
+        *experts = (double)x->E * one;
+        mlp = *experts + (double)x->shared * one + (double)x->E * h;
         bias = x->swiglu ? 0.0 : (qw + 2.0 * kvw) + h;
     }
-    g->params_per_layer = attn + mlp + 2.0 * norm + bias;
+    *all = attn + mlp + 2.0 * norm + bias;
+}
+
+/* Parameters: n_moe layers as x, n_dense as xd (a mixture of experts'
+ * dense layers), the embedding and the head, and the multi-token
+ * prediction modules (each a MoE layer, a 2h x h projection and three
+ * norms; DeepSeek-V3 2.2: the embedding and the head shared). */
+static void count_params(const Dims *x, const Dims *xd, double n_moe, double n_dense, const Model *m,
+                         Graph *g)
+{
+    double h = (double)x->h, v = (double)x->v;
+    double norm = x->rms ? h : 2.0 * h;
+    double p_moe, e_moe, p_dense = 0, e_dense = 0;
+    layer_params(x, &p_moe, &e_moe);
+    if (n_dense > 0)
+        layer_params(xd, &p_dense, &e_dense);
+    const double n = n_moe + n_dense;
+    g->params_per_layer = (n_moe * p_moe + n_dense * p_dense) / n;
+    g->params_expert_per_layer = (n_moe * e_moe + n_dense * e_dense) / n;
     g->params_embedding = v * h + (x->learned ? (double)x->s * h : 0.0);
     g->params_head = m->tied_embeddings ? 0.0 : v * h;
     g->embed_row = h;
     g->head_row = m->tied_embeddings ? 0.0 : h;
-    g->params_total = (double)x->l * g->params_per_layer + g->params_embedding + g->params_head + norm;
+    g->params_mtp = (double)g->mtp * (p_moe + 2.0 * h * h + 3.0 * norm);
+    g->params_mtp_expert = (double)g->mtp * e_moe;
+    g->params_total = n * g->params_per_layer + g->params_embedding + g->params_head + norm + g->params_mtp;
 }
 
-static void count_flops(const Dims *x, Graph *g)
+/* Model FLOPs of one layer, one sample, forward: its GEMMs (the attention
+ * scores and context included, the experts a token passes through). */
+static double layer_model_flops(const Dims *x)
 {
     double s = (double)x->s, h = (double)x->h, f = (double)x->f;
-    double kvw = (double)(x->kv * x->hd), qw = (double)(x->a * x->hd);
     /* keys a query meets, as Megatron counts them (the whole sequence, the
      * causal mask not subtracted), on average over the layers */
     const double s_att = x->window ? (1.0 - x->window_share) * s + x->window_share * (double)x->window : s;
-    double layer = 2.0 * s * h * (qw + 2.0 * kvw)              /* qkv */
-                   + 4.0 * s * s_att * qw                      /* scores + context, all heads */
-                   + 2.0 * s * qw * h                          /* proj */
-                   + 2.0 * s * h * f * (x->swiglu ? 2.0 : 1.0) /* mlp_up */
-                   + 2.0 * s * f * h;                          /* mlp_down */
+    double layer = 2.0 * s * attn_matrices(x)                                      /* q, k, v, proj */
+                   + 2.0 * s * s_att * (double)x->a * (double)(x->hd_qk + x->hd_v) /* scores + context */
+                   + 2.0 * s * h * f * (x->swiglu ? 2.0 : 1.0)                     /* mlp_up */
+                   + 2.0 * s * f * h;                                              /* mlp_down */
     if (x->moe) { /* the experts a token passes through (routed and shared), and the router */
         const double fe = (double)x->f_e, active = (double)(x->topk + x->shared);
         layer -= 2.0 * s * h * f * (x->swiglu ? 2.0 : 1.0) + 2.0 * s * f * h;
         layer += active * (2.0 * s * h * fe * (x->swiglu ? 2.0 : 1.0) + 2.0 * s * fe * h) +
                  2.0 * s * h * (double)x->E;
     }
-    double head = 2.0 * s * h * (double)x->v;
-    g->model_flops_per_sample = 3.0 * ((double)x->l * layer + head);
+    return layer;
+}
 
-    double per_layer = graph_gemm_flops(&g->layer_fwd) + graph_gemm_flops(&g->layer_bwd) +
-                       graph_gemm_flops(&g->layer_recompute);
+static void count_flops(const Dims *x, const Dims *xd, double n_moe, double n_dense, Graph *g)
+{
+    const double s = (double)x->s, h = (double)x->h, mtp = (double)g->mtp;
+    const double f_moe = layer_model_flops(x), f_dense = n_dense > 0 ? layer_model_flops(xd) : 0.0;
+    double head = 2.0 * s * h * (double)x->v;
+    /* a prediction module: its layer, its 2h -> h projection and the head again */
+    const double f_mtp = mtp * (f_moe + 2.0 * s * 2.0 * h * h + head);
+    g->model_flops_per_sample = 3.0 * (n_moe * f_moe + n_dense * f_dense + head + f_mtp);
+
+    const double moe_layer = graph_gemm_flops(&g->layer_fwd) + graph_gemm_flops(&g->layer_bwd) +
+                             graph_gemm_flops(&g->layer_recompute);
+    const double dense_layer = graph_gemm_flops(&g->dense_fwd) + graph_gemm_flops(&g->dense_bwd) +
+                               graph_gemm_flops(&g->dense_recompute);
     double ends = graph_gemm_flops(&g->first_fwd) + graph_gemm_flops(&g->first_bwd) +
                   graph_gemm_flops(&g->last_fwd) + graph_gemm_flops(&g->last_bwd);
     /* the ops are one rank's: 1/t of the heads, 1/c of the sequence */
-    g->hw_flops_per_sample = ((double)x->l * per_layer + ends) * (double)x->t * (double)x->c / (double)x->b;
+    g->hw_flops_per_sample = ((n_moe + mtp) * moe_layer + n_dense * dense_layer + ends) * (double)x->t *
+                             (double)x->c / (double)x->b;
 }
 
 /* Korthikanti et al. 2022, Sec. 4, per layer, microbatch and device: the
@@ -814,7 +1014,7 @@ static void count_flops(const Dims *x, Graph *g)
  * only the fp32 row statistics (4 b a s / t); selective recompute keeps
  * neither.  Full recompute keeps the layer input (e s b h, /t with SP) and
  * needs the unrecomputed figure as working set while a layer recomputes. */
-static void count_activations(const Dims *x, Graph *g)
+static void layer_activations(const Dims *x, double *kept, double *work)
 {
     double sb = (double)x->rows, h = (double)x->h, e = x->e;
     const double e8 = x->e_in < x->e ? x->e_in : x->e; /* linear-layer inputs: fp8 copies under fp8 */
@@ -825,6 +1025,10 @@ static void count_activations(const Dims *x, Graph *g)
     double widths_e =
         (double)(x->a_l * x->hd + 2 * x->kv_l * x->hd) + (double)x->f_l * (x->swiglu ? 2.0 : 1.0);
     double widths_8 = (double)(x->a_l * x->hd) + (double)x->f_l;
+    if (x->mla) { /* Q and K of hd_qk, V of hd_v; the normed latent (the up projections' input) */
+        widths_e = (double)(x->a_l * (2 * x->hd_qk + x->hd_v)) + (double)x->f_l * (x->swiglu ? 2.0 : 1.0);
+        widths_8 = (double)(x->a_l * x->hd_v + x->ql + x->kvl) + (double)x->f_l;
+    }
     double tp_region = sb * (widths_e * e + widths_8 * e8);
     if (x->moe) { /* the experts' tensors over their tokens, and the dispatched tokens, for the dense MLP's */
         const double fw = (double)x->f_e_l * ((x->swiglu ? 2.0 : 1.0) * e + e8);
@@ -843,25 +1047,39 @@ static void count_activations(const Dims *x, Graph *g)
             /* the layer's input, the kept matmul outputs (q, v, w1, and w2
              * with a gate) and the attention's output and row statistics */
             const double q = (double)(x->a_l * x->hd), kv = (double)(x->kv_l * x->hd);
-            const double kept = q + kv + (double)x->f_l + (x->swiglu ? (double)x->h : 0.0) + q;
-            g->act_bytes_per_layer =
-                x->rows_seq * h * e + sb * kept * e + (double)(x->b * x->a_l) * x->sq * 4.0;
-            g->act_bytes_recompute_working = all;
+            const double widths = q + kv + (double)x->f_l + (x->swiglu ? (double)x->h : 0.0) + q;
+            *kept = x->rows_seq * h * e + sb * widths * e + (double)(x->b * x->a_l) * x->sq * 4.0;
+            *work = all;
             break;
         }
-        g->act_bytes_per_layer = seq_region + tp_region;
-        g->act_bytes_recompute_working = core;
+        *kept = seq_region + tp_region;
+        *work = core;
         break;
     case RECOMPUTE_FULL:
-        g->act_bytes_per_layer = x->rows_seq * h * e;
-        g->act_bytes_recompute_working = all;
+        *kept = x->rows_seq * h * e;
+        *work = all;
         break;
     case RECOMPUTE_NONE:
     default:
-        g->act_bytes_per_layer = all;
-        g->act_bytes_recompute_working = 0.0;
+        *kept = all;
+        *work = 0.0;
         break;
     }
+}
+
+/* Activations per layer (the average of n_moe layers as x and n_dense as
+ * xd; the recompute working set of the larger), and the ends'.  The
+ * prediction modules on the last stage keep a layer's, their projection's
+ * input (2h) and another head's. */
+static void count_activations(const Dims *x, const Dims *xd, double n_moe, double n_dense, Graph *g)
+{
+    double sb = (double)x->rows, h = (double)x->h, e = x->e;
+    double kept, work, kept_d = 0, work_d = 0;
+    layer_activations(x, &kept, &work);
+    if (n_dense > 0)
+        layer_activations(xd, &kept_d, &work_d);
+    g->act_bytes_per_layer = (n_moe * kept + n_dense * kept_d) / (n_moe + n_dense);
+    g->act_bytes_recompute_working = work > work_d ? work : work_d;
     /* Embedding: its dropout mask (the embedding output is layer 1's input,
      * already counted there).  Head: final-norm input and head input (e
      * bytes each, /t with SP), the fp32 softmax kept for the logits
@@ -869,6 +1087,7 @@ static void count_activations(const Dims *x, Graph *g)
     g->act_bytes_first = x->rows_seq * h;
     double logits = sb * (double)x->vp / x->t; /* vp is a multiple of t */
     g->act_bytes_last = 2.0 * x->rows_seq * h * e + logits * 4.0 + logits * e;
+    g->act_bytes_last += (double)g->mtp * (kept + 2.0 * x->rows_seq * h * e + logits * (4.0 + e));
 }
 
 int transformer_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
@@ -876,8 +1095,17 @@ int transformer_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
     Dims x = {0};
     if (check_dims(m, p, &x, d) != 0)
         return -1;
+    /* a mixture of experts with dense layers: the first dense_layers, and
+     * of the others all but every moe_every-th (Megatron-Core's
+     * moe_layer_freq); their MLP is the dense one of ffn */
+    const int every = m->moe_every > 1 ? m->moe_every : 1;
+    const int n_moe = x.moe ? (m->layers - m->dense_layers) / every : 0;
+    const int n_dense = x.moe ? m->layers - n_moe : 0;
+    Dims xd = x;
+    xd.moe = 0;
+    g->mtp = m->mtp_layers > 0 ? m->mtp_layers : 0;
 
-    OpSink k[7];
+    OpSink k[10];
     graph_sink_init(&k[0], &g->layer_fwd, "layer_fwd", d);
     graph_sink_init(&k[1], &g->layer_bwd, "layer_bwd", d);
     graph_sink_init(&k[2], &g->layer_recompute, "layer_recompute", d);
@@ -885,21 +1113,33 @@ int transformer_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
     graph_sink_init(&k[4], &g->first_bwd, "first_bwd", d);
     graph_sink_init(&k[5], &g->last_fwd, "last_fwd", d);
     graph_sink_init(&k[6], &g->last_bwd, "last_bwd", d);
+    graph_sink_init(&k[7], &g->dense_fwd, "dense_fwd", d);
+    graph_sink_init(&k[8], &g->dense_bwd, "dense_bwd", d);
+    graph_sink_init(&k[9], &g->dense_recompute, "dense_recompute", d);
     layer_forward(&k[0], &x);
     layer_backward(&k[1], &x);
     layer_recompute(&k[2], &x, &g->layer_fwd);
     first_forward(&k[3], &x);
     first_backward(&k[4], &x);
     last_forward(&k[5], &x);
+    mtp_forward(&k[5], &x, g->mtp);
+    mtp_backward(&k[6], &x, g->mtp);
     last_backward(&k[6], &x);
-    for (int i = 0; i < 7; i++)
+    if (n_dense > 0) {
+        layer_forward(&k[7], &xd);
+        layer_backward(&k[8], &xd);
+        layer_recompute(&k[9], &xd, &g->dense_fwd);
+    }
+    for (int i = 0; i < 10; i++)
         if (k[i].failed)
             return -1;
 
     g->layers = m->layers;
+    g->layers_dense = n_dense;
     g->bytes_per_elem = x.e_in < 1 ? 1 : (int)x.e_in;
-    count_params(&x, m, g);
-    count_flops(&x, g);
-    count_activations(&x, g);
+    const double nm = x.moe ? (double)n_moe : (double)m->layers;
+    count_params(&x, &xd, nm, (double)n_dense, m, g);
+    count_flops(&x, &xd, nm, (double)n_dense, g);
+    count_activations(&x, &xd, nm, (double)n_dense, g);
     return 0;
 }

@@ -22,10 +22,13 @@
 int sched_stage_layers(int layers, int pp, int v);
 
 /* Layers of the first stage, a middle one and the last: even, each
- * sched_stage_layers; ends (the embedding and the loss each in a layer's
- * place), L + 2 slots in chunks of ceil((L + 2) / (pp v)), the first and
- * the last stage one layer short of a middle one.  One stage: all L. */
-void sched_split(int layers, int pp, int v, PpSplit s, double *first, double *middle, double *last);
+ * sched_stage_layers; ends (the embedding, the loss and each of the mtp
+ * prediction modules in a layer's place, as Megatron-Core's
+ * pipeline_model_parallel_layout puts DeepSeek-V3's "Et|(tt|)*30mL"),
+ * L + 2 + mtp slots in chunks of ceil((L + 2 + mtp) / (pp v)), the first
+ * stage one layer short of a middle one and the last 1 + mtp short.  One
+ * stage: all L. */
+void sched_split(int layers, int mtp, int pp, int v, PpSplit s, double *first, double *middle, double *last);
 
 /* Pipeline fill and drain of 1F1B with v interleaved chunks (Narayanan et
  * al. SC'21): (pp - 1) / v stage-times, divided by the units a microbatch

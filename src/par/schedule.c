@@ -11,14 +11,15 @@ int sched_stage_layers(int layers, int pp, int v)
     return per_chunk * v;
 }
 
-void sched_split(int layers, int pp, int v, PpSplit s, double *first, double *middle, double *last)
+void sched_split(int layers, int mtp, int pp, int v, PpSplit s, double *first, double *middle, double *last)
 {
     if (s != SPLIT_ENDS || pp < 2) {
         *first = *middle = *last = sched_stage_layers(layers, pp, v);
         return;
     }
-    *middle = sched_stage_layers(layers + 2, pp, v);
-    *first = *last = *middle - 1;
+    *middle = sched_stage_layers(layers + 2 + mtp, pp, v);
+    *first = *middle - 1;
+    *last = fmax(0.0, *middle - 1 - mtp);
 }
 
 double sched_bubble(int pp, int v, double t_stage, int wave, int serial_first)

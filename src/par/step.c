@@ -429,6 +429,32 @@ static int step_layout(const Scenario *sc, Ctx *x, Layout *L, Result *r)
     return 0;
 }
 
+/* A mixture of experts with dense layers (graph.h): the layer the stages
+ * repeat becomes the average of the MoE and the dense one, weighted by
+ * their counts; its deferred weight gradients likewise.  A stage is costed
+ * as the average mix (the first dense layers of DeepSeek-V3 are not put on
+ * the first stage: 3 of 61 layers, within 2 % of its time). */
+static void blend_dense(const Ctx *x, const Scenario *sc, const Graph *g, Work *w)
+{
+    Costs df = {0}, db = {0}, dr = {0}, mix = {0};
+    cost_list(x, &g->dense_fwd, 0, &df);
+    cost_list(x, &g->dense_bwd, 0, &db);
+    const double w_dense = 0.5 * db.t[COMP_GEMM];
+    cost_list(x, &g->dense_recompute, 1, &db);
+    if (sc->st.recompute == RECOMPUTE_FULL && sc->st.recompute_layers != 0)
+        cost_list(x, &g->dense_recompute, 1, &dr);
+    const double sd = (double)g->layers_dense / (double)g->layers, sm = 1.0 - sd;
+    Costs *own[3] = {&w->lf, &w->lb, &w->lr};
+    const Costs *dense[3] = {&df, &db, &dr};
+    for (int i = 0; i < 3; i++) {
+        mix = (Costs){0};
+        costs_add(&mix, own[i], sm);
+        costs_add(&mix, dense[i], sd);
+        *own[i] = mix;
+    }
+    w->w_layer = sm * w->w_layer + sd * w_dense;
+}
+
 /* Work (stage 2): the graph of one microbatch, one layer's and the ends'
  * costs, and the first and the last stage's (before a block recompute
  * leaves some layers out). */
@@ -480,6 +506,9 @@ static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w,
     /* lr: the recompute alone (a block recompute leaves it out of some layers) */
     if (sc->st.recompute == RECOMPUTE_FULL && sc->st.recompute_layers != 0)
         cost_list(x, &g->layer_recompute, 1, lr);
+    Costs mf = *lf, mbk = *lb; /* a MoE layer's, for the prediction modules */
+    if (g->layers_dense > 0)
+        blend_dense(x, sc, g, w);
     cost_list(x, &g->first_fwd, 0, ff);
     cost_list(x, &g->first_bwd, 0, fb);
     cost_list(x, &g->last_fwd, 0, tf);
@@ -492,13 +521,19 @@ static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w,
     if (cp > 1) { /* the context-parallel ring, per layer and microbatch */
         const double t_attn_f = lf->t[COMP_ATTENTION], t_attn_b = lb->t[COMP_ATTENTION];
         cp_ring(x, sc, &L->cp_group, t_attn_f, t_attn_b, lf, lb);
+        if (g->mtp > 0)
+            cp_ring(x, sc, &L->cp_group, t_attn_f, t_attn_b, &mf, &mbk);
     }
+    /* the multi-token prediction modules' layers, on the last stage with
+     * their projections and heads */
+    costs_add(tf, &mf, g->mtp);
+    costs_add(tb, &mbk, g->mtp);
 
     /* Per stage, one microbatch: the first and the last stage carry the
      * embedding and the head; the slowest of them bounds the pipeline.
      * Layers of the most loaded stage: chunks of ceil(L / (pp v)) layers
      * when they do not split evenly (the rest of the stages carry fewer). */
-    sched_split(g->layers, pp, v, L->split, &w->lps_first, &w->lps, &w->lps_last);
+    sched_split(g->layers, g->mtp, pp, v, L->split, &w->lps_first, &w->lps, &w->lps_last);
     costs_add(first, lf, w->lps_first);
     costs_add(first, lb, w->lps_first);
     costs_add(first, ff, 1);
@@ -534,15 +569,19 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
     /* (a mixture of experts: this device's E/ep experts of each layer) */
     const double ppl =
         (g->params_per_layer - g->params_expert_per_layer) / tp + g->params_expert_per_layer / etp / ep;
-    const double p_exp = h->p_exp =
-        (dual ? 2 : 1) * lps * g->params_expert_per_layer / etp / ep; /* of p_dev, the experts' */
     double p_first = w->lps_first * ppl + g->params_embedding / tp;
-    double p_last = w->lps_last * ppl + (g->params_head > 0 ? g->params_head : g->params_embedding) / tp;
+    /* (the last stage: the prediction modules too) */
+    const double p_mtp = (g->params_mtp - g->params_mtp_expert) / tp + g->params_mtp_expert / etp / ep;
+    double p_last =
+        w->lps_last * ppl + (g->params_head > 0 ? g->params_head : g->params_embedding) / tp + p_mtp;
     if (pp == 1)
-        p_first = p_last = lps * ppl + g->params_embedding / tp + g->params_head / tp;
+        p_first = p_last = lps * ppl + g->params_embedding / tp + g->params_head / tp + p_mtp;
     /* (DualPipe: the ends' ranks hold the first stage and the last) */
     const double p_ends = p_first > p_last ? p_first : p_last, p_middle = pp > 2 ? lps * ppl : 0.0;
     const double p_dev = h->p_dev = dual ? p_first + p_last : p_ends > p_middle ? p_ends : p_middle;
+    /* of p_dev, the experts' (the prediction modules' on the last stage) */
+    const double p_exp = h->p_exp = (dual ? 2 : 1) * lps * g->params_expert_per_layer / etp / ep +
+                                    (dual || p_dev == p_last ? g->params_mtp_expert / etp / ep : 0.0);
     h->p_first = p_first;
     h->p_last = p_last;
 
@@ -809,8 +848,11 @@ static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const 
     r->model_flops_per_step = g->model_flops_per_sample * samples;
     r->hardware_flops_per_step = g->hw_flops_per_sample * samples;
     if (unrecomputed > 0) /* the recompute FLOPs of the layers that keep their activations */
-        r->hardware_flops_per_step -= unrecomputed / lps * (double)g->layers *
-                                      graph_gemm_flops(&g->layer_recompute) * tp * cp / mb * samples;
+        r->hardware_flops_per_step -=
+            unrecomputed / lps *
+            ((double)(g->layers - g->layers_dense) * graph_gemm_flops(&g->layer_recompute) +
+             (double)g->layers_dense * graph_gemm_flops(&g->dense_recompute)) *
+            tp * cp / mb * samples;
     /* utilisation of the nominal peak, whatever clock DVFS chose */
     const Precision run = precision_fallback(x->nominal->matrix_flops, sc->precision);
     const double peak = run < PREC_COUNT ? x->nominal->matrix_flops[run] : x->nominal->vector_flops;
