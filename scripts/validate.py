@@ -288,7 +288,7 @@ MCOLS = ["scenario", "series", "system", "model", "devices", "tp", "cp", "pp", "
          "model.expert_ffn", "model.experts", "model.experts_per_token", "model.shared_experts", "model.seq_len",
          "model.vocab", "model.expert_imbalance", "model.attention_window", "model.window_layers",
          "model.dense_layers", "model.moe_every", "model.q_lora_rank", "model.kv_lora_rank", "model.rope_head_dim",
-         "model.v_head_dim", "model.mtp_layers"]
+         "model.v_head_dim", "model.mtp_layers", "system.framework.moe_dispatcher", "system.framework.ep_overlap"]
 
 
 def moe_rows(root, path):
@@ -327,7 +327,10 @@ def moe_rows(root, path):
                   "model.dense_layers": r["dense_layers"], "model.moe_every": r["moe_every"],
                   "model.q_lora_rank": r["q_lora_rank"], "model.kv_lora_rank": r["kv_lora_rank"],
                   "model.rope_head_dim": r["rope_head_dim"], "model.v_head_dim": r["v_head_dim"],
-                  "model.mtp_layers": r["mtp_layers"]}
+                  "model.mtp_layers": r["mtp_layers"],
+                  # the recipe's token dispatcher and expert all-to-all overlap, where its code states them
+                  "system.framework.moe_dispatcher": r["moe_dispatcher"],
+                  "system.framework.ep_overlap": {"1": "yes", "0": "no"}.get(r["ep_overlap"], "")}
             sc["_row"] = r
             sc["_stack"] = system_stack(root, sysname)
             rows.append(sc)

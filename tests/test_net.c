@@ -4,6 +4,7 @@
  * nodes), and direct topologies pay for their bisection. */
 #include "testutil.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "net/net.h"
@@ -275,6 +276,48 @@ static void test_cube_mesh(void **state)
  * bandwidth from the edge and the wire rate, the energy from the wire's
  * charge; a pipeline transfer on a 2-D mesh uses the quarter of the links
  * that face the neighbour. */
+/* An all-to-all across nodes on a switched fabric: each rank sends the
+ * share for other nodes, (n-1)/n S, through its own port while its node's
+ * share, (g-1)/p S, crosses NVLink; with top-k copies of each token,
+ * DeepEP's dispatch sends a token once to each other node that holds one
+ * of its experts. */
+static void test_alltoall_across_nodes(void **state)
+{
+    (void)state;
+    System s = dgx();
+    s.inter.latency_s = s.intra.latency_s = 0;
+    const double S = 1e9, ib = 25e9 * 0.9;
+    Group g;
+    net_group(&s, 32, 1, &g); /* four nodes of eight */
+    CollCost c;
+    net_collective(&s, &g, COLL_ALLTOALL, S, &c);
+    assert_string_equal(c.tier, "inter");
+    assert_rel(c.inter_bytes, 0.75 * S, 1e-12);
+    assert_rel(c.intra_bytes, 7.0 / 32 * S, 1e-12);
+    assert_rel(c.time_s, 0.75 * S / ib, 1e-12); /* the port, not NVLink, paces it */
+    /* eight copies of each token spread over four nodes meet
+     * 3 (1 - (3/4)^8) of the three other nodes, not 8 * 3/4 */
+    net_alltoall_tokens(&s, &g, S, 8, &c);
+    const double out = S / 8 * 3 * (1 - pow(0.75, 8));
+    assert_rel(c.inter_bytes, out, 1e-12);
+    assert_rel(c.time_s, out / ib, 1e-12);
+    /* one copy: nothing to merge; inside a node: as the plain all-to-all */
+    CollCost plain;
+    net_alltoall_tokens(&s, &g, S, 1, &c);
+    net_collective(&s, &g, COLL_ALLTOALL, S, &plain);
+    assert_rel(c.time_s, plain.time_s, 1e-15);
+    net_group(&s, 8, 1, &g);
+    net_alltoall_tokens(&s, &g, S, 8, &c);
+    net_collective(&s, &g, COLL_ALLTOALL, S, &plain);
+    assert_rel(c.time_s, plain.time_s, 1e-15);
+    assert_string_equal(c.tier, "intra");
+    /* latency: p - 1 sends, each paying the slower tier's */
+    s.inter.latency_s = 10e-6;
+    net_group(&s, 32, 1, &g);
+    net_collective(&s, &g, COLL_ALLTOALL, S, &c);
+    assert_rel(c.time_s, 31 * 10e-6 + 0.75 * S / ib, 1e-12);
+}
+
 static void test_wire_links(void **state)
 {
     (void)state;
@@ -321,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_busbw_curve),
         cmocka_unit_test(test_cube_mesh),
         cmocka_unit_test(test_wire_links),
+        cmocka_unit_test(test_alltoall_across_nodes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -271,6 +271,17 @@ static void test_faults(void **state)
     build_fail(f, "system=dgx-h100, model=gpt3-175b, system.device.hbm.bandwith=3 TB/s", 2,
                "study.csv:2:20: unknown column 'system.device.hbm.bandwith' (did you mean "
                "'system.device.hbm.bandwidth'?)");
+    build_fail(
+        f, "system=dgx-h100, model=mixtral-8x7b, system.framework.moe_dispatcher=nccl", 2,
+        "study.csv:2:23: column 'system.framework.moe_dispatcher': expected one of alltoall or deepep, "
+        "got 'nccl'");
+    build_fail(f, "system=dgx-h100, model=mixtral-8x7b, system.framework.ep_overlap=maybe", 2,
+               "study.csv:2:23: column 'system.framework.ep_overlap': expected yes or no, got 'maybe'");
+    build_ok(f, "system=dgx-h100, model=mixtral-8x7b, system.framework.moe_dispatcher=deepep, "
+                "system.framework.ep_overlap=yes, system.framework.ep_comm_sms=24");
+    assert_int_equal(f->sc.system.framework.dispatcher, DISPATCH_DEEPEP);
+    assert_int_equal(f->sc.system.framework.ep_overlap, 1);
+    assert_int_equal(f->sc.system.framework.ep_comm_sms, 24);
 }
 
 static void test_fault_values(void **state)

@@ -605,6 +605,47 @@ static void test_expert_tensor_parallel(void **state)
     assert_non_null(strstr(d.msg, "etp x ep (1 x 8) must divide tp x cp x dp (2 x 1 x 2 = 4)"));
 }
 
+/* Expert parallelism across nodes: DeepEP's dispatcher sends a token
+ * once to each node that holds one of its experts (top-2 over two nodes:
+ * 3/4 of the all-to-all's crossing); overlapping the all-to-all with
+ * another microbatch's compute hides it in the paired microbatches, up to
+ * the compute, and the compute loses the SMs the all-to-all holds. */
+static void test_expert_overlap(void **state)
+{
+    (void)state;
+    const char *kv[] = {
+        "system=dgx-h100", "model=mixtral-8x7b", "devices=64",      "tp=1", "pp=4", "ep=16", "etp=1",
+        "microbatch=1",    "global_batch=256",   "model.experts=16"};
+    Scenario sc;
+    build_scenario(&sc, kv, 10);
+    Result a, d, o;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &a), 0);
+    const double ep = a.comp_time_s[COMP_EP_COMM];
+    assert_true(ep > 0);
+    sc.system.framework.dispatcher = DISPATCH_DEEPEP;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &d), 0);
+    assert_true(d.comp_time_s[COMP_EP_COMM] < 0.8 * ep);
+    assert_true(d.comp_time_s[COMP_EP_COMM] > 0.7 * ep);
+    assert_rel(d.comp_time_s[COMP_GEMM], a.comp_time_s[COMP_GEMM], 1e-15);
+
+    sc.system.framework.dispatcher = DISPATCH_ALLTOALL;
+    sc.system.framework.ep_overlap = 1;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &o), 0);
+    const double compute = a.comp_time_s[COMP_GEMM] + a.comp_time_s[COMP_ATTENTION] +
+                           a.comp_time_s[COMP_MEMBOUND] + a.comp_time_s[COMP_EMBED_HEAD] +
+                           a.comp_time_s[COMP_RECOMPUTE];
+    const double m = 256.0 / 16, paired = 1 - 3 / m, sms = sc.system.device.sms, c = 20;
+    assert_int_equal(sc.system.device.sms, 132);
+    assert_int_equal(sc.system.framework.ep_comm_sms, 20);
+    assert_rel(o.comp_time_s[COMP_EP_COMM], ep - paired * fmin(ep, compute) * (1 - c / (sms - c)), 1e-12);
+    assert_true(o.step_time_s < a.step_time_s);
+    /* all-to-all kernels that hold half the SMs slow the compute under
+     * them by as much as they hide: nothing gained */
+    sc.system.framework.ep_comm_sms = 66;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &o), 0);
+    assert_rel(o.comp_time_s[COMP_EP_COMM], ep, 1e-12);
+}
+
 /* Block-scaled fp4 (Blackwell): twice fp8's matrix rate on a compute-bound
  * GEMM, at fp8's achievable fraction; a device without fp4 units refuses
  * it with its reason. */
@@ -726,6 +767,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_schedules),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_expert_tensor_parallel),
+        cmocka_unit_test(test_expert_overlap),
         cmocka_unit_test(test_activations),
         cmocka_unit_test(test_dp_exchange),
         cmocka_unit_test(test_step_schedule),

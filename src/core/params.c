@@ -227,6 +227,7 @@ const ParamTable param_network_table = {"networks", network_defs, N(network_defs
 static const char *const flash_choices[] = {"no", "yes", "fa2", NULL};
 static const char *const grad_choices[] = {"fp32", "16bit", NULL};
 static const char *const selective_choices[] = {"megatron", "per_op", NULL};
+static const char *const dispatcher_choices[] = {"alltoall", "deepep", NULL};
 
 /* The four keys of one regime's prediction interval (make validate writes them). */
 #define P_INTERVAL(regime, words)                                                                            \
@@ -275,6 +276,17 @@ static const ParamDef framework_defs[] = {
        "the "
        "element-wise kernels eager PyTorch runs (9x the HBM traffic of a fused RMSNorm, 5x of a fused rotary "
        "embedding, 1.7x of a fused SwiGLU)"),
+    PE(Framework, "moe_dispatcher", dispatcher, dispatcher_choices, DISPATCH_ALLTOALL, 0,
+       "mixture of experts: alltoall (every token-expert pair crosses the network, Megatron-Core's alltoall "
+       "dispatcher) or deepep (a token crosses to each node holding one of its experts once and fans out "
+       "inside it: DeepEP, Megatron-Core's flex dispatcher)"),
+    PB(Framework, "ep_overlap", ep_overlap, 0,
+       "mixture of experts: the expert all-to-all of one microbatch runs under another microbatch's compute "
+       "(Megatron-Core's overlap_moe_expert_parallel_comm; DualPipe does it by its schedule); only the "
+       "unpaired warm-up and drain microbatches show it, and at most the compute hides"),
+    PI(Framework, "ep_comm_sms", ep_comm_sms, 0, 1e4, 20, 0, 0,
+       "streaming multiprocessors the expert all-to-all's kernels hold while it runs under compute, which "
+       "the compute loses for that time (20: DeepSeek-V3 technical report, section 3.2.2)"),
     P_INTERVAL(single_node, "one node"),
     P_INTERVAL(multi_node, "several nodes"),
     P_INTERVAL(uncovered, "a row no validation source covers (every source's out-of-sample residuals)"),

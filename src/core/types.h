@@ -212,6 +212,12 @@ typedef struct {
 typedef enum { FLASH_NO, FLASH_YES, FLASH_FA2 } FlashKind;
 /* Where the stack keeps and exchanges the gradients of 16-bit training. */
 typedef enum { GRAD_FP32, GRAD_16BIT } GradKind;
+/* How a mixture of experts' tokens reach their experts' ranks: an
+ * all-to-all of every token-expert pair (Megatron-Core's alltoall
+ * dispatcher), or DeepEP's kernels (Megatron-Core's flex dispatcher), which
+ * send a token across the scale-out network once to each node that holds
+ * one of its experts and fan it out inside the node. */
+typedef enum { DISPATCH_ALLTOALL, DISPATCH_DEEPEP } DispatchKind;
 /* What recompute: selective means to the stack: Megatron's (the attention
  * core) or PyTorch's per-op policy (every matmul but every second one and
  * the attention kept; norms, activations and the other matmuls redone). */
@@ -239,6 +245,9 @@ typedef struct {
     GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
     SelectiveKind selective; /* what recompute: selective keeps and redoes */
     int fused_elementwise;   /* norms, rotary and activations fused (TE, torch.compile) or eager kernels */
+    DispatchKind dispatcher; /* mixture of experts: how tokens reach their experts' ranks */
+    int ep_overlap;          /* the expert all-to-all of one microbatch hidden under another's compute */
+    int ep_comm_sms;         /* SMs the overlapped expert all-to-all takes from the compute */
     Interval single_node, multi_node;
     Interval uncovered;               /* for a row no validation source covers: every source's residuals */
     Interval moe;                     /* mixture-of-experts rows: the published MoE runs' residuals */

@@ -47,6 +47,7 @@ typedef struct {
                   expert-tensor-parallel one */
     Collective coll;
     double comm_bytes; /* message size per device (the full buffer, as NCCL counts it) */
+    int fanout;        /* COLL_ALLTOALL of tokens: copies of each token in comm_bytes (top-k; 0: 1) */
 } Op;
 
 #define GROUP_EP  1

@@ -369,6 +369,7 @@ static void a2a(OpSink *k, const Dims *x, const char *name)
         return;
     Op op = graph_comm_op(name, COLL_ALLTOALL, x->rows_loc * (double)x->topk * (double)x->h * x->e);
     op.group = GROUP_EP;
+    op.fanout = (int)x->topk;
     op.comp = COMP_EP_COMM;
     graph_emit(k, &op);
 }

@@ -11,6 +11,11 @@
  *   is the device's own bandwidth, on a ring p/4 * S over 2 links per node,
  *   on a k-ary d-torus (Dally & Towles, "Principles and Practices of
  *   Interconnection Networks", ch. 3) the bisection has 2 p / k links.
+ *   Across nodes every rank sends the share of S bound for the other
+ *   nodes, (n-1)/n * S, through its own scale-out port (each of the g
+ *   ranks in a node has one; no ring lets it borrow the others'), while
+ *   the (g-1)/p * S for its node's ranks crosses the intra-node tier at
+ *   the same time.
  * Point-to-point: 1 step (a torus/mesh: the average hop count), S.
  * Torus and mesh tiers run all-reduce as concurrent bidirectional rings in
  * every dimension, so they use all their links (a mesh, without wrap-around
@@ -24,6 +29,7 @@
 #include "net.h"
 
 #include <math.h>
+#include <string.h>
 
 const char *algorithm_name(Algorithm a)
 {
@@ -170,6 +176,39 @@ double net_tier_time(const Network *net, Collective c, double bytes, int p, Algo
     return t;
 }
 
+/* An all-to-all across nodes on a switched scale-out tier: each rank's
+ * share for other nodes through its own port, its node's share on the
+ * intra-node tier at the same time.  fanout > 1: bytes hold fanout copies
+ * of each token, and a token crosses to each other node that holds one of
+ * its copies' destinations once (DeepEP): with the copies spread evenly
+ * over the n nodes it meets (n - 1)(1 - (1 - 1/n)^fanout) of them, in
+ * place of fanout (n - 1) / n. */
+static void alltoall_across(const System *sys, const Group *g, const Network *xn, double bytes, int fanout,
+                            CollCost *out)
+{
+    const double n = (double)g->nodes, p = (double)g->p;
+    double out_node = (n - 1.0) / n * bytes;
+    if (fanout > 1)
+        out_node = bytes / fanout * (n - 1.0) * (1.0 - pow(1.0 - 1.0 / n, (double)fanout));
+    const double in_node = (double)(g->per_node - 1) / p * bytes;
+    const double t_out = out_node / (xn->bw_bytes_per_s * xn->efficiency);
+    const double t_in =
+        g->per_node > 1 ? in_node / (net_group_bw(&sys->intra, g->per_node) * sys->intra.efficiency) : 0.0;
+    const double alpha = fmax(xn->latency_s, g->per_node > 1 ? sys->intra.latency_s : 0);
+    out->algo = ALGO_DIRECT;
+    out->time_s = (p - 1.0) * alpha + fmax(t_out, t_in);
+    out->inter_bytes = out_node;
+    out->intra_bytes = in_node;
+}
+
+void net_alltoall_tokens(const System *sys, const Group *g, double bytes, int fanout, CollCost *out)
+{
+    net_collective(sys, g, COLL_ALLTOALL, bytes, out);
+    if (fanout > 1 && g->nodes > 1 && bytes > 0 && !strcmp(out->tier, "inter") &&
+        sys->inter.topology == TOPO_SWITCHED)
+        alltoall_across(sys, g, &sys->inter, bytes, fanout, out);
+}
+
 void net_collective(const System *sys, const Group *g, Collective c, double bytes, CollCost *out)
 {
     out->time_s = 0;
@@ -202,6 +241,10 @@ void net_collective(const System *sys, const Group *g, Collective c, double byte
         out->algo = ALGO_DIRECT;
         out->time_s = net_tier_time(xn, c, bytes, 2, ALGO_RING, 1.0);
         out->inter_bytes = bytes;
+        return;
+    }
+    if (c == COLL_ALLTOALL && xn->topology == TOPO_SWITCHED) {
+        alltoall_across(sys, g, xn, bytes, 1, out);
         return;
     }
     /* Flat ring / tree over all p ranks: every step is paced by the

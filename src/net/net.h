@@ -32,6 +32,12 @@ typedef struct {
     const char *tier; /* "none", "intra", "inter", "pod" */
 } CollCost;
 
+/* An all-to-all of tokens, fanout copies of each in bytes (a mixture of
+ * experts' top-k), as DeepEP sends them: across nodes a token goes once to
+ * each node that holds one of its destinations.  Otherwise as
+ * net_collective's all-to-all. */
+void net_alltoall_tokens(const System *sys, const Group *g, double bytes, int fanout, CollCost *out);
+
 /* Place a group of p ranks whose members are `stride` ranks apart (tensor
  * groups stride 1, data stride tp, pipeline stride tp*dp) on nodes of
  * sys->devices_per_node consecutive ranks. */

@@ -119,11 +119,14 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         } else {
             const int ep_op = op->group == GROUP_EP;
             CollCost cc;
-            net_collective(x->sys,
-                           ep_op                    ? &x->ep_group
-                           : op->group == GROUP_ETP ? &x->etp_group
-                                                    : &x->tp_group,
-                           op->coll, op->comm_bytes, &cc);
+            if (ep_op && op->coll == COLL_ALLTOALL && x->sys->framework.dispatcher == DISPATCH_DEEPEP)
+                net_alltoall_tokens(x->sys, &x->ep_group, op->comm_bytes, op->fanout, &cc);
+            else
+                net_collective(x->sys,
+                               ep_op                    ? &x->ep_group
+                               : op->group == GROUP_ETP ? &x->etp_group
+                                                        : &x->tp_group,
+                               op->coll, op->comm_bytes, &cc);
             t = r * cc.time_s;
             c->inter_bytes += r * cc.inter_bytes;
             c->intra_bytes += r * cc.intra_bytes;
@@ -701,9 +704,23 @@ static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const He
      * the unpaired chunks of the warm-up and the drain, about pp of each
      * rank's 2 m, show it */
     const double dual_exposed = dual ? fmin(1.0, pp / (2.0 * (double)m_micro)) : 1.0;
-    if (dual) {
-        const double hidden = step->t[COMP_EP_COMM] * (1.0 - dual_exposed);
-        step->t[COMP_EP_COMM] -= hidden;
+    /* A stack that overlaps the expert all-to-all the same way within
+     * 1F1B (Megatron-Core's overlap_moe_expert_parallel_comm: a forward
+     * paired with another microbatch's backward) leaves the warm-up's
+     * forwards and the drain's backwards unpaired, max(1, pp - 1) of each
+     * rank's m.  Either hides at most the compute it runs under, and the
+     * compute runs meanwhile on the SMs the all-to-all's kernels leave it
+     * (DeepSeek-V3's report: 20 of the H800's 132), so it takes
+     * sms / (sms - c) as long. */
+    const double paired = dual                        ? 1.0 - dual_exposed
+                          : sys->framework.ep_overlap ? 1.0 - fmin(1.0, fmax(1.0, pp - 1.0) / (double)m_micro)
+                                                      : 0.0;
+    if (paired > 0) {
+        const double compute = step->t[COMP_GEMM] + step->t[COMP_ATTENTION] + step->t[COMP_MEMBOUND] +
+                               step->t[COMP_EMBED_HEAD] + step->t[COMP_RECOMPUTE];
+        const double hidden = paired * fmin(step->t[COMP_EP_COMM], compute);
+        const double sms = (double)sys->device.sms, c = fmin((double)sys->framework.ep_comm_sms, sms - 1.0);
+        step->t[COMP_EP_COMM] -= hidden * (1.0 - c / (sms - c));
     }
 
     /* Stage-to-stage transfers: an activation forward and a gradient
