@@ -1,0 +1,80 @@
+/* report/sheet_sensitivity.c — the workbook's Sensitivity sheet: the
+ * fastest scenario with each main parameter -10 % and +10 %: a table and a
+ * tornado chart. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workbook.h"
+
+void xl_sheet_sensitivity(X *x, Sheet *sh)
+{
+    const Sensitivity *s = x->in->sens;
+    char text[700];
+    xl_put_long(x, sh, 0, 0, "Which parameter matters", x->title);
+    snprintf(text, sizeof text,
+             "'%s' (the study's fastest scenario, its strategy%s kept) with each main hardware and stack "
+             "parameter 10 %% lower and 10 %% higher, one at a time: the change of its %s and energy. Most "
+             "sensitive first; 'no strategy fits' where the change leaves it out of memory.",
+             x->run->row[s->row].sc.name,
+             x->run->row[s->row].r.design_evals > 0 ? " and co-designed split" : "",
+             s->per_sample ? "time per sample" : "time to train");
+    xl_put_long(x, sh, 1, 0, text, x->note);
+    static const char *const heads[6] = {"Parameter",    "time -10 %",   "time +10 %",
+                                         "energy -10 %", "energy +10 %", "Note"};
+    for (int c = 0; c < 6; c++)
+        xl_put_header(x, sh, 3, c, heads[c]);
+    lxw_format *pct = xl_numfmt(x, "+0.00%;-0.00%;0.00%");
+    const int r0 = 4;
+    for (int k = 0; k < s->n; k++) {
+        const SensKnob *o = &s->k[k];
+        xl_put_text(x, sh, r0 + k, 0, o->name, NULL);
+        for (int j = 0; j < 2; j++) {
+            xl_put_num(x, sh, r0 + k, 1 + j, o->time[j], pct);
+            xl_put_num(x, sh, r0 + k, 3 + j, o->energy[j], pct);
+        }
+        if (o->status[0] != STATUS_OK || o->status[1] != STATUS_OK)
+            xl_put_text(x, sh, r0 + k, 5,
+                        o->status[0] != STATUS_OK ? "-10 %: no strategy fits" : "+10 %: no strategy fits",
+                        x->note);
+    }
+    xl_header_height(sh, 3, 2);
+    xl_finish_sheet(sh, 10, 40);
+    lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_BAR);
+    if (c && s->n > 0) {
+        chart_title_set_name(c,
+                             s->per_sample ? "Change of the time per sample" : "Change of the time to train");
+        lxw_chart_font tf = {.size = 12, .bold = 1};
+        chart_title_set_name_font(c, &tf);
+        /* a bar chart's categories run up its y axis (libxlsxwriter keeps
+         * Excel's naming): reversed, the most sensitive is on top, and the
+         * labels sit at the left edge, clear of the bars */
+        chart_axis_set_num_format(c->x_axis, "0%");
+        chart_axis_set_reverse(c->y_axis);
+        chart_axis_set_label_position(c->y_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
+        chart_set_series_overlap(c, 100);
+        chart_set_series_gap(c, 40);
+        chart_legend_set_position(c, LXW_CHART_LEGEND_TOP);
+        static const uint32_t colour[2] = {0x0072B2, 0xD55E00};
+        for (int j = 0; j < 2; j++) {
+            lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+            if (!cs)
+                continue;
+            chart_series_set_categories(cs, sh->name, (lxw_row_t)r0, 0, (lxw_row_t)(r0 + s->n - 1), 0);
+            chart_series_set_values(cs, sh->name, (lxw_row_t)r0, (lxw_col_t)(1 + j),
+                                    (lxw_row_t)(r0 + s->n - 1), (lxw_col_t)(1 + j));
+            chart_series_set_name(cs, j ? "parameter +10 %" : "parameter -10 %");
+            lxw_chart_fill fill = {.color = colour[j]};
+            chart_series_set_fill(cs, &fill);
+        }
+        lxw_chart_options o;
+        memset(&o, 0, sizeof o);
+        o.x_offset = 4;
+        o.y_offset = 4;
+        o.x_scale = 2.0;
+        o.y_scale = 1.6;
+        xl_check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)(r0 + s->n + 2), 0, c, &o));
+    }
+    xl_page_setup(sh, 3, 0);
+}

@@ -1,0 +1,745 @@
+/* report/sheet_summary.c — the workbook's Summary sheet: the study's title
+ * and question, the best scenario of each series, speedups as formulas
+ * with cached values, and native charts of time-to-train, efficiency and
+ * system power against devices (log-2 axis, one line per series), the
+ * speedup and Pareto charts. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workbook.h"
+
+enum {
+    B_SERIES,
+    B_SCEN,
+    B_TIME,
+    B_RANGE,
+    B_SPEEDUP,
+    B_DEV,
+    B_SYS,
+    B_STRAT,
+    B_SPS,
+    B_MFU,
+    B_SCALE,
+    B_POWER,
+    B_ENERGY,
+    B_COST,
+    B_GOODPUT,
+    B_WALL,
+    B_LIMIT,
+    B_NCOL
+};
+
+/* Chart-data block columns. */
+enum {
+    D_SERIES,
+    D_SCEN,
+    D_DEV,
+    D_TIME,
+    D_MFU,
+    D_SCALE,
+    D_POWER,
+    D_TLO,
+    D_THI,
+    D_SPEEDUP,
+    D_COST,
+    D_ENERGY,
+    D_NCOL
+};
+
+/* Speedup of row b over reference row a: a formula from cell references
+ * with its value cached, or "n/a".  ra, rb: 0-based rows of the best table. */
+static void put_speedup(X *x, Sheet *sh, int row, int col, const RunRow *a, int ra, const RunRow *b, int rb,
+                        int by_time)
+{
+    char ca[8], f[96];
+    double v = NAN;
+    if (by_time && xl_has_ttt(a) && xl_has_ttt(b)) {
+        rpt_col_letters(B_TIME, ca);
+        v = a->r.time_to_train_s / b->r.time_to_train_s;
+        snprintf(f, sizeof f, "=%s%d/%s%d", ca, ra + 1, ca, rb + 1);
+    } else if (isfinite(a->r.samples_per_s) && isfinite(b->r.samples_per_s) && a->r.samples_per_s > 0) {
+        rpt_col_letters(B_SPS, ca);
+        v = b->r.samples_per_s / a->r.samples_per_s;
+        snprintf(f, sizeof f, "=%s%d/%s%d", ca, rb + 1, ca, ra + 1);
+    }
+    if (!isfinite(v)) {
+        xl_put_text(x, sh, row, col, "n/a", NULL);
+        return;
+    }
+    xl_check(x, worksheet_write_formula_num(sh->ws, (lxw_row_t)row, (lxw_col_t)col, f, x->speedup, v));
+    xl_widen(sh, col, 7);
+}
+
+static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
+{
+    xl_put_text(x, sh, row, B_SERIES, s->name, x->bold);
+    if (s->best < 0) {
+        xl_put_text(x, sh, row, B_SCEN, "no scenario of this series fits and runs", x->note);
+        return;
+    }
+    const RunRow *rr = &x->run->row[s->best];
+    const Result *r = &rr->r;
+    xl_put_text(x, sh, row, B_SCEN, rr->sc.name, NULL);
+    if (x->set.by_ttt)
+        xl_put_num(x, sh, row, B_TIME, xl_ttt_shown(x, rr), x->days);
+    else
+        xl_put_num(x, sh, row, B_TIME, r->step_time_s, x->secs);
+    if (isfinite(r->interval_lo) && isfinite(r->interval_hi)) {
+        char range[64];
+        snprintf(range, sizeof range, "%.3g to %.3g", xl_shown_time(x, rr, r->interval_lo),
+                 xl_shown_time(x, rr, r->interval_hi));
+        xl_put_text(x, sh, row, B_RANGE, range, NULL);
+    } else {
+        xl_put_text(x, sh, row, B_RANGE, "none (ideal stack)", x->note);
+    }
+    xl_put_num(x, sh, row, B_DEV, rr->sc.devices, x->intf);
+    char sys_stack[2 * NAME_MAX_LEN + 8];
+    snprintf(sys_stack, sizeof sys_stack, "%s; %s", rr->sc.system.name, rr->sc.system.framework.name);
+    xl_put_text(x, sh, row, B_SYS, sys_stack, NULL);
+    char st[256];
+    strategy_describe(&r->st, 1, st, sizeof st);
+    xl_put_text(x, sh, row, B_STRAT, st, x->wrap_low); /* wrapped past the sheet's widest column (40) */
+    const size_t chars = xl_utf8_chars(st);
+    if (chars > 36)
+        xl_header_height(sh, row, (int)((chars + 35) / 36));
+    xl_put_num(x, sh, row, B_SPS, r->samples_per_s, x->kw);
+    xl_put_num(x, sh, row, B_MFU, r->mfu, x->pct);
+    xl_put_num(x, sh, row, B_SCALE, r->scaling_efficiency, x->pct);
+    xl_put_num(x, sh, row, B_POWER, r->system_power_w / 1e3, x->kw);
+    xl_put_num(x, sh, row, B_ENERGY, r->energy_to_train_j / x->eunit_j, x->mwh);
+    const double cost = r->cost_usd; /* evaluate.c's: price x devices x time to train */
+    if (isfinite(cost))
+        xl_put_num(x, sh, row, B_COST, cost, x->usd);
+    else
+        xl_put_text(x, sh, row, B_COST, "unknown", x->note);
+    if (isfinite(r->failures.goodput)) { /* the system states its failure rate */
+        xl_put_num(x, sh, row, B_GOODPUT, r->failures.goodput, x->pct);
+        xl_put_num(x, sh, row, B_WALL, r->failures.wall_s / x->tunit_s, x->days);
+    } else {
+        xl_put_text(x, sh, row, B_GOODPUT, "not stated", x->note);
+    }
+    xl_put_text(x, sh, row, B_LIMIT, r->bottleneck, NULL);
+}
+
+/* A round number at or above v (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x a power of ten). */
+static double nice_ceil(double v)
+{
+    if (!(v > 0))
+        return 1;
+    double p = pow(10, floor(log10(v)));
+    static const double steps[] = {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        if (steps[i] * p >= v * (1 - 1e-12))
+            return steps[i] * p;
+    return 10 * p;
+}
+
+static unsigned pow2_floor(double v)
+{
+    unsigned p = 1;
+    while ((double)p * 2 <= v && p < (1u << 30))
+        p *= 2;
+    return p;
+}
+
+static void style_xy_chart(lxw_chart *c, const char *title, const char *yname, double dmin, double dmax)
+{
+    chart_title_set_name(c, title);
+    lxw_chart_font tf = {.size = 12, .bold = 1};
+    chart_title_set_name_font(c, &tf);
+    chart_axis_set_name(c->x_axis, "devices (log scale, base 2)");
+    chart_axis_set_name(c->y_axis, yname);
+    chart_axis_set_log_base(c->x_axis, 2);
+    chart_axis_set_major_unit(c->x_axis, 2); /* one tick per doubling (a factor on a log axis) */
+    if (dmin > 0) {
+        unsigned lo = pow2_floor(dmin), hi = pow2_floor(dmax);
+        if ((double)hi < dmax)
+            hi *= 2;
+        if (hi == lo)
+            hi = lo * 2;
+        chart_axis_set_min(c->x_axis, lo);
+        /* a hair above the last power of two: a point exactly at the
+         * maximum of a log axis is clipped by some readers */
+        chart_axis_set_max(c->x_axis, hi * 1.001);
+    }
+    chart_axis_set_num_format(c->x_axis, "#,##0");
+    chart_axis_major_gridlines_set_visible(c->x_axis, LXW_TRUE);
+    chart_legend_set_position(c, LXW_CHART_LEGEND_BOTTOM);
+    chart_show_blanks_as(c, LXW_CHART_BLANKS_AS_GAP);
+}
+
+/* One colour per system (a series' band lines share it), the Okabe-Ito
+ * colours of the gnuplot charts; one dash and marker per strategy (the
+ * series' variant within its system and model). */
+static const lxw_color_t series_palette[] = {0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7,
+                                             0xE69F00, 0x56B4E9, 0x000000, 0xF0E442};
+#define NPALETTE ((int)(sizeof series_palette / sizeof series_palette[0]))
+
+static void style_series(lxw_chart_series *cs, const RptSeries *s, int lines)
+{
+    static const uint8_t dash[4] = {LXW_CHART_LINE_DASH_SOLID, LXW_CHART_LINE_DASH_DASH,
+                                    LXW_CHART_LINE_DASH_ROUND_DOT, LXW_CHART_LINE_DASH_DASH_DOT};
+    static const uint8_t marker[4] = {LXW_CHART_MARKER_CIRCLE, LXW_CHART_MARKER_SQUARE,
+                                      LXW_CHART_MARKER_TRIANGLE, LXW_CHART_MARKER_DIAMOND};
+    const lxw_color_t col = series_palette[s->colour % NPALETTE];
+    if (lines) {
+        lxw_chart_line ln = {.color = col, .width = 2.25, .dash_type = dash[s->variant % 4]};
+        chart_series_set_line(cs, &ln);
+    }
+    chart_series_set_marker_type(cs, marker[s->variant % 4]);
+    chart_series_set_marker_size(cs, 6);
+    lxw_chart_fill mf = {.color = col};
+    lxw_chart_line ml = {.color = col};
+    chart_series_set_marker_fill(cs, &mf);
+    chart_series_set_marker_line(cs, &ml);
+}
+
+/* A chart series over rows r1..r2 of the data sheet: x from column xc, y
+ * from column yc, its name a reference to the cell (name_row, D_SERIES) so
+ * that no user text is ever parsed as a formula or a range.  NULL when
+ * the chart takes no more series. */
+static lxw_chart_series *block_series(lxw_chart *c, const char *sheet, int r1, int r2, int xc, int yc,
+                                      int name_row)
+{
+    lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+    if (!cs)
+        return NULL;
+    chart_series_set_categories(cs, sheet, (lxw_row_t)r1, (lxw_col_t)xc, (lxw_row_t)r2, (lxw_col_t)xc);
+    chart_series_set_values(cs, sheet, (lxw_row_t)r1, (lxw_col_t)yc, (lxw_row_t)r2, (lxw_col_t)yc);
+    chart_series_set_name_range(cs, sheet, (lxw_row_t)name_row, D_SERIES);
+    return cs;
+}
+
+static void summary_chart(X *x, Sheet *sh, const int *blk, int group, int col, const char *title0,
+                          const char *yname, const char *yfmt, int ylog, double dmin, double dmax, int row,
+                          int xoff)
+{
+    /* a study of several models: one chart per model (group >= 0) */
+    char title[200];
+    int first = -1, part = 1, parts = 1; /* a row of the model's; which of its charts */
+    for (int i = 0; group >= 0 && i < x->set.n && first < 0; i++)
+        if (x->set.s[i].group == group && x->set.s[i].npt > 0) {
+            first = x->set.s[i].pt[0];
+            part = x->set.s[i].part;
+            parts = x->set.s[i].parts;
+        }
+    if (first >= 0 && parts > 1)
+        snprintf(title, sizeof title, "%s (part %d of %d): %s", x->run->row[first].sc.model.name, part, parts,
+                 title0);
+    else if (first >= 0)
+        snprintf(title, sizeof title, "%s: %s", x->run->row[first].sc.model.name, title0);
+    else
+        snprintf(title, sizeof title, "%s", title0);
+    lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS);
+    if (!c) {
+        xl_check(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+        return;
+    }
+    style_xy_chart(c, title, yname, dmin, dmax);
+    double ymax = 0;
+    for (int i = 0; i < x->set.n; i++)
+        for (int k = 0; k < x->set.s[i].npt; k++) {
+            const RunRow *p = &x->run->row[x->set.s[i].pt[k]];
+            double v = col == D_MFU     ? p->r.mfu
+                       : col == D_SCALE ? p->r.scaling_efficiency
+                       : col == D_POWER ? p->r.system_power_w / 1e3
+                                        : NAN;
+            if (isfinite(v) && v > ymax)
+                ymax = v;
+        }
+    if (ylog) {
+        chart_axis_set_log_base(c->y_axis, 10);
+    } else {
+        /* explicit bounds: some readers scale the axis to the first series only */
+        chart_axis_set_min(c->y_axis, 0);
+        if (ymax > 0)
+            chart_axis_set_max(c->y_axis, nice_ceil(ymax * 1.05));
+    }
+    chart_axis_set_num_format(c->y_axis, yfmt);
+    int nmain = 0;
+    for (int i = 0; i < x->set.n; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (s->npt == 0 || (group >= 0 && s->group != group))
+            continue;
+        lxw_chart_series *cs = block_series(c, sh->name, blk[i], blk[i] + s->npt - 1, D_DEV, col, blk[i]);
+        if (!cs)
+            continue;
+        nmain++;
+        style_series(cs, s, 1);
+    }
+    /* the time chart: each series' 90 % prediction interval as thin dashed
+     * low and high lines, out of the legend */
+    int nband = 0;
+    for (int i = 0; col == D_TIME && i < x->set.n; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (s->npt == 0 || (group >= 0 && s->group != group) ||
+            !isfinite(x->run->row[s->pt[0]].r.interval_lo))
+            continue;
+        for (int e = 0; e < 2; e++) {
+            lxw_chart_series *cs =
+                block_series(c, sh->name, blk[i], blk[i] + s->npt - 1, D_DEV, e ? D_THI : D_TLO, blk[i]);
+            if (!cs)
+                continue;
+            lxw_chart_line ln = {.color = series_palette[s->colour % NPALETTE],
+                                 .width = 0.75,
+                                 .dash_type = LXW_CHART_LINE_DASH_DASH};
+            chart_series_set_line(cs, &ln);
+            chart_series_set_marker_type(cs, LXW_CHART_MARKER_NONE);
+            nband++;
+        }
+    }
+    if (nband > 0 && nband <= 62) {
+        int16_t del[64];
+        for (int k = 0; k < nband; k++)
+            del[k] = (int16_t)(nmain + k);
+        del[nband] = -1;
+        chart_legend_delete_series(c, del);
+    }
+    lxw_chart_options o;
+    memset(&o, 0, sizeof o);
+    o.x_offset = 4 + xoff;
+    o.y_offset = 6;
+    o.x_scale = 1.3;
+    o.y_scale = 1.15;
+    xl_check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)row, 0, c, &o));
+}
+
+/* One chart per model whose series have a baseline: the speedup over the
+ * baseline against devices, with the break-even line at 1 (where a series
+ * crosses it, it starts to win).  Below the chart data, from row `row`. */
+static int speedup_charts(X *x, Sheet *sh, const int *blk, double dmin, double dmax, int row)
+{
+    const Run *run = x->run;
+    int nchart = 0;
+    /* the break-even line: two points at the device range's ends */
+    const int line_row = row;
+    xl_put_text(x, sh, line_row, D_SERIES, "break-even (1.0x)", x->note);
+    xl_put_num(x, sh, line_row, D_DEV, dmin, x->intf);
+    xl_put_num(x, sh, line_row + 1, D_DEV, dmax, x->intf);
+    xl_put_num(x, sh, line_row, D_SPEEDUP, 1.0, x->speedup);
+    xl_put_num(x, sh, line_row + 1, D_SPEEDUP, 1.0, x->speedup);
+    for (int i = 0; i < x->set.n; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (s->npt == 0 || !run->row[s->pt[0]].sc.baseline[0])
+            continue;
+        const char *model = run->row[s->pt[0]].sc.model.name;
+        int seen = 0; /* a chart for this model already made */
+        for (int j = 0; j < i && !seen; j++)
+            seen = x->set.s[j].npt > 0 && run->row[x->set.s[j].pt[0]].sc.baseline[0] &&
+                   !strcmp(run->row[x->set.s[j].pt[0]].sc.model.name, model);
+        if (seen)
+            continue;
+        lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_SCATTER_STRAIGHT_WITH_MARKERS);
+        if (!c) {
+            xl_check(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+            return ((nchart + 1) / 2) * 18;
+        }
+        char title[160];
+        snprintf(title, sizeof title, "%s: speedup over the baseline vs devices", model);
+        style_xy_chart(c, title, "speedup (time to train of the baseline / the series') (log scale)", dmin,
+                       dmax);
+        chart_axis_set_log_base(c->y_axis, 2);
+        for (int j = i; j < x->set.n; j++) {
+            const RptSeries *t = &x->set.s[j];
+            if (t->npt == 0 || !run->row[t->pt[0]].sc.baseline[0] ||
+                strcmp(run->row[t->pt[0]].sc.model.name, model))
+                continue;
+            lxw_chart_series *cs =
+                block_series(c, sh->name, blk[j], blk[j] + t->npt - 1, D_DEV, D_SPEEDUP, blk[j]);
+            if (!cs)
+                continue;
+            style_series(cs, t, 1);
+        }
+        lxw_chart_series *ref = block_series(c, sh->name, line_row, line_row + 1, D_DEV, D_SPEEDUP, line_row);
+        if (ref) {
+            lxw_chart_line ln = {.color = 0x7F7F7F, .width = 1.0, .dash_type = LXW_CHART_LINE_DASH_DASH};
+            chart_series_set_line(ref, &ln);
+            chart_series_set_marker_type(ref, LXW_CHART_MARKER_NONE);
+        }
+        lxw_chart_options o;
+        memset(&o, 0, sizeof o);
+        o.x_offset = 4 + (nchart % 2) * 640;
+        o.y_offset = 6;
+        o.x_scale = 1.3;
+        o.y_scale = 1.15;
+        xl_check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)(row + 3 + (nchart / 2) * 18), 0, c, &o));
+        nchart++;
+    }
+    return ((nchart + 1) / 2) * 18; /* rows the charts take */
+}
+
+/* What a Pareto chart weighs time to train against: the cost, the system
+ * power or the energy to train. */
+typedef struct {
+    int col;            /* the chart data's column */
+    const char *noun;   /* "cheaper" */
+    const char *head;   /* the table's header */
+    const char *axis;   /* the chart's x axis */
+    const char *title;  /* the chart's title */
+    const char *numfmt; /* x axis number format */
+} ParetoAxis;
+
+static double pareto_value(const RunRow *p, int col)
+{
+    return col == D_COST    ? p->r.cost_usd
+           : col == D_POWER ? p->r.system_power_w / 1e3
+                            : p->r.energy_to_train_j / 3.6e9;
+}
+
+/* Time to train against one cost (money, power, energy) for the best
+ * scenario of each series at each device count, and the Pareto front of
+ * all of them (no other point is both faster and cheaper by that cost):
+ * what each extra dollar, watt or joule buys.  Its cells and chart go from
+ * row `row`; returns the rows they take (0: nothing to chart). */
+static int pareto_chart(X *x, Sheet *sh, const int *blk, int row, const ParetoAxis *ax)
+{
+    const Run *run = x->run;
+    if (!x->set.by_ttt)
+        return 0;
+    /* the front: sort the points by cost, keep each one faster than every
+     * cheaper one */
+    int n = 0, cap = 0;
+    for (int i = 0; i < x->set.n; i++)
+        cap += x->set.s[i].npt;
+    int *idx = cap ? malloc(sizeof *idx * (size_t)cap) : NULL;
+    if (!idx)
+        return 0;
+    for (int i = 0; i < x->set.n; i++)
+        for (int k = 0; k < x->set.s[i].npt; k++) {
+            const RunRow *p = &run->row[x->set.s[i].pt[k]];
+            if (isfinite(pareto_value(p, ax->col)) && xl_has_ttt(p))
+                idx[n++] = x->set.s[i].pt[k];
+        }
+    if (n < 2) {
+        free(idx);
+        return 0;
+    }
+    for (int i = 1; i < n; i++) /* insertion sort by cost: a few hundred points */
+        for (int j = i;
+             j > 0 && pareto_value(&run->row[idx[j]], ax->col) < pareto_value(&run->row[idx[j - 1]], ax->col);
+             j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    char text[200];
+    snprintf(text, sizeof text, "Pareto front: no other scenario is both faster and %s", ax->noun);
+    xl_put_long(x, sh, row, 0, text, x->section);
+    xl_put_header(x, sh, row + 1, D_SERIES, "Series");
+    xl_put_header(x, sh, row + 1, D_SCEN, "Scenario");
+    xl_put_header(x, sh, row + 1, D_DEV, "Devices");
+    char th[48];
+    snprintf(th, sizeof th, "Time to train [%s]", x->tunit);
+    xl_put_header(x, sh, row + 1, D_TIME, th);
+    xl_put_header(x, sh, row + 1, ax->col, ax->head);
+    int r0 = row + 2, r = r0;
+    double best = INFINITY;
+    lxw_format *f = ax->col == D_COST ? x->usd : ax->col == D_POWER ? x->kw : x->mwh;
+    for (int i = 0; i < n; i++) {
+        const RunRow *p = &run->row[idx[i]];
+        if (!(p->r.time_to_train_s < best))
+            continue;
+        best = p->r.time_to_train_s;
+        xl_put_text(x, sh, r, D_SERIES, p->sc.series, NULL);
+        xl_put_text(x, sh, r, D_SCEN, p->sc.name, NULL);
+        xl_put_num(x, sh, r, D_DEV, p->sc.devices, x->intf);
+        xl_put_num(x, sh, r, D_TIME, xl_ttt_shown(x, p), x->days);
+        xl_put_num(x, sh, r, ax->col, pareto_value(p, ax->col), f);
+        r++;
+    }
+    free(idx);
+    lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_SCATTER);
+    if (!c) {
+        xl_check(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+        return r - row;
+    }
+    chart_title_set_name(c, ax->title);
+    char yname[64];
+    snprintf(yname, sizeof yname, "time to train [%s] (log scale)", x->tunit);
+    chart_axis_set_name(c->x_axis, ax->axis);
+    chart_axis_set_name(c->y_axis, yname);
+    chart_axis_set_log_base(c->x_axis, 10);
+    chart_axis_set_log_base(c->y_axis, 10);
+    chart_axis_set_num_format(c->x_axis, ax->numfmt);
+    chart_legend_set_position(c, LXW_CHART_LEGEND_BOTTOM);
+    for (int i = 0; i < x->set.n; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (s->npt == 0 || !isfinite(pareto_value(&run->row[s->pt[0]], ax->col)))
+            continue;
+        lxw_chart_series *cs =
+            block_series(c, sh->name, blk[i], blk[i] + s->npt - 1, ax->col, D_TIME, blk[i]);
+        if (!cs)
+            continue;
+        style_series(cs, s, 0);
+    }
+    lxw_chart_series *front = chart_add_series(c, NULL, NULL);
+    if (front && r > r0) {
+        chart_series_set_categories(front, sh->name, (lxw_row_t)r0, (lxw_col_t)ax->col, (lxw_row_t)(r - 1),
+                                    (lxw_col_t)ax->col);
+        chart_series_set_values(front, sh->name, (lxw_row_t)r0, D_TIME, (lxw_row_t)(r - 1), D_TIME);
+        chart_series_set_name(front, "Pareto front");
+        lxw_chart_line ln = {.color = 0x000000, .width = 1.5, .dash_type = LXW_CHART_LINE_DASH_DASH};
+        chart_series_set_line(front, &ln);
+        chart_series_set_marker_type(front, LXW_CHART_MARKER_NONE);
+    }
+    lxw_chart_options o;
+    memset(&o, 0, sizeof o);
+    o.x_offset = 4;
+    o.y_offset = 6;
+    o.x_scale = 2.0;
+    o.y_scale = 1.4;
+    xl_check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)(r + 2), 0, c, &o));
+    return r + 2 - row + (int)(288.0 * o.y_scale / 20.0) + 3; /* default rows are 20 px */
+}
+
+void xl_sheet_summary(X *x, Sheet *sh)
+{
+    const Run *run = x->run;
+    const Table *t = x->in->table;
+    char line[1024], q[700];
+    xl_put_long(x, sh, 0, 0, t->title[0] ? t->title : x->in->name, x->title);
+    rpt_question(run, &x->set, q, sizeof q);
+    xl_put_long(x, sh, 1, 0, q, x->subtitle);
+    snprintf(line, sizeof line, "%d scenario%s from %s: %d ok, %d out of memory, %d failed%s. deepflow %s.",
+             run_total(run), run_total(run) == 1 ? "" : "s", t->path, run->n_ok, run->n_oom, run->n_error,
+             run->n_error ? " (see the Errors sheet)" : "", DF_VERSION);
+    xl_put_long(x, sh, 2, 0, line, x->note);
+    worksheet_set_row(sh->ws, 0, 24, NULL);
+    /* the answer: the recommendation under the study's constraints */
+    char rec[2048];
+    rpt_recommend(run, rec, sizeof rec);
+    xl_put_long(x, sh, 3, 0, rec, x->bold);
+
+    /* the best scenario of each series */
+    int r = 5;
+    xl_put_long(x, sh, r++, 0, "Best scenario of each series", x->section);
+    xl_put_long(x, sh, r++, 0,
+                x->set.by_ttt ? "Best = the shortest time to train among the scenarios that fit in memory; "
+                                "speedup = the reference's time to train over the series' time to train."
+                              : "Best = the highest throughput among the scenarios that fit in memory "
+                                "(no time to train is known); speedup = throughput over the reference's.",
+                x->note);
+    int ref = -1;
+    for (int i = 0; i < x->set.n && ref < 0; i++)
+        if (x->set.s[i].best >= 0)
+            ref = i;
+    char sp[200], th[48], eh[48], wh[64];
+    snprintf(wh, sizeof wh, "With failures [%s]", x->tunit);
+    snprintf(sp, sizeof sp, "Speedup vs %s", ref >= 0 ? x->set.s[ref].name : "the first series");
+    snprintf(eh, sizeof eh, "Energy to train [%s]", x->eunit);
+    snprintf(th, sizeof th, "Time to train [%s]", x->tunit);
+    const char *heads[B_NCOL] = {"Series",
+                                 "Best scenario",
+                                 x->set.by_ttt ? th : "Step time [s]",
+                                 "90 % range (validation)",
+                                 sp,
+                                 "Devices",
+                                 "System; training stack",
+                                 "Strategy (axes not at their default)",
+                                 "Throughput [samples/s]",
+                                 "MFU",
+                                 "Scaling efficiency",
+                                 "System power [kW]",
+                                 eh,
+                                 "Cost to train [USD]",
+                                 "Goodput",
+                                 wh,
+                                 "What limits it"};
+    for (int c = 0; c < B_NCOL; c++)
+        xl_put_header(x, sh, r, c, heads[c]);
+    xl_widen(sh, B_SPEEDUP, (double)xl_utf8_chars(sp) / 3 + 3);
+    xl_header_height(sh, r, 3);
+    r++;
+    int first = r;
+    for (int i = 0; i < x->set.n; i++)
+        best_row(x, sh, first + i, &x->set.s[i]);
+    if (ref >= 0) /* against the reference series: the same model only */
+        for (int i = 0; i < x->set.n; i++) {
+            if (x->set.s[i].best < 0)
+                continue;
+            const RunRow *a = &run->row[x->set.s[ref].best], *b = &run->row[x->set.s[i].best];
+            if (strcmp(a->sc.model.name, b->sc.model.name))
+                xl_put_text(x, sh, first + i, B_SPEEDUP, "other model", x->note);
+            else
+                put_speedup(x, sh, first + i, B_SPEEDUP, a, first + ref, b, first + i, x->set.by_ttt);
+        }
+    if (x->set.n == 0)
+        xl_put_text(x, sh, first, B_SERIES, "(no scenario was evaluated)", x->note);
+    r = first + (x->set.n ? x->set.n : 1) + 1;
+
+    /* the comparisons the table asked for with its baseline column */
+    RptBaseline cmp[64];
+    int ncmp = rpt_baselines(run, cmp, 64);
+    if (ncmp > 0) {
+        xl_put_long(x, sh, r++, 0, "Against the baseline series at the same device count", x->section);
+        xl_put_long(
+            x, sh, r++, 0,
+            "Crossover = the smallest device count from which the series trains faster than its "
+            "baseline at every larger count; speedup = the baseline's time to train over the series'.",
+            x->note);
+        static const char *const ch[6] = {"Series",       "Baseline",    "Model", "Crossover [devices]",
+                                          "Best speedup", "At [devices]"};
+        for (int c = 0; c < 6; c++)
+            xl_put_header(x, sh, r, c, ch[c]);
+        xl_header_height(sh, r, 2);
+        r++;
+        for (int k = 0; k < ncmp; k++, r++) {
+            xl_put_text(x, sh, r, 0, cmp[k].series, x->bold);
+            xl_put_text(x, sh, r, 1, cmp[k].baseline, NULL);
+            xl_put_text(x, sh, r, 2, cmp[k].model, NULL);
+            if (cmp[k].crossover)
+                xl_put_num(x, sh, r, 3, cmp[k].crossover, x->intf);
+            else
+                xl_put_text(x, sh, r, 3, "never", NULL);
+            xl_put_num(x, sh, r, 4, cmp[k].best, x->speedup);
+            xl_put_num(x, sh, r, 5, cmp[k].best_devices, x->intf);
+        }
+        r++;
+    }
+
+    /* speedups between every pair of series */
+    if (x->set.n >= 3 && x->set.n <= 40) {
+        xl_put_long(
+            x, sh, r++, 0,
+            "Speedup of the row's series over the column's series (best scenario of each; the same model "
+            "only: one model's time to train says nothing of another's)",
+            x->section);
+        xl_put_header(x, sh, r, 0, "Series");
+        for (int j = 0; j < x->set.n; j++)
+            xl_put_header(x, sh, r, 1 + j, x->set.s[j].name);
+        xl_header_height(sh, r, 3);
+        r++;
+        for (int i = 0; i < x->set.n; i++, r++) {
+            xl_put_text(x, sh, r, 0, x->set.s[i].name, x->bold);
+            for (int j = 0; j < x->set.n; j++) {
+                const RptSeries *a = &x->set.s[j], *b = &x->set.s[i];
+                if (a->best < 0 || b->best < 0)
+                    xl_put_text(x, sh, r, 1 + j, "n/a", NULL);
+                else if (strcmp(run->row[a->best].sc.model.name, run->row[b->best].sc.model.name))
+                    xl_put_text(x, sh, r, 1 + j, "other model", x->note);
+                else
+                    put_speedup(x, sh, r, 1 + j, &run->row[a->best], first + j, &run->row[b->best], first + i,
+                                x->set.by_ttt);
+            }
+        }
+        r++;
+    }
+
+    /* chart data: the best scenario of each series at each device count;
+     * above it, four charts for each model that has points */
+    int chart_row = r;
+    int ngroup = 0, *groups = calloc((size_t)(x->set.ngroup + 1), sizeof *groups);
+    for (int g = 0; groups && g < x->set.ngroup; g++)
+        for (int i = 0; i < x->set.n; i++)
+            if (x->set.s[i].group == g && x->set.s[i].npt > 0) {
+                groups[ngroup++] = g;
+                break;
+            }
+    int data_row = chart_row + 37 * (ngroup > 1 ? ngroup : 1);
+    /* printed, each block of charts starts a page (never a chart cut in two) */
+    lxw_row_t breaks[66];
+    int nbreak = 0;
+    for (int k = 0; k < (ngroup > 1 ? ngroup : 1) && nbreak < 64; k++)
+        if (chart_row + 37 * k > 0)
+            breaks[nbreak++] = (lxw_row_t)(chart_row + 37 * k);
+    breaks[nbreak++] = (lxw_row_t)data_row;
+    breaks[nbreak] = 0;
+    xl_check(x, worksheet_set_h_pagebreaks(sh->ws, breaks));
+    xl_put_long(
+        x, sh, data_row, 0,
+        "Chart data: the best scenario of each series at each device count (scenarios with status ok)",
+        x->section);
+    char dt[48], dlo[48], dhi[48], axis[64];
+    snprintf(dt, sizeof dt, "Time to train [%s]", x->tunit);
+    snprintf(dlo, sizeof dlo, "Time to train, low [%s]", x->tunit);
+    snprintf(dhi, sizeof dhi, "Time to train, high [%s]", x->tunit);
+    snprintf(axis, sizeof axis, "time to train [%s] (log scale)", x->tunit);
+    const char *dheads[D_NCOL] = {"Series",
+                                  "Scenario",
+                                  "Devices",
+                                  x->set.by_ttt ? dt : "Step time [s]",
+                                  "MFU",
+                                  "Scaling efficiency",
+                                  "System power [kW]",
+                                  x->set.by_ttt ? dlo : "Step time, low [s]",
+                                  x->set.by_ttt ? dhi : "Step time, high [s]",
+                                  "Speedup over baseline",
+                                  "Cost to train [USD]",
+                                  "Energy to train [MWh]"};
+    int dh = data_row + 1;
+    for (int c = 0; c < D_NCOL; c++)
+        xl_put_header(x, sh, dh, c, dheads[c]);
+    xl_header_height(sh, dh, 3);
+    int rr0 = dh + 1;
+    int *blk = calloc((size_t)(x->set.n + 1), sizeof *blk);
+    double dmin = 0, dmax = 0;
+    int npoints = 0;
+    for (int i = 0; i < x->set.n; i++) {
+        const RptSeries *s = &x->set.s[i];
+        if (blk)
+            blk[i] = rr0;
+        for (int k = 0; k < s->npt; k++, rr0++) {
+            const RunRow *p = &run->row[s->pt[k]];
+            xl_put_text(x, sh, rr0, D_SERIES, s->name, NULL);
+            xl_put_num(x, sh, rr0, D_DEV, p->sc.devices, x->intf);
+            xl_put_text(x, sh, rr0, D_SCEN, p->sc.name, NULL);
+            if (x->set.by_ttt)
+                xl_put_num(x, sh, rr0, D_TIME, xl_has_ttt(p) ? xl_ttt_shown(x, p) : NAN, x->days);
+            else
+                xl_put_num(x, sh, rr0, D_TIME, p->r.step_time_s, x->secs);
+            xl_put_num(x, sh, rr0, D_MFU, p->r.mfu, x->pct);
+            xl_put_num(x, sh, rr0, D_SCALE, p->r.scaling_efficiency, x->pct);
+            xl_put_num(x, sh, rr0, D_POWER, p->r.system_power_w / 1e3, x->kw);
+            xl_put_num(x, sh, rr0, D_TLO, xl_shown_time(x, p, p->r.interval_lo),
+                       x->set.by_ttt ? x->days : x->secs);
+            xl_put_num(x, sh, rr0, D_THI, xl_shown_time(x, p, p->r.interval_hi),
+                       x->set.by_ttt ? x->days : x->secs);
+            xl_put_num(x, sh, rr0, D_SPEEDUP, p->r.speedup, x->speedup);
+            xl_put_num(x, sh, rr0, D_COST, p->r.cost_usd, x->usd);
+            xl_put_num(x, sh, rr0, D_ENERGY, p->r.energy_to_train_j / 3.6e9, x->mwh);
+            if (!dmin || p->sc.devices < dmin)
+                dmin = p->sc.devices;
+            if (p->sc.devices > dmax)
+                dmax = p->sc.devices;
+            npoints++;
+        }
+    }
+
+    /* four native charts, two by two, above the chart data (for each model) */
+    if (npoints > 0 && blk) {
+        const int dx = 640, dy = 18;
+        for (int k = 0; k < (ngroup > 1 ? ngroup : 1); k++) {
+            const int g = ngroup > 1 ? groups[k] : -1, at = chart_row + 37 * k;
+            summary_chart(
+                x, sh, blk, g, D_TIME, x->set.by_ttt ? "Time to train vs devices" : "Step time vs devices",
+                x->set.by_ttt ? axis : "step time [s] (log scale)", "General", 1, dmin, dmax, at, 0);
+            summary_chart(x, sh, blk, g, D_MFU, "MFU vs devices", "model FLOPs utilisation", "0%", 0, dmin,
+                          dmax, at, dx);
+            summary_chart(x, sh, blk, g, D_SCALE, "Scaling efficiency vs devices", "scaling efficiency", "0%",
+                          0, dmin, dmax, at + dy, 0);
+            /* power grows with the devices over decades: a log axis, as the device axis */
+            summary_chart(x, sh, blk, g, D_POWER, "System power vs devices", "system power [kW] (log scale)",
+                          "#,##0", 1, dmin, dmax, at + dy, dx);
+        }
+        int below = speedup_charts(x, sh, blk, dmin, dmax, rr0 + 1);
+        static const ParetoAxis axes[3] = {
+            {D_COST, "cheaper", "Cost to train [USD]", "cost to train at list price [USD] (log scale)",
+             "Time to train vs cost (best of each series at each device count)", "$#,##0"},
+            {D_POWER, "draws less power", "System power [kW]", "system power at the wall [kW] (log scale)",
+             "Time to train vs system power (best of each series at each device count)", "#,##0"},
+            {D_ENERGY, "uses less energy", "Energy to train [MWh]", "energy to train [MWh] (log scale)",
+             "Time to train vs energy to train (best of each series at each device count)", "#,##0"},
+        };
+        int at = rr0 + 4 + below;
+        for (int k = 0; k < 3; k++)
+            at += pareto_chart(x, sh, blk, at, &axes[k]);
+    } else {
+        xl_put_long(x, sh, chart_row, 0, "No scenario fits and runs: there is nothing to chart.", x->note);
+    }
+    free(blk);
+    free(groups);
+    xl_finish_sheet(sh, 8, 40);
+    xl_page_setup(sh, -1, 0);
+}
