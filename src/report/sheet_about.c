@@ -62,27 +62,12 @@ static const char *const assumptions[] = {
     "Scaling efficiency compares each scenario with the smallest device count of its series and model.",
 };
 
-void xl_sheet_about(X *x, Sheet *sh)
+/* The files read, with their SHA-256, from row r: the scenario table, then
+ * every template once, sorted by path.  Returns the next free row. */
+static int about_files(X *x, Sheet *sh, int r)
 {
     const ReportInput *in = x->in;
-    char date[64], hash[SHA256_HEX_LEN], line[256];
-    struct tm tm;
-    gmtime_r(&in->created, &tm);
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
-    int r = 0;
-    xl_put_long(x, sh, r++, 0, "About this report", x->title);
-    r++;
-    xl_put_text(x, sh, r, 0, "Tool", x->bold);
-    snprintf(line, sizeof line, "deepflow %s", DF_VERSION);
-    xl_put_long(x, sh, r++, 1, line, NULL);
-    xl_put_text(x, sh, r, 0, "Command", x->bold);
-    xl_put_long(x, sh, r++, 1, in->command ? in->command : "", NULL);
-    xl_put_text(x, sh, r, 0, "Date", x->bold);
-    snprintf(line, sizeof line, "%s (SOURCE_DATE_EPOCH when set, else when the scenario table last changed)",
-             date);
-    xl_put_long(x, sh, r++, 1, line, NULL);
-    r++;
-
+    char hash[SHA256_HEX_LEN];
     xl_put_long(x, sh, r++, 0, "Files read (SHA-256)", x->section);
     xl_put_header(x, sh, r, 0, "Role");
     xl_put_header(x, sh, r, 1, "File");
@@ -112,15 +97,13 @@ void xl_sheet_about(X *x, Sheet *sh)
     }
     free(paths);
     r++;
+    return r;
+}
 
-    xl_put_long(x, sh, r++, 0, "Main assumptions of the model", x->section);
-    for (size_t i = 0; i < sizeof assumptions / sizeof assumptions[0]; i++) {
-        snprintf(line, sizeof line, "%zu.", i + 1);
-        xl_put_text(x, sh, r, 0, line, NULL);
-        xl_put_long(x, sh, r++, 1, assumptions[i], NULL);
-    }
-    r++;
-
+/* Each training stack of the report once, with its validation ranges per
+ * regime, from row r.  Returns the next free row. */
+static int about_stacks(X *x, Sheet *sh, int r)
+{
     xl_put_long(x, sh, r++, 0, "Training stacks of this report and how well they predict", x->section);
     static const char *const sheads[8] = {"Stack",    "Regime", "Runs", "Mean |error| (source left out)",
                                           "In range", "Low",    "High", "Validated on"};
@@ -173,7 +156,40 @@ void xl_sheet_about(X *x, Sheet *sh)
         "validation table has them per source.",
         x->note);
     r++;
+    return r;
+}
 
+void xl_sheet_about(X *x, Sheet *sh)
+{
+    const ReportInput *in = x->in;
+    char date[64], line[256];
+    struct tm tm;
+    gmtime_r(&in->created, &tm);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    int r = 0;
+    xl_put_long(x, sh, r++, 0, "About this report", x->title);
+    r++;
+    xl_put_text(x, sh, r, 0, "Tool", x->bold);
+    snprintf(line, sizeof line, "deepflow %s", DF_VERSION);
+    xl_put_long(x, sh, r++, 1, line, NULL);
+    xl_put_text(x, sh, r, 0, "Command", x->bold);
+    xl_put_long(x, sh, r++, 1, in->command ? in->command : "", NULL);
+    xl_put_text(x, sh, r, 0, "Date", x->bold);
+    snprintf(line, sizeof line, "%s (SOURCE_DATE_EPOCH when set, else when the scenario table last changed)",
+             date);
+    xl_put_long(x, sh, r++, 1, line, NULL);
+    r++;
+
+    r = about_files(x, sh, r);
+    xl_put_long(x, sh, r++, 0, "Main assumptions of the model", x->section);
+    for (size_t i = 0; i < sizeof assumptions / sizeof assumptions[0]; i++) {
+        snprintf(line, sizeof line, "%zu.", i + 1);
+        xl_put_text(x, sh, r, 0, line, NULL);
+        xl_put_long(x, sh, r++, 1, assumptions[i], NULL);
+    }
+    r++;
+
+    r = about_stacks(x, sh, r);
     xl_put_long(x, sh, r++, 0, "Glossary of the Scenarios columns", x->section);
     xl_put_header(x, sh, r, 0, "Column");
     xl_put_header(x, sh, r, 1, "In summary.csv");

@@ -494,7 +494,8 @@ static int pareto_chart(X *x, Sheet *sh, const int *blk, int row, const ParetoAx
     return r + 2 - row + (int)(288.0 * o.y_scale / 20.0) + 3; /* default rows are 20 px */
 }
 
-void xl_sheet_summary(X *x, Sheet *sh)
+/* The title, the question, the counts and the recommendation: rows 0-3. */
+static void summary_head(X *x, Sheet *sh)
 {
     const Run *run = x->run;
     const Table *t = x->in->table;
@@ -511,9 +512,14 @@ void xl_sheet_summary(X *x, Sheet *sh)
     char rec[2048];
     rpt_recommend(run, rec, sizeof rec);
     xl_put_long(x, sh, 3, 0, rec, x->bold);
+}
 
-    /* the best scenario of each series */
-    int r = 5;
+/* The best scenario of each series from row r, with its speedup over the
+ * reference series (the first with a best).  *first: the table's first
+ * data row.  Returns the next free row. */
+static int best_table(X *x, Sheet *sh, int r, int *first_out)
+{
+    const Run *run = x->run;
     xl_put_long(x, sh, r++, 0, "Best scenario of each series", x->section);
     xl_put_long(x, sh, r++, 0,
                 x->set.by_ttt ? "Best = the shortest time to train among the scenarios that fit in memory; "
@@ -567,9 +573,15 @@ void xl_sheet_summary(X *x, Sheet *sh)
         }
     if (x->set.n == 0)
         xl_put_text(x, sh, first, B_SERIES, "(no scenario was evaluated)", x->note);
-    r = first + (x->set.n ? x->set.n : 1) + 1;
+    *first_out = first;
+    return first + (x->set.n ? x->set.n : 1) + 1;
+}
 
-    /* the comparisons the table asked for with its baseline column */
+/* The comparisons the table asked for with its baseline column, from row
+ * r.  Returns the next free row. */
+static int baseline_table(X *x, Sheet *sh, int r)
+{
+    const Run *run = x->run;
     RptBaseline cmp[64];
     int ncmp = rpt_baselines(run, cmp, 64);
     if (ncmp > 0) {
@@ -598,8 +610,14 @@ void xl_sheet_summary(X *x, Sheet *sh)
         }
         r++;
     }
+    return r;
+}
 
-    /* speedups between every pair of series */
+/* Speedups between every pair of series (3 to 40 of them), from row r;
+ * first: the best table's first data row.  Returns the next free row. */
+static int pair_table(X *x, Sheet *sh, int r, int first)
+{
+    const Run *run = x->run;
     if (x->set.n >= 3 && x->set.n <= 40) {
         xl_put_long(
             x, sh, r++, 0,
@@ -626,36 +644,24 @@ void xl_sheet_summary(X *x, Sheet *sh)
         }
         r++;
     }
+    return r;
+}
 
-    /* chart data: the best scenario of each series at each device count;
-     * above it, four charts for each model that has points */
-    int chart_row = r;
-    int ngroup = 0, *groups = calloc((size_t)(x->set.ngroup + 1), sizeof *groups);
-    for (int g = 0; groups && g < x->set.ngroup; g++)
-        for (int i = 0; i < x->set.n; i++)
-            if (x->set.s[i].group == g && x->set.s[i].npt > 0) {
-                groups[ngroup++] = g;
-                break;
-            }
-    int data_row = chart_row + 37 * (ngroup > 1 ? ngroup : 1);
-    /* printed, each block of charts starts a page (never a chart cut in two) */
-    lxw_row_t breaks[66];
-    int nbreak = 0;
-    for (int k = 0; k < (ngroup > 1 ? ngroup : 1) && nbreak < 64; k++)
-        if (chart_row + 37 * k > 0)
-            breaks[nbreak++] = (lxw_row_t)(chart_row + 37 * k);
-    breaks[nbreak++] = (lxw_row_t)data_row;
-    breaks[nbreak] = 0;
-    xl_check(x, worksheet_set_h_pagebreaks(sh->ws, breaks));
+/* The chart data below the charts: the best scenario of each series at each
+ * device count, from row data_row; blk[i]: series i's first row.  Sets the
+ * device range and the number of points; returns the row after the data. */
+static int chart_data(X *x, Sheet *sh, int data_row, int *blk, double *dmin_out, double *dmax_out,
+                      int *npoints_out)
+{
+    const Run *run = x->run;
     xl_put_long(
         x, sh, data_row, 0,
         "Chart data: the best scenario of each series at each device count (scenarios with status ok)",
         x->section);
-    char dt[48], dlo[48], dhi[48], axis[64];
+    char dt[48], dlo[48], dhi[48];
     snprintf(dt, sizeof dt, "Time to train [%s]", x->tunit);
     snprintf(dlo, sizeof dlo, "Time to train, low [%s]", x->tunit);
     snprintf(dhi, sizeof dhi, "Time to train, high [%s]", x->tunit);
-    snprintf(axis, sizeof axis, "time to train [%s] (log scale)", x->tunit);
     const char *dheads[D_NCOL] = {"Series",
                                   "Scenario",
                                   "Devices",
@@ -673,7 +679,6 @@ void xl_sheet_summary(X *x, Sheet *sh)
         xl_put_header(x, sh, dh, c, dheads[c]);
     xl_header_height(sh, dh, 3);
     int rr0 = dh + 1;
-    int *blk = calloc((size_t)(x->set.n + 1), sizeof *blk);
     double dmin = 0, dmax = 0;
     int npoints = 0;
     for (int i = 0; i < x->set.n; i++) {
@@ -706,38 +711,83 @@ void xl_sheet_summary(X *x, Sheet *sh)
             npoints++;
         }
     }
+    *dmin_out = dmin;
+    *dmax_out = dmax;
+    *npoints_out = npoints;
+    return rr0;
+}
 
-    /* four native charts, two by two, above the chart data (for each model) */
-    if (npoints > 0 && blk) {
-        const int dx = 640, dy = 18;
-        for (int k = 0; k < (ngroup > 1 ? ngroup : 1); k++) {
-            const int g = ngroup > 1 ? groups[k] : -1, at = chart_row + 37 * k;
-            summary_chart(
-                x, sh, blk, g, D_TIME, x->set.by_ttt ? "Time to train vs devices" : "Step time vs devices",
-                x->set.by_ttt ? axis : "step time [s] (log scale)", "General", 1, dmin, dmax, at, 0);
-            summary_chart(x, sh, blk, g, D_MFU, "MFU vs devices", "model FLOPs utilisation", "0%", 0, dmin,
-                          dmax, at, dx);
-            summary_chart(x, sh, blk, g, D_SCALE, "Scaling efficiency vs devices", "scaling efficiency", "0%",
-                          0, dmin, dmax, at + dy, 0);
-            /* power grows with the devices over decades: a log axis, as the device axis */
-            summary_chart(x, sh, blk, g, D_POWER, "System power vs devices", "system power [kW] (log scale)",
-                          "#,##0", 1, dmin, dmax, at + dy, dx);
-        }
-        int below = speedup_charts(x, sh, blk, dmin, dmax, rr0 + 1);
-        static const ParetoAxis axes[3] = {
-            {D_COST, "cheaper", "Cost to train [USD]", "cost to train at list price [USD] (log scale)",
-             "Time to train vs cost (best of each series at each device count)", "$#,##0"},
-            {D_POWER, "draws less power", "System power [kW]", "system power at the wall [kW] (log scale)",
-             "Time to train vs system power (best of each series at each device count)", "#,##0"},
-            {D_ENERGY, "uses less energy", "Energy to train [MWh]", "energy to train [MWh] (log scale)",
-             "Time to train vs energy to train (best of each series at each device count)", "#,##0"},
-        };
-        int at = rr0 + 4 + below;
-        for (int k = 0; k < 3; k++)
-            at += pareto_chart(x, sh, blk, at, &axes[k]);
-    } else {
-        xl_put_long(x, sh, chart_row, 0, "No scenario fits and runs: there is nothing to chart.", x->note);
+/* Four native charts, two by two, at chart_row for each model (groups[k]
+ * of ngroup), then the speedup and the Pareto charts below the data. */
+static void summary_charts(X *x, Sheet *sh, const int *blk, const int *groups, int ngroup, int chart_row,
+                           double dmin, double dmax, int rr0)
+{
+    char axis[64];
+    snprintf(axis, sizeof axis, "time to train [%s] (log scale)", x->tunit);
+    const int dx = 640, dy = 18;
+    for (int k = 0; k < (ngroup > 1 ? ngroup : 1); k++) {
+        const int g = ngroup > 1 ? groups[k] : -1, at = chart_row + 37 * k;
+        summary_chart(x, sh, blk, g, D_TIME,
+                      x->set.by_ttt ? "Time to train vs devices" : "Step time vs devices",
+                      x->set.by_ttt ? axis : "step time [s] (log scale)", "General", 1, dmin, dmax, at, 0);
+        summary_chart(x, sh, blk, g, D_MFU, "MFU vs devices", "model FLOPs utilisation", "0%", 0, dmin, dmax,
+                      at, dx);
+        summary_chart(x, sh, blk, g, D_SCALE, "Scaling efficiency vs devices", "scaling efficiency", "0%", 0,
+                      dmin, dmax, at + dy, 0);
+        /* power grows with the devices over decades: a log axis, as the device axis */
+        summary_chart(x, sh, blk, g, D_POWER, "System power vs devices", "system power [kW] (log scale)",
+                      "#,##0", 1, dmin, dmax, at + dy, dx);
     }
+    int below = speedup_charts(x, sh, blk, dmin, dmax, rr0 + 1);
+    static const ParetoAxis axes[3] = {
+        {D_COST, "cheaper", "Cost to train [USD]", "cost to train at list price [USD] (log scale)",
+         "Time to train vs cost (best of each series at each device count)", "$#,##0"},
+        {D_POWER, "draws less power", "System power [kW]", "system power at the wall [kW] (log scale)",
+         "Time to train vs system power (best of each series at each device count)", "#,##0"},
+        {D_ENERGY, "uses less energy", "Energy to train [MWh]", "energy to train [MWh] (log scale)",
+         "Time to train vs energy to train (best of each series at each device count)", "#,##0"},
+    };
+    int at = rr0 + 4 + below;
+    for (int k = 0; k < 3; k++)
+        at += pareto_chart(x, sh, blk, at, &axes[k]);
+}
+
+void xl_sheet_summary(X *x, Sheet *sh)
+{
+    summary_head(x, sh);
+    int first = 0;
+    int r = best_table(x, sh, 5, &first);
+    r = baseline_table(x, sh, r);
+    r = pair_table(x, sh, r, first);
+
+    /* chart data: the best scenario of each series at each device count;
+     * above it, four charts for each model that has points */
+    int chart_row = r;
+    int ngroup = 0, *groups = calloc((size_t)(x->set.ngroup + 1), sizeof *groups);
+    for (int g = 0; groups && g < x->set.ngroup; g++)
+        for (int i = 0; i < x->set.n; i++)
+            if (x->set.s[i].group == g && x->set.s[i].npt > 0) {
+                groups[ngroup++] = g;
+                break;
+            }
+    int data_row = chart_row + 37 * (ngroup > 1 ? ngroup : 1);
+    /* printed, each block of charts starts a page (never a chart cut in two) */
+    lxw_row_t breaks[66];
+    int nbreak = 0;
+    for (int k = 0; k < (ngroup > 1 ? ngroup : 1) && nbreak < 64; k++)
+        if (chart_row + 37 * k > 0)
+            breaks[nbreak++] = (lxw_row_t)(chart_row + 37 * k);
+    breaks[nbreak++] = (lxw_row_t)data_row;
+    breaks[nbreak] = 0;
+    xl_check(x, worksheet_set_h_pagebreaks(sh->ws, breaks));
+    int *blk = calloc((size_t)(x->set.n + 1), sizeof *blk);
+    double dmin = 0, dmax = 0;
+    int npoints = 0;
+    const int rr0 = chart_data(x, sh, data_row, blk, &dmin, &dmax, &npoints);
+    if (npoints > 0 && blk)
+        summary_charts(x, sh, blk, groups, ngroup, chart_row, dmin, dmax, rr0);
+    else
+        xl_put_long(x, sh, chart_row, 0, "No scenario fits and runs: there is nothing to chart.", x->note);
     free(blk);
     free(groups);
     xl_finish_sheet(sh, 8, 40);

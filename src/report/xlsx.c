@@ -490,6 +490,83 @@ double xl_shown_time(const X *x, const RunRow *p, double f)
     return p->r.step_time_s * f;
 }
 
+/* Adds the sheets the run has (Runners-up when it kept them, --top K;
+ * Design when a row was co-designed) and writes them in the workbook's
+ * order.  Returns the sheets' array for the caller to free. */
+static Sheet *write_sheets(X *x)
+{
+    const ReportInput *in = x->in;
+    const int designed = run_designed(in->run);
+    enum {
+        S_SUMMARY,
+        S_SCENARIOS,
+        S_BREAKDOWN,
+        S_RUNNERS,
+        S_DESIGN,
+        S_SENS,
+        S_INPUTS,
+        S_ERRORS,
+        S_ABOUT,
+        S_COUNT
+    };
+    static const char *const all[S_COUNT] = {"Summary",     "Scenarios", "Breakdown", "Runners-up", "Design",
+                                             "Sensitivity", "Inputs",    "Errors",    "About"};
+    const int want[S_COUNT] = {1, 1, 1, in->run->top_k > 0, designed, in->sens && in->sens->n > 0, 1, 1, 1};
+    Sheet *sh = calloc(S_COUNT, sizeof *sh);
+    Sheet *at[S_COUNT] = {NULL};
+    char sname[S_COUNT][64];
+    for (int i = 0, k = 0; sh && i < S_COUNT; i++) {
+        if (!want[i])
+            continue;
+        at[i] = &sh[k++];
+        rpt_sheet_name(all[i], sname[i], sizeof sname[i]);
+        at[i]->name = sname[i];
+        at[i]->ws = workbook_add_worksheet(x->wb, sname[i]);
+        if (!at[i]->ws)
+            xl_check(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
+    }
+    if (sh && x->err == LXW_NO_ERROR) {
+        xl_sheet_summary(x, at[S_SUMMARY]);
+        xl_sheet_scenarios(x, at[S_SCENARIOS]);
+        xl_sheet_breakdown(x, at[S_BREAKDOWN]);
+        if (at[S_RUNNERS])
+            xl_sheet_runners_up(x, at[S_RUNNERS]);
+        if (at[S_DESIGN])
+            xl_sheet_design(x, at[S_DESIGN]);
+        if (at[S_SENS])
+            xl_sheet_sensitivity(x, at[S_SENS]);
+        xl_sheet_inputs(x, at[S_INPUTS]);
+        xl_sheet_errors(x, at[S_ERRORS]);
+        xl_sheet_about(x, at[S_ABOUT]);
+        worksheet_activate(at[S_SUMMARY]->ws);
+        if (x->run->n_error)
+            worksheet_set_tab_color(at[S_ERRORS]->ws, 0xC00000);
+    }
+    return sh;
+}
+
+/* libxlsxwriter prints its own "[ERROR] ..." lines to stderr; ours (with
+ * the path and the reason) is the one the user gets: its are silenced for
+ * the close, where it writes the file.  The report is written by one
+ * thread, after the evaluation. */
+static lxw_error close_quietly(lxw_workbook *wb)
+{
+    fflush(stderr);
+    const int saved_err = dup(STDERR_FILENO);
+    const int devnull = open("/dev/null", O_WRONLY);
+    if (saved_err >= 0 && devnull >= 0)
+        dup2(devnull, STDERR_FILENO);
+    if (devnull >= 0)
+        close(devnull);
+    const lxw_error e = workbook_close(wb);
+    fflush(stderr);
+    if (saved_err >= 0) {
+        dup2(saved_err, STDERR_FILENO);
+        close(saved_err);
+    }
+    return e;
+}
+
 int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
 {
     AtomicFile a = {0};
@@ -540,71 +617,8 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     props.created = in->created;
     xl_check(&x, workbook_set_properties(x.wb, &props));
 
-    /* optional sheets: Runners-up when the run kept them (--top K), Design
-     * when a row was co-designed */
-    const int designed = run_designed(in->run);
-    enum {
-        S_SUMMARY,
-        S_SCENARIOS,
-        S_BREAKDOWN,
-        S_RUNNERS,
-        S_DESIGN,
-        S_SENS,
-        S_INPUTS,
-        S_ERRORS,
-        S_ABOUT,
-        S_COUNT
-    };
-    static const char *const all[S_COUNT] = {"Summary",     "Scenarios", "Breakdown", "Runners-up", "Design",
-                                             "Sensitivity", "Inputs",    "Errors",    "About"};
-    const int want[S_COUNT] = {1, 1, 1, in->run->top_k > 0, designed, in->sens && in->sens->n > 0, 1, 1, 1};
-    Sheet *sh = calloc(S_COUNT, sizeof *sh);
-    Sheet *at[S_COUNT] = {NULL};
-    char sname[S_COUNT][64];
-    for (int i = 0, k = 0; sh && i < S_COUNT; i++) {
-        if (!want[i])
-            continue;
-        at[i] = &sh[k++];
-        rpt_sheet_name(all[i], sname[i], sizeof sname[i]);
-        at[i]->name = sname[i];
-        at[i]->ws = workbook_add_worksheet(x.wb, sname[i]);
-        if (!at[i]->ws)
-            xl_check(&x, LXW_ERROR_MEMORY_MALLOC_FAILED);
-    }
-    if (sh && x.err == LXW_NO_ERROR) {
-        xl_sheet_summary(&x, at[S_SUMMARY]);
-        xl_sheet_scenarios(&x, at[S_SCENARIOS]);
-        xl_sheet_breakdown(&x, at[S_BREAKDOWN]);
-        if (at[S_RUNNERS])
-            xl_sheet_runners_up(&x, at[S_RUNNERS]);
-        if (at[S_DESIGN])
-            xl_sheet_design(&x, at[S_DESIGN]);
-        if (at[S_SENS])
-            xl_sheet_sensitivity(&x, at[S_SENS]);
-        xl_sheet_inputs(&x, at[S_INPUTS]);
-        xl_sheet_errors(&x, at[S_ERRORS]);
-        xl_sheet_about(&x, at[S_ABOUT]);
-        worksheet_activate(at[S_SUMMARY]->ws);
-        if (x.run->n_error)
-            worksheet_set_tab_color(at[S_ERRORS]->ws, 0xC00000);
-    }
-    /* libxlsxwriter prints its own "[ERROR] ..." lines to stderr; ours (with
-     * the path and the reason) is the one the user gets: its are silenced
-     * for the close, where it writes the file.  The report is written by
-     * one thread, after the evaluation. */
-    fflush(stderr);
-    const int saved_err = dup(STDERR_FILENO);
-    const int devnull = open("/dev/null", O_WRONLY);
-    if (saved_err >= 0 && devnull >= 0)
-        dup2(devnull, STDERR_FILENO);
-    if (devnull >= 0)
-        close(devnull);
-    lxw_error e = workbook_close(x.wb);
-    fflush(stderr);
-    if (saved_err >= 0) {
-        dup2(saved_err, STDERR_FILENO);
-        close(saved_err);
-    }
+    Sheet *sh = write_sheets(&x);
+    lxw_error e = close_quietly(x.wb);
     free(sh);
     free(x.buf);
     rpt_series_free(&x.set);
