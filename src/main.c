@@ -31,54 +31,12 @@ enum { EXIT_OK = 0, EXIT_ROWS_FAILED = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_O
  * 1,400-byte path buffers, never be cut. */
 #define RUN_MAX_OUT_PATH 1000
 
-static const char usage_text[] =
-    "usage: deepflow run SCENARIOS.csv [-o DIR] [-j THREADS] [--formats xlsx,csv,png,svg] [--top K] "
-    "[--quiet]\n"
-    "       deepflow eval KEY=VALUE ... [--format text|csv] [--top K]\n"
-    "       deepflow templates [KIND [NAME]]\n"
-    "       deepflow --help | --version\n";
-
-static const char help_text[] =
-    "deepflow — full-stack pathfinding for distributed deep-learning training.\n"
-    "\n"
-    "  run SCENARIOS.csv   evaluate every row of a scenario table and write the\n"
-    "                      report to reports/NAME/ (NAME.xlsx, summary.csv,\n"
-    "                      breakdown.csv, charts/*.dat,*.gp,*.png,*.svg)\n"
-    "      -o, --output DIR    write the report to DIR instead\n"
-    "      -f, --formats LIST  what to write, of xlsx,csv,png,svg (default all);\n"
-    "                          the workbook date is $SOURCE_DATE_EPOCH or the table's\n"
-    "                          modification time, so a rerun gives the same bytes\n"
-    "      -j, --jobs N        threads (default: all cores)\n"
-    "      -k, --top K         keep the search's K best strategies of each row with an\n"
-    "                          auto field: a Runners-up sheet and runners_up.csv\n"
-    "      -q, --quiet         no progress line\n"
-    "      -t, --templates DIR templates folder (default $DEEPFLOW_TEMPLATES, ./templates, or the installed "
-    "ones)\n"
-    "  eval KEY=VALUE ...  one scenario, a readable breakdown on stdout, e.g.\n"
-    "                      deepflow eval system=dgx-h100 model=gpt3-175b devices=1024 tp=8 pp=16 \\\n"
-    "                          microbatch=1 global_batch=1536 train_tokens=300e9\n"
-    "      --format csv        print the summary header and row instead\n"
-    "      --top K             list the search's K best strategies after the breakdown\n"
-    "  templates [KIND]    list the templates (devices, networks, systems, models,\n"
-    "                      technology, convergence, frameworks)\n"
-    "  templates KIND NAME every parameter of one template, as the loader resolves it\n"
-    "\n";
-
-static const char help_tail[] =
-    "and any dotted template path such as model.layers or\n"
-    "system.device.hbm.bandwidth.  Values may carry units (80 GiB, 3.35 TB/s,\n"
-    "400 Gb/s, 700 W, 5 us).  A table cell may sweep: 8|16|32 or 8..1024*2.  The\n"
-    "fields marked auto may be left to the search, which evaluates every\n"
-    "consistent choice and keeps the fastest to train.\n"
-    "\n"
-    "Exit status: 0 every row evaluated, 1 some rows failed, 2 usage error,\n"
-    "3 unreadable input, 4 output could not be written.\n";
-
 static int usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "deepflow: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", usage_text);
+    fputs("\n", stderr);
+    rpt_usage(stderr);
     return EXIT_USAGE;
 }
 
@@ -98,41 +56,6 @@ static int init_templates(TemplateDB *db, const char *dir)
 
 /* ---- run -------------------------------------------------------------- */
 
-typedef struct {
-    int tty;
-    struct timespec t0;
-} Progress;
-
-static double since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
-
-static void progress_line(int done, int total, void *ctx)
-{
-    Progress *p = ctx;
-    if (!p->tty)
-        return;
-    double el = since(&p->t0);
-    double rate = el > 0 ? done / el : 0;
-    double eta = rate > 0 ? (total - done) / rate : 0;
-    fprintf(stderr, "\r%d/%d scenarios, %.0f/s, ETA %.0f s   ", done, total, rate, eta);
-    if (done == total)
-        fputs("\n", stderr);
-}
-
-static void base_name(const char *path, char *out, size_t n)
-{
-    const char *b = strrchr(path, '/');
-    b = b ? b + 1 : path;
-    snprintf(out, n, "%s", b);
-    char *dot = strrchr(out, '.');
-    if (dot && dot != out && !strcasecmp(dot, ".csv"))
-        *dot = '\0';
-}
-
 /* --top K: 1 to RUN_MAX_TOP. */
 static int parse_top(const char *s, int *k)
 {
@@ -144,8 +67,20 @@ static int parse_top(const char *s, int *k)
     return 0;
 }
 
-static int cmd_run(int argc, char **argv)
+/* deepflow run's arguments. */
+typedef struct {
+    const char *input, *out, *tdir;
+    int jobs, quiet, top_k;
+    unsigned formats;
+    char command[4096]; /* the command line as typed, for the About sheet */
+} RunArgs;
+
+/* Parses run's arguments into a; an output folder that cannot be one is a
+ * usage error, before any work.  Returns -1, or the exit status of a usage
+ * error. */
+static int run_args(int argc, char **argv, RunArgs *a)
 {
+    memset(a, 0, sizeof *a);
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},
         {"jobs", required_argument, NULL, 'j'},
@@ -155,53 +90,53 @@ static int cmd_run(int argc, char **argv)
         {"top", required_argument, NULL, 'k'},
         {NULL, 0, NULL, 0},
     };
-    const char *out = NULL, *tdir = NULL;
     /* threads: this machine's cores, shared among the MPI ranks on it */
-    int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN) / dist_local_size(), quiet = 0, top_k = 0, c;
-    if (jobs < 1)
-        jobs = 1;
-    unsigned formats = RPT_ALL;
-    char command[4096]; /* before getopt_long permutes argv */
-    rpt_command_line(argc, argv, command, sizeof command);
+    a->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN) / dist_local_size();
+    if (a->jobs < 1)
+        a->jobs = 1;
+    a->formats = RPT_ALL;
+    rpt_command_line(argc, argv, a->command, sizeof a->command); /* before getopt_long permutes argv */
+    int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:j:qt:f:k:", opts, NULL)) != -1) {
         switch (c) {
         case 'o':
-            out = optarg;
+            a->out = optarg;
             break;
         case 'j': {
             char *end;
             long v = strtol(optarg, &end, 10);
             if (*end || v < 1 || v > 1024)
                 return usage_error("-j: expected a thread count from 1 to 1024, got '%s'", optarg);
-            jobs = (int)v;
+            a->jobs = (int)v;
             break;
         }
         case 'k':
-            if (parse_top(optarg, &top_k))
+            if (parse_top(optarg, &a->top_k))
                 return usage_error("--top: expected a count of strategies from 1 to 100, got '%s'", optarg);
             break;
         case 'q':
-            quiet = 1;
+            a->quiet = 1;
             break;
         case 't':
-            tdir = optarg;
+            a->tdir = optarg;
             break;
         case 'f': {
             char ferr[200];
-            if (rpt_parse_formats(optarg, &formats, ferr, sizeof ferr))
+            if (rpt_parse_formats(optarg, &a->formats, ferr, sizeof ferr))
                 return usage_error("%s", ferr);
             break;
         }
         default:
-            fputs(usage_text, stderr);
+            rpt_usage(stderr);
             return EXIT_USAGE;
         }
     }
     if (optind != argc - 1)
         return usage_error("run: expected one scenario table%s", optind < argc ? ", got several" : "");
-    const char *input = argv[optind];
-    if (out) { /* an output folder that cannot be one is a usage error, before any work */
+    a->input = argv[optind];
+    const char *out = a->out;
+    if (out) {
         struct stat ost;
         if (!*out)
             return usage_error("%s", "-o: expected an output folder, got an empty name");
@@ -214,7 +149,16 @@ static int cmd_run(int argc, char **argv)
         if (stat(out, &ost) == 0 && !S_ISDIR(ost.st_mode))
             return usage_error("-o: '%s' is a file, not a folder", out);
     }
+    return -1;
+}
 
+static int cmd_run(int argc, char **argv)
+{
+    RunArgs ra;
+    const int bad = run_args(argc, argv, &ra);
+    if (bad >= 0)
+        return bad;
+    const char *input = ra.input;
     Diag d;
     diag_clear(&d);
     Table t;
@@ -225,12 +169,12 @@ static int cmd_run(int argc, char **argv)
         return EXIT_INPUT;
     }
     TemplateDB db;
-    if (init_templates(&db, tdir)) {
+    if (init_templates(&db, ra.tdir)) {
         table_free(&t);
         return EXIT_INPUT;
     }
     char dir[1024], name[256], terr[300];
-    base_name(input, name, sizeof name);
+    rpt_report_name(input, name, sizeof name);
     if (!name[0] || !strcmp(name, ".") || !strcmp(name, "..")) { /* '...csv' would write to reports/.. */
         tdb_free(&db);
         table_free(&t);
@@ -243,66 +187,31 @@ static int cmd_run(int argc, char **argv)
         table_free(&t);
         return EXIT_USAGE;
     }
-    if (out)
-        snprintf(dir, sizeof dir, "%s", out);
+    if (ra.out)
+        snprintf(dir, sizeof dir, "%s", ra.out);
     else
         snprintf(dir, sizeof dir, "reports/%s", name);
 
-    Progress pr = {!quiet && isatty(fileno(stderr)), {0, 0}};
-    clock_gettime(CLOCK_MONOTONIC, &pr.t0);
-    /* a study larger than the workbook lists one by one is streamed: its
-     * rows pass, its CSVs are written as they do, and only the rows the
-     * report needs are kept (DEEPFLOW_DETAIL_MAX lowers that size, for
-     * tests; DEEPFLOW_NO_STREAM holds every row regardless) */
-    const char *dm = getenv("DEEPFLOW_DETAIL_MAX");
-    const long dml = dm ? strtol(dm, NULL, 10) : 0;
-    const int detail_max = dml > 0 && dml <= RPT_DETAIL_MAX ? (int)dml : 0;
-    const int streamed =
-        run_count(&t) > (detail_max > 0 ? detail_max : RPT_DETAIL_MAX) && !getenv("DEEPFLOW_NO_STREAM");
-    Run run;
-    Diag rd;
-    diag_clear(&rd);
-    char sdir[1200] = "";
-    const int got = streamed ? rpt_stream_table(&db, &t, jobs, top_k, progress_line, &pr, dir, formats,
-                                                detail_max, &run, sdir, sizeof sdir, &rd)
-                             : run_table(&db, &t, jobs, top_k, progress_line, &pr, &run, &rd);
-    if (got) {
-        char msg[1200];
-        diag_format(&rd, msg, sizeof msg);
-        fprintf(stderr, "deepflow: %s (no report written)\n", msg);
-        if (sdir[0])
-            atomic_stage_abort(sdir);
-        tdb_free(&db);
-        table_free(&t);
-        return got == 2 ? EXIT_OUTPUT : EXIT_INPUT;
-    }
-    if (dist_rank() > 0) { /* rank 0 has every result and writes the report */
-        run_free(&run);
-        tdb_free(&db);
-        table_free(&t);
-        return EXIT_OK;
-    }
-    rpt_print_warnings(&db, &run);
-    rpt_print_row_errors(&run, input);
-
-    int rc = run.n_error ? EXIT_ROWS_FAILED : EXIT_OK;
-    Sensitivity sens;
-    const int have_sens = rpt_sensitivity(&run, &sens) == 0;
-    ReportInput rin = {.run = &run,
-                       .table = &t,
-                       .db = &db,
-                       .name = name,
-                       .command = command,
-                       .created = created,
-                       .sens = have_sens ? &sens : NULL,
-                       .resolve = evaluate_resolve,
-                       .detail_max = detail_max,
-                       .streamed = sdir[0] ? sdir : NULL};
-    if (rpt_publish(&rin, dir, formats) != 0)
-        rc = EXIT_OUTPUT;
-    if (sdir[0])
-        atomic_stage_abort(sdir); /* what was not moved into the report (an unused design.csv) */
-    run_free(&run);
+    RptProgress pr;
+    rpt_progress_start(&pr, !ra.quiet && isatty(fileno(stderr)));
+    static const int exit_of[] = {[STUDY_OK] = EXIT_OK,
+                                  [STUDY_ROWS_FAILED] = EXIT_ROWS_FAILED,
+                                  [STUDY_INPUT] = EXIT_INPUT,
+                                  [STUDY_OUTPUT] = EXIT_OUTPUT};
+    const Study study = {.db = &db,
+                         .table = &t,
+                         .input = input,
+                         .name = name,
+                         .dir = dir,
+                         .command = ra.command,
+                         .created = created,
+                         .jobs = ra.jobs,
+                         .top_k = ra.top_k,
+                         .formats = ra.formats,
+                         .progress = rpt_progress_line,
+                         .progress_ctx = &pr,
+                         .resolve = evaluate_resolve};
+    const int rc = exit_of[rpt_study(&study)];
     tdb_free(&db);
     table_free(&t);
     return rc;
@@ -403,17 +312,6 @@ static int cmd_eval(int argc, char **argv)
 
 /* ---- templates -------------------------------------------------------- */
 
-static void print_param(const char *key, const ParamDef *def, const void *obj, void *ctx)
-{
-    (void)ctx;
-    char value[512];
-    if (def->type == P_SUB)
-        snprintf(value, sizeof value, "%s", (const char *)obj + def->offset);
-    else
-        param_format(def, obj, value, sizeof value);
-    printf("%-36s %s\n", key, value);
-}
-
 static int cmd_templates(int argc, char **argv)
 {
     static const char *const kinds[] = {"devices",    "networks",    "systems",   "models",
@@ -424,66 +322,32 @@ static int cmd_templates(int argc, char **argv)
     TemplateDB db;
     if (init_templates(&db, NULL))
         return EXIT_INPUT;
-    if (argc > 2) { /* one template, every parameter as the loader resolved it */
-        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-            if (strcasecmp(argv[1], kinds[k]))
-                continue;
-            Diag d;
-            diag_clear(&d);
-            const Template *t = tdb_get(&db, tables[k], argv[2], NULL, &d);
-            if (!t) {
-                char msg[1200];
-                diag_format(&d, msg, sizeof msg);
-                fprintf(stderr, "deepflow templates: %s\n", msg);
-                tdb_free(&db);
-                return EXIT_INPUT;
-            }
-            printf("# %s (%s)\n", argv[2], t->path);
-            /* a derive: device (or a system of one) as the model will see it */
-            void *obj = malloc(tables[k]->struct_size);
-            if (!obj) {
-                tdb_free(&db);
-                fprintf(stderr, "deepflow templates: out of memory\n");
-                return EXIT_INPUT;
-            }
-            memcpy(obj, t->obj, tables[k]->struct_size);
-            int rc = 0;
-            if (tables[k] == &param_device_table && ((Device *)obj)->derive.name[0]) {
-                rc = tech_resolve_device(t->obj, obj, NULL, NULL, &d);
-                printf("# derived by the generator from derive: below; keys the file sets are kept\n");
-            } else if (tables[k] == &param_system_table && ((System *)obj)->device.derive.name[0]) {
-                rc = tech_resolve_system(obj, &d);
-                printf(
-                    "# device derived by the generator from device.derive; keys set explicitly are kept\n");
-            }
-            if (rc) {
-                memcpy(obj, t->obj, tables[k]->struct_size);
-                printf("# cannot derive: %s\n", d.msg);
-            }
-            param_walk(tables[k], obj, "", print_param, NULL);
-            free(obj);
+    for (size_t k = 0; argc > 2 && k < sizeof kinds / sizeof kinds[0]; k++) {
+        if (strcasecmp(argv[1], kinds[k]))
+            continue;
+        /* one template, every parameter as the loader resolved it; a derive:
+         * device (or a system of one) as the model will see it */
+        Diag d;
+        diag_clear(&d);
+        const Template *t = tdb_get(&db, tables[k], argv[2], NULL, &d);
+        void *obj = t ? malloc(tables[k]->struct_size) : NULL;
+        if (!obj) {
+            char msg[1200];
+            diag_format(&d, msg, sizeof msg);
+            fprintf(stderr, "deepflow templates: %s\n", t ? "out of memory" : msg);
             tdb_free(&db);
-            return EXIT_OK;
+            return EXIT_INPUT;
         }
+        const char *note;
+        const int cannot = evaluate_template(tables[k], t->obj, obj, &note, &d);
+        rpt_print_template(tables[k], obj, argv[2], t->path, note, cannot ? d.msg : NULL);
+        free(obj);
+        tdb_free(&db);
+        return EXIT_OK;
     }
-    int found = 0;
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-        if (argc > 1 && strcasecmp(argv[1], kinds[k]))
-            continue;
-        found = 1;
-        char **names;
-        int n;
-        if (tdb_list(&db, kinds[k], &names, &n) || n == 0)
-            continue;
-        printf("%s:\n", kinds[k]);
-        for (int i = 0; i < n; i++) {
-            printf("  %s\n", names[i]);
-            free(names[i]);
-        }
-        free(names);
-    }
+    const int found = rpt_print_template_names(&db, argc > 1 ? argv[1] : NULL);
     tdb_free(&db);
-    if (!found)
+    if (found)
         return usage_error("templates: unknown kind '%s' (devices, networks, systems, models, technology, "
                            "convergence, frameworks)",
                            argv[1]);
@@ -493,16 +357,12 @@ static int cmd_templates(int argc, char **argv)
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
-        fputs(usage_text, stderr);
+        rpt_usage(stderr);
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-        fputs(usage_text, stdout);
-        fputs("\n", stdout);
-        fputs(help_text, stdout);
-        rpt_print_columns(&param_scenario_table);
-        fputs(help_tail, stdout);
+        rpt_print_help();
         return EXIT_OK;
     }
     if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {

@@ -311,3 +311,22 @@ int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r)
 {
     return evaluate_top(sc, cache, r, NULL);
 }
+
+int evaluate_template(const ParamTable *t, const void *in, void *out, const char **note, Diag *d)
+{
+    memcpy(out, in, t->struct_size);
+    *note = "";
+    int rc = 0;
+    if (t == &param_device_table && ((Device *)out)->derive.name[0]) {
+        rc = tech_resolve_device(in, out, NULL, NULL, d);
+        *note = "# derived by the generator from derive: below; keys the file sets are kept";
+    } else if (t == &param_system_table && ((System *)out)->device.derive.name[0]) {
+        rc = tech_resolve_system(out, d);
+        *note = "# device derived by the generator from device.derive; keys set explicitly are kept";
+    }
+    if (rc) {
+        memcpy(out, in, t->struct_size);
+        return -1;
+    }
+    return 0;
+}

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "core/diag.h"
+#include "core/param.h"
 #include "core/types.h"
 #include "perf/perf.h"
 #include "search/search.h"
@@ -17,6 +18,14 @@
  * wires.  Idempotent; evaluate_cached() does it itself, the report calls it
  * to show the resolved figures.  0, or -1 with d->msg saying why. */
 int evaluate_resolve(Scenario *sc, Diag *d);
+
+/* A template as the model sees it (deepflow templates KIND NAME): a
+ * derive: device, or a system of one, run through the generator into out
+ * (a copy of in otherwise; t is the template's parameter table).  *note:
+ * the line that says what is derived ("" when nothing is).  Returns 0, or
+ * -1 when it cannot be derived (d says why; out holds the template as
+ * written). */
+int evaluate_template(const ParamTable *t, const void *in, void *out, const char **note, Diag *d);
 
 int evaluate_cached(const Scenario *sc, GemmCache *cache, Result *r);
 

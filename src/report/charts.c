@@ -928,6 +928,22 @@ static void drop_stale(const char *dir, const unsigned drop[CH_COUNT])
             }
 }
 
+/* The step components the breakdown chart stacks: those any series' best
+ * scenario spends time in (the hidden data-parallel exchange is not). */
+static void breakdown_components(const Run *run, const RptSeriesSet *set, PlotCtx *pc)
+{
+    for (int c = 0; c < COMP_COUNT; c++) {
+        if (c == COMP_DP_HIDDEN)
+            continue;
+        int any = 0;
+        for (int i = 0; i < set->n; i++)
+            if (set->s[i].best >= 0 && run->row[set->s[i].best].r.comp_time_s[c] > 0)
+                any = 1;
+        if (any)
+            pc->comp[pc->nc++] = c;
+    }
+}
+
 int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, RptChartsDone *done, char *err,
                      size_t n)
 {
@@ -962,16 +978,7 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
             if (nbest == 0)
                 continue;
             g.pc.per_sample = rpt_breakdown_per_sample(in->run, &set);
-            for (int c = 0; c < COMP_COUNT; c++) {
-                if (c == COMP_DP_HIDDEN)
-                    continue;
-                int any = 0;
-                for (int i = 0; i < set.n; i++)
-                    if (set.s[i].best >= 0 && in->run->row[set.s[i].best].r.comp_time_s[c] > 0)
-                        any = 1;
-                if (any)
-                    g.pc.comp[g.pc.nc++] = c;
-            }
+            breakdown_components(in->run, &set, &g.pc);
             if (g.pc.nc == 0)
                 continue;
             g.pc.nbars = nbest;

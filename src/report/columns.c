@@ -3,6 +3,7 @@
 #include "columns.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -126,6 +127,60 @@ static int axis_cell(StrategyAxis a, const Strategy *shown, double *num, char *t
     return 1;
 }
 
+/* The numeric figures of a result: column name, field, divisor (the unit
+ * the column is in). */
+typedef struct {
+    const char *name;
+    size_t off;
+    double div;
+} Figure;
+static const Figure figures[] = {
+    {"step_time_s", offsetof(Result, step_time_s), 1},
+    {"samples_per_s", offsetof(Result, samples_per_s), 1},
+    {"steps", offsetof(Result, steps), 1},
+    {"epochs", offsetof(Result, epochs), 1},
+    {"time_to_train_s", offsetof(Result, time_to_train_s), 1},
+    {"time_to_train_days", offsetof(Result, time_to_train_s), 86400.0},
+    {"goodput", offsetof(Result, failures.goodput), 1},
+    {"time_to_train_days_failures", offsetof(Result, failures.wall_s), 86400.0},
+    {"mtti_hours", offsetof(Result, failures.mtti_s), 3600.0},
+    {"checkpoint_s", offsetof(Result, failures.write_s), 1},
+    {"checkpoint_interval_s", offsetof(Result, failures.interval_s), 1},
+    {"model_tflops_per_device", offsetof(Result, model_tflops_per_device), 1},
+    {"mfu", offsetof(Result, mfu), 1},
+    {"hfu", offsetof(Result, hfu), 1},
+    {"scaling_efficiency", offsetof(Result, scaling_efficiency), 1},
+    {"speedup", offsetof(Result, speedup), 1},
+    {"speedup_bcrit_half", offsetof(Result, speedup_bcrit_half), 1},
+    {"speedup_bcrit_double", offsetof(Result, speedup_bcrit_double), 1},
+    {"time_to_train_days_bcrit_half", offsetof(Result, ttt_bcrit_half_s), 86400.0},
+    {"time_to_train_days_bcrit_double", offsetof(Result, ttt_bcrit_double_s), 86400.0},
+    {"memory_per_device_gib", offsetof(Result, mem_total_bytes), GIB_BYTES},
+    {"memory_capacity_gib", offsetof(Result, mem_capacity_bytes), GIB_BYTES},
+    {"weights_gib", offsetof(Result, mem_weights_bytes), GIB_BYTES},
+    {"gradients_gib", offsetof(Result, mem_grads_bytes), GIB_BYTES},
+    {"optimizer_gib", offsetof(Result, mem_optimizer_bytes), GIB_BYTES},
+    {"activations_gib", offsetof(Result, mem_activations_bytes), GIB_BYTES},
+    {"device_power_w", offsetof(Result, device_power_w), 1},
+    {"system_power_w", offsetof(Result, system_power_w), 1},
+    {"energy_per_step_j", offsetof(Result, energy_per_step_j), 1},
+    {"energy_to_train_kwh", offsetof(Result, energy_to_train_j), 3.6e6},
+    {"cost_usd", offsetof(Result, cost_usd), 1},
+};
+
+/* The figure `name` of r; -1 when no column of that name is a figure. */
+static int figure(const char *name, const Result *r, double *v)
+{
+    for (size_t k = 0; k < sizeof figures / sizeof figures[0]; k++)
+        if (!strcmp(figures[k].name, name)) {
+            double raw;
+            memcpy(&raw, (const char *)r + figures[k].off, sizeof raw);
+            *v = raw / figures[k].div;
+            return 0;
+        }
+    return -1;
+}
+
 int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
 {
     const Scenario *sc = &rr->sc;
@@ -202,69 +257,7 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
         base[nl - 3] = '\0';
         name = base;
     }
-    if (!strcmp(name, "step_time_s"))
-        v = r->step_time_s;
-    else if (!strcmp(name, "samples_per_s"))
-        v = r->samples_per_s;
-    else if (!strcmp(name, "steps"))
-        v = r->steps;
-    else if (!strcmp(name, "epochs"))
-        v = r->epochs;
-    else if (!strcmp(name, "time_to_train_s"))
-        v = r->time_to_train_s;
-    else if (!strcmp(name, "time_to_train_days"))
-        v = r->time_to_train_s / 86400.0;
-    else if (!strcmp(name, "goodput"))
-        v = r->failures.goodput;
-    else if (!strcmp(name, "time_to_train_days_failures"))
-        v = r->failures.wall_s / 86400.0;
-    else if (!strcmp(name, "mtti_hours"))
-        v = r->failures.mtti_s / 3600.0;
-    else if (!strcmp(name, "checkpoint_s"))
-        v = r->failures.write_s;
-    else if (!strcmp(name, "checkpoint_interval_s"))
-        v = r->failures.interval_s;
-    else if (!strcmp(name, "model_tflops_per_device"))
-        v = r->model_tflops_per_device;
-    else if (!strcmp(name, "mfu"))
-        v = r->mfu;
-    else if (!strcmp(name, "hfu"))
-        v = r->hfu;
-    else if (!strcmp(name, "scaling_efficiency"))
-        v = r->scaling_efficiency;
-    else if (!strcmp(name, "speedup"))
-        v = r->speedup;
-    else if (!strcmp(name, "speedup_bcrit_half"))
-        v = r->speedup_bcrit_half;
-    else if (!strcmp(name, "speedup_bcrit_double"))
-        v = r->speedup_bcrit_double;
-    else if (!strcmp(name, "time_to_train_days_bcrit_half"))
-        v = r->ttt_bcrit_half_s / 86400.0;
-    else if (!strcmp(name, "time_to_train_days_bcrit_double"))
-        v = r->ttt_bcrit_double_s / 86400.0;
-    else if (!strcmp(name, "memory_per_device_gib"))
-        v = r->mem_total_bytes / GIB_BYTES;
-    else if (!strcmp(name, "memory_capacity_gib"))
-        v = r->mem_capacity_bytes / GIB_BYTES;
-    else if (!strcmp(name, "weights_gib"))
-        v = r->mem_weights_bytes / GIB_BYTES;
-    else if (!strcmp(name, "gradients_gib"))
-        v = r->mem_grads_bytes / GIB_BYTES;
-    else if (!strcmp(name, "optimizer_gib"))
-        v = r->mem_optimizer_bytes / GIB_BYTES;
-    else if (!strcmp(name, "activations_gib"))
-        v = r->mem_activations_bytes / GIB_BYTES;
-    else if (!strcmp(name, "device_power_w"))
-        v = r->device_power_w;
-    else if (!strcmp(name, "system_power_w"))
-        v = r->system_power_w;
-    else if (!strcmp(name, "energy_per_step_j"))
-        v = r->energy_per_step_j;
-    else if (!strcmp(name, "energy_to_train_kwh"))
-        v = r->energy_to_train_j / 3.6e6;
-    else if (!strcmp(name, "cost_usd"))
-        v = r->cost_usd;
-    else
+    if (figure(name, r, &v))
         return -1; /* a column without a reader: tests/test_report.c fails on it */
     *num = v * scale;
     return 1;

@@ -292,9 +292,54 @@ int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunPro
                      const char *dir, unsigned formats, int detail_max, Run *run, char *sdir, size_t sn,
                      Diag *d);
 
+/* One study from its table to its report (study.c): every row evaluated
+ * (streamed through rpt_stream_table when the study is larger than the
+ * workbook lists), the failed rows and the warnings printed, the
+ * sensitivity worked out and every format published into dir.  On an MPI
+ * run only rank 0 reports. */
+typedef struct {
+    TemplateDB *db;
+    const Table *table;
+    const char *input;   /* the table's path, for messages */
+    const char *name;    /* the report's name (the table's file name) */
+    const char *dir;     /* the report's folder */
+    const char *command; /* the command line, for the About sheet */
+    time_t created;      /* the document date */
+    int jobs, top_k;
+    unsigned formats;
+    RunProgress progress;
+    void *progress_ctx;
+    int (*resolve)(Scenario *sc, Diag *d); /* as ReportInput.resolve */
+} Study;
+enum { STUDY_OK, STUDY_ROWS_FAILED, STUDY_INPUT, STUDY_OUTPUT };
+int rpt_study(const Study *s);
+
 /* deepflow eval's printout of one row on stdout (a note on stderr when no
  * global batch was given). */
 void rpt_print_eval(const RunRow *rr);
+
+/* The command line's texts (cli.c): the usage lines on f; --help on
+ * stdout; one template's every parameter as resolved ("# NAME (PATH)", the
+ * note of what was derived, why it could not be when cannot is not NULL,
+ * then one "key value" line each); the names of the templates of a kind
+ * (every kind when NULL), -1 when kind is none of them. */
+void rpt_usage(FILE *f);
+void rpt_print_help(void);
+void rpt_print_template(const ParamTable *t, const void *obj, const char *name, const char *path,
+                        const char *note, const char *cannot);
+int rpt_print_template_names(const TemplateDB *db, const char *kind);
+
+/* The report's name: the table's file name without its folder and .csv. */
+void rpt_report_name(const char *path, char *out, size_t n);
+
+/* A run's progress line on stderr ("done/total scenarios, rate, ETA"),
+ * when tty: a RunProgress callback (cli.c). */
+typedef struct {
+    int tty;
+    struct timespec t0;
+} RptProgress;
+void rpt_progress_start(RptProgress *p, int tty);
+void rpt_progress_line(int done, int total, void *ctx);
 
 /* A parameter table's columns on stdout, from the table itself (never a
  * second, hand-kept list): "name", "name (a|b|c)", "name (0-3|auto)". */

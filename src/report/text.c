@@ -70,6 +70,49 @@ static void print_top(const RunRow *rr)
     }
 }
 
+/* A co-designed row: the design points searched and the budget splits,
+ * from the template's to the one found. */
+static void print_codesign(const Scenario *sc, const Result *r)
+{
+    const double now_s = merit_time(merit_of(r));
+    printf("codesign     %s: %d design points; %.4g x faster than the template's split",
+           codesign_name(sc->codesign), r->design_evals, r->design_start_s / now_s);
+    static const char *const what[3] = {"area", "power", "edge"};
+    const double *from[3] = {sc->system.device.derive.budget.area, sc->system.device.derive.budget.power,
+                             sc->system.device.derive.budget.perimeter};
+    const double *to[3] = {r->design_budget.area, r->design_budget.power, r->design_budget.perimeter};
+    for (int k = 0; k < 3; k++) {
+        printf("\n             %-6s", what[k]);
+        for (int p = 0; p < TP_COUNT; p++)
+            if (from[k][p] > 0 || to[k][p] > 0)
+                printf(" %s %.3f->%.3f", tech_part_name((TechPart)p), from[k][p], to[k][p]);
+    }
+    printf("\n");
+}
+
+/* The steps and time to train, with the range, and the goodput under
+ * failures. */
+static void print_to_train(const Result *r, int ranged)
+{
+    printf("to train     %.0f steps", r->steps);
+    print_ranged(rpt_fmt_duration, r->time_to_train_s, r, ranged, ", ", "");
+    printf("\n");
+    const Goodput *g = &r->failures;
+    if (isfinite(g->goodput) && isfinite(g->wall_s)) {
+        char wall[48], mtti[48], every[48];
+        rpt_fmt_duration(g->wall_s, wall, sizeof wall);
+        rpt_fmt_duration(g->mtti_s, mtti, sizeof mtti);
+        rpt_fmt_duration(g->interval_s, every, sizeof every);
+        printf("failures     goodput %.1f %%: %s to train, interrupted every %s on average, a %.3g s "
+               "checkpoint every %s\n",
+               100 * g->goodput, wall, mtti, g->write_s, every);
+    } else if (isfinite(g->goodput)) {
+        printf("failures     goodput 0: interruptions (every %.3g s) come faster than a checkpoint "
+               "(%.3g s) can be written\n",
+               g->mtti_s, g->write_s);
+    }
+}
+
 void rpt_print_eval(const RunRow *rr)
 {
     const Scenario *sc = &rr->sc;
@@ -125,41 +168,10 @@ void rpt_print_eval(const RunRow *rr)
                r->searched, r->search_feasible, r->search_pruned, r->search_space);
     if (sc->model.kind == MODEL_GEMM)
         printf("bound        %s\n", strstr(r->bottleneck, "(compute)") ? "compute-bound" : "memory-bound");
-    if (r->design_evals) {
-        const double now_s = merit_time(merit_of(r));
-        printf("codesign     %s: %d design points; %.4g x faster than the template's split",
-               codesign_name(sc->codesign), r->design_evals, r->design_start_s / now_s);
-        static const char *const what[3] = {"area", "power", "edge"};
-        const double *from[3] = {sc->system.device.derive.budget.area, sc->system.device.derive.budget.power,
-                                 sc->system.device.derive.budget.perimeter};
-        const double *to[3] = {r->design_budget.area, r->design_budget.power, r->design_budget.perimeter};
-        for (int k = 0; k < 3; k++) {
-            printf("\n             %-6s", what[k]);
-            for (int p = 0; p < TP_COUNT; p++)
-                if (from[k][p] > 0 || to[k][p] > 0)
-                    printf(" %s %.3f->%.3f", tech_part_name((TechPart)p), from[k][p], to[k][p]);
-        }
-        printf("\n");
-    }
-    if (isfinite(r->time_to_train_s)) {
-        printf("to train     %.0f steps", r->steps);
-        print_ranged(rpt_fmt_duration, r->time_to_train_s, r, ranged, ", ", "");
-        printf("\n");
-        const Goodput *g = &r->failures;
-        if (isfinite(g->goodput) && isfinite(g->wall_s)) {
-            char wall[48], mtti[48], every[48];
-            rpt_fmt_duration(g->wall_s, wall, sizeof wall);
-            rpt_fmt_duration(g->mtti_s, mtti, sizeof mtti);
-            rpt_fmt_duration(g->interval_s, every, sizeof every);
-            printf("failures     goodput %.1f %%: %s to train, interrupted every %s on average, a %.3g s "
-                   "checkpoint every %s\n",
-                   100 * g->goodput, wall, mtti, g->write_s, every);
-        } else if (isfinite(g->goodput)) {
-            printf("failures     goodput 0: interruptions (every %.3g s) come faster than a checkpoint "
-                   "(%.3g s) can be written\n",
-                   g->mtti_s, g->write_s);
-        }
-    }
+    if (r->design_evals)
+        print_codesign(sc, r);
+    if (isfinite(r->time_to_train_s))
+        print_to_train(r, ranged);
     printf("breakdown    %-18s %12s %7s\n", "component", "time", "share");
     for (int c = 0; c < COMP_COUNT; c++) {
         if (r->comp_time_s[c] <= 0)

@@ -1,0 +1,65 @@
+/* report/study.c — a study from its table to its report: every row
+ * evaluated (streamed when the study is larger than the workbook lists one
+ * by one), the failed rows and warnings printed, the sensitivity worked out
+ * and the report published.  The command line (main.c) only parses. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "batch/dist.h"
+#include "io/atomic.h"
+#include "report/report.h"
+
+int rpt_study(const Study *s)
+{
+    /* a study larger than the workbook lists one by one is streamed: its
+     * rows pass, its CSVs are written as they do, and only the rows the
+     * report needs are kept (DEEPFLOW_DETAIL_MAX lowers that size, for
+     * tests; DEEPFLOW_NO_STREAM holds every row regardless) */
+    const char *dm = getenv("DEEPFLOW_DETAIL_MAX");
+    const long dml = dm ? strtol(dm, NULL, 10) : 0;
+    const int detail_max = dml > 0 && dml <= RPT_DETAIL_MAX ? (int)dml : 0;
+    const int streamed =
+        run_count(s->table) > (detail_max > 0 ? detail_max : RPT_DETAIL_MAX) && !getenv("DEEPFLOW_NO_STREAM");
+    Run run;
+    Diag rd;
+    diag_clear(&rd);
+    char sdir[1200] = "";
+    const int got =
+        streamed ? rpt_stream_table(s->db, s->table, s->jobs, s->top_k, s->progress, s->progress_ctx, s->dir,
+                                    s->formats, detail_max, &run, sdir, sizeof sdir, &rd)
+                 : run_table(s->db, s->table, s->jobs, s->top_k, s->progress, s->progress_ctx, &run, &rd);
+    if (got) {
+        char msg[1200];
+        diag_format(&rd, msg, sizeof msg);
+        fprintf(stderr, "deepflow: %s (no report written)\n", msg);
+        if (sdir[0])
+            atomic_stage_abort(sdir);
+        return got == 2 ? STUDY_OUTPUT : STUDY_INPUT;
+    }
+    if (dist_rank() > 0) { /* rank 0 has every result and writes the report */
+        run_free(&run);
+        return STUDY_OK;
+    }
+    rpt_print_warnings(s->db, &run);
+    rpt_print_row_errors(&run, s->input);
+
+    int rc = run.n_error ? STUDY_ROWS_FAILED : STUDY_OK;
+    Sensitivity sens;
+    const int have_sens = rpt_sensitivity(&run, &sens) == 0;
+    ReportInput rin = {.run = &run,
+                       .table = s->table,
+                       .db = s->db,
+                       .name = s->name,
+                       .command = s->command,
+                       .created = s->created,
+                       .sens = have_sens ? &sens : NULL,
+                       .resolve = s->resolve,
+                       .detail_max = detail_max,
+                       .streamed = sdir[0] ? sdir : NULL};
+    if (rpt_publish(&rin, s->dir, s->formats) != 0)
+        rc = STUDY_OUTPUT;
+    if (sdir[0])
+        atomic_stage_abort(sdir); /* what was not moved into the report (an unused design.csv) */
+    run_free(&run);
+    return rc;
+}
