@@ -949,7 +949,8 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
 {
     memset(done, 0, sizeof *done);
     RptSeriesSet set;
-    if (rpt_series_build(in->run, &set)) {
+    int own_set;
+    if (rpt_series_of(in, &set, &own_set)) {
         snprintf(err, n, "%s: out of memory", dir);
         return -1;
     }
@@ -1014,7 +1015,8 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
             done->charts++;
         }
     }
-    rpt_series_free(&set);
+    if (own_set)
+        rpt_series_free(&set);
     if (rc || !(formats & (RPT_PNG | RPT_SVG)))
         return rc;
     char prog[1024];

@@ -210,7 +210,8 @@ static void closing(const ReportInput *in, const char *dir, unsigned formats, co
     }
     { /* co-design: what the split search gained, per series (its best row) */
         RptSeriesSet set;
-        if (rpt_series_build(run, &set) == 0) {
+        int own;
+        if (rpt_series_of(in, &set, &own) == 0) {
             for (int i = 0; i < set.n; i++) {
                 if (set.s[i].best < 0)
                     continue;
@@ -220,7 +221,8 @@ static void closing(const ReportInput *in, const char *dir, unsigned formats, co
                 printf(" Co-design: %s is %.2fx faster than its template's split (%d design points).",
                        set.s[i].name, r->design_start_s / merit_time(merit_of(r)), r->design_evals);
             }
-            rpt_series_free(&set);
+            if (own)
+                rpt_series_free(&set);
         }
     }
     if (w->n)

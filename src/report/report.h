@@ -111,14 +111,18 @@ int rpt_sensitivity(const Run *run, Sensitivity *out);
 /* sensitivity.csv: scenario, parameter, the relative changes, statuses. */
 int rpt_sensitivity_csv(const Run *run, const Sensitivity *s, const char *path, char *err, size_t n);
 
+struct RptSeriesSet;
+
 typedef struct {
     const Run *run;
-    const Table *table;      /* the scenario table: path and title */
-    const TemplateDB *db;    /* every template read, for Inputs and About */
-    const char *name;        /* report name: the table's base name */
-    const char *command;     /* the command line as run, for About */
-    time_t created;          /* document date (rpt_document_time) */
-    const Sensitivity *sens; /* the tornado, or NULL */
+    const struct RptSeriesSet *set; /* the run's series, built once by rpt_study; NULL: each writer builds
+                                       its own */
+    const Table *table;             /* the scenario table: path and title */
+    const TemplateDB *db;           /* every template read, for Inputs and About */
+    const char *name;               /* report name: the table's base name */
+    const char *command;            /* the command line as run, for About */
+    time_t created;                 /* document date (rpt_document_time) */
+    const Sensitivity *sens;        /* the tornado, or NULL */
     /* the figures a scenario's model used (a derive: device derived, wires
      * worked out: batch/evaluate.h's evaluate_resolve), for the Inputs
      * sheet; NULL: as given */
@@ -158,7 +162,7 @@ typedef struct {
     int part, parts; /* which of its model's charts, of how many (1 of 1 for most) */
 } RptSeries;
 
-typedef struct {
+typedef struct RptSeriesSet {
     RptSeries *s;
     int n;
     int by_ttt; /* some ok row has a finite time-to-train: charts plot it, else step time */
@@ -183,6 +187,11 @@ double rpt_energy_unit(const Run *run, const RptSeriesSet *set, const char **nam
  * against one of 1,536 says nothing), else per step. */
 int rpt_breakdown_per_sample(const Run *run, const RptSeriesSet *set);
 void rpt_series_free(RptSeriesSet *set);
+
+/* A writer's series: the study's (in->set, shared: *own 0) or, when it has
+ * none, built from in->run (*own 1: the caller frees them).  0, or -1 when
+ * out of memory. */
+int rpt_series_of(const ReportInput *in, RptSeriesSet *set, int *own);
 
 /* Comparisons a table asks for with its `baseline` column: for each
  * (series, model) whose rows name a baseline series, the crossover (the

@@ -190,6 +190,17 @@ static void style(const Run *run, RptSeriesSet *set)
     free(first);
 }
 
+int rpt_series_of(const ReportInput *in, RptSeriesSet *set, int *own)
+{
+    if (in->set) {
+        *set = *in->set;
+        *own = 0;
+        return 0;
+    }
+    *own = 1;
+    return rpt_series_build(in->run, set);
+}
+
 int rpt_series_build(const Run *run, RptSeriesSet *set)
 {
     memset(set, 0, sizeof *set);

@@ -46,7 +46,10 @@ int rpt_study(const Study *s)
     int rc = run.n_error ? STUDY_ROWS_FAILED : STUDY_OK;
     Sensitivity sens;
     const int have_sens = rpt_sensitivity(&run, &sens) == 0;
+    RptSeriesSet set; /* the series and their bests, once for every writer */
+    const int have_set = rpt_series_build(&run, &set) == 0;
     ReportInput rin = {.run = &run,
+                       .set = have_set ? &set : NULL,
                        .table = s->table,
                        .db = s->db,
                        .name = s->name,
@@ -60,6 +63,8 @@ int rpt_study(const Study *s)
         rc = STUDY_OUTPUT;
     if (sdir[0])
         atomic_stage_abort(sdir); /* what was not moved into the report (an unused design.csv) */
+    if (have_set)
+        rpt_series_free(&set);
     run_free(&run);
     return rc;
 }

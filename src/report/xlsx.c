@@ -580,9 +580,10 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     x.run = in->run;
     x.bufsz = 4 * XL_MAX_CHARS + 1;
     x.buf = malloc(x.bufsz);
-    const int no_set = !x.buf || rpt_series_build(in->run, &x.set);
+    int own_set = 0;
+    const int no_set = !x.buf || rpt_series_of(in, &x.set, &own_set);
     if (no_set || choose_detail(&x)) {
-        if (!no_set)
+        if (!no_set && own_set)
             rpt_series_free(&x.set);
         free(x.buf);
         atomic_abort(&a);
@@ -596,7 +597,8 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     if (!x.wb) {
         free(x.detail);
         free(x.buf);
-        rpt_series_free(&x.set);
+        if (own_set)
+            rpt_series_free(&x.set);
         atomic_abort(&a);
         snprintf(err, n, "%s: cannot start the workbook", path);
         errno = EIO;
@@ -621,7 +623,8 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     lxw_error e = close_quietly(x.wb);
     free(sh);
     free(x.buf);
-    rpt_series_free(&x.set);
+    if (own_set)
+        rpt_series_free(&x.set);
     free(x.detail);
     if (x.err == LXW_NO_ERROR)
         x.err = e;
