@@ -461,16 +461,12 @@ static void blend_dense(const Ctx *x, const Scenario *sc, const Graph *g, Work *
 /* Work (stage 2): the graph of one microbatch, one layer's and the ends'
  * costs, and the first and the last stage's (before a block recompute
  * leaves some layers out). */
-static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w, Result *r)
+/* The model's graph for this layout and stack (ops of one microbatch). */
+static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Graph *g, Result *r)
 {
     const System *sys = &sc->system;
     const Model *mdl = &sc->model;
-    const int tp = L->tp, pp = L->pp, dp = L->dp, mb = L->mb, v = L->v, cp = L->cp;
-    Graph *g = &w->g;
-    Costs *lf = &w->lf, *lb = &w->lb, *lr = &w->lr, *ff = &w->ff, *fb = &w->fb, *tf = &w->tf, *tb = &w->tb;
-    Costs *first = &w->first, *last = &w->last;
-    const Costs zero = {0};
-    *lf = *lb = *lr = *ff = *fb = *tf = *tb = *first = *last = w->middle = zero;
+    const int tp = L->tp, pp = L->pp, mb = L->mb, cp = L->cp;
     Diag d;
     diag_clear(&d);
     const Framework *fw = &sys->framework;
@@ -491,6 +487,48 @@ static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w,
         graph_rates(x->nominal, sc->precision, sys, &x->tp_group, &gp.rates);
     if (graph_build(mdl, &gp, g, &d))
         return fail(r, d.msg);
+    return 0;
+}
+
+/* Per stage, one microbatch: the first and the last stage carry the
+ * embedding and the head; the slowest of them bounds the pipeline.
+ * Layers of the most loaded stage: chunks of ceil(L / (pp v)) layers when
+ * they do not split evenly (the rest of the stages carry fewer). */
+static void stage_costs(const Layout *L, const Graph *g, Work *w)
+{
+    const int pp = L->pp, v = L->v;
+    const Costs *lf = &w->lf, *lb = &w->lb, *ff = &w->ff, *fb = &w->fb, *tf = &w->tf, *tb = &w->tb;
+    Costs *first = &w->first, *last = &w->last;
+    sched_split(g->layers, g->mtp, pp, v, L->split, &w->lps_first, &w->lps, &w->lps_last);
+    costs_add(first, lf, w->lps_first);
+    costs_add(first, lb, w->lps_first);
+    costs_add(first, ff, 1);
+    costs_add(first, fb, 1);
+    costs_add(last, lf, w->lps_last);
+    costs_add(last, lb, w->lps_last);
+    if (L->split == SPLIT_ENDS && pp > 2) { /* only then can a middle stage bound the pipeline */
+        costs_add(&w->middle, lf, w->lps);
+        costs_add(&w->middle, lb, w->lps);
+    }
+    costs_add(last, tf, 1);
+    costs_add(last, tb, 1);
+    if (pp == 1) {
+        costs_add(first, tf, 1);
+        costs_add(first, tb, 1);
+    }
+}
+
+static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w, Result *r)
+{
+    const System *sys = &sc->system;
+    const int dp = L->dp, mb = L->mb, cp = L->cp;
+    Graph *g = &w->g;
+    Costs *lf = &w->lf, *lb = &w->lb, *lr = &w->lr, *ff = &w->ff, *fb = &w->fb, *tf = &w->tf, *tb = &w->tb;
+    Costs *first = &w->first, *last = &w->last;
+    const Costs zero = {0};
+    *lf = *lb = *lr = *ff = *fb = *tf = *tb = *first = *last = w->middle = zero;
+    if (build_graph(sc, x, L, g, r))
+        return -1;
 
     w->m_micro = (long)(sc->st.global_batch / ((int64_t)dp * mb));
     if (w->m_micro < 1)
@@ -532,27 +570,7 @@ static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w,
     costs_add(tf, &mf, g->mtp);
     costs_add(tb, &mbk, g->mtp);
 
-    /* Per stage, one microbatch: the first and the last stage carry the
-     * embedding and the head; the slowest of them bounds the pipeline.
-     * Layers of the most loaded stage: chunks of ceil(L / (pp v)) layers
-     * when they do not split evenly (the rest of the stages carry fewer). */
-    sched_split(g->layers, g->mtp, pp, v, L->split, &w->lps_first, &w->lps, &w->lps_last);
-    costs_add(first, lf, w->lps_first);
-    costs_add(first, lb, w->lps_first);
-    costs_add(first, ff, 1);
-    costs_add(first, fb, 1);
-    costs_add(last, lf, w->lps_last);
-    costs_add(last, lb, w->lps_last);
-    if (L->split == SPLIT_ENDS && pp > 2) { /* only then can a middle stage bound the pipeline */
-        costs_add(&w->middle, lf, w->lps);
-        costs_add(&w->middle, lb, w->lps);
-    }
-    costs_add(last, tf, 1);
-    costs_add(last, tb, 1);
-    if (pp == 1) {
-        costs_add(first, tf, 1);
-        costs_add(first, tb, 1);
-    }
+    stage_costs(L, g, w);
     return 0;
 }
 
@@ -639,15 +657,75 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
     h->act = act;
 }
 
+/* The expert all-to-all the schedule hides (on step, whose compute it runs
+ * under); returns the share of the stage sends left exposed (DualPipe's
+ * unpaired chunks; 1 otherwise). */
+static double hide_expert_comm(const System *sys, int dual, int pp, long m_micro, Costs *step)
+{
+    /* DualPipe pairs each forward chunk with another microbatch's backward
+     * chunk and hides their all-to-all under each other's compute; only
+     * the unpaired chunks of the warm-up and the drain, about pp of each
+     * rank's 2 m, show it */
+    const double dual_exposed = dual ? fmin(1.0, pp / (2.0 * (double)m_micro)) : 1.0;
+    /* A stack that overlaps the expert all-to-all the same way within
+     * 1F1B (Megatron-Core's overlap_moe_expert_parallel_comm: a forward
+     * paired with another microbatch's backward) leaves the warm-up's
+     * forwards and the drain's backwards unpaired, max(1, pp - 1) of each
+     * rank's m.  Either hides at most the compute it runs under, and the
+     * compute runs meanwhile on the SMs the all-to-all's kernels leave it
+     * (DeepSeek-V3's report: 20 of the H800's 132), so it takes
+     * sms / (sms - c) as long. */
+    const double paired = dual                        ? 1.0 - dual_exposed
+                          : sys->framework.ep_overlap ? 1.0 - fmin(1.0, fmax(1.0, pp - 1.0) / (double)m_micro)
+                                                      : 0.0;
+    if (paired > 0) {
+        const double compute = step->t[COMP_GEMM] + step->t[COMP_ATTENTION] + step->t[COMP_MEMBOUND] +
+                               step->t[COMP_EMBED_HEAD] + step->t[COMP_RECOMPUTE];
+        const double hidden = paired * fmin(step->t[COMP_EP_COMM], compute);
+        const double sms = (double)sys->device.sms, c = fmin((double)sys->framework.ep_comm_sms, sms - 1.0);
+        step->t[COMP_EP_COMM] -= hidden * (1.0 - c / (sms - c));
+    }
+    return dual_exposed;
+}
+
+/* Stage-to-stage transfers: an activation forward and a gradient
+ * backward per microbatch and chunk, blocking as in Megatron-LM; with
+ * sequence parallelism (or its scatter/gather optimisation) each
+ * tensor-parallel rank sends 1/tp of it. */
+static void stage_sends(const Scenario *sc, const Layout *L, const Graph *g, long m_micro, double exposed,
+                        Costs *step, Result *r)
+{
+    const System *sys = &sc->system;
+    const Model *mdl = &sc->model;
+    const int tp = L->tp, pp = L->pp, mb = L->mb, v = L->v, cp = L->cp;
+    if (pp > 1 && (mdl->kind == MODEL_TRANSFORMER || g->stage_boundary_bytes > 0)) {
+        double msg = g->stage_boundary_bytes > 0
+                         ? g->stage_boundary_bytes
+                         : (double)mdl->seq_len / cp * mb * mdl->hidden * g->bytes_per_elem / tp;
+        /* A graph pipelined in units (an LSTM's timesteps) hands each unit
+         * over as it is done: wave messages of 1/wave the size, each paying
+         * the link's latency (Pal et al. 2019's layer pipelining). */
+        const int units = g->wavefront > 1 ? g->wavefront : 1;
+        CollCost p2p;
+        net_collective(sys, &L->pp_group, COLL_P2P, msg / units, &p2p);
+        const double sends = sched_p2p_sends(m_micro, pp, v, units);
+        step->t[COMP_PP_COMM] = p2p.time_s * sends * exposed;
+        step->e[COMP_PP_COMM] = pwr_link_energy(&sys->intra, p2p.intra_bytes * sends);
+        step->e_inter += pwr_link_energy(&sys->inter, p2p.inter_bytes * sends);
+        step->inter_bytes += p2p.inter_bytes * sends;
+        step->intra_bytes += p2p.intra_bytes * sends;
+        tier_name(r->pp_tier, sizeof r->pp_tier, &L->pp_group, &p2p);
+    }
+}
+
 /* Pipeline (stage 4): the stage that bounds the pipeline, m of its
  * microbatches, the schedule's fill and drain, and the stage-to-stage
  * sends (what a DualPipe hides left out). */
 static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const Held *h, Pipe *o, Result *r)
 {
     const System *sys = &sc->system;
-    const Model *mdl = &sc->model;
     const Graph *g = &w->g;
-    const int tp = L->tp, pp = L->pp, mb = L->mb, v = L->v, cp = L->cp, dual = L->dual;
+    const int pp = L->pp, v = L->v, dual = L->dual;
     const PpSchedule sched = L->sched;
     const double lps = w->lps, unrecomputed = h->unrecomputed, w_layer = w->w_layer;
     const long m_micro = w->m_micro;
@@ -699,52 +777,8 @@ static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const He
     } else {
         step->t[COMP_PP_BUBBLE] = sched_bubble(pp, v, t_stage, g->wavefront, g->serial_first);
     }
-    /* DualPipe pairs each forward chunk with another microbatch's backward
-     * chunk and hides their all-to-all under each other's compute; only
-     * the unpaired chunks of the warm-up and the drain, about pp of each
-     * rank's 2 m, show it */
-    const double dual_exposed = dual ? fmin(1.0, pp / (2.0 * (double)m_micro)) : 1.0;
-    /* A stack that overlaps the expert all-to-all the same way within
-     * 1F1B (Megatron-Core's overlap_moe_expert_parallel_comm: a forward
-     * paired with another microbatch's backward) leaves the warm-up's
-     * forwards and the drain's backwards unpaired, max(1, pp - 1) of each
-     * rank's m.  Either hides at most the compute it runs under, and the
-     * compute runs meanwhile on the SMs the all-to-all's kernels leave it
-     * (DeepSeek-V3's report: 20 of the H800's 132), so it takes
-     * sms / (sms - c) as long. */
-    const double paired = dual                        ? 1.0 - dual_exposed
-                          : sys->framework.ep_overlap ? 1.0 - fmin(1.0, fmax(1.0, pp - 1.0) / (double)m_micro)
-                                                      : 0.0;
-    if (paired > 0) {
-        const double compute = step->t[COMP_GEMM] + step->t[COMP_ATTENTION] + step->t[COMP_MEMBOUND] +
-                               step->t[COMP_EMBED_HEAD] + step->t[COMP_RECOMPUTE];
-        const double hidden = paired * fmin(step->t[COMP_EP_COMM], compute);
-        const double sms = (double)sys->device.sms, c = fmin((double)sys->framework.ep_comm_sms, sms - 1.0);
-        step->t[COMP_EP_COMM] -= hidden * (1.0 - c / (sms - c));
-    }
-
-    /* Stage-to-stage transfers: an activation forward and a gradient
-     * backward per microbatch and chunk, blocking as in Megatron-LM; with
-     * sequence parallelism (or its scatter/gather optimisation) each
-     * tensor-parallel rank sends 1/tp of it. */
-    if (pp > 1 && (mdl->kind == MODEL_TRANSFORMER || g->stage_boundary_bytes > 0)) {
-        double msg = g->stage_boundary_bytes > 0
-                         ? g->stage_boundary_bytes
-                         : (double)mdl->seq_len / cp * mb * mdl->hidden * g->bytes_per_elem / tp;
-        /* A graph pipelined in units (an LSTM's timesteps) hands each unit
-         * over as it is done: wave messages of 1/wave the size, each paying
-         * the link's latency (Pal et al. 2019's layer pipelining). */
-        const int units = g->wavefront > 1 ? g->wavefront : 1;
-        CollCost p2p;
-        net_collective(sys, &L->pp_group, COLL_P2P, msg / units, &p2p);
-        const double sends = sched_p2p_sends(m_micro, pp, v, units);
-        step->t[COMP_PP_COMM] = p2p.time_s * sends * dual_exposed;
-        step->e[COMP_PP_COMM] = pwr_link_energy(&sys->intra, p2p.intra_bytes * sends);
-        step->e_inter += pwr_link_energy(&sys->inter, p2p.inter_bytes * sends);
-        step->inter_bytes += p2p.inter_bytes * sends;
-        step->intra_bytes += p2p.intra_bytes * sends;
-        tier_name(r->pp_tier, sizeof r->pp_tier, &L->pp_group, &p2p);
-    }
+    const double dual_exposed = hide_expert_comm(sys, dual, pp, m_micro, step);
+    stage_sends(sc, L, g, m_micro, dual_exposed, step, r);
 }
 
 /* Exchange (stage 5): the data-parallel gradient exchange, partly hidden
