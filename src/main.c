@@ -319,8 +319,24 @@ static int cmd_templates(int argc, char **argv)
     static const ParamTable *const tables[] = {
         &param_device_table,     &param_network_table,     &param_system_table,   &param_model_table,
         &param_technology_table, &param_convergence_table, &param_framework_table};
+    /* --templates=DIR (or --templates DIR) as run and eval take it */
+    const char *tdir = NULL;
+    char *pos[3] = {argv[0], NULL, NULL};
+    int np = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strncmp(argv[i], "--templates=", 12))
+            tdir = argv[i] + 12;
+        else if (!strcmp(argv[i], "--templates") && i + 1 < argc)
+            tdir = argv[++i];
+        else if (np < 3)
+            pos[np++] = argv[i];
+        else
+            return usage_error("templates: expected at most a kind and a name, got '%s' too", argv[i]);
+    }
+    argc = np;
+    argv = pos;
     TemplateDB db;
-    if (init_templates(&db, NULL))
+    if (init_templates(&db, tdir))
         return EXIT_INPUT;
     for (size_t k = 0; argc > 2 && k < sizeof kinds / sizeof kinds[0]; k++) {
         if (strcasecmp(argv[1], kinds[k]))

@@ -282,6 +282,22 @@ static void test_faults(void **state)
     assert_int_equal(f->sc.system.framework.dispatcher, DISPATCH_DEEPEP);
     assert_int_equal(f->sc.system.framework.ep_overlap, 1);
     assert_int_equal(f->sc.system.framework.ep_comm_sms, 24);
+    /* the device's DVFS range, checked after the row's overrides too */
+    build_fail(
+        f, "system=dgx-h100, model=gpt3-175b, system.device.voltage.min=1.2 V", 2,
+        "study.csv:2:20: system 'DGX H100': key 'voltage.min': the lowest DVFS voltage, 1.2 V, must not "
+        "exceed the nominal voltage, 0.9 V (voltage.nominal)");
+    build_fail(
+        f, "system=dgx-h100, model=gpt3-175b, system.device.voltage.threshold=0.95 V", 2,
+        "study.csv:2:20: system 'DGX H100': key 'voltage.threshold': the threshold voltage, 0.95 V, must "
+        "be below the nominal voltage, 0.9 V (voltage.nominal)");
+    build_fail(
+        f,
+        "system=dgx-h100, model=gpt3-175b, system.device.voltage.threshold=0.3 V, "
+        "system.device.voltage.min=0.25 V",
+        2,
+        "study.csv:2:26: system 'DGX H100': key 'voltage.min': the lowest DVFS voltage, 0.25 V, must be "
+        "above the threshold voltage, 0.3 V (voltage.threshold)");
 }
 
 static void test_fault_values(void **state)

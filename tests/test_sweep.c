@@ -86,6 +86,9 @@ static void test_arithmetic(void **state)
     values_ok("0..0.3+0.1", "0 0.1 0.2 0.3", 4);
     values_ok("-2..2+2", "-2 0 2", 3);
     values_ok("1..10+4", "1 5 9", 3);
+    /* large values: every one kept, none snapped onto the end */
+    values_ok("1000000000..1000000003+1", "1000000000 1000000001 1000000002 1000000003", 4);
+    values_ok("1000000000000..1000000000002+1", "1000000000000 1000000000001 1000000000002", 3);
 }
 
 static void test_errors(void **state)

@@ -146,6 +146,22 @@ static int device_finish(void *obj, Diag *d)
                           "key 'power.idle': the static (idle) power, %g W, must be below the TDP, %g W "
                           "(power.tdp)",
                           dev->idle_w, dev->tdp_w);
+    /* the DVFS range: threshold < min <= nominal, for the keys that are set */
+    if (dev->v_nominal > 0 && dev->v_threshold >= dev->v_nominal)
+        return diag_keyed(d, "voltage.threshold", NULL, NULL,
+                          "key 'voltage.threshold': the threshold voltage, %g V, must be below the nominal "
+                          "voltage, %g V (voltage.nominal)",
+                          dev->v_threshold, dev->v_nominal);
+    if (dev->v_min > 0 && dev->v_nominal > 0 && dev->v_min > dev->v_nominal)
+        return diag_keyed(d, "voltage.min", NULL, NULL,
+                          "key 'voltage.min': the lowest DVFS voltage, %g V, must not exceed the nominal "
+                          "voltage, %g V (voltage.nominal)",
+                          dev->v_min, dev->v_nominal);
+    if (dev->v_min > 0 && dev->v_min <= dev->v_threshold)
+        return diag_keyed(d, "voltage.min", NULL, NULL,
+                          "key 'voltage.min': the lowest DVFS voltage, %g V, must be above the threshold "
+                          "voltage, %g V (voltage.threshold)",
+                          dev->v_min, dev->v_threshold);
     return 0;
 }
 
@@ -347,7 +363,17 @@ static const ParamDef system_defs[] = {
 
 static int system_finish(void *obj, Diag *d)
 {
-    const System *s = obj;
+    System *s = obj;
+    /* the device's own consistency, again after a row's overrides of it
+     * (its keys under device.) */
+    if (device_finish(&s->device, d)) {
+        for (int k = 0; k < DIAG_KEYS && d->key[k][0]; k++) {
+            char key[sizeof d->key[k]];
+            snprintf(key, sizeof key, "device.%s", d->key[k]);
+            text_copy(d->key[k], sizeof d->key[k], key);
+        }
+        return -1;
+    }
     if (s->nodes_per_pod > 0 && !(s->pod.bw_bytes_per_s > 0))
         return diag_keyed(
             d, "nodes_per_pod", NULL, NULL,

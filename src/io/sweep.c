@@ -5,6 +5,7 @@
 #include "core/param.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -262,7 +263,10 @@ static int range_values(const char *cell, char ***vals, int *n, char *err, size_
         return -1;
     }
     *n = count;
-    double tol = REL_TOL * fmax(fabs(start), fmax(fabs(end), by));
+    /* the last value lands on the end up to rounding: a hair of a step
+     * (never a whole step of a large value: 1e9..1e9+3+1 keeps each) and
+     * the rounding of the magnitudes */
+    const double tol = REL_TOL * by + 8 * DBL_EPSILON * fmax(fabs(start), fabs(end));
     for (int k = 0; k < count; k++) {
         double v = geometric ? start * pow(by, k) : start + k * by;
         if (fabs(v - end) <= (geometric ? REL_TOL * end : tol))

@@ -42,6 +42,7 @@ static const char help_text[] =
     "  templates [KIND]    list the templates (devices, networks, systems, models,\n"
     "                      technology, convergence, frameworks)\n"
     "  templates KIND NAME every parameter of one template, as the loader resolves it\n"
+    "      --templates DIR     templates folder, as for run\n"
     "\n";
 
 static const char help_tail[] =
