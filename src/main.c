@@ -162,10 +162,13 @@ static int cmd_run(int argc, char **argv)
     Diag d;
     diag_clear(&d);
     Table t;
-    if (table_read(input, &t, &d)) {
+    const int unread = table_read(input, &t, &d);
+    if (unread || scenario_check_header(&t, &d)) { /* a header fault: said once, nothing run */
         char msg[1200];
         diag_format(&d, msg, sizeof msg);
         fprintf(stderr, "deepflow: %s\n", msg);
+        if (!unread)
+            table_free(&t);
         return EXIT_INPUT;
     }
     TemplateDB db;

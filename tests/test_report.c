@@ -410,6 +410,22 @@ static void test_recommendation(void **state)
     assert_string_equal(
         buf, "No scenario meets a deadline of 30 days, a budget of $1 k: relax a constraint or widen "
              "the sweep.");
+    /* rows judged by constraints of their own: the sentence quotes the
+     * recommended row's, never the first row's */
+    rows[0].sc.deadline_s = 1 * 3600.0;
+    rows[0].sc.budget_usd = 1;
+    rows[1].sc.budget_usd = 1e6;
+    rows[2].sc.budget_usd = 1e6;
+    assert_int_equal(rpt_recommend(&run, buf, sizeof buf), 1);
+    assert_non_null(strstr(buf,
+                           "The cheapest scenario that meets its own row's constraints (a deadline of 30 "
+                           "days, a budget of $1 M)."));
+    assert_null(strstr(buf, "60 minutes"));
+    for (int i = 0; i < 3; i++)
+        rows[i].sc.budget_usd = 1; /* none meets its own */
+    assert_int_equal(rpt_recommend(&run, buf, sizeof buf), -1);
+    assert_string_equal(
+        buf, "No scenario meets its own row's constraints: relax a constraint or widen the sweep.");
 }
 
 static void make_run(Run *run)

@@ -538,6 +538,11 @@ static void test_yaml_faults(void **state)
     get_fail(f, &param_device_table, "bomb");
     expect_at(f, "devices/bomb.yaml", "3:8: YAML aliases are not allowed in templates");
 
+    /* a NUL escaped into a value would cut it wherever it is used */
+    put(f, "devices/nul.yaml", "name: \"evil\\0hidden\"\n");
+    get_fail(f, &param_device_table, "nul");
+    expect_at(f, "devices/nul.yaml", "1:7: a value holds a NUL character (\\0), which no text may contain");
+
     /* syntax errors keep their line and column */
     dev_with(text, sizeof text, 9, "l2: {capacity: 40 MiB, bandwidth: 7.22 TB/s\n");
     put(f, "devices/syntax.yaml", text);

@@ -670,6 +670,34 @@ static void test_bits_for_bytes(void **state)
     assert_string_equal(d.warning, "");
 }
 
+/* The first repeated name, in order, and its earlier twin: as the
+ * quadratic scan found it, for 100,000 names at once. */
+static void test_first_repeat(void **state)
+{
+    (void)state;
+    int first = -7;
+    const char *none[] = {"tp", "pp", "dp"};
+    assert_int_equal(text_first_repeat(none, 3, &first), -1);
+    assert_int_equal(first, -7);
+    const char *two[] = {"a", "b", "c", "b", "a", "c"}; /* b repeats first (at 3), a at 4 */
+    assert_int_equal(text_first_repeat(two, 6, &first), 3);
+    assert_int_equal(first, 1);
+    const char *thrice[] = {"x", "y", "x", "x", "y"};
+    assert_int_equal(text_first_repeat(thrice, 5, &first), 2);
+    assert_int_equal(first, 0);
+    enum { N = 100000 };
+    static char buf[N][12];
+    static const char *many[N];
+    for (int k = 0; k < N; k++) {
+        snprintf(buf[k], sizeof buf[k], "k%d", k);
+        many[k] = buf[k];
+    }
+    assert_int_equal(text_first_repeat(many, N, &first), -1);
+    snprintf(buf[N - 1], sizeof buf[N - 1], "k%d", 4321);
+    assert_int_equal(text_first_repeat(many, N, &first), N - 1);
+    assert_int_equal(first, 4321);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -708,6 +736,7 @@ int main(void)
         cmocka_unit_test(test_bits_for_bytes),
         cmocka_unit_test(test_huge_prefixed),
         cmocka_unit_test(test_format_round_trips),
+        cmocka_unit_test(test_first_repeat),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,3 +112,38 @@ int text_copy(char *dst, size_t n, const char *src)
     dst[keep] = '\0';
     return 1;
 }
+
+typedef struct {
+    const char *s;
+    int i;
+} NameAt;
+
+static int cmp_name_at(const void *a, const void *b)
+{
+    const NameAt *x = a, *y = b;
+    const int c = strcmp(x->s, y->s);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+int text_first_repeat(const char *const *names, int n, int *first)
+{
+    if (n < 2)
+        return -1;
+    NameAt *v = malloc(sizeof *v * (size_t)n);
+    if (!v)
+        return -1;
+    for (int i = 0; i < n; i++)
+        v[i] = (NameAt){names[i], i};
+    qsort(v, (size_t)n, sizeof *v, cmp_name_at);
+    /* in each run of one name (sorted by index) the second is that name's
+     * first repeat; the earliest of those is the answer */
+    int best = -1;
+    for (int k = 1; k < n; k++)
+        if (!strcmp(v[k].s, v[k - 1].s) && (k < 2 || strcmp(v[k - 1].s, v[k - 2].s)) &&
+            (best < 0 || v[k].i < best)) {
+            best = v[k].i;
+            *first = v[k - 1].i;
+        }
+    free(v);
+    return best;
+}

@@ -34,4 +34,10 @@ int text_escape_inplace(char *s, size_t n);
  * it was cut. */
 int text_copy(char *dst, size_t n, const char *src);
 
+/* The first name (in order) that repeats an earlier one: its index, and
+ * in *first the earlier one's; -1 when every name is distinct (or out of
+ * memory: then the names are taken as distinct).  O(n log n): a table of
+ * 100,000 columns is checked at once. */
+int text_first_repeat(const char *const *names, int n, int *first);
+
 #endif

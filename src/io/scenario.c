@@ -57,6 +57,24 @@ static int finish_error(Diag *d, const ScenarioSource *src, const char *file, in
     return diag_set(d, file, p ? p->line : row_line, p ? p->col : 0, "%s", msg);
 }
 
+static int unknown_column(Diag *d, const char *file, int line, int col, const char *name)
+{
+    char sug[256];
+    if (param_suggest(&param_scenario_table, name, sug, sizeof sug))
+        return diag_set(d, file, line, col, "unknown column '%s' (did you mean '%s'?)", name, sug);
+    return diag_set(d, file, line, col,
+                    "unknown column '%s' (a scenario column or a dotted template path such as model.layers)",
+                    name);
+}
+
+int scenario_check_header(const Table *t, Diag *d)
+{
+    for (int c = 0; c < t->ncol; c++)
+        if (!param_find(&param_scenario_table, t->col_name[c], NULL, NULL))
+            return unknown_column(d, t->path, t->header_line, t->col_col[c], t->col_name[c]);
+    return 0;
+}
+
 int scenario_build(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
                    int row_line, Scenario *sc, ScenarioSource *src, Diag *d)
 {
@@ -93,18 +111,9 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
             const ParamDef *def = param_find(&param_scenario_table, s[i].name, &owner, &base);
             if ((def && def->type == P_SUB) != (pass == 0))
                 continue;
-            if (!def) { /* a misspelt header: said at the header, not at the row's cell */
-                char sug[256];
-                const int line = s[i].hline ? s[i].hline : s[i].line, col = s[i].hline ? s[i].hcol : s[i].col;
-                if (param_suggest(&param_scenario_table, s[i].name, sug, sizeof sug))
-                    diag_set(d, file, line, col, "unknown column '%s' (did you mean '%s'?)", s[i].name, sug);
-                else
-                    diag_set(d, file, line, col,
-                             "unknown column '%s' (a scenario column or a dotted template path such as "
-                             "model.layers)",
-                             s[i].name);
-                return -1;
-            }
+            if (!def) /* a misspelt header: said at the header, not at the row's cell */
+                return unknown_column(d, file, s[i].hline ? s[i].hline : s[i].line,
+                                      s[i].hline ? s[i].hcol : s[i].col, s[i].name);
             void *holder = (char *)sc + base;
             if (def->type == P_SUB) {
                 if (load_ref(db, file, reldir, &s[i], def, (char *)holder + def->offset, NULL, d))
@@ -216,13 +225,24 @@ int scenario_build_kv(TemplateDB *db, const char *file, const char *const *kv, c
         }
         for (size_t k = 0; k < (size_t)(eq - kv[i]); k++)
             keys[i][k] = (char)tolower((unsigned char)kv[i][k]);
-        for (int j = 0; j < i; j++) /* as a table refuses a duplicate column: never 'the last wins' */
-            if (!strcmp(keys[j], keys[i])) {
-                diag_set(d, file, at, 0, "key '%s' given twice (first as '%s'); give each key once", keys[i],
-                         kv[j]);
-                goto done;
-            }
         set[i] = (Setting){keys[i], eq + 1, at, 0, 0, 0};
+    }
+    { /* as a table refuses a duplicate column: never 'the last wins' */
+        const char **names = calloc((size_t)(n > 0 ? n : 1), sizeof *names);
+        if (!names) {
+            diag_set(d, file, 0, 0, "out of memory");
+            goto done;
+        }
+        for (int i = 0; i < n; i++)
+            names[i] = keys[i];
+        int j = 0;
+        const int i = text_first_repeat(names, n, &j);
+        free(names);
+        if (i >= 0) {
+            diag_set(d, file, line ? line[i] : i + 1, 0,
+                     "key '%s' given twice (first as '%s'); give each key once", keys[i], kv[j]);
+            goto done;
+        }
     }
     rc = scenario_build(db, file, ".", set, n, 0, sc, src, d);
 done:

@@ -8,6 +8,7 @@
 #define DF_SCENARIO_H
 
 #include "core/types.h"
+#include "io/table.h"
 #include "io/template.h"
 
 typedef struct {
@@ -23,6 +24,12 @@ typedef struct {
     ProvList over;  /* keys the row set, and where */
     Notes warnings; /* values taken that look like slips, with their cells */
 } ScenarioSource;
+
+/* A table's header against the scenario columns: every column a scenario
+ * column or a dotted template path.  0, or -1 with d at the first unknown
+ * name ("did you mean" when one is close), like the table's other header
+ * faults: said once, before any row is run. */
+int scenario_check_header(const Table *t, Diag *d);
 
 /* Build sc from settings.  file: the table (or "<command line>") for
  * messages; reldir: folder for file-relative template names.  Returns 0, or

@@ -164,6 +164,13 @@ static YNode *read_node(Reader *r, yaml_event_t *ev, int depth)
     }
     switch (ev->type) {
     case YAML_SCALAR_EVENT:
+        /* "\0" in a double-quoted scalar: every later use would cut the text there */
+        if (strlen((const char *)ev->data.scalar.value) != ev->data.scalar.length) {
+            diag_set(r->d, r->path, (int)mark.line + 1, (int)mark.column + 1,
+                     "a value holds a NUL character (\\0), which no text may contain");
+            yaml_event_delete(ev);
+            return NULL;
+        }
         n = node_new(YN_SCALAR, &mark);
         if (n) {
             n->text = strdup((const char *)ev->data.scalar.value);

@@ -466,17 +466,41 @@ int rpt_cheaper(const Result *r, const Result *b)
                                                                : r->time_to_train_s < b->time_to_train_s);
 }
 
+/* A row's constraints as a phrase ("a deadline of 30 days, a budget of $1
+ * M"); "" when it states none. */
+static void constraints_text(const Scenario *sc, char *cons, size_t n)
+{
+    size_t cl = 0;
+    cons[0] = '\0';
+    if (sc->deadline_s > 0) {
+        char d[48];
+        rpt_fmt_duration(sc->deadline_s, d, sizeof d);
+        cl += (size_t)snprintf(cons + cl, n - cl, "a deadline of %s", d);
+    }
+    if (sc->budget_usd > 0 && cl < n) {
+        char m[64];
+        rpt_fmt_money(sc->budget_usd, m, sizeof m);
+        cl += (size_t)snprintf(cons + cl, n - cl, "%sa budget of %s", cl ? ", " : "", m);
+    }
+    if (sc->power_budget_w > 0 && cl < n)
+        snprintf(cons + cl, n - cl, "%s%.3g MW at the wall", cl ? ", " : "", sc->power_budget_w / 1e6);
+}
+
+static int same_constraints(const Scenario *a, const Scenario *b)
+{
+    return a->deadline_s == b->deadline_s && a->budget_usd == b->budget_usd &&
+           a->power_budget_w == b->power_budget_w;
+}
+
 int rpt_recommend(const Run *run, char *buf, size_t n)
 {
-    int rec = -1, fast = -1, green = -1, any_ttt = 0;
-    double deadline = 0, budget = 0, power = 0; /* the first row's constraints, for the sentence */
+    int rec = -1, fast = -1, green = -1, any_ttt = 0, first = -1, differ = 0;
     for (int i = 0; i < run->n; i++) {
         const RunRow *rr = &run->row[i];
-        if (rr->built && !deadline && !budget && !power) {
-            deadline = rr->sc.deadline_s;
-            budget = rr->sc.budget_usd;
-            power = rr->sc.power_budget_w;
-        }
+        if (rr->built && first < 0)
+            first = i;
+        else if (rr->built && !same_constraints(&rr->sc, &run->row[first].sc))
+            differ = 1; /* each row is judged against its own */
         if (rr->built && rr->r.status == STATUS_OK && isfinite(rr->r.time_to_train_s))
             any_ttt = 1;
         if (!rpt_meets(rr))
@@ -493,38 +517,36 @@ int rpt_recommend(const Run *run, char *buf, size_t n)
         if (rpt_cheaper(r, &run->row[rec].r))
             rec = i;
     }
-    char cons[256] = "";
-    size_t cl = 0;
-    if (deadline > 0) {
-        char d[48];
-        rpt_fmt_duration(deadline, d, sizeof d);
-        cl += (size_t)snprintf(cons + cl, sizeof cons - cl, "a deadline of %s", d);
-    }
-    if (budget > 0 && cl < sizeof cons) {
-        char m[64];
-        rpt_fmt_money(budget, m, sizeof m);
-        cl += (size_t)snprintf(cons + cl, sizeof cons - cl, "%sa budget of %s", cl ? ", " : "", m);
-    }
-    if (power > 0 && cl < sizeof cons)
-        snprintf(cons + cl, sizeof cons - cl, "%s%.3g MW at the wall", cl ? ", " : "", power / 1e6);
     if (!any_ttt) {
         snprintf(buf, n, "No recommendation: no scenario has a time to train (no amount of training given).");
         return -1;
     }
+    char cons[256] = "";
     if (rec < 0) {
+        if (first >= 0 && !differ)
+            constraints_text(&run->row[first].sc, cons, sizeof cons);
         snprintf(buf, n, "No scenario meets %s: relax a constraint or widen the sweep.",
-                 cons[0] ? cons : "its constraints");
+                 cons[0]  ? cons
+                 : differ ? "its own row's constraints"
+                          : "its constraints");
         return -1;
     }
+    constraints_text(&run->row[rec].sc, cons, sizeof cons); /* what the recommended row was judged by */
     char a[400], f[400], g[400];
     describe(&run->row[rec], a, sizeof a);
-    const int priced = isfinite(run->row[rec].r.cost_usd);
-    size_t len = cons[0] ? (size_t)snprintf(buf, n, "Recommended: %s. The %s scenario that meets %s.", a,
-                                            priced ? "cheapest" : "lowest-energy", cons)
-                         : (size_t)snprintf(buf, n,
-                                            "Recommended: %s. The %s scenario (the table states no deadline, "
-                                            "budget or power budget).",
-                                            a, priced ? "cheapest" : "lowest-energy");
+    const char *kind = isfinite(run->row[rec].r.cost_usd) ? "cheapest" : "lowest-energy";
+    size_t len;
+    if (cons[0] && differ)
+        len = (size_t)snprintf(buf, n,
+                               "Recommended: %s. The %s scenario that meets its own row's constraints (%s).",
+                               a, kind, cons);
+    else if (cons[0])
+        len = (size_t)snprintf(buf, n, "Recommended: %s. The %s scenario that meets %s.", a, kind, cons);
+    else
+        len = (size_t)snprintf(buf, n,
+                               "Recommended: %s. The %s scenario (%s states no deadline, budget or power "
+                               "budget%s).",
+                               a, kind, differ ? "its row" : "the table", differ ? "; others do" : "");
     if (fast >= 0 && fast != rec && len < n) {
         describe(&run->row[fast], f, sizeof f);
         len += (size_t)snprintf(buf + len, n - len, " Fastest: %s.", f);
