@@ -3,6 +3,9 @@
 #include "ytree.h"
 
 #include <errno.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,9 +262,28 @@ done:
 
 YNode *ytree_load(const char *path, Diag *d)
 {
-    FILE *f = fopen(path, "rb");
+    /* a template is a regular file: opened without waiting (a named pipe
+     * with no writer would block the run for ever) and refused otherwise */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st)) {
+        diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        diag_set(d, path, 0, 0, "not a regular file (a template is a YAML file, not a %s)",
+                 S_ISFIFO(st.st_mode)  ? "named pipe"
+                 : S_ISDIR(st.st_mode) ? "folder"
+                                       : "device or socket");
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
     if (!f) {
         diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
+        close(fd);
         return NULL;
     }
     char *buf = malloc(YTREE_MAX_BYTES + 1);
