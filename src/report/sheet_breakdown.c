@@ -138,14 +138,9 @@ void xl_sheet_breakdown(X *x, Sheet *sh)
                                         (lxw_row_t)(b0 + nb - 1), (lxw_col_t)(3 + k));
                 chart_series_set_name_range(cs, sh->name, (lxw_row_t)bh, (lxw_col_t)(3 + k));
             }
-            lxw_chart_options o;
-            memset(&o, 0, sizeof o);
-            o.x_offset = 4;
-            o.y_offset = 4;
-            o.x_scale = 2.2;
-            o.y_scale = 1.1 + 0.08 * (nb > 12 ? 12 : nb);
-            xl_check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)r, 0, c, &o));
-            r += (int)(288.0 * o.y_scale / 20.0) + 2; /* default rows are 20 px */
+            const double y_scale = 1.1 + 0.08 * (nb > 12 ? 12 : nb);
+            xl_insert_chart(x, sh, r, c, 4, 4, 2.2, y_scale);
+            r += (int)(288.0 * y_scale / 20.0) + 2; /* default rows are 20 px */
         }
     }
     int ne = 0;

@@ -68,13 +68,7 @@ void xl_sheet_sensitivity(X *x, Sheet *sh)
             lxw_chart_fill fill = {.color = colour[j]};
             chart_series_set_fill(cs, &fill);
         }
-        lxw_chart_options o;
-        memset(&o, 0, sizeof o);
-        o.x_offset = 4;
-        o.y_offset = 4;
-        o.x_scale = 2.0;
-        o.y_scale = 1.6;
-        xl_check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)(r0 + s->n + 2), 0, c, &o));
+        xl_insert_chart(x, sh, r0 + s->n + 2, c, 4, 4, 2.0, 1.6);
     }
     xl_page_setup(sh, 3, 0);
 }

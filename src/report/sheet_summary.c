@@ -297,13 +297,7 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int group, int col, c
         del[nband] = -1;
         chart_legend_delete_series(c, del);
     }
-    lxw_chart_options o;
-    memset(&o, 0, sizeof o);
-    o.x_offset = 4 + xoff;
-    o.y_offset = 6;
-    o.x_scale = 1.3;
-    o.y_scale = 1.15;
-    xl_check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)row, 0, c, &o));
+    xl_insert_chart(x, sh, row, c, 4 + xoff, 6, 1.3, 1.15);
 }
 
 /* One chart per model whose series have a baseline: the speedup over the
@@ -358,13 +352,7 @@ static int speedup_charts(X *x, Sheet *sh, const int *blk, double dmin, double d
             chart_series_set_line(ref, &ln);
             chart_series_set_marker_type(ref, LXW_CHART_MARKER_NONE);
         }
-        lxw_chart_options o;
-        memset(&o, 0, sizeof o);
-        o.x_offset = 4 + (nchart % 2) * 640;
-        o.y_offset = 6;
-        o.x_scale = 1.3;
-        o.y_scale = 1.15;
-        xl_check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)(row + 3 + (nchart / 2) * 18), 0, c, &o));
+        xl_insert_chart(x, sh, row + 3 + (nchart / 2) * 18, c, 4 + (nchart % 2) * 640, 6, 1.3, 1.15);
         nchart++;
     }
     return ((nchart + 1) / 2) * 18; /* rows the charts take */
@@ -484,14 +472,9 @@ static int pareto_chart(X *x, Sheet *sh, const int *blk, int row, const ParetoAx
         chart_series_set_line(front, &ln);
         chart_series_set_marker_type(front, LXW_CHART_MARKER_NONE);
     }
-    lxw_chart_options o;
-    memset(&o, 0, sizeof o);
-    o.x_offset = 4;
-    o.y_offset = 6;
-    o.x_scale = 2.0;
-    o.y_scale = 1.4;
-    xl_check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)(r + 2), 0, c, &o));
-    return r + 2 - row + (int)(288.0 * o.y_scale / 20.0) + 3; /* default rows are 20 px */
+    const double y_scale = 1.4;
+    xl_insert_chart(x, sh, r + 2, c, 4, 6, 2.0, y_scale);
+    return r + 2 - row + (int)(288.0 * y_scale / 20.0) + 3; /* default rows are 20 px */
 }
 
 /* The title, the question, the counts and the recommendation: rows 0-3. */

@@ -85,6 +85,11 @@ double xl_ttt_shown(const X *x, const RunRow *rr);
 int xl_has_ttt(const RunRow *rr);
 double xl_shown_time(const X *x, const RunRow *p, double f);
 
+/* A native chart with its top-left corner in column A of row, offset and
+ * scaled (1: libxlsxwriter's 480 x 288 px). */
+void xl_insert_chart(X *x, Sheet *sh, int row, lxw_chart *c, int x_offset, int y_offset, double x_scale,
+                     double y_scale);
+
 /* ---- the sheets (report/sheet_*.c), in the workbook's order ---------- */
 
 void xl_sheet_scenarios(X *x, Sheet *sh);

@@ -383,6 +383,18 @@ lxw_format *xl_numfmt(X *x, const char *nf)
     return f;
 }
 
+void xl_insert_chart(X *x, Sheet *sh, int row, lxw_chart *c, int x_offset, int y_offset, double x_scale,
+                     double y_scale)
+{
+    lxw_chart_options o;
+    memset(&o, 0, sizeof o);
+    o.x_offset = x_offset;
+    o.y_offset = y_offset;
+    o.x_scale = x_scale;
+    o.y_scale = y_scale;
+    xl_check(x, worksheet_insert_chart_opt(sh->ws, (lxw_row_t)row, 0, c, &o));
+}
+
 /* A table header: bold on blue, ruled below, wrapped, at the bottom of
  * its cell; right-aligned over numbers. */
 static lxw_format *header_format(lxw_workbook *wb, int right)
