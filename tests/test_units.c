@@ -686,7 +686,7 @@ static void test_first_repeat(void **state)
     assert_int_equal(text_first_repeat(thrice, 5, &first), 2);
     assert_int_equal(first, 0);
     enum { N = 100000 };
-    static char buf[N][12];
+    static char buf[N][16];
     static const char *many[N];
     for (int k = 0; k < N; k++) {
         snprintf(buf[k], sizeof buf[k], "k%d", k);
