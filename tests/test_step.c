@@ -644,6 +644,14 @@ static void test_expert_overlap(void **state)
     sc.system.framework.ep_comm_sms = 66;
     assert_int_equal(step_evaluate(&sc, 1.0, NULL, &o), 0);
     assert_rel(o.comp_time_s[COMP_EP_COMM], ep, 1e-12);
+    /* more than that, or more than the device has: never worse than not
+     * overlapping */
+    sc.system.framework.ep_comm_sms = 100;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &o), 0);
+    assert_rel(o.comp_time_s[COMP_EP_COMM], ep, 1e-12);
+    sc.system.framework.ep_comm_sms = 500;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &o), 0);
+    assert_rel(o.comp_time_s[COMP_EP_COMM], ep, 1e-12);
 }
 
 /* Block-scaled fp4 (Blackwell): twice fp8's matrix rate on a compute-bound

@@ -682,8 +682,11 @@ static double hide_expert_comm(const System *sys, int dual, int pp, long m_micro
         const double compute = step->t[COMP_GEMM] + step->t[COMP_ATTENTION] + step->t[COMP_MEMBOUND] +
                                step->t[COMP_EMBED_HEAD] + step->t[COMP_RECOMPUTE];
         const double hidden = paired * fmin(step->t[COMP_EP_COMM], compute);
-        const double sms = (double)sys->device.sms, c = fmin((double)sys->framework.ep_comm_sms, sms - 1.0);
-        step->t[COMP_EP_COMM] -= hidden * (1.0 - c / (sms - c));
+        /* never worse than not overlapping: kernels holding half the SMs
+         * or more gain nothing */
+        const double sms = (double)sys->device.sms, c = (double)sys->framework.ep_comm_sms;
+        const double gain = sms > c ? fmax(0.0, 1.0 - c / (sms - c)) : 0.0;
+        step->t[COMP_EP_COMM] -= hidden * gain;
     }
     return dual_exposed;
 }
