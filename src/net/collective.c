@@ -29,7 +29,6 @@
 #include "net.h"
 
 #include <math.h>
-#include <string.h>
 
 const char *algorithm_name(Algorithm a)
 {
@@ -201,15 +200,10 @@ static void alltoall_across(const System *sys, const Group *g, const Network *xn
     out->intra_bytes = in_node;
 }
 
-void net_alltoall_tokens(const System *sys, const Group *g, double bytes, int fanout, CollCost *out)
-{
-    net_collective(sys, g, COLL_ALLTOALL, bytes, out);
-    if (fanout > 1 && g->nodes > 1 && bytes > 0 && !strcmp(out->tier, "inter") &&
-        sys->inter.topology == TOPO_SWITCHED)
-        alltoall_across(sys, g, &sys->inter, bytes, fanout, out);
-}
-
-void net_collective(const System *sys, const Group *g, Collective c, double bytes, CollCost *out)
+/* net_collective, with fanout copies of each token in an all-to-all's
+ * bytes (1: none to merge). */
+static void collective(const System *sys, const Group *g, Collective c, double bytes, int fanout,
+                       CollCost *out)
 {
     out->time_s = 0;
     out->intra_bytes = out->inter_bytes = 0;
@@ -244,7 +238,9 @@ void net_collective(const System *sys, const Group *g, Collective c, double byte
         return;
     }
     if (c == COLL_ALLTOALL && xn->topology == TOPO_SWITCHED) {
-        alltoall_across(sys, g, xn, bytes, 1, out);
+        /* the per-node merge is modelled on the scale-out tier only, not
+         * across pods */
+        alltoall_across(sys, g, xn, bytes, xn == &sys->inter ? fanout : 1, out);
         return;
     }
     /* Flat ring / tree over all p ranks: every step is paced by the
@@ -286,4 +282,14 @@ void net_collective(const System *sys, const Group *g, Collective c, double byte
      * traffic per rank, the rest stays inside the node. */
     out->inter_bytes = wire / share;
     out->intra_bytes = g->per_node > 1 ? wire - out->inter_bytes : 0;
+}
+
+void net_collective(const System *sys, const Group *g, Collective c, double bytes, CollCost *out)
+{
+    collective(sys, g, c, bytes, 1, out);
+}
+
+void net_alltoall_tokens(const System *sys, const Group *g, double bytes, int fanout, CollCost *out)
+{
+    collective(sys, g, COLL_ALLTOALL, bytes, fanout, out);
 }
