@@ -317,11 +317,7 @@ static int cmd_eval(int argc, char **argv)
 
 static int cmd_templates(int argc, char **argv)
 {
-    static const char *const kinds[] = {"devices",    "networks",    "systems",   "models",
-                                        "technology", "convergence", "frameworks"};
-    static const ParamTable *const tables[] = {
-        &param_device_table,     &param_network_table,     &param_system_table,   &param_model_table,
-        &param_technology_table, &param_convergence_table, &param_framework_table};
+    const ParamTable *const *tables = param_template_tables;
     /* --templates=DIR (or --templates DIR) as run and eval take it */
     const char *tdir = NULL;
     char *pos[3] = {argv[0], NULL, NULL};
@@ -341,8 +337,8 @@ static int cmd_templates(int argc, char **argv)
     TemplateDB db;
     if (init_templates(&db, tdir))
         return EXIT_INPUT;
-    for (size_t k = 0; argc > 2 && k < sizeof kinds / sizeof kinds[0]; k++) {
-        if (strcasecmp(argv[1], kinds[k]))
+    for (int k = 0; argc > 2 && k < param_template_count; k++) {
+        if (strcasecmp(argv[1], tables[k]->kind))
             continue;
         /* one template, every parameter as the loader resolved it; a derive:
          * device (or a system of one) as the model will see it */

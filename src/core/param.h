@@ -64,6 +64,11 @@ extern const ParamTable param_technology_table;
 extern const ParamTable param_derive_table;
 extern const ParamTable param_convergence_table;
 
+/* The template kinds a user lists and shows (deepflow templates), in the
+ * order they are listed; each table's kind is its folder's name. */
+extern const ParamTable *const param_template_tables[];
+extern const int param_template_count;
+
 /* The key an old name now stands for in table t ("dp_overlap" of a
  * system is "framework.dp_overlap"), or NULL. */
 const char *param_alias(const ParamTable *t, const char *key);

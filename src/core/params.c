@@ -1210,3 +1210,8 @@ static const ParamDef derive_defs[] = {
 };
 
 const ParamTable param_derive_table = {"derive", derive_defs, N(derive_defs), sizeof(DeriveSpec), NULL};
+
+const ParamTable *const param_template_tables[] = {
+    &param_device_table,     &param_network_table,     &param_system_table,   &param_model_table,
+    &param_technology_table, &param_convergence_table, &param_framework_table};
+const int param_template_count = (int)N(param_template_tables);

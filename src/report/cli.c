@@ -93,18 +93,17 @@ void rpt_print_template(const ParamTable *t, const void *obj, const char *name, 
 
 int rpt_print_template_names(const TemplateDB *db, const char *kind)
 {
-    static const char *const kinds[] = {"devices",    "networks",    "systems",   "models",
-                                        "technology", "convergence", "frameworks"};
     int found = 0;
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-        if (kind && strcasecmp(kind, kinds[k]))
+    for (int k = 0; k < param_template_count; k++) {
+        const char *folder = param_template_tables[k]->kind;
+        if (kind && strcasecmp(kind, folder))
             continue;
         found = 1;
         char **names;
         int n;
-        if (tdb_list(db, kinds[k], &names, &n) || n == 0)
+        if (tdb_list(db, folder, &names, &n) || n == 0)
             continue;
-        printf("%s:\n", kinds[k]);
+        printf("%s:\n", folder);
         for (int i = 0; i < n; i++) {
             printf("  %s\n", names[i]);
             free(names[i]);
