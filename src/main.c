@@ -12,6 +12,7 @@
 #include "batch/dist.h"
 #include "batch/evaluate.h"
 #include "batch/run.h"
+#include "calib/calib.h"
 #include "core/param.h"
 #include "io/atomic.h"
 #include "io/scenario.h"
@@ -369,6 +370,73 @@ static int cmd_templates(int argc, char **argv)
     return EXIT_OK;
 }
 
+/* ---- calibrate -------------------------------------------------------- */
+
+static int cmd_calibrate(int argc, char **argv)
+{
+    CalibrateJob job = {.ask = (1u << CAL_NPARAM) - 1, .jobs = (int)sysconf(_SC_NPROCESSORS_ONLN)};
+    char command[4096];
+    rpt_command_line(argc, argv, command, sizeof command);
+    job.command = command;
+    const char *tdir = NULL;
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"fit", required_argument, NULL, 'F'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"templates", required_argument, NULL, 't'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:j:t:", opts, NULL)) != -1) {
+        if (c == 'o') {
+            job.out = optarg;
+        } else if (c == 't') {
+            tdir = optarg;
+        } else if (c == 'j') {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 1024)
+                return usage_error("-j: expected a thread count from 1 to 1024, got '%s'", optarg);
+            job.jobs = (int)v;
+        } else if (c == 'F') {
+            job.ask = 0;
+            char list[512];
+            snprintf(list, sizeof list, "%s", optarg);
+            for (char *save = NULL, *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+                int p = 0;
+                while (p < CAL_NPARAM && strcmp(k, cal_param[p].key))
+                    p++;
+                if (p == CAL_NPARAM)
+                    return usage_error("calibrate: --fit: '%s' is none of gemm_efficiency, op_overhead, "
+                                       "tp_overlap, dp_overlap, comm_efficiency.intra, comm_efficiency.inter",
+                                       k);
+                job.ask |= 1u << p;
+            }
+            if (!job.ask)
+                return usage_error("calibrate: --fit: expected the keys to fit, got '%s'", optarg);
+        } else {
+            rpt_usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1)
+        return usage_error("calibrate: expected one table of measured runs%s",
+                           optind < argc ? ", got several" : "");
+    job.input = argv[optind];
+    if (!job.out || !job.out[0])
+        return usage_error("%s", "calibrate: -o: expected the template to write (NAME.yaml)");
+    const size_t len = strlen(job.out);
+    if (len < 6 || (strcmp(job.out + len - 5, ".yaml") && strcmp(job.out + len - 4, ".yml")))
+        return usage_error("calibrate: -o: expected a template file name ending in .yaml, got '%s'", job.out);
+    TemplateDB db;
+    if (init_templates(&db, tdir))
+        return EXIT_INPUT;
+    const int rc = rpt_calibrate(&db, &job);
+    tdb_free(&db);
+    return rc;
+}
+
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
@@ -390,6 +458,8 @@ static int dispatch(int argc, char **argv)
         return cmd_eval(argc - 1, argv + 1);
     if (!strcmp(cmd, "templates"))
         return cmd_templates(argc - 1, argv + 1);
+    if (!strcmp(cmd, "calibrate"))
+        return cmd_calibrate(argc - 1, argv + 1);
     return usage_error("unknown command '%s'", cmd);
 }
 

@@ -15,7 +15,8 @@ allowed() {
     search) echo "core perf par" ;;
     io) echo "core graph" ;;
     batch) echo "core io net par perf power scale search tech" ;;
-    report) echo "core batch io" ;;
+    calib) echo "core batch" ;;
+    report) echo "core batch calib io" ;;
     *) echo "?" ;;
     esac
 }

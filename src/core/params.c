@@ -272,6 +272,18 @@ static const ParamDef framework_defs[] = {
        "fraction of tensor-parallel communication hidden under GEMMs"),
     PD(Framework, "dp_overlap", dp_overlap, UNIT_FRACTION, 0, 1, 0, 0,
        "fraction of data-parallel gradient communication hidden under the backward pass"),
+    PD(Framework, "comm_efficiency.intra", comm_intra, UNIT_FRACTION, 0.05, 2, 1, 0,
+       "the stack's collectives inside a node run at this multiple of the intra tier's efficiency (1: as "
+       "the network template says; deepflow calibrate fits it)"),
+    PD(Framework, "comm_efficiency.inter", comm_inter, UNIT_FRACTION, 0.05, 2, 1, 0,
+       "the stack's collectives between nodes (and pods) run at this multiple of those tiers' efficiency (1: "
+       "as the network templates say; deepflow calibrate fits it)"),
+    PD(Framework, "comm_latency.intra", comm_alpha_intra, UNIT_TIME, 0, 1e-2, 0, 0,
+       "added to every step (hop) of the stack's collectives inside a node, on top of the tier's latency: "
+       "the "
+       "launch and synchronisation of each of its kernels' steps (0: none; deepflow calibrate fits it)"),
+    PD(Framework, "comm_latency.inter", comm_alpha_inter, UNIT_TIME, 0, 1e-2, 0, 0,
+       "the same for the collectives between nodes (and pods)"),
     PB(Framework, "fp8_linear_only", fp8_linear_only, 1,
        "with precision fp8, only the linear layers run in fp8; attention and the LM head stay bf16"),
     PB(Framework, "fp8_casts", fp8_casts, 1,

@@ -38,6 +38,7 @@ typedef struct {
     char name[NAME_MAX_LEN];
     double bw_bytes_per_s;      /* per device, per direction, on this tier */
     double latency_s;           /* per hop (alpha) */
+    double alpha_extra;         /* s a training stack adds to each step (its comm_latency; no template key) */
     double efficiency;          /* achievable fraction of bw (fitted, sourced) */
     double energy_j_per_bit;    /* per bit on the wire */
     double links_per_mm;        /* on-package kinds: links per mm of die edge; 0 otherwise */
@@ -235,11 +236,14 @@ typedef struct {
 
 typedef struct {
     char name[NAME_MAX_LEN];
-    double gemm_eff;     /* fraction of the device's best-kernel GEMM rate the stack sustains */
-    double host_op_s;    /* host dispatch time per graph operation (eager framework) */
-    FlashKind flash;     /* fused (flash) attention when the model leaves it to the stack */
-    double tp_overlap;   /* fraction of tensor-parallel communication hidden under GEMMs */
-    double dp_overlap;   /* fraction of DP gradient communication hidden under backward */
+    double gemm_eff;   /* fraction of the device's best-kernel GEMM rate the stack sustains */
+    double host_op_s;  /* host dispatch time per graph operation (eager framework) */
+    FlashKind flash;   /* fused (flash) attention when the model leaves it to the stack */
+    double tp_overlap; /* fraction of tensor-parallel communication hidden under GEMMs */
+    double dp_overlap; /* fraction of DP gradient communication hidden under backward */
+    double comm_intra; /* multiple of the intra tier's efficiency the stack's collectives reach */
+    double comm_inter; /* the same for the inter-node and pod tiers */
+    double comm_alpha_intra, comm_alpha_inter; /* s added to each step of a collective on those tiers */
     int fp8_linear_only; /* precision fp8: only the linear layers run in fp8 (Transformer Engine) */
     int fp8_casts;       /* fp8/fp4: operands quantized by cast-and-transpose kernels (Transformer Engine) */
     GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */

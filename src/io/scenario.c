@@ -67,10 +67,21 @@ static int unknown_column(Diag *d, const char *file, int line, int col, const ch
                     name);
 }
 
+int scenario_measured_column(const char *name)
+{
+    static const char *const cols[] = {"measured_step_time_s", "measured_tokens_per_s_per_device",
+                                       "measured_memory_gib"};
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        if (!strcasecmp(name, cols[i]))
+            return 1;
+    return 0;
+}
+
 int scenario_check_header(const Table *t, Diag *d)
 {
     for (int c = 0; c < t->ncol; c++)
-        if (!param_find(&param_scenario_table, t->col_name[c], NULL, NULL))
+        if (!scenario_measured_column(t->col_name[c]) &&
+            !param_find(&param_scenario_table, t->col_name[c], NULL, NULL))
             return unknown_column(d, t->path, t->header_line, t->col_col[c], t->col_name[c]);
     return 0;
 }
@@ -104,7 +115,8 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
     char label[300];
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < n; i++) {
-            if (!s[i].text[0] || !strcasecmp(s[i].name, "system") || !strcasecmp(s[i].name, "model"))
+            if (!s[i].text[0] || !strcasecmp(s[i].name, "system") || !strcasecmp(s[i].name, "model") ||
+                scenario_measured_column(s[i].name))
                 continue;
             size_t base = 0;
             const ParamTable *owner = NULL;

@@ -31,6 +31,12 @@ typedef struct {
  * faults: said once, before any row is run. */
 int scenario_check_header(const Table *t, Diag *d);
 
+/* 1 for the columns that hold what a run measured (measured_step_time_s,
+ * measured_tokens_per_s_per_device, measured_memory_gib): deepflow
+ * calibrate fits to them; a scenario is built without them, so the same
+ * table runs under deepflow run. */
+int scenario_measured_column(const char *name);
+
 /* Build sc from settings.  file: the table (or "<command line>") for
  * messages; reldir: folder for file-relative template names.  Returns 0, or
  * -1 with d filled (file:line:col of the offending setting). */

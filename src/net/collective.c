@@ -172,7 +172,9 @@ double net_tier_time(const Network *net, Collective c, double bytes, int p, Algo
         if (fr > 0)
             t = fmax(t, wire / (raw_bw * bw_scale * fr));
     }
-    return t;
+    /* a stack's own cost per step (comm_latency), beyond what the tier's
+     * latency and measured curve hold */
+    return t + steps * net->alpha_extra;
 }
 
 /* An all-to-all across nodes on a switched scale-out tier: each rank's
@@ -193,7 +195,7 @@ static void alltoall_across(const System *sys, const Group *g, const Network *xn
     const double t_out = out_node / (xn->bw_bytes_per_s * xn->efficiency);
     const double t_in =
         g->per_node > 1 ? in_node / (net_group_bw(&sys->intra, g->per_node) * sys->intra.efficiency) : 0.0;
-    const double alpha = fmax(xn->latency_s, g->per_node > 1 ? sys->intra.latency_s : 0);
+    const double alpha = fmax(xn->latency_s, g->per_node > 1 ? sys->intra.latency_s : 0) + xn->alpha_extra;
     out->algo = ALGO_DIRECT;
     out->time_s = (p - 1.0) * alpha + fmax(t_out, t_in);
     out->inter_bytes = out_node;
@@ -250,7 +252,7 @@ static void collective(const System *sys, const Group *g, Collective c, double b
         g->per_node > 1 ? net_group_bw(&sys->intra, g->per_node) * sys->intra.efficiency : INFINITY;
     double bw = fmin(inter_bw, intra_bw);
     double wire = frac * bytes;
-    double alpha = fmax(xn->latency_s, g->per_node > 1 ? sys->intra.latency_s : 0);
+    double alpha = fmax(xn->latency_s, g->per_node > 1 ? sys->intra.latency_s : 0) + xn->alpha_extra;
     double steps_ring = c == COLL_ALLREDUCE ? 2.0 * (p - 1) : (double)(p - 1);
     double ring = steps_ring * alpha + wire / bw;
     double tree = INFINITY;

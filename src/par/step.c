@@ -947,6 +947,28 @@ static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const 
 
 int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
 {
+    /* a stack whose collectives reach another share of a tier's bandwidth
+     * than the network template says, or pay more per step
+     * (comm_efficiency, comm_latency; deepflow calibrate): the scenario
+     * with those tiers' efficiencies scaled and latencies raised */
+    const Framework *fw = &sc->system.framework;
+    if ((fw->comm_intra > 0 && fw->comm_intra != 1.0) || (fw->comm_inter > 0 && fw->comm_inter != 1.0) ||
+        fw->comm_alpha_intra > 0 || fw->comm_alpha_inter > 0) {
+        Scenario adj = *sc;
+        Framework *af = &adj.system.framework;
+        if (af->comm_intra > 0)
+            adj.system.intra.efficiency *= af->comm_intra;
+        if (af->comm_inter > 0) {
+            adj.system.inter.efficiency *= af->comm_inter;
+            adj.system.pod.efficiency *= af->comm_inter;
+        }
+        adj.system.intra.alpha_extra = af->comm_alpha_intra;
+        adj.system.inter.alpha_extra = af->comm_alpha_inter;
+        adj.system.pod.alpha_extra = af->comm_alpha_inter;
+        af->comm_intra = af->comm_inter = 1.0;
+        af->comm_alpha_intra = af->comm_alpha_inter = 0;
+        return step_evaluate(&adj, phi, cache, r);
+    }
     const System *sys = &sc->system;
     /* the device as the training stack drives it, at the nominal clock and
      * at the DVFS clock */

@@ -16,6 +16,7 @@ static const char usage_text[] =
     "[--quiet]\n"
     "       deepflow eval KEY=VALUE ... [--format text|csv] [--top K]\n"
     "       deepflow templates [KIND [NAME]]\n"
+    "       deepflow calibrate MEASURED.csv -o STACK.yaml [--fit KEYS] [-j THREADS]\n"
     "       deepflow --help | --version\n";
 
 static const char help_text[] =
@@ -43,6 +44,17 @@ static const char help_text[] =
     "                      technology, convergence, frameworks)\n"
     "  templates KIND NAME every parameter of one template, as the loader resolves it\n"
     "      --templates DIR     templates folder, as for run\n"
+    "  calibrate MEASURED.csv -o STACK.yaml\n"
+    "                      fit the runs' training stack to what they measured: a\n"
+    "                      scenario table with, per row, measured_step_time_s or\n"
+    "                      measured_tokens_per_s_per_device (and optionally\n"
+    "                      measured_memory_gib); writes a frameworks template with\n"
+    "                      the fitted values, their uncertainty, every run's\n"
+    "                      residual and the 90 %% range its leave-one-out errors give;\n"
+    "                      use it as system.framework=STACK.yaml\n"
+    "      --fit KEYS          what to fit, comma-separated (default all): gemm_efficiency,\n"
+    "                          op_overhead, tp_overlap, dp_overlap, comm_efficiency.intra,\n"
+    "                          comm_efficiency.inter\n"
     "\n";
 
 static const char help_tail[] =

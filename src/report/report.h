@@ -323,6 +323,19 @@ typedef struct {
 enum { STUDY_OK, STUDY_ROWS_FAILED, STUDY_INPUT, STUDY_OUTPUT };
 int rpt_study(const Study *s);
 
+/* deepflow calibrate (report/calibrate.c): the table's runs, each with its
+ * measured figure, fitted (calib/calib.h) into a frameworks template at
+ * out, written atomically and never over a file this command did not
+ * write.  ask: bit p fits parameter p (CalParam).  Returns the exit status:
+ * 0, 1 (some rows failed and were left out), 3 (bad input or no fit), 4
+ * (the template could not be written). */
+typedef struct {
+    const char *input, *out, *command;
+    unsigned ask;
+    int jobs;
+} CalibrateJob;
+int rpt_calibrate(TemplateDB *db, const CalibrateJob *job);
+
 /* deepflow eval's printout of one row on stdout (a note on stderr when no
  * global batch was given). */
 void rpt_print_eval(const RunRow *rr);

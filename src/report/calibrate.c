@@ -1,0 +1,465 @@
+/* report/calibrate.c — deepflow calibrate: a scenario table with one
+ * measured figure per row in, a frameworks template fitted to those runs
+ * out (calib/calib.h does the fit), with its provenance, every fitted value
+ * and its uncertainty, the in-sample and leave-one-out error, every run's
+ * residual, and the 90 % range its out-of-sample residuals give. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "batch/run.h"
+#include "calib/calib.h"
+#include "core/param.h"
+#include "core/sha256.h"
+#include "io/atomic.h"
+#include "io/scenario.h"
+#include "io/table.h"
+#include "report.h"
+
+enum { M_STEP, M_TOKENS, M_MEMORY, M_COUNT };
+static const char *const measured_col[M_COUNT] = {"measured_step_time_s", "measured_tokens_per_s_per_device",
+                                                  "measured_memory_gib"};
+/* sane magnitudes: beyond them a figure is in other units or a slip */
+static const double measured_max[M_COUNT] = {1e6, 1e7, 1e5};
+static const char *const measured_what[M_COUNT] = {
+    "seconds per training step", "tokens per second per device", "GiB of peak memory per device"};
+
+/* The frameworks template whose stack the runs use (its file name, for
+ * base:), or NULL. */
+static const char *stack_key(const TemplateDB *db, const char *name)
+{
+    for (int i = 0; i < db->n; i++)
+        if (db->t[i]->table == &param_framework_table &&
+            !strcmp(((const Framework *)db->t[i]->obj)->name, name))
+            return db->t[i]->name;
+    return NULL;
+}
+
+static const char *model_class(const Model *m)
+{
+    if (m->kind == MODEL_TRANSFORMER)
+        return m->experts > 0 ? "moe" : "dense";
+    return model_kind_name(m->kind);
+}
+
+/* Adds word to a space-separated list (once). */
+static void add_word(char *list, size_t n, const char *word)
+{
+    if (!word[0])
+        return;
+    const size_t w = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)); p += w)
+        if ((p == list || p[-1] == ' ') && (p[w] == ' ' || !p[w]))
+            return;
+    const size_t used = strlen(list);
+    if (used + w + 2 < n)
+        snprintf(list + used, n - used, "%s%s", used ? " " : "", word);
+}
+
+/* One run of the fit: its scenario (a copy) and where it came from. */
+typedef struct {
+    Scenario *sc;
+    double *measured, *memory, *pred_mem;
+    int *line, n;
+} Runs;
+
+/* A measured cell: 0 and *v, 1 when empty, or -1 with the message said. */
+static int measured_cell(const Table *t, const TableRow *tr, int col, int m, double *v)
+{
+    const TableCell *c = &tr->cell[col];
+    if (!c->text[0])
+        return 1;
+    char *end;
+    *v = strtod(c->text, &end);
+    while (*end == ' ')
+        end++;
+    if (*end || !isfinite(*v) || !(*v > 0) || *v > measured_max[m]) {
+        fprintf(stderr,
+                "deepflow calibrate: %s:%d:%d: column '%s': expected %s, a number above 0 and at most %g; "
+                "got '%s'\n",
+                t->path, c->line, c->col, measured_col[m], measured_what[m], measured_max[m], c->text);
+        return -1;
+    }
+    return 0;
+}
+
+/* The runs of t: every built scenario with its measured step time; rows
+ * that fail are said on stderr and left out (*failed counts them). */
+static int collect(const Table *t, const int *mcol, const Run *run, Runs *out, int *failed)
+{
+    out->sc = calloc((size_t)run->n + 1, sizeof *out->sc);
+    out->measured = calloc((size_t)run->n + 1, sizeof *out->measured);
+    out->memory = calloc((size_t)run->n + 1, sizeof *out->memory);
+    out->pred_mem = calloc((size_t)run->n + 1, sizeof *out->pred_mem);
+    out->line = calloc((size_t)run->n + 1, sizeof *out->line);
+    if (!out->sc || !out->measured || !out->memory || !out->pred_mem || !out->line)
+        return -1;
+    for (int k = 0; k < run->n; k++) {
+        const RunRow *rr = &run->row[k];
+        char msg[1400];
+        if (!rr->built || rr->r.status == STATUS_ERROR) {
+            run_error_message(rr, t->path, msg, sizeof msg);
+            fprintf(stderr, "deepflow calibrate: %s\n", msg);
+            (*failed)++;
+            continue;
+        }
+        const TableRow *tr = NULL;
+        int same = 0;
+        for (int i = 0; i < t->nrow; i++)
+            if (t->row[i].line == rr->line)
+                tr = &t->row[i];
+        for (int j = 0; j < run->n; j++)
+            same += run->row[j].line == rr->line;
+        double v[M_COUNT] = {0, 0, 0};
+        int have[M_COUNT] = {0, 0, 0}, bad = 0;
+        for (int m = 0; tr && m < M_COUNT; m++) {
+            if (mcol[m] < 0)
+                continue;
+            const int rc = measured_cell(t, tr, mcol[m], m, &v[m]);
+            bad |= rc < 0;
+            have[m] = rc == 0;
+        }
+        const int cell = mcol[have[M_STEP] || mcol[M_TOKENS] < 0 ? M_STEP : M_TOKENS];
+        const TableCell *c = tr ? &tr->cell[cell] : NULL;
+        if (!bad && have[M_STEP] && have[M_TOKENS]) {
+            fprintf(stderr,
+                    "deepflow calibrate: %s:%d:%d: give one measured figure a row: a step time or tokens per "
+                    "second, not both\n",
+                    t->path, c->line, c->col);
+            bad = 1;
+        } else if (!bad && !have[M_STEP] && !have[M_TOKENS]) {
+            fprintf(stderr,
+                    "deepflow calibrate: %s:%d:%d: column '%s': the run's measured figure is missing\n",
+                    t->path, c ? c->line : rr->line, c ? c->col : 0,
+                    measured_col[mcol[M_STEP] >= 0 ? M_STEP : M_TOKENS]);
+            bad = 1;
+        } else if (!bad && same > 1) {
+            fprintf(stderr,
+                    "deepflow calibrate: %s:%d:%d: a measured figure belongs to one run, but this row gives "
+                    "%d scenarios; write one row a run\n",
+                    t->path, c->line, c->col, same);
+            bad = 1;
+        }
+        if (bad) {
+            (*failed)++;
+            k += same - 1; /* said once for the line */
+            continue;
+        }
+        double step = v[M_STEP];
+        if (have[M_TOKENS]) { /* tokens a step over the devices' rate */
+            const double seq = rr->sc.model.seq_len > 0 ? (double)rr->sc.model.seq_len : 1.0;
+            step = (double)rr->r.st.global_batch * seq / ((double)rr->sc.devices * v[M_TOKENS]);
+        }
+        /* the model's FLOPs in the measured time: more than the device's peak is a slip of units */
+        const double mfu = rr->r.mfu * rr->r.step_time_s / step;
+        if (mfu > 1.0) {
+            fprintf(stderr,
+                    "deepflow calibrate: %s:%d:%d: column '%s': %g implies %.0f %% of the device's peak (the "
+                    "model's FLOPs in that time), more than it can do; is it %s?\n",
+                    t->path, c->line, c->col, measured_col[have[M_STEP] ? M_STEP : M_TOKENS],
+                    v[have[M_STEP] ? M_STEP : M_TOKENS], 100.0 * mfu,
+                    have[M_STEP] ? "seconds per whole step (not milliseconds, not one microbatch)"
+                                 : "per device (not the cluster's)");
+            (*failed)++;
+            continue;
+        }
+        out->sc[out->n] = rr->sc;
+        out->measured[out->n] = step;
+        out->memory[out->n] = have[M_MEMORY] ? v[M_MEMORY] : 0;
+        out->pred_mem[out->n] = rr->r.mem_total_bytes / GIB_BYTES;
+        out->line[out->n++] = rr->line;
+    }
+    return 0;
+}
+
+static void runs_free(Runs *r)
+{
+    free(r->sc);
+    free(r->measured);
+    free(r->memory);
+    free(r->pred_mem);
+    free(r->line);
+}
+
+static int file_sha256(const char *path, char hex[SHA256_HEX_LEN])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    Sha256 s;
+    sha256_init(&s);
+    unsigned char buf[65536];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+        sha256_update(&s, buf, k);
+    const int bad = ferror(f);
+    fclose(f);
+    uint8_t dgst[SHA256_DIGEST_LEN];
+    sha256_final(&s, dgst);
+    sha256_to_hex(dgst, hex);
+    return bad ? -1 : 0;
+}
+
+/* A standard error as written: below a hundredth of the grid's step it is
+ * the grid agreeing with itself, 0. */
+static double se_shown(CalParam p, double se)
+{
+    return cal_shown(p, se < cal_param[p].step / 100 ? 0.0 : se);
+}
+
+static void put_interval(FILE *f, const char *name, const Interval *iv)
+{
+    fprintf(f, "  %s: {lo: %.3f, hi: %.3f, runs: %d, mean_error: %.3f, coverage: %.3f}\n", name, iv->lo,
+            iv->hi, iv->runs, iv->mean_err, iv->coverage);
+}
+
+/* The 90 % ranges of the calibrated stack: each regime's from its own
+ * leave-one-out residuals when it has CAL_REGIME_MIN of them, else from all
+ * of them; a row the runs do not cover gets the widest of these and the
+ * base stack's. */
+#define CAL_REGIME_MIN 10
+static void ranges(const Runs *runs, const CalResult *cr, const Framework *base, Interval *single,
+                   Interval *multi, Interval *uncovered)
+{
+    double *all = calloc((size_t)runs->n + 1, sizeof *all), *one = calloc((size_t)runs->n + 1, sizeof *one),
+           *many = calloc((size_t)runs->n + 1, sizeof *many);
+    int na = 0, n1 = 0, nm = 0;
+    for (int i = 0; all && one && many && i < runs->n; i++) {
+        if (!(cr->pred_loo[i] > 0))
+            continue;
+        const double q = runs->measured[i] / cr->pred_loo[i];
+        all[na++] = q;
+        if (runs->sc[i].devices > runs->sc[i].system.devices_per_node)
+            many[nm++] = q;
+        else
+            one[n1++] = q;
+    }
+    Interval pooled;
+    cal_interval(all, na, &pooled);
+    /* a regime without runs: none (a row of it takes the other's range, as
+     * beyond what was calibrated) */
+    memset(single, 0, sizeof *single);
+    memset(multi, 0, sizeof *multi);
+    if (n1 >= CAL_REGIME_MIN)
+        cal_interval(one, n1, single);
+    else if (n1 > 0)
+        *single = pooled;
+    if (nm >= CAL_REGIME_MIN)
+        cal_interval(many, nm, multi);
+    else if (nm > 0)
+        *multi = pooled;
+    *uncovered = base->uncovered;
+    uncovered->lo = fmin(pooled.lo, base->uncovered.lo > 0 ? base->uncovered.lo : 1.0);
+    uncovered->hi = fmax(pooled.hi, base->uncovered.hi);
+    if (uncovered->runs <= 0) {
+        uncovered->runs = pooled.runs;
+        uncovered->coverage = pooled.coverage;
+    }
+    free(all);
+    free(one);
+    free(many);
+}
+
+static void write_template(FILE *f, const CalibrateJob *job, const char *key, const Runs *runs,
+                           const CalResult *cr, const char *sha, const char *date)
+{
+    const Framework *base = &runs->sc[0].system.framework;
+    fprintf(f, "# deepflow calibrate: the training stack %s fitted to %d measured runs.\n", key, runs->n);
+    fprintf(f, "# measured table: %s (sha256 %s)\n# date: %s\n# command: %s\n", job->input, sha, date,
+            job->command);
+    fprintf(f,
+            "# error, mean |predicted / measured - 1|: base stack %.1f %%, fitted %.1f %% in sample, %.1f %% "
+            "each run left out of the fit\n",
+            100 * cr->err_base, 100 * cr->err_in, 100 * cr->err_loo);
+    fprintf(f, "# fitted values (uncertainty: the jackknife standard error of the leave-one-out fits):\n");
+    for (int p = 0; p < CAL_NPARAM; p++) {
+        const char *u = p == CAL_OVERHEAD || p == CAL_LAT_INTRA || p == CAL_LAT_INTER ? " us" : "";
+        if (cr->fitted[p])
+            fprintf(f, "#   %-22s %.4g%s -> %.4g%s +- %.2g%s%s\n", cal_param[p].key,
+                    cal_shown(p, cr->base[p]), u, cal_shown(p, cr->value[p]), u, se_shown(p, cr->se[p]), u,
+                    cr->at_edge[p] ? " (at the end of its range)" : "");
+        else if (cr->note[p][0])
+            fprintf(f, "#   %-22s %.4g%s, %s\n", cal_param[p].key, cal_shown(p, cr->base[p]), u, cr->note[p]);
+    }
+    fprintf(f,
+            "# each run: table line, scenario, measured, predicted by the base stack, fitted, fitted without "
+            "it (step time, s), its error left out%s\n",
+            runs->memory[0] > 0 ? "; memory measured and predicted, GiB" : "");
+    for (int i = 0; i < runs->n; i++) {
+        fprintf(f, "#   %5d %-28s %10.4g %10.4g %10.4g %10.4g %+6.1f %%", runs->line[i], runs->sc[i].name,
+                runs->measured[i], cr->pred_base[i], cr->pred_in[i], cr->pred_loo[i],
+                100 * (cr->pred_loo[i] / runs->measured[i] - 1));
+        if (runs->memory[i] > 0)
+            fprintf(f, "  memory %.1f / %.1f", runs->memory[i], runs->pred_mem[i]);
+        fprintf(f, "%s\n",
+                cr->outlier[i] ? "  (beyond 3 robust standard deviations: the fit cannot explain it)" : "");
+    }
+    fprintf(f, "# use: system.framework=<this file> in a scenario table beside it, or copy it to "
+               "templates/frameworks/\n\n");
+    fprintf(f, "base: %s\n", key);
+    char name[NAME_MAX_LEN];
+    snprintf(name, sizeof name, "%.30s, calibrated (%d runs)", base->name, runs->n);
+    fprintf(f, "name: \"%s\"\n", name);
+    for (int p = 0; p < CAL_NPARAM; p++)
+        if (cr->fitted[p]) {
+            if (p == CAL_OVERHEAD || p == CAL_LAT_INTRA || p == CAL_LAT_INTER)
+                fprintf(f, "%s: %.4g us    # fitted on %d runs, +- %.2g us\n", cal_param[p].key,
+                        cal_shown(p, cr->value[p]), runs->n, se_shown(p, cr->se[p]));
+            else
+                fprintf(f, "%s: %.4g    # fitted on %d runs, +- %.2g\n", cal_param[p].key, cr->value[p],
+                        runs->n, se_shown(p, cr->se[p]));
+        }
+    Interval single, multi, uncovered;
+    ranges(runs, cr, base, &single, &multi, &uncovered);
+    char gens[NAME_MAX_LEN] = "", classes[NAME_MAX_LEN] = "";
+    int maxdev = 0;
+    for (int i = 0; i < runs->n; i++) {
+        add_word(gens, sizeof gens, runs->sc[i].system.device.generation);
+        add_word(classes, sizeof classes, model_class(&runs->sc[i].model));
+        if (runs->sc[i].devices > maxdev)
+            maxdev = runs->sc[i].devices;
+    }
+    fprintf(f, "interval:    # measured / predicted, each run left out of the fit: 5th to 95th percentile\n");
+    put_interval(f, "single_node", &single);
+    put_interval(f, "multi_node", &multi);
+    put_interval(f, "uncovered", &uncovered);
+    fprintf(f, "  max_devices: %d\n  generations: \"%s\"\n  models: \"%s\"\n", maxdev, gens, classes);
+    fprintf(f,
+            "sources:\n  - \"[calibrate] deepflow calibrate on %s (sha256 %.16s...), %s: %d runs, left-out "
+            "error %.1f %%\"\n",
+            job->input, sha, date, runs->n, 100 * cr->err_loo);
+}
+
+/* The output may replace only a template this command wrote. */
+static int ours_or_absent(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    char first[64] = "";
+    const int ok = fgets(first, sizeof first, f) && !strncmp(first, "# deepflow calibrate:", 21);
+    fclose(f);
+    return ok;
+}
+
+static void print_summary(const Runs *runs, const CalResult *cr, const char *out)
+{
+    printf(
+        "calibrated on %d runs (%ld evaluations): mean |error| base stack %.1f %%, fitted %.1f %% in sample, "
+        "%.1f %% each run left out\n",
+        runs->n, cr->evaluations, 100 * cr->err_base, 100 * cr->err_in, 100 * cr->err_loo);
+    for (int p = 0; p < CAL_NPARAM; p++) {
+        const char *u = p == CAL_OVERHEAD || p == CAL_LAT_INTRA || p == CAL_LAT_INTER ? " us" : "";
+        if (cr->fitted[p])
+            printf("  %-22s %.4g%s -> %.4g%s +- %.2g%s%s\n", cal_param[p].key, cal_shown(p, cr->base[p]), u,
+                   cal_shown(p, cr->value[p]), u, se_shown(p, cr->se[p]), u,
+                   cr->at_edge[p] ? " (at the end of its range)" : "");
+        else if (cr->note[p][0])
+            printf("  %-22s %.4g%s, %s\n", cal_param[p].key, cal_shown(p, cr->base[p]), u, cr->note[p]);
+    }
+    for (int i = 0; i < runs->n; i++)
+        if (cr->outlier[i])
+            printf("  line %d (%s): measured %.4g s, predicted %.4g s without it: beyond 3 robust standard "
+                   "deviations, the fit cannot explain it\n",
+                   runs->line[i], runs->sc[i].name, runs->measured[i], cr->pred_loo[i]);
+    printf("wrote %s\n", out);
+}
+
+int rpt_calibrate(TemplateDB *db, const CalibrateJob *job)
+{
+    Diag d;
+    diag_clear(&d);
+    Table t;
+    if (table_read(job->input, &t, &d)) {
+        char msg[1200];
+        diag_format(&d, msg, sizeof msg);
+        fprintf(stderr, "deepflow calibrate: %s\n", msg);
+        return 3;
+    }
+    int mcol[M_COUNT], rc = 3;
+    Run run;
+    memset(&run, 0, sizeof run);
+    Runs runs;
+    memset(&runs, 0, sizeof runs);
+    CalResult cr;
+    memset(&cr, 0, sizeof cr);
+    for (int m = 0; m < M_COUNT; m++)
+        mcol[m] = table_col(&t, measured_col[m]);
+    if (mcol[M_STEP] < 0 && mcol[M_TOKENS] < 0) {
+        fprintf(stderr,
+                "deepflow calibrate: %s:%d: expected a column measured_step_time_s or "
+                "measured_tokens_per_s_per_device (each run's measured figure)\n",
+                job->input, t.header_line);
+        goto done;
+    }
+    if (scenario_check_header(&t, &d) || run_table(db, &t, job->jobs, 0, NULL, NULL, &run, &d)) {
+        char msg[1200];
+        diag_format(&d, msg, sizeof msg);
+        fprintf(stderr, "deepflow calibrate: %s\n", msg);
+        goto done;
+    }
+    int failed = 0;
+    if (collect(&t, mcol, &run, &runs, &failed)) {
+        fprintf(stderr, "deepflow calibrate: out of memory\n");
+        goto done;
+    }
+    if (runs.n == 0) {
+        fprintf(stderr, "deepflow calibrate: %s: no run to calibrate on\n", job->input);
+        goto done;
+    }
+    const char *stack = runs.sc[0].system.framework.name;
+    for (int i = 1; i < runs.n; i++)
+        if (strcmp(runs.sc[i].system.framework.name, stack)) {
+            fprintf(stderr,
+                    "deepflow calibrate: %s: the runs use two training stacks, '%s' (line %d) and '%s' "
+                    "(line %d); calibrate one stack at a time\n",
+                    job->input, stack, runs.line[0], runs.sc[i].system.framework.name, runs.line[i]);
+            goto done;
+        }
+    const char *key = stack_key(db, stack);
+    if (!key) {
+        fprintf(stderr,
+                "deepflow calibrate: %s: the runs' training stack '%s' is no template of "
+                "templates/frameworks, which the calibrated one must name as its base\n",
+                job->input, stack);
+        goto done;
+    }
+    const CalInput in = {runs.sc, runs.measured, runs.n, job->ask};
+    if (cal_fit(&in, &cr, &d)) {
+        fprintf(stderr, "deepflow calibrate: %s: %s\n", job->input, d.msg);
+        goto done;
+    }
+    rc = 4;
+    if (!ours_or_absent(job->out)) {
+        fprintf(stderr,
+                "deepflow calibrate: %s exists and deepflow calibrate did not write it; not replaced\n",
+                job->out);
+        goto done;
+    }
+    char sha[SHA256_HEX_LEN], date[32];
+    const time_t now = time(NULL);
+    struct tm tmv;
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime_r(&now, &tmv));
+    AtomicFile af = {0};
+    FILE *f = file_sha256(job->input, sha) ? NULL : atomic_open(&af, job->out);
+    if (!f) {
+        fprintf(stderr, "deepflow calibrate: cannot write %s\n", job->out);
+        goto done;
+    }
+    write_template(f, job, key, &runs, &cr, sha, date);
+    if (atomic_commit(&af)) {
+        fprintf(stderr, "deepflow calibrate: cannot write %s\n", job->out);
+        goto done;
+    }
+    print_summary(&runs, &cr, job->out);
+    rc = failed ? 1 : 0;
+done:
+    cal_result_free(&cr);
+    runs_free(&runs);
+    run_free(&run);
+    table_free(&t);
+    return rc;
+}
