@@ -384,6 +384,8 @@ static int cmd_calibrate(int argc, char **argv)
         {"fit", required_argument, NULL, 'F'},
         {"jobs", required_argument, NULL, 'j'},
         {"templates", required_argument, NULL, 't'},
+        {"nccl", required_argument, NULL, 'N'},
+        {"gemm", required_argument, NULL, 'G'},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -393,6 +395,12 @@ static int cmd_calibrate(int argc, char **argv)
             job.out = optarg;
         } else if (c == 't') {
             tdir = optarg;
+        } else if (c == 'G') {
+            job.gemm = optarg;
+        } else if (c == 'N') {
+            if (job.nnccl == CAL_MAX_NCCL)
+                return usage_error("calibrate: --nccl: at most 16 files, got more with '%s'", optarg);
+            job.nccl[job.nnccl++] = optarg;
         } else if (c == 'j') {
             char *end;
             long v = strtol(optarg, &end, 10);

@@ -15,7 +15,7 @@ allowed() {
     search) echo "core perf par" ;;
     io) echo "core graph" ;;
     batch) echo "core io net par perf power scale search tech" ;;
-    calib) echo "core batch" ;;
+    calib) echo "core batch perf" ;;
     report) echo "core batch calib io" ;;
     *) echo "?" ;;
     esac

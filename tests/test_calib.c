@@ -8,10 +8,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "batch/evaluate.h"
 #include "calib/calib.h"
+#include "perf/perf.h"
 #include "testdb.h"
 
 #define NRUNS 8
@@ -228,6 +230,41 @@ static void test_interval(void **state)
     assert_rel(iv.mean_err, (fabs(1 / 1.1 - 1) + fabs(1 / 1.2 - 1) + fabs(1 / 1.3 - 1)) / 3, 1e-12);
 }
 
+static void test_gemm_table(void **state)
+{
+    (void)state;
+    /* GEMM times the model makes at 0.60 (bf16) and 0.50 (fp8) of the
+     * peak are fitted back to those values; two fp8 rows are too few */
+    Scenario sc[1];
+    runs(sc, 1);
+    Device dv = sc[0].system.device;
+    static const int shape[5][3] = {
+        {8192, 8192, 8192}, {4096, 4096, 4096}, {2048, 2048, 2048}, {1024, 4096, 4096}, {512, 1024, 8192}};
+    CalGemm rows[7];
+    for (int i = 0; i < 7; i++) {
+        const int s = i % 5;
+        rows[i] = (CalGemm){shape[s][0], shape[s][1], shape[s][2], i < 5 ? PREC_BF16 : PREC_FP8, 0};
+        Device at = dv;
+        at.matrix_eff = 0.60;
+        at.matrix_eff_fp8 = 0.50;
+        GemmCost g;
+        gemm_cost(&at, rows[i].p, 1, rows[i].m, rows[i].n, rows[i].k, NULL, &g);
+        rows[i].time_s = g.time_s;
+    }
+    CalGemmFit fit;
+    Diag d;
+    diag_clear(&d);
+    assert_int_equal(cal_gemm_fit(&dv, rows, 5, &fit, &d), 0);
+    assert_rel(fit.eff[0], 0.60, 1e-9);
+    assert_int_equal(fit.rows[1], 0);
+    assert_true(fit.err[0] < 1e-9);
+    free(fit.pred);
+    assert_int_equal(cal_gemm_fit(&dv, rows, 7, &fit, &d), -1);
+    assert_string_equal(d.msg,
+                        "2 fp8/fp4 GEMM rows cannot set the device's efficiency: at least 3 are needed");
+    free(fit.pred);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_runs_disagree),
         cmocka_unit_test(test_comm_parameters_act),
         cmocka_unit_test(test_interval),
+        cmocka_unit_test(test_gemm_table),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

@@ -17,6 +17,8 @@
 #ifndef DF_CALIB_H
 #define DF_CALIB_H
 
+#include <stdint.h>
+
 #include "core/diag.h"
 #include "core/types.h"
 
@@ -96,5 +98,31 @@ void cal_result_free(CalResult *r);
  * 1 +- 1.645 CAL_NOISE, with the runs, their mean |predicted / measured -
  * 1| and the share inside.  n < 1 leaves iv zero. */
 void cal_interval(const double *ratio, int n, Interval *iv);
+
+/* ---- GEMM timings (calib/gemm.c) ---------------------------------------
+ * A table of measured GEMMs (m, n, k, precision, time) sets the device's
+ * achievable fraction of its matrix peak (efficiency.matrix, and
+ * efficiency.matrix_fp8 for fp8 rows): the value on a grid of 0.20 to 1.00
+ * by 0.005 at which the model's time of those shapes (perf/gemm.c: tiles,
+ * waves and the memory levels) is nearest, as mean |predicted / measured -
+ * 1|.  Each precision class needs CAL_GEMM_MIN rows. */
+#define CAL_GEMM_MIN 3
+
+typedef struct {
+    int64_t m, n, k;
+    Precision p;
+    double time_s;
+} CalGemm;
+
+typedef struct {
+    double eff[2]; /* fitted: [0] 16/32-bit, [1] fp8 and fp4 (0: no rows) */
+    int rows[2];   /* rows of each */
+    double err[2]; /* mean |predicted / measured - 1| at the fit */
+    double *pred;  /* [n] each row's predicted time at the fit, s */
+} CalGemmFit;
+
+/* 0, or -1 with d->msg (too few rows of a class, a row the model gives no
+ * time for).  pred is the caller's to free, also after a failure. */
+int cal_gemm_fit(const Device *dev, const CalGemm *rows, int n, CalGemmFit *out, Diag *d);
 
 #endif

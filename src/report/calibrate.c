@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -15,6 +16,7 @@
 #include "core/param.h"
 #include "core/sha256.h"
 #include "io/atomic.h"
+#include "io/nccltests.h"
 #include "io/scenario.h"
 #include "io/table.h"
 #include "report.h"
@@ -368,6 +370,238 @@ static void print_summary(const Runs *runs, const CalResult *cr, const char *out
     printf("wrote %s\n", out);
 }
 
+/* A tier measured by nccl-tests: its curve, and the files it came from. */
+typedef struct {
+    int have;
+    Points curve;
+    double plateau;
+    int ranks;
+    char files[600];
+} Measured;
+
+/* The network template a tier's name comes from (its file name, for base:). */
+static const char *network_key(const TemplateDB *db, const char *name)
+{
+    for (int i = 0; i < db->n; i++)
+        if (db->t[i]->table == &param_network_table && !strcmp(((const Network *)db->t[i]->obj)->name, name))
+            return db->t[i]->name;
+    return NULL;
+}
+
+/* The nccl-tests files, read into their tiers' curves (0: intra, 1:
+ * inter), set on every run; that tier's collective parameters are then
+ * measured, not fitted.  0, or -1 said on stderr. */
+static int measured_tiers(const CalibrateJob *job, Runs *runs, Measured tier[2], unsigned *ask)
+{
+    NcclRun *nr = calloc((size_t)job->nnccl + 1, sizeof *nr);
+    if (!nr)
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < job->nnccl && !rc; i++) {
+        Diag d;
+        diag_clear(&d);
+        if (nccl_read(job->nccl[i], &nr[i], &d)) {
+            char msg[1200];
+            diag_format(&d, msg, sizeof msg);
+            fprintf(stderr, "deepflow calibrate: %s\n", msg);
+            rc = -1;
+        }
+    }
+    for (int t = 0; t < 2 && !rc; t++) {
+        NcclRun mine[CAL_MAX_NCCL];
+        int n = 0;
+        for (int i = 0; i < job->nnccl; i++)
+            if ((nr[i].hosts > 1) == t) {
+                mine[n++] = nr[i];
+                const size_t u = strlen(tier[t].files);
+                snprintf(tier[t].files + u, sizeof tier[t].files - u, "%s%s", u ? ", " : "", job->nccl[i]);
+            }
+        if (!n)
+            continue;
+        Network *net = t ? &runs->sc[0].system.inter : &runs->sc[0].system.intra;
+        Diag d;
+        diag_clear(&d);
+        if (nccl_curve(mine, n, net->bw_bytes_per_s, &tier[t].curve, &tier[t].plateau, &tier[t].ranks, &d)) {
+            fprintf(stderr, "deepflow calibrate: %s: %s\n", tier[t].files, d.msg);
+            rc = -1;
+            break;
+        }
+        tier[t].have = 1;
+        for (int i = 0; i < runs->n; i++) {
+            Network *x = t ? &runs->sc[i].system.inter : &runs->sc[i].system.intra;
+            x->busbw = tier[t].curve;
+            x->busbw_ranks = tier[t].ranks;
+            x->efficiency = fmin(1.0, tier[t].plateau);
+        }
+        *ask &= ~(1u << (t ? CAL_COMM_INTER : CAL_COMM_INTRA) | 1u << (t ? CAL_LAT_INTER : CAL_LAT_INTRA));
+    }
+    free(nr);
+    return rc;
+}
+
+/* The device template a device's name comes from (its file name, for base:). */
+static const char *device_key(const TemplateDB *db, const char *name)
+{
+    for (int i = 0; i < db->n; i++)
+        if (db->t[i]->table == &param_device_table && !strcmp(((const Device *)db->t[i]->obj)->name, name))
+            return db->t[i]->name;
+    return NULL;
+}
+
+/* The GEMM table (m, n, k, dtype, time_us), each cell checked. */
+static int read_gemms(const char *path, CalGemm **out, int *n)
+{
+    Table t;
+    Diag d;
+    diag_clear(&d);
+    *out = NULL;
+    *n = 0;
+    if (table_read(path, &t, &d)) {
+        char msg[1200];
+        diag_format(&d, msg, sizeof msg);
+        fprintf(stderr, "deepflow calibrate: %s\n", msg);
+        return -1;
+    }
+    static const char *const cols[5] = {"m", "n", "k", "dtype", "time_us"};
+    int c[5], rc = 0;
+    for (int j = 0; j < 5; j++)
+        if ((c[j] = table_col(&t, cols[j])) < 0) {
+            fprintf(stderr,
+                    "deepflow calibrate: %s:%d: expected the columns m,n,k,dtype,time_us; '%s' is missing\n",
+                    path, t.header_line, cols[j]);
+            rc = -1;
+        }
+    *out = calloc((size_t)t.nrow + 1, sizeof **out);
+    for (int i = 0; !rc && *out && i < t.nrow; i++) {
+        const TableRow *r = &t.row[i];
+        CalGemm *g = &(*out)[*n];
+        if (r->error) {
+            char msg[1200];
+            diag_format(r->error, msg, sizeof msg);
+            fprintf(stderr, "deepflow calibrate: %s\n", msg);
+            rc = -1;
+            break;
+        }
+        int64_t *dim[3] = {&g->m, &g->n, &g->k};
+        for (int j = 0; j < 3 && !rc; j++) {
+            char *end;
+            const long long v = strtoll(r->cell[c[j]].text, &end, 10);
+            if (*end || !r->cell[c[j]].text[0] || v < 1 || v > 10000000) {
+                fprintf(stderr,
+                        "deepflow calibrate: %s:%d:%d: column '%s': expected a dimension from 1 to 10000000, "
+                        "got '%s'\n",
+                        path, r->cell[c[j]].line, r->cell[c[j]].col, cols[j], r->cell[c[j]].text);
+                rc = -1;
+            }
+            *dim[j] = v;
+        }
+        const TableCell *dt = &r->cell[c[3]], *tm = &r->cell[c[4]];
+        int p = 0;
+        while (!rc && precision_names[p] && strcasecmp(dt->text, precision_names[p]))
+            p++;
+        if (!rc && !precision_names[p]) {
+            fprintf(stderr,
+                    "deepflow calibrate: %s:%d:%d: column 'dtype': expected fp32, tf32, fp16, bf16, fp8 or "
+                    "fp4, got '%s'\n",
+                    path, dt->line, dt->col, dt->text);
+            rc = -1;
+        }
+        char *end;
+        const double us = strtod(tm->text, &end);
+        if (!rc && (*end || !tm->text[0] || !(us > 0) || us > 1e9)) {
+            fprintf(stderr,
+                    "deepflow calibrate: %s:%d:%d: column 'time_us': expected microseconds above 0, got "
+                    "'%s'\n",
+                    path, tm->line, tm->col, tm->text);
+            rc = -1;
+        }
+        g->p = (Precision)p;
+        g->time_s = us * 1e-6;
+        (*n)++;
+    }
+    if (!*out)
+        rc = -1;
+    table_free(&t);
+    return rc;
+}
+
+/* The device as the GEMM table measured it, set on every run, and its
+ * template written beside the stack's.  0, or -1 said on stderr. */
+static int measured_device(const CalibrateJob *job, Runs *runs, CalGemm **rows, int *n, CalGemmFit *fit)
+{
+    if (read_gemms(job->gemm, rows, n))
+        return -1;
+    Diag d;
+    diag_clear(&d);
+    if (cal_gemm_fit(&runs->sc[0].system.device, *rows, *n, fit, &d)) {
+        fprintf(stderr, "deepflow calibrate: %s: %s\n", job->gemm, d.msg);
+        return -1;
+    }
+    for (int i = 0; i < runs->n; i++) {
+        Device *dv = &runs->sc[i].system.device;
+        if (fit->rows[0])
+            dv->matrix_eff = fit->eff[0];
+        if (fit->rows[1])
+            dv->matrix_eff_fp8 = fit->eff[1];
+    }
+    return 0;
+}
+
+static int write_device(const char *path, const char *base, const Device *dv, const CalGemm *rows, int n,
+                        const CalGemmFit *fit, const char *file, const char *date)
+{
+    AtomicFile af = {0};
+    FILE *f = atomic_open(&af, path);
+    if (!f)
+        return -1;
+    fprintf(
+        f, "# deepflow calibrate: the device's GEMM rate as measured GEMMs set it.\n# file: %s\n# date: %s\n",
+        file, date);
+    fprintf(f, "# each GEMM: m, n, k, dtype, measured and predicted us\n");
+    for (int i = 0; i < n; i++)
+        fprintf(f, "#   %lld %lld %lld %s %.4g %.4g\n", (long long)rows[i].m, (long long)rows[i].n,
+                (long long)rows[i].k, precision_names[rows[i].p], rows[i].time_s * 1e6, fit->pred[i] * 1e6);
+    fprintf(f, "# use: system.device=<this file> in a scenario table beside it\n\n");
+    fprintf(f, "base: %s\nname: \"%.40s, measured\"\n", base, dv->name);
+    if (fit->rows[0])
+        fprintf(f, "efficiency.matrix: %.3f    # fitted on %d GEMMs, mean |error| %.1f %%\n", fit->eff[0],
+                fit->rows[0], 100 * fit->err[0]);
+    if (fit->rows[1])
+        fprintf(f, "efficiency.matrix_fp8: %.3f    # fitted on %d GEMMs, mean |error| %.1f %%\n", fit->eff[1],
+                fit->rows[1], 100 * fit->err[1]);
+    return atomic_commit(&af);
+}
+
+/* NAME.yaml -> NAME-intra.yaml */
+static void tier_path(const char *out, int t, char *buf, size_t n)
+{
+    const char *dot = strrchr(out, '.');
+    const int stem = dot ? (int)(dot - out) : (int)strlen(out);
+    snprintf(buf, n, "%.*s-%s.yaml", stem, out, t == 2 ? "device" : t ? "inter" : "intra");
+}
+
+static int write_network(const char *path, const char *base, const Network *net, const Measured *m,
+                         const char *date)
+{
+    AtomicFile af = {0};
+    FILE *f = atomic_open(&af, path);
+    if (!f)
+        return -1;
+    fprintf(f, "# deepflow calibrate: the %s tier as nccl-tests measured it.\n# files: %s\n# date: %s\n",
+            strstr(path, "-inter.yaml") ? "inter-node" : "intra-node", m->files, date);
+    fprintf(f, "# use: system.%s=<this file> in a scenario table beside it\n\n",
+            strstr(path, "-inter.yaml") ? "inter" : "intra");
+    fprintf(f, "base: %s\nname: \"%.40s, measured\"\n", base, net->name);
+    fprintf(f, "efficiency: %.4f    # the largest bus bandwidth measured over the tier's bandwidth\n",
+            fmin(1.0, m->plateau));
+    fprintf(f, "# measured: bus bandwidth / bandwidth by all-reduce size (bytes), %d ranks\nbusbw: [",
+            m->ranks);
+    for (int i = 0; i < m->curve.n; i++)
+        fprintf(f, "%s[%.0f, %.4f]", i ? ", " : "", m->curve.x[i], m->curve.y[i]);
+    fprintf(f, "]\nbusbw_ranks: %d\n", m->ranks);
+    return atomic_commit(&af);
+}
+
 int rpt_calibrate(TemplateDB *db, const CalibrateJob *job)
 {
     Diag d;
@@ -386,6 +620,10 @@ int rpt_calibrate(TemplateDB *db, const CalibrateJob *job)
     memset(&runs, 0, sizeof runs);
     CalResult cr;
     memset(&cr, 0, sizeof cr);
+    CalGemm *gemms = NULL;
+    int ngemm = 0;
+    CalGemmFit gfit;
+    memset(&gfit, 0, sizeof gfit);
     for (int m = 0; m < M_COUNT; m++)
         mcol[m] = table_col(&t, measured_col[m]);
     if (mcol[M_STEP] < 0 && mcol[M_TOKENS] < 0) {
@@ -427,17 +665,37 @@ int rpt_calibrate(TemplateDB *db, const CalibrateJob *job)
                 job->input, stack);
         goto done;
     }
-    const CalInput in = {runs.sc, runs.measured, runs.n, job->ask};
+    unsigned ask = job->ask;
+    Measured tier[2];
+    memset(tier, 0, sizeof tier);
+    if (measured_tiers(job, &runs, tier, &ask))
+        goto done;
+    if (job->gemm && measured_device(job, &runs, &gemms, &ngemm, &gfit))
+        goto done;
+    if (!ask) {
+        fprintf(
+            stderr,
+            "deepflow calibrate: %s: the nccl-tests files set every parameter asked for: nothing to fit\n",
+            job->input);
+        goto done;
+    }
+    const CalInput in = {runs.sc, runs.measured, runs.n, ask};
     if (cal_fit(&in, &cr, &d)) {
         fprintf(stderr, "deepflow calibrate: %s: %s\n", job->input, d.msg);
         goto done;
     }
     rc = 4;
-    if (!ours_or_absent(job->out)) {
-        fprintf(stderr,
-                "deepflow calibrate: %s exists and deepflow calibrate did not write it; not replaced\n",
-                job->out);
-        goto done;
+    char tpath[3][1100];
+    for (int t = 0; t < 3; t++)
+        tier_path(job->out, t, tpath[t], sizeof tpath[t]);
+    for (int t = -1; t < 3; t++) {
+        const char *p = t < 0 ? job->out : tpath[t];
+        if ((t < 0 || (t < 2 && tier[t].have) || (t == 2 && job->gemm)) && !ours_or_absent(p)) {
+            fprintf(stderr,
+                    "deepflow calibrate: %s exists and deepflow calibrate did not write it; not replaced\n",
+                    p);
+            goto done;
+        }
     }
     char sha[SHA256_HEX_LEN], date[32];
     const time_t now = time(NULL);
@@ -450,13 +708,57 @@ int rpt_calibrate(TemplateDB *db, const CalibrateJob *job)
         goto done;
     }
     write_template(f, job, key, &runs, &cr, sha, date);
+    if (job->gemm)
+        fprintf(f,
+                "# the device: its GEMM rate set by the measured GEMMs of %s, not fitted; use "
+                "system.device=%s with "
+                "this template\n",
+                job->gemm, strrchr(tpath[2], '/') ? strrchr(tpath[2], '/') + 1 : tpath[2]);
+    for (int t = 0; t < 2; t++) {
+        if (tier[t].have)
+            fprintf(f,
+                    "# the %s tier: measured by nccl-tests (%s), not fitted; use system.%s=%s with this "
+                    "template\n",
+                    t ? "inter-node" : "intra-node", tier[t].files, t ? "inter" : "intra",
+                    strrchr(tpath[t], '/') ? strrchr(tpath[t], '/') + 1 : tpath[t]);
+    }
     if (atomic_commit(&af)) {
         fprintf(stderr, "deepflow calibrate: cannot write %s\n", job->out);
         goto done;
     }
     print_summary(&runs, &cr, job->out);
+    for (int t = 0; t < 2; t++) {
+        if (!tier[t].have)
+            continue;
+        const Network *net = t ? &runs.sc[0].system.inter : &runs.sc[0].system.intra;
+        const char *nkey = network_key(db, net->name);
+        if (!nkey || write_network(tpath[t], nkey, net, &tier[t], date)) {
+            fprintf(stderr, "deepflow calibrate: cannot write %s%s\n", tpath[t],
+                    nkey ? "" : " (its tier is no template of templates/networks)");
+            goto done;
+        }
+        printf("  %s tier measured by nccl-tests: bus bandwidth up to %.0f %% of %.0f GB/s; wrote %s\n",
+               t ? "inter-node" : "intra-node", 100 * tier[t].plateau, net->bw_bytes_per_s / 1e9, tpath[t]);
+    }
+    if (job->gemm) {
+        const Device *dv = &runs.sc[0].system.device;
+        const char *dkey = device_key(db, dv->name);
+        if (!dkey || write_device(tpath[2], dkey, dv, gemms, ngemm, &gfit, job->gemm, date)) {
+            fprintf(stderr, "deepflow calibrate: cannot write %s%s\n", tpath[2],
+                    dkey ? "" : " (the device is no template of templates/devices)");
+            goto done;
+        }
+        for (int c = 0; c < 2; c++)
+            if (gfit.rows[c])
+                printf("  device measured by %d %s GEMMs: %s %.3f (mean |error| %.1f %%); wrote %s\n",
+                       gfit.rows[c], c ? "fp8/fp4" : "16/32-bit",
+                       c ? "efficiency.matrix_fp8" : "efficiency.matrix", gfit.eff[c], 100 * gfit.err[c],
+                       tpath[2]);
+    }
     rc = failed ? 1 : 0;
 done:
+    free(gemms);
+    free(gfit.pred);
     cal_result_free(&cr);
     runs_free(&runs);
     run_free(&run);

@@ -16,7 +16,7 @@ static const char usage_text[] =
     "[--quiet]\n"
     "       deepflow eval KEY=VALUE ... [--format text|csv] [--top K]\n"
     "       deepflow templates [KIND [NAME]]\n"
-    "       deepflow calibrate MEASURED.csv -o STACK.yaml [--fit KEYS] [-j THREADS]\n"
+    "       deepflow calibrate MEASURED.csv -o STACK.yaml [--fit KEYS] [--nccl FILE]... [--gemm FILE]\n"
     "       deepflow --help | --version\n";
 
 static const char help_text[] =
@@ -54,7 +54,15 @@ static const char help_text[] =
     "                      use it as system.framework=STACK.yaml\n"
     "      --fit KEYS          what to fit, comma-separated (default all): gemm_efficiency,\n"
     "                          op_overhead, tp_overlap, dp_overlap, comm_efficiency.intra,\n"
-    "                          comm_efficiency.inter\n"
+    "                          comm_efficiency.inter, comm_latency.intra, comm_latency.inter\n"
+    "      --nccl FILE         output of nccl-tests (all_reduce_perf, all_gather_perf,\n"
+    "                          reduce_scatter_perf, alltoall_perf) as printed: sets the\n"
+    "                          measured curve of its tier (one host: inside a node,\n"
+    "                          several: between nodes), written as STACK-intra.yaml or\n"
+    "                          STACK-inter.yaml for system.intra= / system.inter=\n"
+    "      --gemm FILE         measured GEMMs, a CSV with columns m,n,k,dtype,time_us:\n"
+    "                          sets the device's matrix efficiency (STACK-device.yaml,\n"
+    "                          for system.device=) before the stack is fitted on it\n"
     "\n";
 
 static const char help_tail[] =

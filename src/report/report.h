@@ -326,13 +326,22 @@ int rpt_study(const Study *s);
 /* deepflow calibrate (report/calibrate.c): the table's runs, each with its
  * measured figure, fitted (calib/calib.h) into a frameworks template at
  * out, written atomically and never over a file this command did not
- * write.  ask: bit p fits parameter p (CalParam).  Returns the exit status:
+ * write.  ask: bit p fits parameter p (CalParam).  nccl-tests outputs set
+ * their tier's measured curve (one host: the intra-node tier, several: the
+ * inter-node tier), written as a networks template beside out
+ * (NAME-intra.yaml, NAME-inter.yaml), and that tier's collective
+ * parameters are then not fitted.  A GEMM table sets the device's matrix
+ * efficiency (NAME-device.yaml) before the stack is fitted on top of it.  Returns the exit status:
  * 0, 1 (some rows failed and were left out), 3 (bad input or no fit), 4
  * (the template could not be written). */
+#define CAL_MAX_NCCL 16
 typedef struct {
     const char *input, *out, *command;
     unsigned ask;
     int jobs;
+    const char *nccl[CAL_MAX_NCCL]; /* nccl-tests outputs (--nccl): a tier's measured curve */
+    int nnccl;
+    const char *gemm; /* a table of measured GEMMs (--gemm: m,n,k,dtype,time_us): the device's efficiency */
 } CalibrateJob;
 int rpt_calibrate(TemplateDB *db, const CalibrateJob *job);
 

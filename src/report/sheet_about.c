@@ -126,7 +126,11 @@ static int about_stacks(X *x, Sheet *sh, int r)
             xl_put_text(x, sh, r, 0, fw->name, NULL);
             xl_put_text(x, sh, r, 1, regime[k], NULL);
             if (!(iv[k]->lo > 0)) {
-                xl_put_text(x, sh, r++, 2, "none: an upper bound, not a prediction", x->note);
+                const int other = k < 2 && iv[1 - k]->lo > 0; /* prediction_interval borrows it */
+                xl_put_text(x, sh, r++, 2,
+                            other ? "none of its own: the other regime's range"
+                                  : "none: an upper bound, not a prediction",
+                            x->note);
                 continue;
             }
             if (iv[k]->runs > 0)
@@ -153,7 +157,8 @@ static int about_stacks(X *x, Sheet *sh, int r)
         "the published runs of validation/published), each predicted by the stack family's fit made "
         "without the run's own source; Low and High: the 90 % range of measured / predicted step time; In "
         "range: the share of the runs inside a range built without their own source too. The README's "
-        "validation table has them per source.",
+        "validation table has them per source. A stack made by deepflow calibrate has the ranges of its own "
+        "measured runs, each left out of its fit (its template's header lists them).",
         x->note);
     r++;
     return r;
