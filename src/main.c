@@ -71,7 +71,7 @@ static int parse_top(const char *s, int *k)
 /* deepflow run's arguments. */
 typedef struct {
     const char *input, *out, *tdir;
-    int jobs, quiet, top_k;
+    int jobs, quiet, top_k, force, no_wait;
     unsigned formats;
     char command[4096]; /* the command line as typed, for the About sheet */
 } RunArgs;
@@ -89,6 +89,8 @@ static int run_args(int argc, char **argv, RunArgs *a)
         {"templates", required_argument, NULL, 't'},
         {"formats", required_argument, NULL, 'f'},
         {"top", required_argument, NULL, 'k'},
+        {"force", no_argument, NULL, 'F'},
+        {"no-wait", no_argument, NULL, 'W'},
         {NULL, 0, NULL, 0},
     };
     /* threads: this machine's cores, shared among the MPI ranks on it */
@@ -118,6 +120,12 @@ static int run_args(int argc, char **argv, RunArgs *a)
             break;
         case 'q':
             a->quiet = 1;
+            break;
+        case 'F':
+            a->force = 1;
+            break;
+        case 'W':
+            a->no_wait = 1;
             break;
         case 't':
             a->tdir = optarg;
@@ -214,7 +222,9 @@ static int cmd_run(int argc, char **argv)
                          .formats = ra.formats,
                          .progress = rpt_progress_line,
                          .progress_ctx = &pr,
-                         .resolve = evaluate_resolve};
+                         .resolve = evaluate_resolve,
+                         .force = ra.force,
+                         .no_wait = ra.no_wait};
     const int rc = exit_of[rpt_study(&study)];
     tdb_free(&db);
     table_free(&t);

@@ -22,7 +22,7 @@ typedef struct {
     char key[DIAG_KEYS][64];
     /* a warning a successful call leaves (the value was taken, but looks
      * like a slip): "" none; the caller reports it with its place */
-    char warning[256];
+    char warning[512];
 } Diag;
 
 /* Fill d (d may be NULL: then nothing happens); its keys are cleared.

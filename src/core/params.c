@@ -902,6 +902,25 @@ static int set_points(const ParamDef *def, void *f, const char *label, const cha
     return 0;
 }
 
+/* Values a key accepts but that lie outside what the model was built and
+ * checked for: taken, with a warning that says why (the goodput model's
+ * inputs, issue 29). */
+static const struct {
+    const char *key; /* the definition's key */
+    double lo, hi;   /* the plausible range, in the key's unit */
+    const char *why;
+} soft_ranges[] = {
+    {"reliability.failures_per_device_hour", 1e-6, 1e-3,
+     "the published fleets of the shipped systems interrupt a job 2e-5 (Llama 3, 16,384 H100s) to 7.4e-5 "
+     "(OPT-175B, 992 A100s) times per accelerator-hour; beyond 1e-3 Daly's checkpoint model spends the run "
+     "restarting, below 1e-6 failures play no part (a rate per node, or per day?)"},
+    {"reliability.checkpoint_write", 1e7, 1e12,
+     "a node writes its share of a checkpoint at 10 MB/s to 1 TB/s (the shipped systems: about 1.2 GB/s, "
+     "OPT-175B's GPFS) (bits for bytes, or the whole cluster's rate?)"},
+    {"reliability.restart", 1.0, 86400.0,
+     "a restart (rescheduling, start-up, reading the checkpoint back) takes seconds to hours"},
+};
+
 int param_set(const ParamDef *def, void *obj, const char *fullkey, const char *text, Diag *d)
 {
     if (d) /* a warning is about this value only */
@@ -918,6 +937,12 @@ int param_set(const ParamDef *def, void *obj, const char *fullkey, const char *t
         *(double *)f = v;
         if (d) {
             d->warning[0] = '\0';
+            for (size_t i = 0; i < sizeof soft_ranges / sizeof soft_ranges[0]; i++)
+                if (!strcmp(def->key, soft_ranges[i].key) && v > 0 &&
+                    (v < soft_ranges[i].lo || v > soft_ranges[i].hi))
+                    snprintf(d->warning, sizeof d->warning,
+                             "%s: '%s' is outside the goodput model's range: %s", fullkey, text,
+                             soft_ranges[i].why);
             if (def->unit == UNIT_BYTES && unit_is_bits(text)) {
                 char shown[64];
                 unit_format(v, UNIT_BYTES, shown, sizeof shown);

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -776,6 +777,7 @@ static int run_gnuplot(const char *prog, const char *dir, const char *settings, 
     msg[0] = '\0';
     if (pipe(pfd))
         return -1;
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(pfd[0]);
@@ -783,6 +785,11 @@ static int run_gnuplot(const char *prog, const char *dir, const char *settings, 
         return -1;
     }
     if (pid == 0) {
+        /* gnuplot ends with the run: killed, the run leaves no renderer
+         * writing into its staging folder (Linux) */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(126); /* the run died before the line above */
         int null = open("/dev/null", O_RDWR);
         if (null >= 0) {
             dup2(null, 0);
@@ -1027,8 +1034,7 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
                   : have_gnuplot
                       ? ((formats & RPT_PNG) ? 0u : DROP_PNG) | ((formats & RPT_SVG) ? 0u : DROP_SVG)
                       : DROP_PNG | DROP_SVG;
-    const char *final_dir = in->charts_final ? in->charts_final : dir;
-    drop_stale(final_dir, drop);
+    drop_stale(dir, drop);
     if (done->charts == 0)
         return 0;
     if (!have_gnuplot) {
@@ -1048,8 +1054,7 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
              * earlier run's data beside this run's .dat: keep none */
             for (int j = 0; j < CH_COUNT; j++)
                 drop[j] = j >= k && written[j] ? DROP_PNG | DROP_SVG : 0u;
-            drop_stale(final_dir, drop);
-            drop_stale(dir, drop); /* nor this run's own, from the staging folder */
+            drop_stale(dir, drop);
             rc = -1;
             break;
         }

@@ -13,7 +13,7 @@
 
 static const char usage_text[] =
     "usage: deepflow run SCENARIOS.csv [-o DIR] [-j THREADS] [--formats xlsx,csv,png,svg] [--top K] "
-    "[--quiet]\n"
+    "[--quiet] [--force] [--no-wait]\n"
     "       deepflow eval KEY=VALUE ... [--format text|csv] [--top K]\n"
     "       deepflow templates [KIND [NAME]]\n"
     "       deepflow calibrate MEASURED.csv -o STACK.yaml [--fit KEYS] [--nccl FILE]... [--gemm FILE]\n"
@@ -33,6 +33,10 @@ static const char help_text[] =
     "      -k, --top K         keep the search's K best strategies of each row with an\n"
     "                          auto field: a Runners-up sheet and runners_up.csv\n"
     "      -q, --quiet         no progress line\n"
+    "      --force             write into a folder that holds files no report manifest\n"
+    "                          lists (they are kept; by default such a folder is refused)\n"
+    "      --no-wait           fail at once when another run is writing the folder\n"
+    "                          (by default: wait for it)\n"
     "      -t, --templates DIR templates folder (default $DEEPFLOW_TEMPLATES, ./templates, or the installed "
     "ones)\n"
     "  eval KEY=VALUE ...  one scenario, a readable breakdown on stdout, e.g.\n"

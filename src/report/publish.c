@@ -12,6 +12,7 @@
 
 #include "core/strategy.h"
 #include "io/atomic.h"
+#include "io/folder.h"
 #include "report/report.h"
 
 /* A CSV a streamed run wrote as the rows passed, into the staging folder. */
@@ -86,8 +87,9 @@ static int has_design(const ReportInput *in)
 }
 
 /* The report's CSVs: each written when the study has it (by its writer, or
- * moved from a streamed run's folder when it streams); without it, an
- * earlier run's copy would describe other results, so it goes. */
+ * moved from a streamed run's folder when it streams); without it, the
+ * new report has none (an earlier run's, listed in its manifest, is not
+ * carried over). */
 typedef struct {
     const char *file;
     int (*wanted)(const ReportInput *in);
@@ -102,20 +104,14 @@ static const CsvOut csvs[] = {
     {"design.csv", has_design, 1, csv_design},         /* the co-design's changes */
 };
 
-/* One CSV into the staging folder (or an earlier one removed from dir):
- * 0, or 1 when it failed (said on stderr). */
-static int publish_csv(const ReportInput *in, const CsvOut *c, const char *stage, const char *dir, Written *w)
+/* One CSV into the staging folder: 0, or 1 when it failed (said on
+ * stderr). */
+static int publish_csv(const ReportInput *in, const CsvOut *c, const char *stage, Written *w)
 {
     char path[1400], err[1600];
     snprintf(path, sizeof path, "%s/%s", stage, c->file);
-    if (!c->wanted(in)) {
-        snprintf(path, sizeof path, "%s/%s", dir, c->file);
-        if (unlink(path) && errno != ENOENT) {
-            fprintf(stderr, "deepflow: cannot remove the earlier %s: %s\n", path, strerror(errno));
-            return 1;
-        }
+    if (!c->wanted(in))
         return 0;
-    }
     if (in->streamed && c->streams ? move_streamed(in->streamed, c->file, path, err, sizeof err)
                                    : c->write(in, path, err, sizeof err)) {
         fprintf(stderr, "deepflow: cannot write %s\n", err);
@@ -134,9 +130,7 @@ static int publish_charts(const ReportInput *in, const char *stage, const char *
     int failed = 0;
     RptChartsDone cd;
     snprintf(path, sizeof path, "%s/charts", stage);
-    ReportInput staged = *in;
-    staged.charts_final = charts_final;
-    if (rpt_charts_write(&staged, path, formats, &cd, err, sizeof err)) {
+    if (rpt_charts_write(in, path, formats, &cd, err, sizeof err)) {
         fprintf(stderr, "deepflow: cannot write %s\n", err);
         failed = 1;
     }
@@ -240,20 +234,16 @@ int rpt_publish(const ReportInput *in, const char *dir, unsigned formats)
     char path[1400], err[1600];
     Written w = {"", 0};
     int failed = 0;
-    if (mkdir_p(dir)) {
-        fprintf(stderr, "deepflow: cannot create %s: %s\n", dir, strerror(errno));
-        return -1;
-    }
-    snprintf(path, sizeof path, "%s/charts", dir);
-    const int swept = atomic_sweep_stale(dir) + atomic_sweep_stale(path);
+    const int swept = folder_sweep(dir);
     if (swept)
-        fprintf(stderr, "deepflow: note: removed %d temporar%s in %s that an interrupted run left\n", swept,
-                swept == 1 ? "y" : "ies", dir);
-    /* the report is one unit: written into a staging folder beside it and
-     * moved into place together at the end (io/atomic.h) */
+        fprintf(stderr,
+                "deepflow: note: removed %d unfinished report%s beside %s that an interrupted run left\n",
+                swept, swept == 1 ? "" : "s", dir);
+    /* the report is one unit: written whole into a staging folder beside
+     * dir, then put in dir's place in one step (io/folder.h) */
     char stage[1200], charts_final[1400];
-    if (atomic_stage_open(dir, stage, sizeof stage)) {
-        fprintf(stderr, "deepflow: cannot create a staging folder in %s: %s\n", dir, strerror(errno));
+    if (folder_stage_open(dir, stage, sizeof stage)) {
+        fprintf(stderr, "deepflow: cannot create a staging folder beside %s: %s\n", dir, strerror(errno));
         return -1;
     }
     snprintf(charts_final, sizeof charts_final, "%s/charts", dir);
@@ -269,18 +259,28 @@ int rpt_publish(const ReportInput *in, const char *dir, unsigned formats)
     }
     if (formats & RPT_CSV)
         for (size_t i = 0; i < sizeof csvs / sizeof csvs[0]; i++)
-            failed |= publish_csv(in, &csvs[i], stage, dir, &w);
+            failed |= publish_csv(in, &csvs[i], stage, &w);
     if (formats & (RPT_PNG | RPT_SVG))
         failed |= publish_charts(in, stage, charts_final, formats, &w);
-    char bad[1400];
-    if (atomic_stage_publish(stage, dir, bad, sizeof bad)) {
-        if (bad[0])
-            fprintf(stderr, "deepflow: cannot write %s: %s\n", bad, strerror(errno));
-        else
-            fprintf(stderr, "deepflow: cannot move the report from %s into %s: %s\n", stage, dir,
-                    strerror(errno));
-        atomic_stage_abort(stage);
+    FolderNote note;
+    memset(&note, 0, sizeof note);
+    const int pub = failed ? -1 : folder_publish(stage, dir, in->force, &note);
+    if (pub) {
+        folder_stage_abort(stage);
+        if (pub > 0 || note.why[0])
+            fprintf(stderr, "deepflow: %s\n", note.why);
+        fprintf(stderr, "deepflow: nothing of the new report was published: %s is as it was\n", dir);
         failed = 1;
+        w.n = 0;
+        w.s[0] = '\0';
+    } else {
+        if (note.kept)
+            fprintf(stderr, "deepflow: note: kept %d file%s in %s that deepflow did not write: %s\n",
+                    note.kept, note.kept == 1 ? "" : "s", dir, note.names);
+        if (note.replaced)
+            fprintf(stderr,
+                    "deepflow: note: --force: replaced %d file%s in %s that deepflow did not write: %s\n",
+                    note.replaced, note.replaced == 1 ? "" : "s", dir, note.replaced_names);
     }
     closing(in, dir, formats, &w, failed);
     return failed ? -1 : 0;

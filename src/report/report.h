@@ -127,12 +127,11 @@ typedef struct {
      * worked out: batch/evaluate.h's evaluate_resolve), for the Inputs
      * sheet; NULL: as given */
     int (*resolve)(Scenario *sc, Diag *d);
-    const char *charts_final; /* where the charts folder ends up when it is written to a staging
-                                 folder (stale chart files are removed there); NULL: in place */
-    int detail_max;           /* scenarios the workbook's per-scenario sheets list one by one; a
-                                 larger study lists its rows of interest there (0: 100,000) */
-    const char *streamed;     /* a streamed run: the folder its CSVs were written into as the rows
-                                 passed (moved into the report); NULL: written from run */
+    int force;            /* publish into a folder that holds files no manifest lists (keeping them) */
+    int detail_max;       /* scenarios the workbook's per-scenario sheets list one by one; a
+                             larger study lists its rows of interest there (0: 100,000) */
+    const char *streamed; /* a streamed run: the folder its CSVs were written into as the rows
+                             passed (moved into the report); NULL: written from run */
 } ReportInput;
 
 /* The date a report carries, never the clock: $SOURCE_DATE_EPOCH when set
@@ -281,9 +280,12 @@ void rpt_gp_quote(const char *in, char *out, size_t n);
 /* ---- what a run prints and publishes (publish.c, messages.c, stream.c,
  * text.c) ------------------------------------------------------------ */
 
-/* Write every format asked for into dir, as one unit; print what failed to
- * stderr and the closing paragraph to stdout.  Returns 0, or -1 when some
- * output could not be written (every other output is still attempted). */
+/* Write every format asked for into a staging folder beside dir and, when
+ * every one is whole, publish it as dir in one step (io/folder.h: the
+ * user's own files in dir are kept, a folder without a manifest refused
+ * unless in->force); print what failed to stderr and the closing paragraph
+ * to stdout.  Returns 0, or -1 when some output could not be written, and
+ * then nothing is published: dir is as it was. */
 int rpt_publish(const ReportInput *in, const char *dir, unsigned formats);
 
 /* The failed rows' messages on stderr, in table order (one message many
@@ -319,6 +321,8 @@ typedef struct {
     RunProgress progress;
     void *progress_ctx;
     int (*resolve)(Scenario *sc, Diag *d); /* as ReportInput.resolve */
+    int force;   /* --force: write into a folder holding files no manifest lists, keeping them */
+    int no_wait; /* --no-wait: fail, not wait, when another run holds the folder's lock */
 } Study;
 enum { STUDY_OK, STUDY_ROWS_FAILED, STUDY_INPUT, STUDY_OUTPUT };
 int rpt_study(const Study *s);

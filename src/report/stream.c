@@ -7,6 +7,7 @@
 
 #include "batch/dist.h"
 #include "io/atomic.h"
+#include "io/folder.h"
 #include "report/report.h"
 
 /* A streamed run's CSVs as the rows pass, and the rows its report keeps. */
@@ -39,7 +40,7 @@ int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunPro
     const int rank0 = dist_rank() == 0;
     int ok = 1;
     if (rank0 && (formats & RPT_CSV)) {
-        if (mkdir_p(dir) || atomic_stage_open(dir, sdir, sn)) {
+        if (folder_stage_open(dir, sdir, sn)) {
             diag_set(d, dir, 0, 0, "cannot create a folder for the CSVs: %s", strerror(errno));
             sdir[0] = '\0';
             ok = 0;

@@ -2,11 +2,14 @@
  * evaluated (streamed when the study is larger than the workbook lists one
  * by one), the failed rows and warnings printed, the sensitivity worked out
  * and the report published.  The command line (main.c) only parses. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "batch/dist.h"
-#include "io/atomic.h"
+#include "io/folder.h"
 #include "report/report.h"
 
 int rpt_study(const Study *s)
@@ -20,6 +23,20 @@ int rpt_study(const Study *s)
     const int detail_max = dml > 0 && dml <= RPT_DETAIL_MAX ? (int)dml : 0;
     const int streamed =
         run_count(s->table) > (detail_max > 0 ? detail_max : RPT_DETAIL_MAX) && !getenv("DEEPFLOW_NO_STREAM");
+    /* one writer at a time: the folder's lock, held to the end (rank 0
+     * writes the report) */
+    int lock = -1;
+    if (dist_rank() == 0) {
+        const int held = folder_lock(s->dir, !s->no_wait, &lock);
+        if (held) {
+            if (held > 0)
+                fprintf(stderr, "deepflow: another run is writing %s (--no-wait): nothing was run\n", s->dir);
+            else
+                fprintf(stderr, "deepflow: cannot %s %s: %s\n", held == -1 ? "create" : "lock", s->dir,
+                        strerror(errno));
+            return STUDY_OUTPUT;
+        }
+    }
     Run run;
     Diag rd;
     diag_clear(&rd);
@@ -33,7 +50,9 @@ int rpt_study(const Study *s)
         diag_format(&rd, msg, sizeof msg);
         fprintf(stderr, "deepflow: %s (no report written)\n", msg);
         if (sdir[0])
-            atomic_stage_abort(sdir);
+            folder_stage_abort(sdir);
+        if (lock >= 0)
+            close(lock);
         return got == 2 ? STUDY_OUTPUT : STUDY_INPUT;
     }
     if (dist_rank() > 0) { /* rank 0 has every result and writes the report */
@@ -58,11 +77,14 @@ int rpt_study(const Study *s)
                        .sens = have_sens ? &sens : NULL,
                        .resolve = s->resolve,
                        .detail_max = detail_max,
-                       .streamed = sdir[0] ? sdir : NULL};
+                       .streamed = sdir[0] ? sdir : NULL,
+                       .force = s->force};
     if (rpt_publish(&rin, s->dir, s->formats) != 0)
         rc = STUDY_OUTPUT;
     if (sdir[0])
-        atomic_stage_abort(sdir); /* what was not moved into the report (an unused design.csv) */
+        folder_stage_abort(sdir); /* what was not moved into the report (an unused design.csv) */
+    if (lock >= 0)
+        close(lock);
     if (have_set)
         rpt_series_free(&set);
     run_free(&run);

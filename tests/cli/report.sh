@@ -160,10 +160,10 @@ EOS
 chmod +x "$T/cutplot"
 DEEPFLOW_GNUPLOT="$T/cutplot" "$DF" run "$T/study.csv" -o "$T/cut" >"$T/cut.out" 2>"$T/err"
 rc=$?
-left=$(find "$T/cut" -name '.tmp-*')
-[ "$rc" = 4 ] && grep -q "gnuplot left an incomplete image" "$T/err" && [ ! -e "$T/cut/charts/power.png" ] &&
-    [ -z "$left" ] && ! grep -q "rendered" "$T/cut.out" && [ -s "$T/cut/charts/power.gp" ] &&
-    ok "a cut image (full disk): exit 4, not committed, not claimed" ||
+left=$(find "$T" -maxdepth 1 -name '.cut.deepflow-*' ! -name '*-lock')
+[ "$rc" = 4 ] && grep -q "gnuplot left an incomplete image" "$T/err" && [ ! -e "$T/cut" ] &&
+    grep -q "nothing of the new report was published" "$T/err" && [ -z "$left" ] && ! grep -q "rendered" "$T/cut.out" &&
+    ok "a cut image (full disk): exit 4, nothing published, nothing claimed" ||
     { bad "cut image: exit $rc, left '$left'"; cat "$T/err" "$T/cut.out"; }
 
 # a rerun leaves no chart files of the earlier run: none when no row gives
@@ -175,7 +175,7 @@ if command -v gnuplot >/dev/null 2>&1; then
         ok "a rerun with SVG only leaves no earlier PNG" || bad "earlier PNG left: $(ls "$T/rerun/charts")"
     printf 'scenario,system,model,devices\nnone,dgx-h100,gpt3-175b,7\n' >"$T/rerun.csv"
     "$DF" run "$T/rerun.csv" -o "$T/rerun" -q >/dev/null 2>&1
-    [ -z "$(ls "$T/rerun/charts")" ] && ok "a rerun with no chart leaves none of the earlier ones" ||
+    [ -z "$(ls "$T/rerun/charts" 2>/dev/null)" ] && ok "a rerun with no chart leaves none of the earlier ones" ||
         bad "earlier charts left: $(ls "$T/rerun/charts")"
 fi
 
@@ -194,37 +194,39 @@ done
 [ "$crc" = 111 ] && [ -z "$(find "$T/conc" -name '.tmp-*')" ] && ok "three concurrent runs into one folder" ||
     { bad "concurrent runs: exits $crc"; cat "$T"/conc.err*; }
 
-# temporaries a killed run left are removed by the next run into the
-# folder; a live run's are not
-mkdir -p "$T/stale/charts"
-: >"$T/stale/study.xlsx.tmp-2147483646-AbCdEf"
-: >"$T/stale/charts/.tmp-render-2147483646-power.png"
+# what killed runs left beside a report folder (their staging folders) is
+# removed by the next run into it, a live run's is not; files in the
+# report folder that look like temporaries are the user's and are kept
+"$DF" run "$T/study.csv" -o "$T/stale" -q --formats xlsx,csv >/dev/null 2>&1
+mkdir -p "$T/.stale.deepflow-2147483646-AbCdEf/charts"
+: >"$T/.stale.deepflow-2147483646-AbCdEf/summary.csv"
+: >"$T/.stale.deepflow-2147483646-AbCdEf/charts/.tmp-render-2147483646-power.png"
 sleep 30 &
 live=$!
-: >"$T/stale/summary.csv.tmp-$live-XyZzYx"
+mkdir -p "$T/.stale.deepflow-$live-XyZzYx"
+echo "my notes" >"$T/stale/notes.tmp-999999-keep"
 "$DF" run "$T/study.csv" -o "$T/stale" -q --formats xlsx,csv >/dev/null 2>"$T/err"
 kill "$live" 2>/dev/null
-[ ! -e "$T/stale/study.xlsx.tmp-2147483646-AbCdEf" ] && [ ! -e "$T/stale/charts/.tmp-render-2147483646-power.png" ] &&
-    [ -e "$T/stale/summary.csv.tmp-$live-XyZzYx" ] &&
-    grep -q "removed 2 temporaries in $T/stale that an interrupted run left" "$T/err" &&
-    ok "a killed run's temporaries are removed, a live run's kept" ||
-    { bad "stale temporaries"; ls -a "$T/stale" "$T/stale/charts"; cat "$T/err"; }
+[ ! -e "$T/.stale.deepflow-2147483646-AbCdEf" ] && [ -d "$T/.stale.deepflow-$live-XyZzYx" ] &&
+    [ "$(cat "$T/stale/notes.tmp-999999-keep")" = "my notes" ] &&
+    grep -q "removed 1 unfinished report beside $T/stale that an interrupted run left" "$T/err" &&
+    grep -q "kept 1 file in $T/stale that deepflow did not write: notes.tmp-999999-keep" "$T/err" &&
+    ok "a killed run's staging folder is removed, a live run's kept, the user's file kept" ||
+    { bad "stale staging folders"; ls -a "$T" "$T/stale"; cat "$T/err"; }
+rm -rf "$T/.stale.deepflow-$live-XyZzYx"
 
 # a run killed while writing its report leaves the previous report whole:
-# its files went to a staging folder, which the next run removes
-mkdir -p "$T/unit"
+# its files went to a staging folder beside it, which the next run removes
 "$DF" run "$T/study.csv" -o "$T/unit" -q --formats xlsx,csv >/dev/null 2>&1
-before=$(cat "$T/unit/summary.csv" "$T/unit/study.xlsx" | cksum)
-mkdir -p "$T/unit/.tmp-2147483646-QwErTy/charts"
-echo "half of a new summary" >"$T/unit/.tmp-2147483646-QwErTy/summary.csv"
-: >"$T/unit/.tmp-2147483646-QwErTy/charts/power.dat"
-[ "$(cat "$T/unit/summary.csv" "$T/unit/study.xlsx" | cksum)" = "$before" ] &&
-    "$DF" run "$T/study.csv" -o "$T/unit" -q --formats xlsx,csv >/dev/null 2>"$T/err"
-[ ! -e "$T/unit/.tmp-2147483646-QwErTy" ] && [ -z "$(find "$T/unit" -name '.tmp-*')" ] &&
-    grep -q "removed 1 temporary in $T/unit that an interrupted run left" "$T/err" &&
-    [ "$(cat "$T/unit/summary.csv" "$T/unit/study.xlsx" | cksum)" = "$before" ] &&
+before=$(cd "$T/unit" && cat .deepflow-manifest summary.csv study.xlsx | cksum)
+mkdir -p "$T/.unit.deepflow-2147483646-QwErTy/charts"
+echo "half of a new summary" >"$T/.unit.deepflow-2147483646-QwErTy/summary.csv"
+"$DF" run "$T/study.csv" -o "$T/unit" -q --formats xlsx,csv >/dev/null 2>"$T/err"
+[ ! -e "$T/.unit.deepflow-2147483646-QwErTy" ] &&
+    grep -q "removed 1 unfinished report beside $T/unit that an interrupted run left" "$T/err" &&
+    [ "$(cd "$T/unit" && cat .deepflow-manifest summary.csv study.xlsx | cksum)" = "$before" ] &&
     ok "a killed run's staging folder leaves the report whole and is removed" ||
-    { bad "staging folder"; ls -a "$T/unit"; cat "$T/err"; }
+    { bad "staging folder"; ls -a "$T" "$T/unit"; cat "$T/err"; }
 
 # a table named '...csv' would write its report to reports/..: refused
 mkdir -p "$T/dots"
@@ -240,13 +242,14 @@ rc=$?
 "$DF" run "$T/study.csv" -o "$T/file/sub" -q >/dev/null 2>"$T/err"
 rc=$?
 [ "$rc" = 4 ] && ok "unwritable output: exit 4" || bad "unwritable output: exit $rc, expected 4"
-mkdir -p "$T/ro/study.xlsx"   # a folder where the workbook should go: rename fails
+mkdir -p "$T/ro/study.xlsx"   # the user's folder where the workbook would go
 "$DF" run "$T/study.csv" -o "$T/ro" -q --formats xlsx >/dev/null 2>"$T/err"
 rc=$?
-left=$(find "$T/ro" -name '*.tmp-*')
-[ "$rc" = 4 ] && [ -z "$left" ] && grep -q "cannot write" "$T/err" &&
-    ok "workbook that cannot be renamed into place: exit 4, no temporary" ||
-    bad "workbook rename failure: exit $rc, left '$left'"
+left=$(find "$T" -maxdepth 1 -name '.ro.deepflow-*' ! -name '*-lock')
+[ "$rc" = 4 ] && [ -z "$left" ] && [ -d "$T/ro/study.xlsx" ] &&
+    grep -q "holds 1 file that no deepflow manifest lists (study.xlsx/)" "$T/err" &&
+    ok "a folder of the user's where the workbook would go: exit 4, kept, nothing left" ||
+    { bad "workbook over a folder: exit $rc, left '$left'"; cat "$T/err"; }
 
 # a full disk (a 4 KiB tmpfs; needs root, else skipped): one message of
 # ours with the system's reason, none of libxlsxwriter's own lines
