@@ -13,6 +13,7 @@ Standard library only."""
 import csv
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -48,21 +49,25 @@ def mean_err(rows, pred):
     return sum(e) / len(e), len(e)
 
 
-def example(deepflow, kind, out):
+def example(deepflow, kind, out, log=None, examples=False):
+    """calibrate on one half of a vTrain set, predict the other; what calibrate said goes to log;
+    examples: also write the two halves to examples/calibrate/"""
+    log = [] if log is None else log
     src = os.path.join(ROOT, "validation", "vtrain", "ground_truth_%s.csv" % kind)
     rows = v.make_table(src, os.path.join(out, "all-%s.csv" % kind), kind)
     pick = set(random.Random(SEED).sample(range(len(rows)), len(rows) // 2))
     fit = [r for i, r in enumerate(rows) if i in pick]
     held = [r for i, r in enumerate(rows) if i not in pick]
-    exdir = os.path.join(ROOT, "examples", "calibrate")
-    os.makedirs(exdir, exist_ok=True)
-    fit_t = os.path.join(exdir, "vtrain-%s-fit.csv" % kind)
-    write(fit_t, "vTrain %s-node runs, the half to calibrate on (seed %d)" % (kind, SEED), fit)
-    write(os.path.join(exdir, "vtrain-%s-check.csv" % kind),
-          "vTrain %s-node runs, the other half, on the stack calibrated on the first" % kind, held,
-          "vtrain-%s.yaml" % kind)
+    if examples:
+        exdir = os.path.join(ROOT, "examples", "calibrate")
+        os.makedirs(exdir, exist_ok=True)
+        write(os.path.join(exdir, "vtrain-%s-fit.csv" % kind),
+              "vTrain %s-node runs, the half to calibrate on (seed %d)" % (kind, SEED), fit)
+        write(os.path.join(exdir, "vtrain-%s-check.csv" % kind),
+              "vTrain %s-node runs, the other half, on the stack calibrated on the first" % kind, held,
+              "vtrain-%s.yaml" % kind)
     # calibrate in the work folder (the example's template is the user's to make)
-    work_fit = os.path.join(out, os.path.basename(fit_t))
+    work_fit = os.path.join(out, "vtrain-%s-fit.csv" % kind)
     write(work_fit, "calibrate", fit)
     tpl = os.path.join(out, "vtrain-%s.yaml" % kind)
     fit_keys = list(PARAMS)
@@ -71,21 +76,27 @@ def example(deepflow, kind, out):
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         refused = [k for k in fit_keys if (": %s would be " % k) in p.stderr]
         if p.returncode == 3 and refused:
-            print("%s: %s refused (%s)" % (kind, refused[0], p.stderr.strip().split(": ", 2)[-1][:90]))
+            log.append("%s: %s refused (%s)" % (kind, refused[0], p.stderr.strip().split(": ", 2)[-1][:90]))
             fit_keys.remove(refused[0])
             continue
         break
     if p.returncode not in (0, 1):
         sys.stderr.write(p.stderr)
         raise SystemExit("deepflow calibrate failed with status %d" % p.returncode)
-    print(p.stdout.rstrip())
+    log.append(p.stdout.rstrip())
     check = os.path.join(out, "vtrain-%s-check.csv" % kind)  # deepflow run reads past the measured column
     write(check, "check", held, "vtrain-%s.yaml" % kind)
     base = os.path.join(out, "vtrain-%s-base.csv" % kind)
     write(base, "base", held)
     e_cal, n = mean_err(held, v.run(deepflow, check, os.path.join(out, "check-" + kind)))
     e_base, _ = mean_err(held, v.run(deepflow, base, os.path.join(out, "base-" + kind)))
-    return len(fit), n, e_base, e_cal
+    fitted = []  # "key value" of each fitted key, as the template writes it
+    with open(tpl) as f:
+        for line in f:
+            m = re.match(r"^(\S+): ([0-9.e+-]+( us)?)\s+# fitted", line)
+            if m:
+                fitted.append("%s %s" % (m.group(1), m.group(2)))
+    return len(fit), n, e_base, e_cal, fitted
 
 
 def main():
@@ -100,7 +111,9 @@ def main():
         os.makedirs(out, exist_ok=True)
         bad = 0
         for kind in ("multi", "single"):
-            nfit, nheld, e_base, e_cal = example(deepflow, kind, out)
+            said = []
+            nfit, nheld, e_base, e_cal, _ = example(deepflow, kind, out, said, examples=True)
+            print("\n".join(said))
             ok = e_cal <= TARGET
             bad += not ok
             print("vTrain %s-node: calibrated on %d runs, the other %d predicted: mean |error| %.1f %% on the "

@@ -3,7 +3,8 @@
 
 Runs the studies the README quotes (inputs/default.csv, dp-vs-hybrid.csv,
 network-siif.csv, codesign.csv, tech-scaling.csv, frontier.csv) and the published anchors
-(`deepflow eval` with the settings below) and renders the README blocks between
+(`deepflow eval` with the settings below), the calibration example
+(scripts/calibrate_example.py) and renders the README blocks between
 "<!-- figures: NAME -->" and "<!-- figures: end NAME -->".  With --write
 it rewrites them; without, it fails (exit 1) when the README disagrees with
 the tool, saying which block.  Standard library only.
@@ -260,9 +261,24 @@ def recommendation(stdout):
     return m.group(1) if m else "(no recommendation)"
 
 
+def calibrate(deepflow, tmp):
+    """the worked example of deepflow calibrate (scripts/calibrate_example.py)"""
+    sys.path.insert(0, HERE)
+    import calibrate_example as ce  # noqa: E402
+    out = ["| vTrain set | runs fitted / predicted | shipped stack | calibrated | fitted values |",
+           "|---|---|---|---|---|"]
+    for kind in ("multi", "single"):
+        nfit, nheld, e_base, e_cal, fitted = ce.example(deepflow, kind, os.path.join(tmp, "cal"))
+        out.append("| %s-node | %d / %d | %.1f %% | %.1f %% | %s |" % (kind, nfit, nheld, 100 * e_base, 100 * e_cal,
+                                                                      ", ".join(fitted)))
+    return "\n".join(out)
+
+
 def blocks(deepflow):
     res = {}
     with tempfile.TemporaryDirectory() as tmp:
+        os.makedirs(os.path.join(tmp, "cal"))
+        res["calibrate"] = calibrate(deepflow, tmp)
         rows, out = run(deepflow, "dp-vs-hybrid.csv", os.path.join(tmp, "dvh"))
         res["dp-vs-hybrid"] = dp_vs_hybrid(rows, out)
         rows, out = run(deepflow, "network-siif.csv", os.path.join(tmp, "siif"))
