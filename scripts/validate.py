@@ -18,6 +18,7 @@ import csv
 import functools
 import math
 import os
+import shutil
 import subprocess
 import sys
 
@@ -706,6 +707,11 @@ def main():
         data = args[args.index("--data") + 1]
     if "--out" in args:
         out = args[args.index("--out") + 1]
+    elif os.path.isdir(out):
+        # the default folder is this script's scratch: each run starts it
+        # afresh (a report folder of a deepflow before manifests would be
+        # refused, and nothing of an earlier run is wanted)
+        shutil.rmtree(out)
     if not os.path.isdir(data):
         raise SystemExit("validate: no measurements at %s" % data)
     os.makedirs(out, exist_ok=True)
