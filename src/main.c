@@ -57,16 +57,18 @@ static int init_templates(TemplateDB *db, const char *dir)
 
 /* ---- run -------------------------------------------------------------- */
 
-/* --top K: 1 to RUN_MAX_TOP. */
-static int parse_top(const char *s, int *k)
+/* A count from 1 to max (--top K, -j THREADS): 0, or -1 when s is not one. */
+static int parse_count(const char *s, long max, int *k)
 {
     char *end;
     long v = strtol(s, &end, 10);
-    if (!*s || *end || v < 1 || v > RUN_MAX_TOP)
+    if (!*s || *end || v < 1 || v > max)
         return -1;
     *k = (int)v;
     return 0;
 }
+
+#define MAX_JOBS 1024
 
 /* deepflow run's arguments. */
 typedef struct {
@@ -106,16 +108,12 @@ static int run_args(int argc, char **argv, RunArgs *a)
         case 'o':
             a->out = optarg;
             break;
-        case 'j': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v < 1 || v > 1024)
+        case 'j':
+            if (parse_count(optarg, MAX_JOBS, &a->jobs))
                 return usage_error("-j: expected a thread count from 1 to 1024, got '%s'", optarg);
-            a->jobs = (int)v;
             break;
-        }
         case 'k':
-            if (parse_top(optarg, &a->top_k))
+            if (parse_count(optarg, RUN_MAX_TOP, &a->top_k))
                 return usage_error("--top: expected a count of strategies from 1 to 100, got '%s'", optarg);
             break;
         case 'q':
@@ -253,7 +251,7 @@ static int cmd_eval(int argc, char **argv)
             format = argv[++i];
         } else if (!strncmp(arg, "--top=", 6) || (!strcmp(arg, "--top") && i + 1 < argc)) {
             const char *v = arg[5] == '=' ? arg + 6 : argv[++i];
-            if (parse_top(v, &top_k)) {
+            if (parse_count(v, RUN_MAX_TOP, &top_k)) {
                 rc = usage_error("eval: --top: expected a count of strategies from 1 to 100, got '%s'", v);
                 break;
             }
@@ -412,11 +410,8 @@ static int cmd_calibrate(int argc, char **argv)
                 return usage_error("calibrate: --nccl: at most 16 files, got more with '%s'", optarg);
             job.nccl[job.nnccl++] = optarg;
         } else if (c == 'j') {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v < 1 || v > 1024)
+            if (parse_count(optarg, MAX_JOBS, &job.jobs))
                 return usage_error("-j: expected a thread count from 1 to 1024, got '%s'", optarg);
-            job.jobs = (int)v;
         } else if (c == 'F') {
             job.ask = 0;
             char list[512];

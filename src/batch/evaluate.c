@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/text.h"
 #include "net/net.h"
 #include "par/step.h"
 #include "power/power.h"
@@ -46,25 +47,6 @@ static double device_power(const Result *r)
     return r->device_energy_j / r->step_time_s;
 }
 
-/* Whether a space-separated list holds a word. */
-static int listed(const char *list, const char *word)
-{
-    const size_t n = strlen(word);
-    for (const char *p = list; n && (p = strstr(p, word)) != NULL; p += n)
-        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
-            return 1;
-    return 0;
-}
-
-/* The model class validation runs are counted by: a transformer is dense
- * or a mixture of experts, the other kinds are their own. */
-static const char *model_class(const Model *m)
-{
-    if (m->kind == MODEL_TRANSFORMER)
-        return m->experts > 0 ? "moe" : "dense";
-    return model_kind_name(m->kind);
-}
-
 /* The prediction interval of the scenario's training stack on its regime
  * (one node or several), from the out-of-sample residuals of the stack's
  * validation sources; a regime without runs borrows the other's.  A row
@@ -78,14 +60,14 @@ static void prediction_interval(const Scenario *sc, Result *r)
     const Interval *own = multi ? &fw->multi_node : &fw->single_node;
     const Interval *other = multi ? &fw->single_node : &fw->multi_node;
     const Interval *iv = own->lo > 0 ? own : other;
-    const char *gen = sc->system.device.generation, *cls = model_class(&sc->model);
+    const char *gen = sc->system.device.generation, *cls = model_class_name(&sc->model);
     const int moe = !strcmp(cls, "moe") && fw->moe.lo > 0;
     char why[96] = "";
     if (iv->runs <= 0)
         snprintf(why, sizeof why, "no validation run of its own");
-    else if (!gen[0] || !listed(fw->generations, gen))
+    else if (!gen[0] || !text_word_listed(fw->generations, gen))
         snprintf(why, sizeof why, "no validation run on a %s device", gen[0] ? gen : "derived or unnamed");
-    else if (!moe && !listed(fw->model_classes, cls))
+    else if (!moe && !text_word_listed(fw->model_classes, cls))
         snprintf(why, sizeof why, "no validation run of a %s model", cls);
     else if (fw->max_devices > 0 && sc->devices > fw->max_devices)
         snprintf(why, sizeof why, "beyond the %d devices of its largest validation run", fw->max_devices);

@@ -17,6 +17,7 @@
 #ifndef DF_CALIB_H
 #define DF_CALIB_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/diag.h"
@@ -36,6 +37,10 @@ typedef enum {
 
 typedef struct {
     const char *key;     /* the frameworks template's key */
+    size_t field;        /* offsetof its double in Framework */
+    int zero_is_one;     /* a 0 there means 1 (gemm_efficiency, comm_efficiency: "as given") */
+    double shown;        /* the key's unit as written: value x shown */
+    const char *unit;    /* and its name ("" or " us") */
     double lo, hi, step; /* the grid searched (a fit at an end says so) */
     const char *unused;  /* why the runs may not pin it (what a run would need) */
 } CalParamDef;
@@ -47,7 +52,8 @@ double cal_get(const Scenario *sc, CalParam p);
 void cal_set(Scenario *sc, CalParam p, double v);
 
 /* The parameter's value in the units its template key is written in
- * (op_overhead and the latencies in microseconds, the others as they are). */
+ * (op_overhead and the latencies in microseconds, the others as they are:
+ * CalParamDef.shown and .unit). */
 double cal_shown(CalParam p, double v);
 
 typedef struct {

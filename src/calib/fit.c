@@ -9,88 +9,48 @@
 
 #include "batch/evaluate.h"
 
+#define US 1e6, " us" /* written in microseconds */
+#define AS 1.0, ""    /* written as it is */
 const CalParamDef cal_param[CAL_NPARAM] = {
-    [CAL_GEMM] = {"gemm_efficiency", 0.30, 1.50, 0.01, "no run's step time depends on its GEMMs"},
-    [CAL_OVERHEAD] = {"op_overhead", 0.0, 300e-6, 5e-6,
+    [CAL_GEMM] = {"gemm_efficiency", offsetof(Framework, gemm_eff), 1, AS, 0.30, 1.50, 0.01,
+                  "no run's step time depends on its GEMMs"},
+    [CAL_OVERHEAD] = {"op_overhead", offsetof(Framework, host_op_s), 0, US, 0.0, 300e-6, 5e-6,
                       "no run has kernels short enough for the host's dispatch time to show"},
-    [CAL_TP_OVERLAP] = {"tp_overlap", 0.0, 1.0, 0.025,
+    [CAL_TP_OVERLAP] = {"tp_overlap", offsetof(Framework, tp_overlap), 0, AS, 0.0, 1.0, 0.025,
                         "no run has tensor-parallel collectives the stack can hide (the model overlaps them "
                         "only with tp > 1, "
                         "seq_parallel yes and the tensor group inside a node)"},
-    [CAL_DP_OVERLAP] = {"dp_overlap", 0.0, 1.0, 0.025,
+    [CAL_DP_OVERLAP] = {"dp_overlap", offsetof(Framework, dp_overlap), 0, AS, 0.0, 1.0, 0.025,
                         "no run exchanges gradients between data-parallel ranks (dp > 1) under a backward "
                         "pass"},
-    [CAL_COMM_INTRA] = {"comm_efficiency.intra", 0.20, 2.0, 0.02,
+    [CAL_COMM_INTRA] = {"comm_efficiency.intra", offsetof(Framework, comm_intra), 1, AS, 0.20, 2.0, 0.02,
                         "no run has collectives inside a node that its step time depends on"},
-    [CAL_COMM_INTER] = {"comm_efficiency.inter", 0.20, 2.0, 0.02,
+    [CAL_COMM_INTER] = {"comm_efficiency.inter", offsetof(Framework, comm_inter), 1, AS, 0.20, 2.0, 0.02,
                         "no run has collectives between nodes that its step time depends on"},
-    [CAL_LAT_INTRA] = {"comm_latency.intra", 0.0, 50e-6, 0.5e-6,
+    [CAL_LAT_INTRA] = {"comm_latency.intra", offsetof(Framework, comm_alpha_intra), 0, US, 0.0, 50e-6, 0.5e-6,
                        "no run has collectives inside a node that its step time depends on"},
-    [CAL_LAT_INTER] = {"comm_latency.inter", 0.0, 50e-6, 0.5e-6,
+    [CAL_LAT_INTER] = {"comm_latency.inter", offsetof(Framework, comm_alpha_inter), 0, US, 0.0, 50e-6, 0.5e-6,
                        "no run has collectives between nodes that its step time depends on"},
 };
+#undef US
+#undef AS
 
 double cal_get(const Scenario *sc, CalParam p)
 {
-    const Framework *f = &sc->system.framework;
-    switch (p) {
-    case CAL_GEMM:
-        return f->gemm_eff > 0 ? f->gemm_eff : 1.0;
-    case CAL_OVERHEAD:
-        return f->host_op_s;
-    case CAL_TP_OVERLAP:
-        return f->tp_overlap;
-    case CAL_DP_OVERLAP:
-        return f->dp_overlap;
-    case CAL_COMM_INTRA:
-        return f->comm_intra > 0 ? f->comm_intra : 1.0;
-    case CAL_COMM_INTER:
-        return f->comm_inter > 0 ? f->comm_inter : 1.0;
-    case CAL_LAT_INTRA:
-        return f->comm_alpha_intra;
-    case CAL_LAT_INTER:
-        return f->comm_alpha_inter;
-    default:
-        return 0;
-    }
+    const void *f = (const char *)&sc->system.framework + cal_param[p].field;
+    const double v = *(const double *)f;
+    return cal_param[p].zero_is_one && !(v > 0) ? 1.0 : v;
 }
 
 void cal_set(Scenario *sc, CalParam p, double v)
 {
-    Framework *f = &sc->system.framework;
-    switch (p) {
-    case CAL_GEMM:
-        f->gemm_eff = v;
-        break;
-    case CAL_OVERHEAD:
-        f->host_op_s = v;
-        break;
-    case CAL_TP_OVERLAP:
-        f->tp_overlap = v;
-        break;
-    case CAL_DP_OVERLAP:
-        f->dp_overlap = v;
-        break;
-    case CAL_COMM_INTRA:
-        f->comm_intra = v;
-        break;
-    case CAL_COMM_INTER:
-        f->comm_inter = v;
-        break;
-    case CAL_LAT_INTRA:
-        f->comm_alpha_intra = v;
-        break;
-    case CAL_LAT_INTER:
-        f->comm_alpha_inter = v;
-        break;
-    default:
-        break;
-    }
+    void *f = (char *)&sc->system.framework + cal_param[p].field;
+    *(double *)f = v;
 }
 
 double cal_shown(CalParam p, double v)
 {
-    return p == CAL_OVERHEAD || p == CAL_LAT_INTRA || p == CAL_LAT_INTER ? v * 1e6 : v;
+    return v * cal_param[p].shown;
 }
 
 /* ---- predictions, memoised by parameter vector -------------------------- */

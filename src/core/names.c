@@ -48,6 +48,13 @@ const char *model_kind_name(ModelKind k)
     return (unsigned)k < MODEL_KIND_COUNT ? model_kind_names[k] : "?";
 }
 
+const char *model_class_name(const Model *m)
+{
+    if (m->kind == MODEL_TRANSFORMER)
+        return m->experts > 0 ? "moe" : "dense";
+    return model_kind_name(m->kind);
+}
+
 const char *topology_name(Topology t)
 {
     return (unsigned)t < TOPO_COUNT ? topology_names[t] : "?";

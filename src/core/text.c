@@ -147,3 +147,12 @@ int text_first_repeat(const char *const *names, int n, int *first)
     free(v);
     return best;
 }
+
+int text_word_listed(const char *list, const char *word)
+{
+    const size_t n = strlen(word);
+    for (const char *p = list; n && (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}

@@ -40,4 +40,7 @@ int text_copy(char *dst, size_t n, const char *src);
  * 100,000 columns is checked at once. */
 int text_first_repeat(const char *const *names, int n, int *first);
 
+/* Whether a space-separated list holds a word (an empty word: no). */
+int text_word_listed(const char *list, const char *word);
+
 #endif

@@ -629,6 +629,9 @@ const char *recompute_name(Recompute r);
 const char *component_name(Component c);
 const char *status_name(Status s);
 const char *model_kind_name(ModelKind k);
+/* The class validation runs are counted by: a transformer is dense or a
+ * mixture of experts (moe); the other kinds are their own. */
+const char *model_class_name(const Model *m);
 const char *topology_name(Topology t);
 const char *placement_name(Placement p);
 /* A budget part as the derive: keys spell it ("core", "l2", "registers"). */

@@ -1,9 +1,7 @@
 /* io/atomic.c — write-to-temporary-then-rename (see atomic.h). */
 #include "atomic.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,4 +77,45 @@ int mkdir_p(const char *path)
     }
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? 0 : -1;
+}
+
+int file_read_all(const char *path, size_t max, char **data, size_t *len, Diag *d)
+{
+    *data = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
+    size_t cap = 65536 < max ? 65536 : max, n = 0;
+    char *buf = malloc(cap ? cap : 1);
+    int rc = buf ? 0 : diag_set(d, path, 0, 0, "out of memory");
+    while (rc == 0) {
+        if (n == cap) {
+            if (cap == max)
+                break;
+            size_t ncap = 2 * cap < max ? 2 * cap : max;
+            char *b = realloc(buf, ncap);
+            if (!b) {
+                rc = diag_set(d, path, 0, 0, "out of memory");
+                break;
+            }
+            buf = b;
+            cap = ncap;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) {
+            if (ferror(f))
+                rc = diag_set(d, path, 0, 0, "cannot read: %s", strerror(errno));
+            break;
+        }
+    }
+    fclose(f);
+    if (rc) {
+        free(buf);
+        return -1;
+    }
+    *data = buf;
+    *len = n;
+    return 0;
 }

@@ -4,7 +4,10 @@
 #ifndef DF_ATOMIC_H
 #define DF_ATOMIC_H
 
+#include <stddef.h>
 #include <stdio.h>
+
+#include "core/diag.h"
 
 typedef struct {
     FILE *f;
@@ -21,6 +24,12 @@ int atomic_commit(AtomicFile *a);
 
 /* Drop the temporary. */
 void atomic_abort(AtomicFile *a);
+
+/* Read the file at path whole, at most max bytes (ask for one more than a
+ * limit to tell a file that passes it): *data (the caller frees it) and
+ * *len.  0, or -1 with d: "cannot open: ...", "cannot read: ...", "out of
+ * memory" (*data NULL). */
+int file_read_all(const char *path, size_t max, char **data, size_t *len, Diag *d);
 
 /* mkdir -p */
 int mkdir_p(const char *path);

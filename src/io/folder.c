@@ -391,18 +391,14 @@ static int carry_foreign(const char *dir, const char *stage, int force, FolderNo
         struct stat st;
         const int written = lstat(in_stage, &st) == 0;
         if (!have && !force) {
-            if (foreign++ < 6) {
-                const size_t u = strlen(fnames);
-                snprintf(fnames + u, sizeof fnames - u, "%s%s", u ? ", " : "", p);
-            }
+            if (foreign++ < 6)
+                note_name(fnames, sizeof fnames, p);
             continue;
         }
         if (written) {
             if (!force) {
-                if (clash++ < 6) {
-                    const size_t u = strlen(cnames);
-                    snprintf(cnames + u, sizeof cnames - u, "%s%s", u ? ", " : "", p);
-                }
+                if (clash++ < 6)
+                    note_name(cnames, sizeof cnames, p);
                 continue;
             }
             note->replaced++;

@@ -1,6 +1,8 @@
 /* io/nccltests.c — nccl-tests' console output (see nccltests.h). */
 #include "nccltests.h"
 
+#include "atomic.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -192,39 +194,17 @@ int nccl_parse(const char *path, const char *text, size_t len, NcclRun *out, Dia
     return 0;
 }
 
+#define NCCL_MAX_BYTES ((size_t)16 << 20) /* far more than any nccl-tests run prints */
+
 int nccl_read(const char *path, NcclRun *out, Diag *d)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
-    size_t cap = 65536, len = 0;
-    char *buf = malloc(cap);
-    size_t k;
-    while (buf && (k = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += k;
-        if (len == cap) {
-            if (cap >= ((size_t)16 << 20)) { /* far more than any nccl-tests run prints */
-                free(buf);
-                fclose(f);
-                return diag_set(d, path, 0, 0, "more than 16 MiB: not the output of one nccl-tests run");
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    const int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        return diag_set(d, path, 0, 0, buf ? "cannot read" : "out of memory");
-    }
-    const int rc = nccl_parse(path, buf, len, out, d);
+    char *buf;
+    size_t len;
+    if (file_read_all(path, NCCL_MAX_BYTES + 1, &buf, &len, d))
+        return -1;
+    const int rc = len > NCCL_MAX_BYTES
+                       ? diag_set(d, path, 0, 0, "more than 16 MiB: not the output of one nccl-tests run")
+                       : nccl_parse(path, buf, len, out, d);
     free(buf);
     return rc;
 }

@@ -8,11 +8,12 @@
 
 #include <csv.h>
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "io/atomic.h"
 
 #define CSV_OPTS        (CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL)
 #define SCAN_MAX_FIELDS (TABLE_MAX_COLS + 1) /* fields kept per record; more are only counted */
@@ -641,37 +642,12 @@ int table_parse(const char *path, const char *data, size_t len, Table *t, Diag *
 int table_read(const char *path, Table *t, Diag *d)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return diag_set(d, path, 0, 0, "cannot open: %s", strerror(errno));
-    /* read at most TABLE_MAX_BYTES + 1 bytes: one more says it is too large */
-    size_t cap = 65536, n = 0, max = (size_t)TABLE_MAX_BYTES + 1;
-    char *buf = malloc(cap);
-    int rc = buf ? 0 : diag_set(d, path, 0, 0, "out of memory");
-    while (rc == 0) {
-        if (n == cap) {
-            if (cap == max)
-                break;
-            size_t ncap = 2 * cap < max ? 2 * cap : max;
-            char *b = realloc(buf, ncap);
-            if (!b) {
-                rc = diag_set(d, path, 0, 0, "out of memory");
-                break;
-            }
-            buf = b;
-            cap = ncap;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) {
-            if (ferror(f))
-                rc = diag_set(d, path, 0, 0, "cannot read: %s", strerror(errno));
-            break;
-        }
-    }
-    fclose(f);
-    if (rc == 0)
-        rc = table_parse(path, buf, n, t, d);
+    /* at most TABLE_MAX_BYTES + 1 bytes: one more says it is too large */
+    char *buf;
+    size_t n;
+    if (file_read_all(path, (size_t)TABLE_MAX_BYTES + 1, &buf, &n, d))
+        return -1;
+    const int rc = table_parse(path, buf, n, t, d);
     free(buf);
     return rc;
 }

@@ -15,6 +15,7 @@
 #include "calib/calib.h"
 #include "core/param.h"
 #include "core/sha256.h"
+#include "core/text.h"
 #include "io/atomic.h"
 #include "io/nccltests.h"
 #include "io/scenario.h"
@@ -29,35 +30,24 @@ static const double measured_max[M_COUNT] = {1e6, 1e7, 1e5};
 static const char *const measured_what[M_COUNT] = {
     "seconds per training step", "tokens per second per device", "GiB of peak memory per device"};
 
-/* The frameworks template whose stack the runs use (its file name, for
- * base:), or NULL. */
-static const char *stack_key(const TemplateDB *db, const char *name)
+/* The template of `table` loaded under the name it calls itself (a
+ * template's `name:` key), as its file name, for a base:; or NULL. */
+static const char *loaded_key(const TemplateDB *db, const ParamTable *table, const char *name)
 {
-    for (int i = 0; i < db->n; i++)
-        if (db->t[i]->table == &param_framework_table &&
-            !strcmp(((const Framework *)db->t[i]->obj)->name, name))
+    const ParamDef *def = param_find(table, "name", NULL, NULL);
+    for (int i = 0; def && i < db->n; i++)
+        if (db->t[i]->table == table && !strcmp((const char *)db->t[i]->obj + def->offset, name))
             return db->t[i]->name;
     return NULL;
-}
-
-static const char *model_class(const Model *m)
-{
-    if (m->kind == MODEL_TRANSFORMER)
-        return m->experts > 0 ? "moe" : "dense";
-    return model_kind_name(m->kind);
 }
 
 /* Adds word to a space-separated list (once). */
 static void add_word(char *list, size_t n, const char *word)
 {
-    if (!word[0])
+    if (!word[0] || text_word_listed(list, word))
         return;
-    const size_t w = strlen(word);
-    for (const char *p = list; (p = strstr(p, word)); p += w)
-        if ((p == list || p[-1] == ' ') && (p[w] == ' ' || !p[w]))
-            return;
     const size_t used = strlen(list);
-    if (used + w + 2 < n)
+    if (used + strlen(word) + 2 < n)
         snprintf(list + used, n - used, "%s%s", used ? " " : "", word);
 }
 
@@ -97,8 +87,20 @@ static int collect(const Table *t, const int *mcol, const Run *run, Runs *out, i
     out->memory = calloc((size_t)run->n + 1, sizeof *out->memory);
     out->pred_mem = calloc((size_t)run->n + 1, sizeof *out->pred_mem);
     out->line = calloc((size_t)run->n + 1, sizeof *out->line);
-    if (!out->sc || !out->measured || !out->memory || !out->pred_mem || !out->line)
+    /* a table line's scenarios are consecutive in run, and both follow the
+     * file's order: each run's line and its scenario count in one pass */
+    int *same_line = calloc((size_t)run->n + 1, sizeof *same_line);
+    if (!out->sc || !out->measured || !out->memory || !out->pred_mem || !out->line || !same_line) {
+        free(same_line);
         return -1;
+    }
+    for (int k = 0, j; k < run->n; k = j) {
+        for (j = k; j < run->n && run->row[j].line == run->row[k].line; j++)
+            ;
+        for (int i = k; i < j; i++)
+            same_line[i] = j - k;
+    }
+    int ti = 0;
     for (int k = 0; k < run->n; k++) {
         const RunRow *rr = &run->row[k];
         char msg[1400];
@@ -108,13 +110,10 @@ static int collect(const Table *t, const int *mcol, const Run *run, Runs *out, i
             (*failed)++;
             continue;
         }
-        const TableRow *tr = NULL;
-        int same = 0;
-        for (int i = 0; i < t->nrow; i++)
-            if (t->row[i].line == rr->line)
-                tr = &t->row[i];
-        for (int j = 0; j < run->n; j++)
-            same += run->row[j].line == rr->line;
+        while (ti < t->nrow && t->row[ti].line < rr->line)
+            ti++;
+        const TableRow *tr = ti < t->nrow && t->row[ti].line == rr->line ? &t->row[ti] : NULL;
+        const int same = same_line[k];
         double v[M_COUNT] = {0, 0, 0};
         int have[M_COUNT] = {0, 0, 0}, bad = 0;
         for (int m = 0; tr && m < M_COUNT; m++) {
@@ -174,6 +173,7 @@ static int collect(const Table *t, const int *mcol, const Run *run, Runs *out, i
         out->pred_mem[out->n] = rr->r.mem_total_bytes / GIB_BYTES;
         out->line[out->n++] = rr->line;
     }
+    free(same_line);
     return 0;
 }
 
@@ -210,6 +210,22 @@ static int file_sha256(const char *path, char hex[SHA256_HEX_LEN])
 static double se_shown(CalParam p, double se)
 {
     return cal_shown(p, se < cal_param[p].step / 100 ? 0.0 : se);
+}
+
+/* One line a parameter, after indent: base -> fitted +- its standard
+ * error, or why it was not fitted (the template's header and stdout). */
+static void param_lines(FILE *f, const char *indent, const CalResult *cr)
+{
+    for (int p = 0; p < CAL_NPARAM; p++) {
+        const char *u = cal_param[p].unit;
+        if (cr->fitted[p])
+            fprintf(f, "%s%-22s %.4g%s -> %.4g%s +- %.2g%s%s\n", indent, cal_param[p].key,
+                    cal_shown(p, cr->base[p]), u, cal_shown(p, cr->value[p]), u, se_shown(p, cr->se[p]), u,
+                    cr->at_edge[p] ? " (at the end of its range)" : "");
+        else if (cr->note[p][0])
+            fprintf(f, "%s%-22s %.4g%s, %s\n", indent, cal_param[p].key, cal_shown(p, cr->base[p]), u,
+                    cr->note[p]);
+    }
 }
 
 static void put_interval(FILE *f, const char *name, const Interval *iv)
@@ -277,15 +293,7 @@ static void write_template(FILE *f, const CalibrateJob *job, const char *key, co
             "each run left out of the fit\n",
             100 * cr->err_base, 100 * cr->err_in, 100 * cr->err_loo);
     fprintf(f, "# fitted values (uncertainty: the jackknife standard error of the leave-one-out fits):\n");
-    for (int p = 0; p < CAL_NPARAM; p++) {
-        const char *u = p == CAL_OVERHEAD || p == CAL_LAT_INTRA || p == CAL_LAT_INTER ? " us" : "";
-        if (cr->fitted[p])
-            fprintf(f, "#   %-22s %.4g%s -> %.4g%s +- %.2g%s%s\n", cal_param[p].key,
-                    cal_shown(p, cr->base[p]), u, cal_shown(p, cr->value[p]), u, se_shown(p, cr->se[p]), u,
-                    cr->at_edge[p] ? " (at the end of its range)" : "");
-        else if (cr->note[p][0])
-            fprintf(f, "#   %-22s %.4g%s, %s\n", cal_param[p].key, cal_shown(p, cr->base[p]), u, cr->note[p]);
-    }
+    param_lines(f, "#   ", cr);
     fprintf(f,
             "# each run: table line, scenario, measured, predicted by the base stack, fitted, fitted without "
             "it (step time, s), its error left out%s\n",
@@ -306,21 +314,17 @@ static void write_template(FILE *f, const CalibrateJob *job, const char *key, co
     snprintf(name, sizeof name, "%.30s, calibrated (%d runs)", base->name, runs->n);
     fprintf(f, "name: \"%s\"\n", name);
     for (int p = 0; p < CAL_NPARAM; p++)
-        if (cr->fitted[p]) {
-            if (p == CAL_OVERHEAD || p == CAL_LAT_INTRA || p == CAL_LAT_INTER)
-                fprintf(f, "%s: %.4g us    # fitted on %d runs, +- %.2g us\n", cal_param[p].key,
-                        cal_shown(p, cr->value[p]), runs->n, se_shown(p, cr->se[p]));
-            else
-                fprintf(f, "%s: %.4g    # fitted on %d runs, +- %.2g\n", cal_param[p].key, cr->value[p],
-                        runs->n, se_shown(p, cr->se[p]));
-        }
+        if (cr->fitted[p])
+            fprintf(f, "%s: %.4g%s    # fitted on %d runs, +- %.2g%s\n", cal_param[p].key,
+                    cal_shown(p, cr->value[p]), cal_param[p].unit, runs->n, se_shown(p, cr->se[p]),
+                    cal_param[p].unit);
     Interval single, multi, uncovered;
     ranges(runs, cr, base, &single, &multi, &uncovered);
     char gens[NAME_MAX_LEN] = "", classes[NAME_MAX_LEN] = "";
     int maxdev = 0;
     for (int i = 0; i < runs->n; i++) {
         add_word(gens, sizeof gens, runs->sc[i].system.device.generation);
-        add_word(classes, sizeof classes, model_class(&runs->sc[i].model));
+        add_word(classes, sizeof classes, model_class_name(&runs->sc[i].model));
         if (runs->sc[i].devices > maxdev)
             maxdev = runs->sc[i].devices;
     }
@@ -353,15 +357,7 @@ static void print_summary(const Runs *runs, const CalResult *cr, const char *out
         "calibrated on %d runs (%ld evaluations): mean |error| base stack %.1f %%, fitted %.1f %% in sample, "
         "%.1f %% each run left out\n",
         runs->n, cr->evaluations, 100 * cr->err_base, 100 * cr->err_in, 100 * cr->err_loo);
-    for (int p = 0; p < CAL_NPARAM; p++) {
-        const char *u = p == CAL_OVERHEAD || p == CAL_LAT_INTRA || p == CAL_LAT_INTER ? " us" : "";
-        if (cr->fitted[p])
-            printf("  %-22s %.4g%s -> %.4g%s +- %.2g%s%s\n", cal_param[p].key, cal_shown(p, cr->base[p]), u,
-                   cal_shown(p, cr->value[p]), u, se_shown(p, cr->se[p]), u,
-                   cr->at_edge[p] ? " (at the end of its range)" : "");
-        else if (cr->note[p][0])
-            printf("  %-22s %.4g%s, %s\n", cal_param[p].key, cal_shown(p, cr->base[p]), u, cr->note[p]);
-    }
+    param_lines(stdout, "  ", cr);
     for (int i = 0; i < runs->n; i++)
         if (cr->outlier[i])
             printf("  line %d (%s): measured %.4g s, predicted %.4g s without it: beyond 3 robust standard "
@@ -378,15 +374,6 @@ typedef struct {
     int ranks;
     char files[600];
 } Measured;
-
-/* The network template a tier's name comes from (its file name, for base:). */
-static const char *network_key(const TemplateDB *db, const char *name)
-{
-    for (int i = 0; i < db->n; i++)
-        if (db->t[i]->table == &param_network_table && !strcmp(((const Network *)db->t[i]->obj)->name, name))
-            return db->t[i]->name;
-    return NULL;
-}
 
 /* The nccl-tests files, read into their tiers' curves (0: intra, 1:
  * inter), set on every run; that tier's collective parameters are then
@@ -437,15 +424,6 @@ static int measured_tiers(const CalibrateJob *job, Runs *runs, Measured tier[2],
     }
     free(nr);
     return rc;
-}
-
-/* The device template a device's name comes from (its file name, for base:). */
-static const char *device_key(const TemplateDB *db, const char *name)
-{
-    for (int i = 0; i < db->n; i++)
-        if (db->t[i]->table == &param_device_table && !strcmp(((const Device *)db->t[i]->obj)->name, name))
-            return db->t[i]->name;
-    return NULL;
 }
 
 /* The GEMM table (m, n, k, dtype, time_us), each cell checked. */
@@ -657,7 +635,7 @@ int rpt_calibrate(TemplateDB *db, const CalibrateJob *job)
                     job->input, stack, runs.line[0], runs.sc[i].system.framework.name, runs.line[i]);
             goto done;
         }
-    const char *key = stack_key(db, stack);
+    const char *key = loaded_key(db, &param_framework_table, stack);
     if (!key) {
         fprintf(stderr,
                 "deepflow calibrate: %s: the runs' training stack '%s' is no template of "
@@ -731,7 +709,7 @@ int rpt_calibrate(TemplateDB *db, const CalibrateJob *job)
         if (!tier[t].have)
             continue;
         const Network *net = t ? &runs.sc[0].system.inter : &runs.sc[0].system.intra;
-        const char *nkey = network_key(db, net->name);
+        const char *nkey = loaded_key(db, &param_network_table, net->name);
         if (!nkey || write_network(tpath[t], nkey, net, &tier[t], date)) {
             fprintf(stderr, "deepflow calibrate: cannot write %s%s\n", tpath[t],
                     nkey ? "" : " (its tier is no template of templates/networks)");
@@ -742,7 +720,7 @@ int rpt_calibrate(TemplateDB *db, const CalibrateJob *job)
     }
     if (job->gemm) {
         const Device *dv = &runs.sc[0].system.device;
-        const char *dkey = device_key(db, dv->name);
+        const char *dkey = loaded_key(db, &param_device_table, dv->name);
         if (!dkey || write_device(tpath[2], dkey, dv, gemms, ngemm, &gfit, job->gemm, date)) {
             fprintf(stderr, "deepflow calibrate: cannot write %s%s\n", tpath[2],
                     dkey ? "" : " (the device is no template of templates/devices)");
