@@ -3,6 +3,7 @@
 #include "columns.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -168,75 +169,175 @@ static const Figure figures[] = {
     {"cost_usd", offsetof(Result, cost_usd), 1},
 };
 
-/* The figure `name` of r; -1 when no column of that name is a figure. */
-static int figure(const char *name, const Result *r, double *v)
+/* How each column is read off a row, worked out once from its name (the
+ * writers read every cell of every row: no name is compared per cell). */
+typedef enum {
+    RD_NONE, /* no reader: a bug (tests/test_report.c reads every column) */
+    RD_SCENARIO,
+    RD_STATUS,
+    RD_ERROR,
+    RD_AXIS,
+    RD_SERIES,
+    RD_SYSTEM,
+    RD_MODEL,
+    RD_PRECISION,
+    RD_FRAMEWORK,
+    RD_DEVICES,
+    RD_GLOBAL_BATCH,
+    RD_ANY_ROW, /* the readers above read a row that did not evaluate too */
+    RD_CODESIGN_POINTS,
+    RD_CODESIGN_GAIN,
+    RD_SEARCHED,
+    RD_FEASIBLE,
+    RD_PRUNED,
+    RD_FITS,
+    RD_BOTTLENECK,
+    RD_TP_TIER,
+    RD_PP_TIER,
+    RD_DP_TIER,
+    RD_CONVERGENCE,
+    RD_BASIS,
+    RD_FIGURE
+} ReadKind;
+
+typedef struct {
+    size_t off; /* RD_FIGURE: the Result field, */
+    double div; /* in the column's unit, */
+    ReadKind kind;
+    int interval; /* times the interval's low (1) or high (2) end, or not (0) */
+} Reader;
+
+static Reader reader_of(int i)
 {
+    static const struct {
+        const char *name;
+        ReadKind kind;
+    } named[] = {
+        {"scenario", RD_SCENARIO},
+        {"status", RD_STATUS},
+        {"error", RD_ERROR},
+        {"series", RD_SERIES},
+        {"system", RD_SYSTEM},
+        {"model", RD_MODEL},
+        {"precision", RD_PRECISION},
+        {"framework", RD_FRAMEWORK},
+        {"devices", RD_DEVICES},
+        {"global_batch", RD_GLOBAL_BATCH},
+        {"codesign_points", RD_CODESIGN_POINTS},
+        {"codesign_gain", RD_CODESIGN_GAIN},
+        {"strategies_searched", RD_SEARCHED},
+        {"strategies_feasible", RD_FEASIBLE},
+        {"strategies_pruned", RD_PRUNED},
+        {"fits_memory", RD_FITS},
+        {"bottleneck", RD_BOTTLENECK},
+        {"tp_tier", RD_TP_TIER},
+        {"pp_tier", RD_PP_TIER},
+        {"dp_tier", RD_DP_TIER},
+        {"convergence", RD_CONVERGENCE},
+        {"interval_basis", RD_BASIS},
+    };
+    Reader rd = {0, 1, RD_NONE, 0};
+    const char *name = report_cols[i].name;
+    if (i >= REPORT_AXIS0 && i < REPORT_AXIS0 + AXIS_COUNT)
+        return rd.kind = RD_AXIS, rd;
+    for (size_t k = 0; k < sizeof named / sizeof named[0]; k++)
+        if (!strcmp(named[k].name, name))
+            return rd.kind = named[k].kind, rd;
+    /* a _lo / _hi column: the base figure times the interval's end */
+    char base[64];
+    const size_t nl = strlen(name);
+    if (nl > 3 && nl < sizeof base && (!strcmp(name + nl - 3, "_lo") || !strcmp(name + nl - 3, "_hi"))) {
+        rd.interval = !strcmp(name + nl - 3, "_lo") ? 1 : 2;
+        memcpy(base, name, nl - 3);
+        base[nl - 3] = '\0';
+        name = base;
+    }
     for (size_t k = 0; k < sizeof figures / sizeof figures[0]; k++)
         if (!strcmp(figures[k].name, name)) {
-            double raw;
-            memcpy(&raw, (const char *)r + figures[k].off, sizeof raw);
-            *v = raw / figures[k].div;
-            return 0;
+            rd.kind = RD_FIGURE;
+            rd.off = figures[k].off;
+            rd.div = figures[k].div;
+            return rd;
         }
-    return -1;
+    return (Reader){0, 1, RD_NONE, 0};
+}
+
+static Reader readers[sizeof report_cols / sizeof report_cols[0]];
+static pthread_once_t readers_once = PTHREAD_ONCE_INIT;
+
+static void readers_init(void)
+{
+    for (int i = 0; i < report_ncols; i++)
+        readers[i] = reader_of(i);
 }
 
 int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
 {
+    pthread_once(&readers_once, readers_init);
+    const Reader *rd = &readers[i];
     const Scenario *sc = &rr->sc;
     const Result *r = &rr->r;
     const int ok = rr->built && r->status != STATUS_ERROR;
-    const char *name = report_cols[i].name;
     *num = NAN;
     t[0] = '\0';
-    if (!strcmp(name, "scenario"))
+    switch (rd->kind) {
+    case RD_SCENARIO:
         return text(t, n, sc->name);
-    if (!strcmp(name, "status"))
+    case RD_STATUS:
         return text(t, n, rr->built ? status_name(r->status) : "error");
-    if (!strcmp(name, "error"))
-        return text(t, n, rr->built && r->status != STATUS_ERROR ? "" : r->error);
+    case RD_ERROR:
+        return text(t, n, ok ? "" : r->error);
+    default:
+        break;
+    }
     if (!rr->built)
         return report_cols[i].type == RC_TEXT ? 0 : 1;
-    if (i >= REPORT_AXIS0 && i < REPORT_AXIS0 + AXIS_COUNT)
+    switch (rd->kind) {
+    case RD_AXIS:
         return axis_cell((StrategyAxis)(i - REPORT_AXIS0), ok ? &r->st : &sc->st, num, t, n);
-    if (!strcmp(name, "series"))
+    case RD_SERIES:
         return text(t, n, sc->series);
-    if (!strcmp(name, "system"))
+    case RD_SYSTEM:
         return text(t, n, sc->system.name);
-    if (!strcmp(name, "model"))
+    case RD_MODEL:
         return text(t, n, sc->model.name);
-    if (!strcmp(name, "precision"))
+    case RD_PRECISION:
         return text(t, n, precision_name(sc->precision));
-    if (!strcmp(name, "framework"))
+    case RD_FRAMEWORK:
         return text(t, n, sc->system.framework.name);
-    if (!strcmp(name, "devices"))
+    case RD_DEVICES:
         return *num = sc->devices, 1;
-    if (!strcmp(name, "global_batch"))
+    case RD_GLOBAL_BATCH:
         return *num = (double)(ok ? r->st.global_batch : sc->st.global_batch), 1;
+    default:
+        break;
+    }
+    if (rd->kind == RD_NONE)
+        return -1; /* a column without a reader: tests/test_report.c fails on it */
     if (!ok)
         return report_cols[i].type == RC_TEXT ? 0 : 1;
-    if (!strcmp(name, "codesign_points"))
+    switch (rd->kind) {
+    case RD_CODESIGN_POINTS:
         return *num = r->design_evals > 0 ? r->design_evals : NAN, 1;
-    if (!strcmp(name, "codesign_gain")) {
+    case RD_CODESIGN_GAIN:
         return *num = r->design_evals > 0 ? r->design_start_s / merit_time(merit_of(r)) : NAN, 1;
-    }
-    if (!strcmp(name, "strategies_searched"))
+    case RD_SEARCHED:
         return *num = r->searched > 0 ? r->searched : NAN, 1;
-    if (!strcmp(name, "strategies_feasible"))
+    case RD_FEASIBLE:
         return *num = r->searched > 0 ? r->search_feasible : NAN, 1;
-    if (!strcmp(name, "strategies_pruned"))
+    case RD_PRUNED:
         return *num = r->searched > 0 ? r->search_pruned : NAN, 1;
-    if (!strcmp(name, "fits_memory"))
+    case RD_FITS:
         return text(t, n, r->fits_memory ? "yes" : "no");
-    if (!strcmp(name, "bottleneck"))
+    case RD_BOTTLENECK:
         return text(t, n, r->bottleneck);
-    if (!strcmp(name, "tp_tier"))
+    case RD_TP_TIER:
         return text(t, n, r->tp_tier);
-    if (!strcmp(name, "pp_tier"))
+    case RD_PP_TIER:
         return text(t, n, r->pp_tier);
-    if (!strcmp(name, "dp_tier"))
+    case RD_DP_TIER:
         return text(t, n, r->dp_tier);
-    if (!strcmp(name, "convergence")) {
+    case RD_CONVERGENCE: {
         if (r->conv_extrapolated < 0)
             return text(t, n, "");
         const char *of = sc->model.convergence.measured_model;
@@ -245,22 +346,16 @@ int report_value(int i, const RunRow *rr, double *num, char *t, size_t n)
                  borrowed ? "; curve of " : "", borrowed ? of : "");
         return 0;
     }
-    if (!strcmp(name, "interval_basis"))
+    case RD_BASIS:
         return text(t, n, r->interval_basis);
-    double v = NAN;
-    const size_t nl = strlen(name);
-    double scale = 1.0; /* a _lo / _hi column: the base figure times the interval's end */
-    char base[64];
-    if (nl > 3 && nl < sizeof base && (!strcmp(name + nl - 3, "_lo") || !strcmp(name + nl - 3, "_hi"))) {
-        scale = !strcmp(name + nl - 3, "_lo") ? r->interval_lo : r->interval_hi;
-        memcpy(base, name, nl - 3);
-        base[nl - 3] = '\0';
-        name = base;
+    default: { /* RD_FIGURE */
+        double raw;
+        memcpy(&raw, (const char *)r + rd->off, sizeof raw);
+        const double scale = rd->interval == 1 ? r->interval_lo : rd->interval == 2 ? r->interval_hi : 1.0;
+        *num = raw / rd->div * scale;
+        return 1;
     }
-    if (figure(name, r, &v))
-        return -1; /* a column without a reader: tests/test_report.c fails on it */
-    *num = v * scale;
-    return 1;
+    }
 }
 
 const ReportCol runner_cols[] = {

@@ -4,8 +4,10 @@
  * calls setlocale); non-finite numbers are empty cells. */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/numfmt.h"
 #include "core/text.h"
 
 #include "io/atomic.h"
@@ -14,71 +16,143 @@
 
 void rpt_number(char *buf, size_t n, double v)
 {
-    if (!isfinite(v))
-        buf[0] = '\0';
-    else
-        snprintf(buf, n, "%.6g", v);
-}
-
-static void put_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && (!*s || s[strlen(s) - 1] != ' ')) {
-        fputs(s, f);
+    if (!isfinite(v) || n < NUMFMT_G6_MAX) {
+        if (!isfinite(v))
+            buf[0] = '\0';
+        else
+            snprintf(buf, n, "%.6g", v);
         return;
     }
-    fputc('"', f);
+    numfmt_g6(v, buf);
+}
+
+/* CSV lines, built in memory and written a line (or more) at a time; a
+ * line longer than the buffer goes out in pieces. */
+typedef struct {
+    FILE *f;
+    size_t n;
+    char p[8192];
+} Line;
+
+static void line_init(Line *l, FILE *f)
+{
+    l->f = f;
+    l->n = 0;
+}
+
+static void line_flush(Line *l)
+{
+    if (l->n)
+        fwrite(l->p, 1, l->n, l->f);
+    l->n = 0;
+}
+
+static void line_put(Line *l, const char *s, size_t k)
+{
+    if (l->n + k > sizeof l->p) {
+        line_flush(l);
+        if (k > sizeof l->p) {
+            fwrite(s, 1, k, l->f);
+            return;
+        }
+    }
+    memcpy(l->p + l->n, s, k);
+    l->n += k;
+}
+
+static void line_char(Line *l, char c)
+{
+    if (l->n == sizeof l->p)
+        line_flush(l);
+    l->p[l->n++] = c;
+}
+
+/* The bytes of a CSV field holding s: as it is, or quoted with its quotes
+ * doubled; returns their length (out holds 2 strlen(s) + 3). */
+static size_t field_bytes(const char *s, char *out)
+{
+    const size_t k = strlen(s);
+    if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && (!k || s[k - 1] != ' ')) {
+        memcpy(out, s, k + 1);
+        return k;
+    }
+    char *q = out;
+    *q++ = '"';
     for (; *s; s++) {
         if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
+            *q++ = '"';
+        *q++ = *s;
     }
-    fputc('"', f);
+    *q++ = '"';
+    *q = '\0';
+    return (size_t)(q - out);
 }
 
-/* A text cell: one that starts with = + - @ or a tab or carriage return is
- * taken as a formula by spreadsheets (CSV injection, OWASP): it gets a
- * leading apostrophe, which a spreadsheet shows as text and a script can
- * strip.  Numbers are written by put_field and never changed. */
+/* A text cell's field: one that starts with = + - @ or a tab or carriage
+ * return is taken as a formula by spreadsheets (CSV injection, OWASP): it
+ * gets a leading apostrophe, which a spreadsheet shows as text and a
+ * script can strip.  Numbers are never changed.  out holds TEXT_FIELD_MAX. */
+#define TEXT_ESCAPED_MAX 1100
+#define TEXT_FIELD_MAX   (2 * (TEXT_ESCAPED_MAX + 1) + 3)
+static size_t text_field(const char *raw, char *out)
+{
+    char s[TEXT_ESCAPED_MAX + 1]; /* escaped: control and bidi characters, invalid UTF-8 (core/text.h) */
+    s[0] = '\'';
+    text_escape(raw, s + 1, TEXT_ESCAPED_MAX);
+    const int formula = s[1] && strchr("=+-@\t\r", s[1]);
+    return field_bytes(formula ? s : s + 1, out);
+}
+
+static void put_text(Line *l, const char *raw)
+{
+    char field[TEXT_FIELD_MAX];
+    const size_t k = text_field(raw, field);
+    line_put(l, field, k);
+}
+
 void rpt_csv_text(FILE *f, const char *raw)
 {
-    char s[1100]; /* escaped: control and bidi characters, invalid UTF-8 (core/text.h) */
-    text_escape(raw, s, sizeof s);
-    if (s[0] && strchr("=+-@\t\r", s[0])) {
-        char buf[sizeof s + 1];
-        snprintf(buf, sizeof buf, "'%s", s);
-        put_field(f, buf);
-        return;
-    }
-    put_field(f, s);
+    char field[TEXT_FIELD_MAX];
+    const size_t k = text_field(raw, field);
+    fwrite(field, 1, k, f);
+}
+
+/* A number cell (empty when not finite). */
+static void put_number(Line *l, double v)
+{
+    char b[NUMFMT_G6_MAX];
+    if (isfinite(v))
+        line_put(l, b, (size_t)numfmt_g6(v, b));
 }
 
 /* One cell as a column reader gave it (columns.h): a number (kind != 0,
- * v; buf is scratch) or text (kind 0, in buf). */
-static void put_cell(FILE *f, int kind, double v, char *buf, size_t n)
+ * v) or text (kind 0, in buf). */
+static void put_cell(Line *l, int kind, double v, const char *buf)
 {
-    if (kind) {
-        rpt_number(buf, n, v);
-        put_field(f, buf);
-    } else {
-        rpt_csv_text(f, buf);
-    }
+    if (kind)
+        put_number(l, v);
+    else
+        put_text(l, buf);
 }
 
 void rpt_summary_row(FILE *f, const RunRow *rr)
 {
+    Line l;
+    line_init(&l, f);
     char buf[512];
     for (int i = 0; i < report_ncols; i++) {
         if (i)
-            fputc(',', f);
+            line_char(&l, ',');
         if (!rr) {
-            fputs(report_cols[i].name, f);
+            line_put(&l, report_cols[i].name, strlen(report_cols[i].name));
             continue;
         }
         double v;
         const int kind = report_value(i, rr, &v, buf, sizeof buf); /* before v is read */
-        put_cell(f, kind, v, buf, sizeof buf);
+        put_cell(&l, kind, v, buf);
     }
-    fputc('\n', f);
+    line_char(&l, '\n');
+    line_flush(&l);
 }
 
 int rpt_write_atomic(const char *path, void (*body)(FILE *, const void *), const void *ctx, char *err,
@@ -134,13 +208,22 @@ void rpt_breakdown_row(FILE *f, const RunRow *rr)
     }
     if (!rr->built || rr->r.status == STATUS_ERROR)
         return;
-    char t[64], e[64];
+    Line l;
+    line_init(&l, f);
+    char name[TEXT_FIELD_MAX]; /* escaped once for the row's lines */
+    const size_t name_len = text_field(rr->sc.name, name);
     for (int c = 0; c < COMP_COUNT; c++) {
-        rpt_csv_text(f, rr->sc.name);
-        rpt_number(t, sizeof t, rr->r.comp_time_s[c]);
-        rpt_number(e, sizeof e, rr->r.comp_energy_j[c]);
-        fprintf(f, ",%s,%s,%s\n", component_name((Component)c), t, e);
+        line_put(&l, name, name_len);
+        line_char(&l, ',');
+        const char *comp = component_name((Component)c);
+        line_put(&l, comp, strlen(comp));
+        line_char(&l, ',');
+        put_number(&l, rr->r.comp_time_s[c]);
+        line_char(&l, ',');
+        put_number(&l, rr->r.comp_energy_j[c]);
+        line_char(&l, '\n');
     }
+    line_flush(&l);
 }
 
 int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
@@ -150,26 +233,28 @@ int rpt_breakdown_csv(const Run *run, const char *path, char *err, size_t n)
 
 void rpt_runners_row(FILE *f, const RunRow *rr)
 {
+    Line l;
+    line_init(&l, f);
     if (!rr) {
         for (int i = 0; i < runner_ncols; i++) {
             if (i)
-                fputc(',', f);
-            fputs(runner_cols[i].name, f);
+                line_char(&l, ',');
+            line_put(&l, runner_cols[i].name, strlen(runner_cols[i].name));
         }
-        fputc('\n', f);
-        return;
+        line_char(&l, '\n');
     }
     char buf[256];
-    for (int k = 0; k < rr->ntop; k++) {
+    for (int k = 0; rr && k < rr->ntop; k++) {
         for (int i = 0; i < runner_ncols; i++) {
             if (i)
-                fputc(',', f);
+                line_char(&l, ',');
             double v;
             const int kind = runner_value(i, rr, k, &v, buf, sizeof buf); /* before v is read */
-            put_cell(f, kind, v, buf, sizeof buf);
+            put_cell(&l, kind, v, buf);
         }
-        fputc('\n', f);
+        line_char(&l, '\n');
     }
+    line_flush(&l);
 }
 
 int rpt_runners_up_csv(const Run *run, const char *path, char *err, size_t n)

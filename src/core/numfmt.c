@@ -1,0 +1,103 @@
+/* core/numfmt.c — "%.6g" without printf (see numfmt.h). */
+#include "core/numfmt.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* The powers of ten a double holds exactly. */
+static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* a x 10^k (|k| up to about 650): each step is one correctly rounded
+ * multiplication or division by an exact power of ten, so the result is
+ * within a few units in the last place. */
+static double scale10(double a, int k)
+{
+    for (; k > 22; k -= 22)
+        a *= 1e22;
+    for (; k < -22; k += 22)
+        a /= 1e22;
+    return k >= 0 ? a * pow10_exact[k] : a / pow10_exact[-k];
+}
+
+static int slow(double v, char *out)
+{
+    return snprintf(out, NUMFMT_G6_MAX, "%.6g", v);
+}
+
+int numfmt_g6(double v, char *out)
+{
+    if (!isfinite(v))
+        return slow(v, out);
+    char *p = out;
+    if (signbit(v))
+        *p++ = '-';
+    const double a = fabs(v);
+    if (a == 0) {
+        *p++ = '0';
+        *p = '\0';
+        return (int)(p - out);
+    }
+    /* the decimal exponent: floor(log10 a) is est or est + 1 */
+    int e2;
+    frexp(a, &e2); /* a = m 2^e2, m in [0.5, 1) */
+    int x = (int)floor((e2 - 1) * 0.30102999566398120);
+    double s = scale10(a, 5 - x);
+    if (s >= 999999.5) {
+        x++;
+        s = scale10(a, 5 - x);
+    } else if (s < 99999.5) {
+        x--;
+        s = scale10(a, 5 - x);
+    }
+    /* six digits, rounded to nearest; a seventh digit of 5 and then
+     * nothing (to within the scaling's error) is a tie printf decides on
+     * the exact value */
+    const double fl = floor(s);
+    const double frac = s - fl;
+    if (fabs(frac - 0.5) < 1e-6 || fl < 99999.0 || fl > 999999.0)
+        return slow(v, out);
+    long d = (long)fl + (frac > 0.5);
+    if (d >= 1000000) {
+        d /= 10;
+        x++;
+    }
+    char dig[6];
+    for (int i = 5; i >= 0; i--, d /= 10)
+        dig[i] = (char)('0' + d % 10);
+    int last = 5; /* the last digit kept: trailing zeros go */
+    while (last > 0 && dig[last] == '0')
+        last--;
+    if (x < -4 || x >= 6) {
+        *p++ = dig[0];
+        if (last > 0) {
+            *p++ = '.';
+            for (int i = 1; i <= last; i++)
+                *p++ = dig[i];
+        }
+        *p++ = 'e';
+        *p++ = x < 0 ? '-' : '+';
+        const int ax = x < 0 ? -x : x;
+        if (ax >= 100)
+            *p++ = (char)('0' + ax / 100);
+        *p++ = (char)('0' + ax / 10 % 10);
+        *p++ = (char)('0' + ax % 10);
+    } else if (x >= 0) {
+        for (int i = 0; i <= x; i++)
+            *p++ = dig[i];
+        if (last > x) {
+            *p++ = '.';
+            for (int i = x + 1; i <= last; i++)
+                *p++ = dig[i];
+        }
+    } else {
+        *p++ = '0';
+        *p++ = '.';
+        for (int i = -1; i > x; i--)
+            *p++ = '0';
+        for (int i = 0; i <= last; i++)
+            *p++ = dig[i];
+    }
+    *p = '\0';
+    return (int)(p - out);
+}
