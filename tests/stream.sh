@@ -60,6 +60,15 @@ same "sweep" tests/cli/tables/sweep.csv
 same "a broken template" tests/cli/tables/broken-template.csv
 same "too many scenarios" tests/cli/tables/too-many-scenarios.csv
 
+# the Inputs sheet lists the first table lines (here 3) and counts the rest
+(cd "$T" && DEEPFLOW_DETAIL_MAX=3 "$DF" run "$ROOT/inputs/default.csv" -o inputs -q -f xlsx >/dev/null 2>&1)
+if /usr/bin/python3 -c 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read("xl/sharedStrings.xml").decode())' \
+    "$T/inputs/default.xlsx" 2>/dev/null | grep -q "and 5 more table lines (35 scenarios): this sheet lists the first 3;"; then
+    ok "the Inputs sheet counts the table lines past the ones it lists"
+else
+    bad "the Inputs sheet does not count the table lines past the ones it lists"
+fi
+
 # memory that does not grow with the rows
 cat >"$T/wide.csv" <<'CSV'
 # title: 40,000 BERT-Large scenarios

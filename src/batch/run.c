@@ -284,7 +284,8 @@ static int build_rows(TemplateDB *db, const Table *t, int top_k, Run *run, Diag 
     return 0;
 }
 
-static void evaluate_rows(Run *run, int threads, RunProgress progress, void *ctx, int tallied);
+static void evaluate_rows(Run *run, int threads, GemmCache *caches, RunProgress progress, void *ctx,
+                          int tallied);
 static void tally(Run *run);
 
 int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgress progress, void *ctx,
@@ -300,7 +301,7 @@ int run_table(TemplateDB *db, const Table *t, int threads, int top_k, RunProgres
         }
         return rc;
     }
-    evaluate_rows(run, threads, progress, ctx, 1);
+    evaluate_rows(run, threads, NULL, progress, ctx, 1);
     return 0;
 }
 
@@ -310,6 +311,8 @@ typedef struct {
     atomic_int next;
     atomic_int done;
     int end;
+    GemmCache *caches; /* one GEMM memo per thread that outlives the pool (NULL: each its own) */
+    atomic_int worker; /* the threads started, each taking the next memo */
 } Pool;
 
 static void evaluate_row(Run *run, GemmCache *cache, int i)
@@ -333,8 +336,8 @@ static void evaluate_row(Run *run, GemmCache *cache, int i)
 static void *worker(void *arg)
 {
     Pool *p = arg;
-    GemmCache *cache = malloc(sizeof *cache);
-    if (cache)
+    GemmCache *cache = p->caches ? &p->caches[atomic_fetch_add(&p->worker, 1)] : malloc(sizeof *cache);
+    if (cache && !p->caches)
         gemm_cache_init(cache);
     for (;;) {
         int i = atomic_fetch_add(&p->next, 1);
@@ -343,7 +346,8 @@ static void *worker(void *arg)
         evaluate_row(p->run, cache, i);
         atomic_fetch_add(&p->done, 1);
     }
-    free(cache);
+    if (!p->caches)
+        free(cache);
     return NULL;
 }
 
@@ -438,10 +442,12 @@ static void pool_join(pthread_t *tid, int started)
     free(tid);
 }
 
-/* Rows [a, b) on this process's threads. */
-static void pool_range(Run *run, int a, int b, int threads, RunProgress progress, void *ctx)
+/* Rows [a, b) on this process's threads (caches: threads GEMM memos, or
+ * NULL). */
+static void pool_range(Run *run, int a, int b, int threads, GemmCache *caches, RunProgress progress,
+                       void *ctx)
 {
-    Pool p = {run, a, 0, b};
+    Pool p = {run, a, 0, b, caches, 0};
     pthread_t *tid;
     int started = pool_start(&p, threads, &tid);
     if (started == 0) {
@@ -465,6 +471,7 @@ static void pool_range(Run *run, int a, int b, int threads, RunProgress progress
 typedef struct {
     Run *run;
     int threads;
+    GemmCache *caches;
 } Shared;
 
 static size_t row_pack(void *ctx, int i, unsigned char *buf, size_t cap)
@@ -509,22 +516,24 @@ static size_t row_unpack(void *ctx, int i, const unsigned char *buf, size_t len)
 static void row_range(void *ctx, int a, int b)
 {
     Shared *s = ctx;
-    pool_range(s->run, a, b, s->threads, NULL, NULL);
+    pool_range(s->run, a, b, s->threads, s->caches, NULL, NULL);
 }
 
 /* Every row, on this process's threads and, in an MPI run, on the other
  * ranks' (rank 0 gathers every result; the others keep only their own);
  * then, when tallied, the counts and the per-series figures. */
-static void evaluate_rows(Run *run, int threads, RunProgress progress, void *ctx, int tallied)
+static void evaluate_rows(Run *run, int threads, GemmCache *caches, RunProgress progress, void *ctx,
+                          int tallied)
 {
     if (dist_size() < 2) {
-        pool_range(run, 0, run->n, threads, progress, ctx);
+        pool_range(run, 0, run->n, threads, caches, progress, ctx);
         if (tallied)
             tally(run);
         return;
     }
-    Shared s = {run, threads};
-    Pool p = {run, 0, 0, run->n};
+    /* the memos are this process's threads' alone: not shared with the other ranks' work */
+    Shared s = {run, threads, NULL};
+    Pool p = {run, 0, 0, run->n, NULL, 0};
     DistJob job = {run->n,     2 * sizeof(int) + sizeof(Result) + (size_t)run->top_k * sizeof(Candidate),
                    &s,         row_pack,
                    row_unpack, row_range,
@@ -541,7 +550,7 @@ static void evaluate_rows(Run *run, int threads, RunProgress progress, void *ctx
 
 void run_evaluate(Run *run, int threads, RunProgress progress, void *ctx)
 {
-    pool_range(run, 0, run->n, threads, progress, ctx);
+    pool_range(run, 0, run->n, threads, NULL, progress, ctx);
     tally(run);
 }
 
@@ -577,6 +586,8 @@ void run_free(Run *run)
     for (int i = 0; i < run->nfail; i++)
         run_fail_free(&run->fail[i]);
     free(run->fail);
+    if (run->said)
+        fclose(run->said);
     free(run->lines);
     for (int i = 0; i < run->nwarn; i++)
         free(run->warn[i]);
@@ -838,6 +849,7 @@ struct Stream {
     void *ctx;
     RunStats *stats;
     int threads;
+    GemmCache *caches; /* the threads' GEMM memos, kept from window to window */
     RunProgress progress;
     void *pctx;
     long total;
@@ -857,10 +869,10 @@ static void window_free(Run *win)
 static int flush_window(Stream *s)
 {
     Run *win = &s->win;
-    Shared sh = {win, s->threads};
+    Shared sh = {win, s->threads, s->caches};
     const size_t item_max = 2 * sizeof(int) + sizeof(Result) + (size_t)win->top_k * sizeof(Candidate);
     if (s->pass == 1) {
-        evaluate_rows(win, s->threads, NULL, NULL, 0);
+        evaluate_rows(win, s->threads, s->caches, NULL, NULL, 0);
         for (int i = 0; dist_rank() == 0 && i < win->n; i++) {
             const RunRow *rr = &win->row[i];
             if (!rr->built || rr->r.status == STATUS_ERROR)
@@ -952,7 +964,12 @@ int run_stream(TemplateDB *db, const Table *t, int threads, int top_k, RunProgre
         s.bufcap = 2 * sizeof(int) + sizeof(Result) + (size_t)s.win.top_k * sizeof(Candidate);
         s.buf = malloc(s.bufcap);
         s.spill = dist_rank() == 0 ? tmpfile() : NULL;
-        if (!s.win.row || !s.buf || nameset_init(&s.names, s.total) || (dist_rank() == 0 && !s.spill))
+        const int nc = threads > 1 ? threads : 1;
+        if ((s.caches = malloc(sizeof *s.caches * (size_t)nc)))
+            for (int i = 0; i < nc; i++)
+                gemm_cache_init(&s.caches[i]);
+        if (!s.win.row || !s.buf || !s.caches || nameset_init(&s.names, s.total) ||
+            (dist_rank() == 0 && !s.spill))
             rc = diag_set(d, t->path, 0, 0, "out of memory (or no temporary file) for a streamed run");
     }
     /* the ranks of an MPI run go on together or not at all */
@@ -972,6 +989,7 @@ int run_stream(TemplateDB *db, const Table *t, int threads, int top_k, RunProgre
     window_free(&s.win);
     free(s.win.row);
     free(s.buf);
+    free(s.caches);
     free(s.names.slot);
     refs_free(&s.refs);
     if (s.spill)

@@ -6,6 +6,8 @@
 #ifndef DF_RUN_H
 #define DF_RUN_H
 
+#include <stdio.h>
+
 #include "core/diag.h"
 #include "core/types.h"
 #include "io/scenario.h"
@@ -45,12 +47,16 @@ typedef struct {
     int top_k; /* runners-up kept per searched row (0: none) */
     /* A streamed run (run_stream) keeps only the rows its report needs
      * (report/keep.c); then, besides them: */
-    int total;      /* the study's scenarios (0: n, every row is here) */
-    int *index;     /* row[i]'s index among them */
-    RunFail *fail;  /* every failed scenario */
-    int nfail;      /* (the first XL_DETAIL_MAX have name, file, msg) */
-    RunLine *lines; /* built scenarios per table line, in order of first appearance */
-    int nlines;
+    int total;     /* the study's scenarios (0: n, every row is here) */
+    int *index;    /* row[i]'s index among them */
+    RunFail *fail; /* the first failed scenarios, as many as the workbook lists (its detail_max) */
+    int nfail;
+    int nfail_more; /* the failed scenarios past those */
+    FILE *said;     /* every failure's message on stderr, grouped (report/messages.c), or NULL */
+    RunLine *lines; /* built scenarios per table line, in order of first appearance: */
+    int nlines;     /* the first RPT_INPUTS_LINES lines (the Inputs sheet's blocks) */
+    int lines_more; /* the table lines past those, and their scenarios */
+    long lines_more_scenarios;
     char **warn; /* the rows' warnings, distinct, sorted */
     int nwarn;
     int designed; /* 1: some row was co-designed */

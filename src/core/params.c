@@ -686,9 +686,11 @@ const ParamDef *param_find(const ParamTable *t, const char *key, const ParamTabl
             key = moved;
         const ParamDef *sub = NULL;
         size_t sublen = 0;
+        const int first = tolower((unsigned char)key[0]);
         for (size_t i = 0; i < t->count; i++) {
             const ParamDef *def = &t->defs[i];
-            size_t kl = strlen(def->key);
+            if (tolower((unsigned char)def->key[0]) != first) /* most keys differ at once */
+                continue;
             if (!strcasecmp(def->key, key)) {
                 if (table_out)
                     *table_out = t;
@@ -696,7 +698,10 @@ const ParamDef *param_find(const ParamTable *t, const char *key, const ParamTabl
                     *base_off_out = base;
                 return def;
             }
-            if (def->type == P_SUB && !strncasecmp(def->key, key, kl) && key[kl] == '.' && kl > sublen) {
+            if (def->type != P_SUB)
+                continue;
+            const size_t kl = strlen(def->key);
+            if (!strncasecmp(def->key, key, kl) && key[kl] == '.' && kl > sublen) {
                 sub = def;
                 sublen = kl;
             }

@@ -125,16 +125,14 @@ typedef struct {
     double t; /* max of the above, without launch */
 } Eval;
 
-static void cache_clear(GemmCache *c)
-{
-    for (size_t i = 0; i < GEMM_CACHE_SLOTS; i++)
-        c->slot[i].used = 0;
-}
-
 void gemm_cache_init(GemmCache *c)
 {
-    cache_clear(c);
-    c->have_dev = 0;
+    for (int d = 0; d < GEMM_CACHE_DEVICES; d++) {
+        for (size_t i = 0; i < GEMM_CACHE_SLOTS; i++)
+            c->set[d].slot[i].used = 0;
+        c->set[d].have_dev = 0;
+        c->set[d].last = 0;
+    }
     c->hits = 0;
     c->misses = 0;
 }
@@ -430,23 +428,34 @@ void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t
         return;
     }
 
-    if (!cache->have_dev || !same_gemm_device(&cache->dev, &gd)) {
-        cache_clear(cache);
-        cache->dev = gd;
-        cache->have_dev = 1;
+    /* the device's set of the memo, else the one used longest ago, emptied */
+    int d = 0;
+    while (d < GEMM_CACHE_DEVICES && !(cache->set[d].have_dev && same_gemm_device(&cache->set[d].dev, &gd)))
+        d++;
+    if (d == GEMM_CACHE_DEVICES) {
+        d = 0;
+        for (int i = 1; i < GEMM_CACHE_DEVICES; i++)
+            if (cache->set[i].last < cache->set[d].last)
+                d = i;
+        for (size_t i = 0; i < GEMM_CACHE_SLOTS; i++)
+            cache->set[d].slot[i].used = 0;
+        cache->set[d].dev = gd;
+        cache->set[d].have_dev = 1;
     }
+    cache->set[d].last = cache->hits + cache->misses + 1;
+    GemmCacheSet *set = &cache->set[d];
     size_t home = cache_home(p, batch, m, n, k);
     size_t free_slot = GEMM_CACHE_SLOTS;
     for (size_t i = 0; i < GEMM_CACHE_PROBE; i++) {
         size_t j = (home + i) % GEMM_CACHE_SLOTS;
-        if (!cache->slot[j].used) { /* slots are never freed: the key is not further on */
+        if (!set->slot[j].used) { /* slots are never freed: the key is not further on */
             free_slot = j;
             break;
         }
-        if (cache->slot[j].batch == batch && cache->slot[j].m == m && cache->slot[j].n == n &&
-            cache->slot[j].k == k && cache->slot[j].prec == (int)p) {
+        if (set->slot[j].batch == batch && set->slot[j].m == m && set->slot[j].n == n &&
+            set->slot[j].k == k && set->slot[j].prec == (int)p) {
             cache->hits++;
-            *out = cache->slot[j].cost;
+            *out = set->slot[j].cost;
             return;
         }
     }
@@ -454,11 +463,11 @@ void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t
     cache->misses++;
     gemm_compute(&gd, p, batch, m, n, k, out);
     size_t j = free_slot != GEMM_CACHE_SLOTS ? free_slot : home; /* full probe: evict home */
-    cache->slot[j].batch = batch;
-    cache->slot[j].m = m;
-    cache->slot[j].n = n;
-    cache->slot[j].k = k;
-    cache->slot[j].prec = (int)p;
-    cache->slot[j].cost = *out;
-    cache->slot[j].used = 1;
+    set->slot[j].batch = batch;
+    set->slot[j].m = m;
+    set->slot[j].n = n;
+    set->slot[j].k = k;
+    set->slot[j].prec = (int)p;
+    set->slot[j].cost = *out;
+    set->slot[j].used = 1;
 }

@@ -40,6 +40,9 @@ typedef struct {
 } GemmDevice;
 
 #define GEMM_CACHE_SLOTS 1024
+/* The devices a memo holds at once (a study mixes systems): the one used
+ * longest ago gives way to a new one. */
+#define GEMM_CACHE_DEVICES 4
 typedef struct {
     struct {
         int64_t batch, m, n, k;
@@ -49,6 +52,10 @@ typedef struct {
     } slot[GEMM_CACHE_SLOTS];
     GemmDevice dev;
     int have_dev;
+    long last; /* the lookup that used it last */
+} GemmCacheSet;
+typedef struct {
+    GemmCacheSet set[GEMM_CACHE_DEVICES];
     long hits, misses;
 } GemmCache;
 

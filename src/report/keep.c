@@ -150,6 +150,13 @@ enum {
 struct RptKeep {
     const char *input; /* the table's path, for the failures' messages */
     int detail_max;
+    int inputs_max;        /* the table lines the Inputs sheet lists */
+    int line_last, listed; /* the table line of the latest built row, and whether it is listed */
+    int lines_more;        /* table lines past the listed ones ... */
+    long lines_more_scen;  /* ... and their built scenarios */
+    int nfail_more;        /* failures past the first detail_max */
+    FILE *said_file;       /* every failure's message, grouped (report/messages.c) */
+    RptSaid *said;
     Held h[H_COUNT];
     HeldMap m[M_COUNT];
     int designed, oom;
@@ -165,6 +172,12 @@ RptKeep *rpt_keep_new(const char *input, int detail_max)
         return NULL;
     k->input = input;
     k->detail_max = detail_max > 0 ? detail_max : RPT_DETAIL_MAX;
+    k->inputs_max = rpt_inputs_lines(detail_max);
+    k->line_last = -1;
+    if (!(k->said_file = tmpfile()) || !(k->said = rpt_said_new(k->said_file))) {
+        rpt_keep_free(k);
+        return NULL;
+    }
     for (int i = 0; i < H_COUNT; i++)
         k->h[i].idx = -1;
     return k;
@@ -182,6 +195,9 @@ void rpt_keep_free(RptKeep *k)
         run_fail_free(&k->fail[i]);
     free(k->fail);
     keymap_free(&k->warn);
+    rpt_said_finish(k->said);
+    if (k->said_file)
+        fclose(k->said_file);
     free(k);
 }
 
@@ -198,6 +214,15 @@ static void keep_if(RptKeep *k, Held *h, const RunRow *rr, int idx, int better)
 
 static void keep_failure(RptKeep *k, const RunRow *rr, int idx)
 {
+    char said[1200];
+    run_error_message(rr, k->input, said, sizeof said);
+    if (rpt_said_add(k->said, said, rr->line))
+        k->oom = 1;
+    /* the Errors sheet's fields, for as many as it lists */
+    if (k->nfail >= k->detail_max) {
+        k->nfail_more++;
+        return;
+    }
     if (k->nfail == k->failcap) {
         const int cap = k->failcap ? 2 * k->failcap : 256;
         RunFail *v = realloc(k->fail, sizeof *v * (size_t)cap);
@@ -208,8 +233,7 @@ static void keep_failure(RptKeep *k, const RunRow *rr, int idx)
         k->fail = v;
         k->failcap = cap;
     }
-    /* every failure's message for stderr; the Errors sheet's fields for as many as it lists */
-    if (run_fail_of(rr, k->input, idx, k->nfail < k->detail_max, &k->fail[k->nfail])) {
+    if (run_fail_of(rr, k->input, idx, 1, &k->fail[k->nfail])) {
         run_fail_free(&k->fail[k->nfail]);
         k->oom = 1;
         return;
@@ -276,13 +300,23 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
         if (r->speedup <= 1.0)
             keep_if(k, held_at(&k->m[M_BASE_SLOW], key), rr, idx, 0);
     }
-    /* Inputs: the table line's first scenario and how many it gave */
-    snprintf(key, sizeof key, "%d", rr->line);
-    h = held_at(&k->m[M_LINE], key);
-    keep_if(k, h, rr, idx, 0);
-    if (h) {
-        k->m[M_LINE].count[h - k->m[M_LINE].v]++;
-        k->m[M_LINE].tag[h - k->m[M_LINE].v] = rr->line;
+    /* Inputs: the table line's first scenario and how many it gave, for
+     * the lines it lists (a line's scenarios come one after the other) */
+    if (rr->line != k->line_last) {
+        k->line_last = rr->line;
+        k->listed = k->m[M_LINE].map.n < (size_t)k->inputs_max;
+        k->lines_more += !k->listed;
+    }
+    if (k->listed) {
+        snprintf(key, sizeof key, "%d", rr->line);
+        h = held_at(&k->m[M_LINE], key);
+        keep_if(k, h, rr, idx, 0);
+        if (h) {
+            k->m[M_LINE].count[h - k->m[M_LINE].v]++;
+            k->m[M_LINE].tag[h - k->m[M_LINE].v] = rr->line;
+        }
+    } else {
+        k->lines_more_scen++;
     }
     /* About: each training stack */
     if (sc->system.framework.name[0])
@@ -378,10 +412,21 @@ int rpt_keep_finish(RptKeep *k, const RunStats *st, Run *run)
     for (size_t i = 0; i < lm->map.n; i++)
         run->lines[run->nlines++] = (RunLine){lm->tag[i], kept_at(run, line_first[i]), lm->count[i]};
     free(line_first);
+    run->lines_more = k->lines_more;
+    run->lines_more_scenarios = k->lines_more_scen;
     run->fail = k->fail;
     run->nfail = k->nfail;
+    run->nfail_more = k->nfail_more;
     k->fail = NULL;
     k->nfail = k->failcap = 0;
+    rpt_said_finish(k->said); /* what is left of the grouped messages */
+    k->said = NULL;
+    if (fflush(k->said_file)) {
+        run_free(run);
+        return -1;
+    }
+    run->said = k->said_file;
+    k->said_file = NULL;
     /* the warnings, sorted (each once) */
     run->warn = calloc(k->warn.n ? k->warn.n : 1, sizeof *run->warn);
     if (!run->warn) {

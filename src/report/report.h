@@ -27,6 +27,22 @@ int rpt_write_atomic(const char *path, void (*body)(FILE *, const void *), const
  * run_stream, report/keep.c). */
 #define RPT_DETAIL_MAX 100000
 
+/* A study without a workbook holds at most this many rows in memory: a
+ * larger one is streamed (its report is the same byte for byte). */
+#define RPT_STREAM_MIN 4096
+
+/* The table lines the Inputs sheet lists one by one, each a block of
+ * every parameter of its first scenario (the lower of this and the detail
+ * max); a table of more lists the first ones and counts the others, whose
+ * inputs are their own cells (and every scenario is in summary.csv). */
+#define RPT_INPUTS_LINES 200
+
+/* The Inputs sheet's limit for a report of detail_max (0: RPT_DETAIL_MAX). */
+static inline int rpt_inputs_lines(int detail_max)
+{
+    return detail_max > 0 && detail_max < RPT_INPUTS_LINES ? detail_max : RPT_INPUTS_LINES;
+}
+
 /* A streamed run's report (batch/run.h run_stream): rpt_keep_add sees
  * every row in table order (its index among the scenarios) and keeps the
  * rows the report's readers need (report/keep.c); rpt_keep_finish gives
@@ -292,6 +308,17 @@ int rpt_publish(const ReportInput *in, const char *dir, unsigned formats);
  * rows share printed once, with the table lines it affects), and the
  * warnings of the templates read and of the rows, each once. */
 void rpt_print_row_errors(const Run *run, const char *input);
+
+/* The failed rows' messages grouped as they come (table order), written to
+ * out: rpt_print_row_errors's grouping, for a streamed run that cannot
+ * hold its rows (its messages wait in a temporary file, Run.said).  Memory
+ * is bounded whatever the number of failures.  add: -1 when out of memory
+ * (the message is then written at once); finish writes what is left and
+ * frees s. */
+typedef struct RptSaid RptSaid;
+RptSaid *rpt_said_new(FILE *out);
+int rpt_said_add(RptSaid *s, const char *msg, int line);
+void rpt_said_finish(RptSaid *s);
 void rpt_print_warnings(const TemplateDB *db, const Run *run);
 
 /* run_table for a study too large to hold (batch/run.h run_stream): the

@@ -12,8 +12,8 @@ void xl_sheet_errors(X *x, Sheet *sh)
     static const char *const heads[5] = {"Scenario", "File", "Line", "Column", "Message"};
     for (int c = 0; c < 5; c++)
         xl_put_header(x, sh, 0, c, heads[c]);
-    int row = 1, more = 0;
     const Run *run = x->run;
+    int row = 1, more = run->nfail_more; /* a streamed run keeps only the failures listed */
     /* a streamed run keeps its failures apart from its rows */
     for (int i = 0; i < (run->fail ? run->nfail : run->n); i++) {
         if (!run->fail && xl_evaluated(&run->row[i]))

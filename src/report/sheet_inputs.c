@@ -202,7 +202,7 @@ static int cmp_block_first(const void *a, const void *b)
  * when out of memory. */
 static InputsBlock *inputs_blocks(const Run *run, int *n)
 {
-    if (run->lines) { /* a streamed run counted them as they passed */
+    if (run->lines) { /* a streamed run counted them as they passed (the listed ones) */
         *n = run->nlines;
         InputsBlock *blk = run->nlines ? malloc(sizeof *blk * (size_t)run->nlines) : NULL;
         for (int i = 0; blk && i < run->nlines; i++)
@@ -268,7 +268,16 @@ void xl_sheet_inputs(X *x, Sheet *sh)
         xl_finish_sheet(sh, 8, 70);
         return;
     }
-    for (int b = 0; b < nblk; b++) {
+    /* the first table lines, one block each; the others counted (a
+     * streamed run counted them as they passed) */
+    const int listed =
+        nblk < rpt_inputs_lines(x->in->detail_max) ? nblk : rpt_inputs_lines(x->in->detail_max);
+    long more_lines = x->run->lines_more, more_scen = x->run->lines_more_scenarios;
+    for (int b = listed; b < nblk; b++) {
+        more_lines++;
+        more_scen += 1 + blk[b].more;
+    }
+    for (int b = 0; b < listed; b++) {
         const RunRow *rr = &x->run->row[blk[b].first];
         const int more = blk[b].more;
         c.sweep = more > 0;
@@ -292,10 +301,19 @@ void xl_sheet_inputs(X *x, Sheet *sh)
     }
     free(blk);
     free(res);
+    const int last = c.row - 1; /* the last parameter's row */
     if (c.truncated)
-        xl_put_text(x, sh, c.row, 0, "(truncated: too many parameters for one sheet)", x->note);
-    if (c.row > 1)
-        xl_check(x, worksheet_autofilter(sh->ws, 0, 0, (lxw_row_t)(c.row - 1), 4));
+        xl_put_text(x, sh, c.row++, 0, "(truncated: too many parameters for one sheet)", x->note);
+    if (more_lines > 0) {
+        char text[300];
+        snprintf(text, sizeof text,
+                 "... and %ld more table lines (%ld scenarios): this sheet lists the first %d; their inputs "
+                 "are their own cells of %s, and summary.csv has every scenario.",
+                 more_lines, more_scen, listed, t->path);
+        xl_put_long(x, sh, c.row++, 0, text, x->note);
+    }
+    if (last > 0)
+        xl_check(x, worksheet_autofilter(sh->ws, 0, 0, (lxw_row_t)last, 4));
     worksheet_freeze_panes(sh->ws, 1, 1);
     if (sh->w[3] > 70)
         sh->w[3] = 70;

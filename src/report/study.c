@@ -17,12 +17,16 @@ int rpt_study(const Study *s)
     /* a study larger than the workbook lists one by one is streamed: its
      * rows pass, its CSVs are written as they do, and only the rows the
      * report needs are kept (DEEPFLOW_DETAIL_MAX lowers that size, for
-     * tests; DEEPFLOW_NO_STREAM holds every row regardless) */
+     * tests; DEEPFLOW_NO_STREAM holds every row regardless).  Without a
+     * workbook nothing lists every row: a study of more than a few windows
+     * of rows is streamed whatever its size, in the same memory. */
     const char *dm = getenv("DEEPFLOW_DETAIL_MAX");
     const long dml = dm ? strtol(dm, NULL, 10) : 0;
     const int detail_max = dml > 0 && dml <= RPT_DETAIL_MAX ? (int)dml : 0;
-    const int streamed =
-        run_count(s->table) > (detail_max > 0 ? detail_max : RPT_DETAIL_MAX) && !getenv("DEEPFLOW_NO_STREAM");
+    const long held_max = (s->formats & RPT_XLSX) ? (detail_max > 0 ? detail_max : RPT_DETAIL_MAX)
+                          : detail_max > 0 && detail_max < RPT_STREAM_MIN ? detail_max
+                                                                          : RPT_STREAM_MIN;
+    const int streamed = run_count(s->table) > held_max && !getenv("DEEPFLOW_NO_STREAM");
     /* one writer at a time: the folder's lock, held to the end (rank 0
      * writes the report) */
     int lock = -1;
