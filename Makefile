@@ -80,7 +80,10 @@ look:
 	@sh scripts/look.sh
 
 bench: $(BENCH_BIN) $(BIN)
-	@for b in $(BENCH_BIN); do $$b; done
+	@rm -f $(BUILD)/bench.log
+	@for b in $(BENCH_BIN); do $$b | tee -a $(BUILD)/bench.log; done
+	@sh scripts/bench_e2e.sh $(BIN) "$$(sed -n 's/.*warm memo: *\([0-9]*\) evaluations.*/\1/p' $(BUILD)/bench.log | tail -n 1)"
+	@rm -f $(BUILD)/bench.log
 	@sh scripts/bench_mpi.sh
 	@sh scripts/bench_stream.sh $(BIN)
 
