@@ -471,7 +471,6 @@ static void pool_range(Run *run, int a, int b, int threads, GemmCache *caches, R
 typedef struct {
     Run *run;
     int threads;
-    GemmCache *caches;
 } Shared;
 
 static size_t row_pack(void *ctx, int i, unsigned char *buf, size_t cap)
@@ -516,7 +515,7 @@ static size_t row_unpack(void *ctx, int i, const unsigned char *buf, size_t len)
 static void row_range(void *ctx, int a, int b)
 {
     Shared *s = ctx;
-    pool_range(s->run, a, b, s->threads, s->caches, NULL, NULL);
+    pool_range(s->run, a, b, s->threads, NULL, NULL, NULL);
 }
 
 /* Every row, on this process's threads and, in an MPI run, on the other
@@ -531,8 +530,8 @@ static void evaluate_rows(Run *run, int threads, GemmCache *caches, RunProgress 
             tally(run);
         return;
     }
-    /* the memos are this process's threads' alone: not shared with the other ranks' work */
-    Shared s = {run, threads, NULL};
+    /* the pool and the other ranks' ranges each make their threads' memos */
+    Shared s = {run, threads};
     Pool p = {run, 0, 0, run->n, NULL, 0};
     DistJob job = {run->n,     2 * sizeof(int) + sizeof(Result) + (size_t)run->top_k * sizeof(Candidate),
                    &s,         row_pack,
@@ -617,20 +616,12 @@ void run_error_message(const RunRow *rr, const char *input, char *msg, size_t n)
     diag_format(&d, msg, n);
 }
 
-int run_fail_of(const RunRow *rr, const char *input, int index, int full, RunFail *f)
+int run_fail_of(const RunRow *rr, const char *input, RunFail *f)
 {
     memset(f, 0, sizeof *f);
     const Diag *d = &rr->diag;
-    f->index = index;
-    f->row_line = rr->line;
     f->line = d->line ? d->line : rr->line;
     f->col = d->col ? d->col : run_error_col(rr); /* an evaluation error: its column */
-    char said[1200];
-    run_error_message(rr, input, said, sizeof said);
-    if (!(f->said = strdup(said)))
-        return -1;
-    if (!full)
-        return 0;
     f->name = strdup(rr->sc.name);
     f->file = strdup(d->file[0] ? d->file : input);
     f->msg = strdup(d->msg[0] ? d->msg : rr->r.error);
@@ -642,7 +633,6 @@ void run_fail_free(RunFail *f)
     free(f->name);
     free(f->file);
     free(f->msg);
-    free(f->said);
     memset(f, 0, sizeof *f);
 }
 
@@ -869,7 +859,7 @@ static void window_free(Run *win)
 static int flush_window(Stream *s)
 {
     Run *win = &s->win;
-    Shared sh = {win, s->threads, s->caches};
+    Shared sh = {win, s->threads};
     const size_t item_max = 2 * sizeof(int) + sizeof(Result) + (size_t)win->top_k * sizeof(Candidate);
     if (s->pass == 1) {
         evaluate_rows(win, s->threads, s->caches, NULL, NULL, 0);

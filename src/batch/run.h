@@ -26,12 +26,11 @@ typedef struct {
     int ntop;
 } RunRow;
 
-/* One failed scenario of a streamed run, as the report shows it. */
+/* One failed scenario of a streamed run, as the Errors sheet shows it
+ * (its stderr message goes to Run.said). */
 typedef struct {
-    int index, line, col; /* index among the scenarios; where the error is (col 0: none) */
-    int row_line;         /* the table line of the row */
+    int line, col; /* where the error is (col 0: none) */
     char *name, *file, *msg;
-    char *said; /* the message on stderr ("file:line:col: ...") */
 } RunFail;
 
 /* The built scenarios of one table line (a streamed run): how many, and
@@ -127,10 +126,9 @@ int run_designed(const Run *run);
  * evaluation error at the cell of its column), input the table's path. */
 void run_error_message(const RunRow *rr, const char *input, char *msg, size_t n);
 
-/* A failed row as the report shows it (full: with name, file and message
- * for the Errors sheet, else only the stderr message): 0, or -1 when out
- * of memory.  run_fail_free frees the strings. */
-int run_fail_of(const RunRow *rr, const char *input, int index, int full, RunFail *f);
+/* A failed row as the Errors sheet shows it: 0, or -1 when out of
+ * memory.  run_fail_free frees the strings. */
+int run_fail_of(const RunRow *rr, const char *input, RunFail *f);
 void run_fail_free(RunFail *f);
 
 #endif

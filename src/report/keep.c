@@ -212,7 +212,7 @@ static void keep_if(RptKeep *k, Held *h, const RunRow *rr, int idx, int better)
         k->oom = 1;
 }
 
-static void keep_failure(RptKeep *k, const RunRow *rr, int idx)
+static void keep_failure(RptKeep *k, const RunRow *rr)
 {
     char said[1200];
     run_error_message(rr, k->input, said, sizeof said);
@@ -233,7 +233,7 @@ static void keep_failure(RptKeep *k, const RunRow *rr, int idx)
         k->fail = v;
         k->failcap = cap;
     }
-    if (run_fail_of(rr, k->input, idx, 1, &k->fail[k->nfail])) {
+    if (run_fail_of(rr, k->input, &k->fail[k->nfail])) {
         run_fail_free(&k->fail[k->nfail]);
         k->oom = 1;
         return;
@@ -249,7 +249,7 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
         if (keymap_id(&k->warn, rr->src.warnings.s[w], NULL) < 0)
             k->oom = 1;
     if (!rr->built || rr->r.status == STATUS_ERROR)
-        keep_failure(k, rr, idx);
+        keep_failure(k, rr);
     if (!rr->built)
         return;
     const Scenario *sc = &rr->sc;

@@ -22,9 +22,9 @@ void xl_sheet_errors(X *x, Sheet *sh)
             more++;
             continue;
         }
-        RunFail own = {0, 0, 0, 0, NULL, NULL, NULL, NULL};
+        RunFail own = {0, 0, NULL, NULL, NULL};
         const RunFail *f = run->fail ? &run->fail[i] : &own;
-        if (!run->fail && run_fail_of(&run->row[i], x->in->table->path, i, 1, &own)) {
+        if (!run->fail && run_fail_of(&run->row[i], x->in->table->path, &own)) {
             run_fail_free(&own);
             continue;
         }
