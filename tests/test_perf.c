@@ -304,6 +304,42 @@ static void test_memo(void **state)
     free(cache);
 }
 
+/* The memo holds GEMM_CACHE_DEVICES devices at once: going back to one
+ * still held hits; a device more evicts the one used longest ago, and its
+ * shapes are costed afresh, identical to an uncached call. */
+static void test_memo_devices(void **state)
+{
+    (void)state;
+    GemmCache *cache = malloc(sizeof *cache);
+    assert_non_null(cache);
+    gemm_cache_init(cache);
+    Device dev[GEMM_CACHE_DEVICES + 1];
+    for (int i = 0; i <= GEMM_CACHE_DEVICES; i++) {
+        dev[i] = h100();
+        dev[i].matrix_eff *= 1.0 - 0.01 * i; /* a device of its own for the memo */
+    }
+    GemmCost c, ref;
+    for (int i = 0; i < GEMM_CACHE_DEVICES; i++)
+        gemm_cost(&dev[i], PREC_BF16, 1, 4096, 4096, 4096, cache, &c);
+    assert_int_equal(cache->misses, GEMM_CACHE_DEVICES);
+    for (int i = 0; i < GEMM_CACHE_DEVICES; i++) { /* every one still held */
+        gemm_cost(&dev[i], PREC_BF16, 1, 4096, 4096, 4096, cache, &c);
+        gemm_cost(&dev[i], PREC_BF16, 1, 4096, 4096, 4096, NULL, &ref);
+        assert_cost_equal(&c, &ref);
+    }
+    assert_int_equal(cache->hits, GEMM_CACHE_DEVICES);
+    /* one more device takes the place of device 0, the one used longest ago */
+    gemm_cost(&dev[GEMM_CACHE_DEVICES], PREC_BF16, 1, 4096, 4096, 4096, cache, &c);
+    assert_int_equal(cache->misses, GEMM_CACHE_DEVICES + 1);
+    gemm_cost(&dev[1], PREC_BF16, 1, 4096, 4096, 4096, cache, &c);
+    assert_int_equal(cache->hits, GEMM_CACHE_DEVICES + 1);
+    gemm_cost(&dev[0], PREC_BF16, 1, 4096, 4096, 4096, cache, &c);
+    assert_int_equal(cache->misses, GEMM_CACHE_DEVICES + 2);
+    gemm_cost(&dev[0], PREC_BF16, 1, 4096, 4096, 4096, NULL, &ref);
+    assert_cost_equal(&c, &ref);
+    free(cache);
+}
+
 /* Two fresh caches give identical results, call after call. */
 static void test_determinism(void **state)
 {
@@ -388,8 +424,9 @@ int main(void)
         cmocka_unit_test(test_skinny_gemm_h100),   cmocka_unit_test(test_wave_quantisation),
         cmocka_unit_test(test_membound_bandwidth), cmocka_unit_test(test_gemm_hbm_scaling),
         cmocka_unit_test(test_monotonic),          cmocka_unit_test(test_memo),
-        cmocka_unit_test(test_determinism),        cmocka_unit_test(test_precision_fallback),
-        cmocka_unit_test(test_launch_and_names),   cmocka_unit_test(test_level_bytes),
+        cmocka_unit_test(test_memo_devices),       cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_precision_fallback), cmocka_unit_test(test_launch_and_names),
+        cmocka_unit_test(test_level_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

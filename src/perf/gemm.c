@@ -125,14 +125,21 @@ typedef struct {
     double t; /* max of the above, without launch */
 } Eval;
 
+/* An empty set for device dev (NULL: for none yet). */
+static void set_clear(GemmCacheSet *set, const GemmDevice *dev)
+{
+    for (size_t i = 0; i < GEMM_CACHE_SLOTS; i++)
+        set->slot[i].used = 0;
+    set->have_dev = dev != NULL;
+    if (dev)
+        set->dev = *dev;
+    set->last = 0;
+}
+
 void gemm_cache_init(GemmCache *c)
 {
-    for (int d = 0; d < GEMM_CACHE_DEVICES; d++) {
-        for (size_t i = 0; i < GEMM_CACHE_SLOTS; i++)
-            c->set[d].slot[i].used = 0;
-        c->set[d].have_dev = 0;
-        c->set[d].last = 0;
-    }
+    for (int d = 0; d < GEMM_CACHE_DEVICES; d++)
+        set_clear(&c->set[d], NULL);
     c->hits = 0;
     c->misses = 0;
 }
@@ -437,13 +444,10 @@ void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t
         for (int i = 1; i < GEMM_CACHE_DEVICES; i++)
             if (cache->set[i].last < cache->set[d].last)
                 d = i;
-        for (size_t i = 0; i < GEMM_CACHE_SLOTS; i++)
-            cache->set[d].slot[i].used = 0;
-        cache->set[d].dev = gd;
-        cache->set[d].have_dev = 1;
+        set_clear(&cache->set[d], &gd);
     }
-    cache->set[d].last = cache->hits + cache->misses + 1;
     GemmCacheSet *set = &cache->set[d];
+    set->last = cache->hits + cache->misses + 1;
     size_t home = cache_home(p, batch, m, n, k);
     size_t free_slot = GEMM_CACHE_SLOTS;
     for (size_t i = 0; i < GEMM_CACHE_PROBE; i++) {
