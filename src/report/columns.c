@@ -183,8 +183,7 @@ typedef enum {
     RD_PRECISION,
     RD_FRAMEWORK,
     RD_DEVICES,
-    RD_GLOBAL_BATCH,
-    RD_ANY_ROW, /* the readers above read a row that did not evaluate too */
+    RD_GLOBAL_BATCH, /* the readers above read a row that did not evaluate too */
     RD_CODESIGN_POINTS,
     RD_CODESIGN_GAIN,
     RD_SEARCHED,

@@ -4,7 +4,6 @@
  * calls setlocale); non-finite numbers are empty cells. */
 #include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/numfmt.h"
@@ -16,14 +15,12 @@
 
 void rpt_number(char *buf, size_t n, double v)
 {
-    if (!isfinite(v) || n < NUMFMT_G6_MAX) {
-        if (!isfinite(v))
-            buf[0] = '\0';
-        else
-            snprintf(buf, n, "%.6g", v);
-        return;
-    }
-    numfmt_g6(v, buf);
+    if (!isfinite(v))
+        buf[0] = '\0';
+    else if (n >= NUMFMT_G6_MAX)
+        numfmt_g6(v, buf);
+    else
+        snprintf(buf, n, "%.6g", v);
 }
 
 /* CSV lines, built in memory and written a line (or more) at a time; a
@@ -117,12 +114,12 @@ void rpt_csv_text(FILE *f, const char *raw)
     fwrite(field, 1, k, f);
 }
 
-/* A number cell (empty when not finite). */
+/* A number cell, as rpt_number writes it. */
 static void put_number(Line *l, double v)
 {
     char b[NUMFMT_G6_MAX];
-    if (isfinite(v))
-        line_put(l, b, (size_t)numfmt_g6(v, b));
+    rpt_number(b, sizeof b, v);
+    line_put(l, b, strlen(b));
 }
 
 /* One cell as a column reader gave it (columns.h): a number (kind != 0,

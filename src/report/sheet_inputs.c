@@ -270,8 +270,8 @@ void xl_sheet_inputs(X *x, Sheet *sh)
     }
     /* the first table lines, one block each; the others counted (a
      * streamed run counted them as they passed) */
-    const int listed =
-        nblk < rpt_inputs_lines(x->in->detail_max) ? nblk : rpt_inputs_lines(x->in->detail_max);
+    const int max_lines = rpt_inputs_lines(x->in->detail_max);
+    const int listed = nblk < max_lines ? nblk : max_lines;
     long more_lines = x->run->lines_more, more_scen = x->run->lines_more_scenarios;
     for (int b = listed; b < nblk; b++) {
         more_lines++;

@@ -23,9 +23,9 @@ int rpt_study(const Study *s)
     const char *dm = getenv("DEEPFLOW_DETAIL_MAX");
     const long dml = dm ? strtol(dm, NULL, 10) : 0;
     const int detail_max = dml > 0 && dml <= RPT_DETAIL_MAX ? (int)dml : 0;
-    const long held_max = (s->formats & RPT_XLSX) ? (detail_max > 0 ? detail_max : RPT_DETAIL_MAX)
-                          : detail_max > 0 && detail_max < RPT_STREAM_MIN ? detail_max
-                                                                          : RPT_STREAM_MIN;
+    long held_max = detail_max > 0 ? detail_max : RPT_DETAIL_MAX;
+    if (!(s->formats & RPT_XLSX) && held_max > RPT_STREAM_MIN)
+        held_max = RPT_STREAM_MIN;
     const int streamed = run_count(s->table) > held_max && !getenv("DEEPFLOW_NO_STREAM");
     /* one writer at a time: the folder's lock, held to the end (rank 0
      * writes the report) */
