@@ -16,22 +16,13 @@
 #   sh tests/stream.sh build/deepflow
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-cd "$ROOT" || exit 2
-DF=$1
-case $DF in
-/*) ;;
-*) DF=$ROOT/$DF ;;
-esac
-LC_ALL=C
+. "$ROOT/tests/suite.sh"
+suite_begin stream "$@"
 DEEPFLOW_TEMPLATES=$ROOT/templates
 SOURCE_DATE_EPOCH=1700000000
-export LC_ALL DEEPFLOW_TEMPLATES SOURCE_DATE_EPOCH
+export DEEPFLOW_TEMPLATES SOURCE_DATE_EPOCH
 T=$(mktemp -d "${TMPDIR:-/tmp}/deepflow-stream.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
-passed=0
-failed=0
-ok() { echo "ok   stream: $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL stream: $1"; failed=$((failed + 1)); }
 . "$ROOT/tests/same_run.sh"
 
 # same NAME TABLE [OPTIONS...]: held in memory, then streamed
@@ -95,5 +86,4 @@ case $DF in
     ;;
 esac
 
-echo "stream: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end

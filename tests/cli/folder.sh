@@ -13,28 +13,13 @@
 #
 #   sh tests/cli/folder.sh build/deepflow
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/cli/folder.sh path/to/deepflow" >&2
-    exit 2
-fi
-DF=$1
-case $DF in
-/*) ;;
-*) DF=$(pwd)/$DF ;;
-esac
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT" || exit 2
-LC_ALL=C
-export LC_ALL
+. "$ROOT/tests/suite.sh"
+suite_begin folder "$@"
 SOURCE_DATE_EPOCH=1700000000
 export SOURCE_DATE_EPOCH
 T=$(mktemp -d "${TMPDIR:-/tmp}/deepflow-folder.XXXXXX") || exit 2
 trap 'umount "$T/disk" 2>/dev/null; rm -rf "$T"' EXIT INT TERM
-
-passed=0
-failed=0
-ok() { echo "ok   folder: $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL folder: $1"; failed=$((failed + 1)); }
 
 # the folder's files and their bytes, as one line (names relative)
 state() { (cd "$1" 2>/dev/null && find . -type f | LC_ALL=C sort | while read -r f; do printf '%s ' "$f"; cksum <"$f"; done | cksum) || echo absent; }
@@ -208,5 +193,4 @@ rc=$?
     grep -q "holds runners_up.csv, which no earlier report wrote and this one would replace" "$T/err" &&
     ok "a file of the user's the report would replace: refused, kept" || { bad "clash: exit $rc"; cat "$T/err"; }
 
-echo "folder: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end

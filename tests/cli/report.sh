@@ -12,26 +12,11 @@
 #
 #   sh tests/cli/report.sh build/deepflow
 set -u
-if [ $# -ne 1 ]; then
-    echo "usage: sh tests/cli/report.sh path/to/deepflow" >&2
-    exit 2
-fi
-DF=$1
-case $DF in
-/*) ;;
-*) DF=$(pwd)/$DF ;;
-esac
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$ROOT" || exit 2
-LC_ALL=C
-export LC_ALL
+. "$ROOT/tests/suite.sh"
+suite_begin report "$@"
 T=$(mktemp -d "${TMPDIR:-/tmp}/deepflow-report.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
-
-passed=0
-failed=0
-ok() { echo "ok   report: $1"; passed=$((passed + 1)); }
-bad() { echo "FAIL report: $1"; failed=$((failed + 1)); }
 
 cat >"$T/study.csv" <<'EOF'
 # title: Report test: hybrid against DP only
@@ -266,5 +251,4 @@ else
     echo "skip report: full disk (mounting a tmpfs needs root)"
 fi
 
-echo "report: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+suite_end
