@@ -235,6 +235,8 @@ static void test_recompute_flops(void **state)
                   g->hw_flops_per_sample, g->model_flops_per_sample,
                   g->hw_flops_per_sample / g->model_flops_per_sample);
     assert_rel(g->hw_flops_per_sample * B, eq3, 1e-9);
+    /* what HFU adds to the model FLOPs: the forward again, every layer */
+    assert_rel(g->recompute_flops_per_sample, l * graph_gemm_flops(&g->layer_fwd) * 8 / 4, 1e-12);
     assert_rel(graph_gemm_flops(&g->layer_recompute), graph_gemm_flops(&g->layer_fwd), 1e-15);
     assert_int_equal(g->layer_recompute.n, g->layer_fwd.n);
     for (int i = 0; i < g->layer_recompute.n; i++) {
@@ -249,6 +251,7 @@ static void test_recompute_flops(void **state)
     g = build_ok(&m, &p);
     /* the attention core again: QK^T and AV, 4 s^2 h per layer and sample */
     assert_rel(g->hw_flops_per_sample, g->model_flops_per_sample + l * 4.0 * s * s * h, 1e-12);
+    assert_rel(g->recompute_flops_per_sample, l * 4.0 * s * s * h, 1e-12);
     assert_int_equal(g->layer_recompute.n, 3);
     assert_string_equal(g->layer_recompute.op[0].name, "attn.scores");
     assert_string_equal(g->layer_recompute.op[1].name, "attn.softmax");

@@ -159,6 +159,17 @@ static void test_time(void **state)
     assert_rel(parse_ok("30 d", UNIT_TIME), 30 * 86400.0, 0);
 }
 
+static void test_unit_given(void **state)
+{
+    (void)state;
+    assert_int_equal(unit_given("30 days"), 1);
+    assert_int_equal(unit_given(" 30days "), 1);
+    assert_int_equal(unit_given("$5"), 1);
+    assert_int_equal(unit_given("30"), 0);
+    assert_int_equal(unit_given(" 2.5e6 "), 0);
+    assert_int_equal(unit_given("x"), 0);
+}
+
 static void test_power(void **state)
 {
     (void)state;
@@ -288,6 +299,36 @@ static void test_money(void **state)
     assert_rel(parse_ok("30000USD", UNIT_MONEY), 30000.0, 0);
     parse_bad("$5", UNIT_TIME, "unit '$' is money, not a time");
     parse_bad("$5 USD", UNIT_MONEY, "unexpected 'USD'");
+    /* the forms people type (issue 27) */
+    assert_rel(parse_ok("$30M", UNIT_MONEY), 30e6, 0);
+    assert_rel(parse_ok("$30 M", UNIT_MONEY), 30e6, 0);
+    assert_rel(parse_ok("30e6 USD", UNIT_MONEY), 30e6, 0);
+    assert_rel(parse_ok("$30,000,000", UNIT_MONEY), 30e6, 0);
+    assert_rel(parse_ok("$1,234.5", UNIT_MONEY), 1234.5, 0);
+    assert_rel(parse_ok("$2.5k", UNIT_MONEY), 2500.0, 0);
+    assert_rel(parse_ok("250 K", UNIT_MONEY), 250e3, 0);
+    assert_rel(parse_ok("$1.2B", UNIT_MONEY), 1.2e9, 0);
+    assert_rel(parse_ok("$1.2 bn", UNIT_MONEY), 1.2e9, 0);
+    assert_rel(parse_ok("30M USD", UNIT_MONEY), 30e6, 0);
+    assert_rel(parse_ok("30 M$", UNIT_MONEY), 30e6, 0);
+    assert_rel(parse_ok("$0", UNIT_MONEY), 0.0, 0);
+    parse_bad("$30,00,000", UNIT_MONEY, "not a number: write $30M, $30 M, 30e6 USD or $30,000,000");
+    parse_bad("$1,5", UNIT_MONEY, "not a number");
+    parse_bad("$1234,567", UNIT_MONEY, "not a number");
+    parse_bad("$,5", UNIT_MONEY, "not a number");
+    parse_bad("$30 Mega", UNIT_MONEY, "unexpected 'Mega' after the amount");
+    parse_bad("$30m", UNIT_MONEY, "unexpected 'm' after the amount");
+    parse_bad("30 GB", UNIT_MONEY, "unit 'GB' is a size, not money");
+    parse_bad("USD", UNIT_MONEY, "missing number");
+    parse_bad("junk", UNIT_MONEY, "not a number");
+    parse_bad("0x1F", UNIT_MONEY, "unexpected 'x1F' after the amount");
+    /* what is printed reads back */
+    const double amounts[] = {2.5, 980, 250e3, 2e6, 1234567, 30e6, 1.2e9, 4e12};
+    for (size_t i = 0; i < sizeof amounts / sizeof amounts[0]; i++) {
+        char buf[64];
+        unit_format(amounts[i], UNIT_MONEY, buf, sizeof buf);
+        assert_rel(parse_ok(buf, UNIT_MONEY), amounts[i], 1e-12);
+    }
 }
 
 static void test_wrong_kind_reasons(void **state)
@@ -398,7 +439,7 @@ static void test_expect_and_si(void **state)
     assert_string_equal(unit_expect(UNIT_INTEGER), "an integer");
     assert_string_equal(unit_expect(UNIT_NUMBER), "a number");
     assert_string_equal(unit_expect(UNIT_FRACTION), "a fraction (0..1 or %)");
-    assert_string_equal(unit_expect(UNIT_TIME), "a time (s, ms, us, ns)");
+    assert_string_equal(unit_expect(UNIT_TIME), "a time (us, ms, s, min, h, days)");
     assert_string_equal(unit_expect(UNIT_POWER), "a power (W, kW)");
     assert_string_equal(unit_si(UNIT_BANDWIDTH), "B/s");
     assert_string_equal(unit_si(UNIT_BYTES), "B");
@@ -443,7 +484,13 @@ static void test_format_prefixes(void **state)
     format_is(5e-6, UNIT_TIME, "5 us");
     format_is(1.2e-3, UNIT_TIME, "1.2 ms");
     format_is(3.4, UNIT_TIME, "3.4 s");
-    format_is(86400.0 * 30, UNIT_TIME, "2.592e+06 s");
+    format_is(86400.0 * 30, UNIT_TIME, "30 days");
+    format_is(36 * 3600.0, UNIT_TIME, "36 h");
+    format_is(600, UNIT_TIME, "600 s");
+    format_is(1200, UNIT_TIME, "20 min");
+    assert_rel(parse_ok("30 days", UNIT_TIME), 86400.0 * 30, 0);
+    assert_rel(parse_ok("36 h", UNIT_TIME), 36 * 3600.0, 0);
+    assert_rel(parse_ok("20 min", UNIT_TIME), 1200, 0);
     format_is(700, UNIT_POWER, "700 W");
     format_is(10200, UNIT_POWER, "10.2 kW");
     format_is(3.6e6, UNIT_ENERGY, "3.6 MJ");
@@ -454,6 +501,9 @@ static void test_format_prefixes(void **state)
     format_is(814, UNIT_AREA_MM2, "814 mm^2");
     format_is(125e9, UNIT_BANDWIDTH_PER_MM, "125 GB/s/mm");
     format_is(2.5, UNIT_MONEY, "$2.5");
+    format_is(2e6, UNIT_MONEY, "$2 M");
+    format_is(250e3, UNIT_MONEY, "$250 k");
+    format_is(1.2e9, UNIT_MONEY, "$1.2 B");
     format_is(0.87, UNIT_FRACTION, "0.87");
     format_is(3.14159265, UNIT_NUMBER, "3.14159");
     format_is(4194304, UNIT_INTEGER, "4194304");
@@ -722,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_number),
         cmocka_unit_test(test_integer),
         cmocka_unit_test(test_money),
+        cmocka_unit_test(test_unit_given),
         cmocka_unit_test(test_wrong_kind_reasons),
         cmocka_unit_test(test_unknown_units),
         cmocka_unit_test(test_case_matters),

@@ -172,7 +172,7 @@ static const char *const kind_expect[UNIT_KIND_COUNT] = {
     [UNIT_FLOPS] = "a compute rate (TFLOP/s)",
     [UNIT_FLOP] = "a FLOP count (FLOP, GFLOP, TFLOP)",
     [UNIT_FREQUENCY] = "a frequency (Hz, MHz, GHz)",
-    [UNIT_TIME] = "a time (s, ms, us, ns)",
+    [UNIT_TIME] = "a time (us, ms, s, min, h, days)",
     [UNIT_POWER] = "a power (W, kW)",
     [UNIT_ENERGY] = "an energy (J, kJ, kWh)",
     [UNIT_ENERGY_PER_BIT] = "an energy per bit (pJ/bit)",
@@ -181,7 +181,7 @@ static const char *const kind_expect[UNIT_KIND_COUNT] = {
     [UNIT_LENGTH] = "a length (m, mm, um, nm)",
     [UNIT_AREA_MM2] = "an area (mm^2, um^2)",
     [UNIT_BANDWIDTH_PER_MM] = "a bandwidth per mm of edge (GB/s/mm, Tb/s/mm)",
-    [UNIT_MONEY] = "an amount of money ($)",
+    [UNIT_MONEY] = "an amount of money ($2.5, $30M, 30e6 USD)",
 };
 
 static const char *const kind_si[UNIT_KIND_COUNT] = {
@@ -404,6 +404,84 @@ static int fail_unit(char *err, size_t errlen, const char *u, size_t len, UnitKi
     return fail(err, errlen, "unit '%.*s%s' is %s, not %s", q, u, more, is, kind_noun[kind]);
 }
 
+/* Money as people type it: "[$] amount [multiplier] [USD | $]", where the
+ * amount may group its thousands with commas ("$30,000,000") and the
+ * multiplier is k/K (thousand), M (million), B or bn (billion) or T
+ * (trillion): "$30M", "$30 M", "30e6 USD", "$1.2 B".  M is a million here:
+ * no one means a thousandth of a dollar.  p..end is trimmed and non-empty;
+ * dollar says a leading '$' was taken. */
+static int parse_money(const char *p, const char *end, int dollar, double *out, char *err, size_t errlen)
+{
+    static const struct {
+        const char *text;
+        int exp10;
+    } mults[] = {{"bn", 9}, {"k", 3}, {"K", 3}, {"M", 6}, {"B", 9}, {"T", 12}};
+    static const char hint[] = "write $30M, $30 M, 30e6 USD or $30,000,000";
+    char num[64];
+    size_t n = 0;
+    const char *s = p;
+    if (*s == '+' || *s == '-')
+        num[n++] = *s++;
+    /* the whole part, its thousands grouped by commas or not */
+    int group = 0, grouped = 0;
+    for (; s < end && (is_digit(*s) || (*s == ',' && group > 0)); s++) {
+        if (*s == ',') {
+            if ((grouped && group != 3) || group > 3)
+                return fail(err, errlen, "not a number: %s", hint);
+            grouped = 1;
+            group = 0;
+            continue;
+        }
+        if (n + 1 >= sizeof num)
+            return fail(err, errlen, "not a number");
+        num[n++] = *s;
+        group++;
+    }
+    if (grouped && group != 3)
+        return fail(err, errlen, "not a number: %s", hint);
+    /* the fraction and the exponent, as every other value reads them */
+    size_t left = (size_t)(end - s);
+    if (n + left >= sizeof num)
+        left = sizeof num - n - 1;
+    memcpy(num + n, s, left);
+    num[n + left] = '\0';
+    char *num_end = (char *)scan_number(num);
+    if (!num_end)
+        return unit_owner(p, (size_t)(end - p), UNIT_KIND_COUNT) != UNIT_KIND_COUNT
+                   ? fail(err, errlen, "missing number")
+                   : fail(err, errlen, "not a number: %s", hint);
+    s += num_end - (num + n);
+    *num_end = '\0';
+    double v = strtod(num, NULL);
+    /* the multiplier, then the currency */
+    while (s < end && is_space(*s))
+        s++;
+    for (size_t i = 0; i < COUNT(mults); i++) {
+        const size_t ml = strlen(mults[i].text);
+        const char *after = s + ml;
+        if ((size_t)(end - s) >= ml && !strncmp(s, mults[i].text, ml) &&
+            (after == end || is_space(*after) || *after == '$' || *after == 'U' || *after == 'u')) {
+            v = times_pow10(v, mults[i].exp10);
+            s = after;
+            break;
+        }
+    }
+    while (s < end && is_space(*s))
+        s++;
+    const size_t ulen = (size_t)(end - s);
+    const int q = ulen > UNIT_QUOTE_MAX ? UNIT_QUOTE_MAX : (int)ulen;
+    if (ulen > 0 && (dollar || !((ulen == 3 && same_text(s, "USD", 3, 1)) || (ulen == 1 && *s == '$')))) {
+        if (!dollar && unit_owner(s, ulen, UNIT_MONEY) != UNIT_KIND_COUNT)
+            return fail_unit(err, errlen, s, ulen, UNIT_MONEY);
+        return fail(err, errlen, "unexpected '%.*s' after the amount: %s", q, s, hint);
+    }
+    if (!isfinite(v))
+        return fail(err, errlen, "number out of range");
+    if (out)
+        *out = v == 0 ? 0.0 : v; /* no "-0" */
+    return 0;
+}
+
 int unit_parse(const char *text, UnitKind kind, double *out, char *err, size_t errlen)
 {
     if (err && errlen)
@@ -431,6 +509,9 @@ int unit_parse(const char *text, UnitKind kind, double *out, char *err, size_t e
         if (p == end)
             return fail(err, errlen, "missing number");
     }
+
+    if (kind == UNIT_MONEY)
+        return parse_money(p, end, dollar, out, err, errlen);
 
     const char *num_end = scan_number(p);
     if (!num_end) {
@@ -600,6 +681,34 @@ static int format_bytes(double v, char *buf, size_t n)
 
 #define STEPS(a) (a), COUNT(a), buf, n
 
+/* Times up to 1,000 s in SI steps ("75 us", "12.5 s"); longer ones in the
+ * units people plan in ("10 min", "36 h", "30 days"), which read back. */
+static int format_time(double v, char *buf, size_t n)
+{
+    static const struct {
+        double s, from;
+        const char *label;
+    } big[] = {{86400.0, 2 * 86400.0, "days"}, {3600.0, 2 * 3600.0, "h"}, {60.0, 1000.0, "min"}};
+    for (size_t i = 0; i < COUNT(big); i++)
+        if (fabs(v) >= big[i].from)
+            return fmt(buf, n, "%.4g %s", v / big[i].s, big[i].label);
+    return format_steps(v, STEPS(steps_time));
+}
+
+/* "$2.5", "$250 k", "$2 M", "$1.2 B": up to nine digits, so that an amount
+ * as given ("$1.234567 M") reads back, in forms the parser takes. */
+static int format_money(double v, char *buf, size_t n)
+{
+    static const struct {
+        double mult;
+        const char *label;
+    } steps[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "k"}};
+    for (size_t i = 0; i < COUNT(steps); i++)
+        if (fabs(v) >= steps[i].mult)
+            return fmt(buf, n, "%s$%.9g %s", v < 0 ? "-" : "", fabs(v) / steps[i].mult, steps[i].label);
+    return fmt(buf, n, "%s$%.9g", v < 0 ? "-" : "", fabs(v));
+}
+
 int unit_format(double v, UnitKind kind, char *buf, size_t n)
 {
     if (isnan(v))
@@ -624,7 +733,7 @@ int unit_format(double v, UnitKind kind, char *buf, size_t n)
     case UNIT_FREQUENCY:
         return format_steps(v, STEPS(steps_frequency));
     case UNIT_TIME:
-        return format_steps(v, STEPS(steps_time));
+        return format_time(v, buf, n);
     case UNIT_POWER:
         return format_steps(v, STEPS(steps_power));
     case UNIT_ENERGY:
@@ -642,13 +751,28 @@ int unit_format(double v, UnitKind kind, char *buf, size_t n)
     case UNIT_BANDWIDTH_PER_MM:
         return format_steps(v, STEPS(steps_bandwidth_per_mm));
     case UNIT_MONEY:
-        return fmt(buf, n, "$%.6g", v);
+        return format_money(v, buf, n);
     case UNIT_NUMBER:
     case UNIT_FRACTION:
     case UNIT_KIND_COUNT:
     default:
         return fmt(buf, n, "%.6g", v);
     }
+}
+
+int unit_given(const char *text)
+{
+    const char *p = text;
+    while (is_space(*p))
+        p++;
+    if (*p == '$')
+        return 1;
+    const char *e = scan_number(p);
+    if (!e)
+        return 0;
+    while (is_space(*e))
+        e++;
+    return *e != '\0';
 }
 
 int unit_is_bits(const char *text)

@@ -39,6 +39,10 @@ typedef enum {
  * short reason into err (e.g. "unit 'TB' is a size, not a bandwidth"). */
 int unit_parse(const char *text, UnitKind kind, double *out, char *err, size_t errlen);
 
+/* 1 when the text names a unit after its number ("30 days", "$5"); 0 for
+ * a bare number ("30"). */
+int unit_given(const char *text);
+
 /* 1 when the text's unit is one of bits ("80 Gib", "2 Mb", "16 bits"): for
  * a size, almost always a slip for bytes (GiB, MB), worth a warning. */
 int unit_is_bits(const char *text);

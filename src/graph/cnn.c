@@ -1231,6 +1231,7 @@ static int build(const Model *m, const GraphParams *p, const Plan *pl, OpBuf *fw
     g->params_per_layer = stage_params_max;
     g->model_flops_per_sample = 3.0 * 2.0 * macs;
     g->hw_flops_per_sample = run / (double)p->microbatch;
+    g->recompute_flops_per_sample = p->recompute == RECOMPUTE_FULL ? run_fwd / (double)p->microbatch : 0.0;
     g->act_bytes_per_layer = stage_act_max;
     g->act_bytes_recompute_working = p->recompute == RECOMPUTE_FULL ? working : 0.0;
     g->bytes_per_elem = pl->w.e_in < 1 ? 1 : (int)pl->w.e_in;

@@ -98,9 +98,15 @@ typedef struct {
      * sparse_grads); 0: the model has none. */
     double embed_row, head_row;
     /* Model FLOPs of one sample, forward + backward, whole model, without
-     * recompute (for MFU); and with the scenario's recompute (for HFU). */
+     * recompute (for MFU); the GEMM FLOPs the shards execute (recompute,
+     * padding, replicated heads, a fused kernel's causal skip and
+     * rematerialisation: the graph's own count); and the FLOPs the
+     * scenario's activation recompute adds to the model's (HFU counts the
+     * model's and these against MFU's peak, Korthikanti et al. 2022,
+     * Sec. 5, so that HFU >= MFU). */
     double model_flops_per_sample;
     double hw_flops_per_sample;
+    double recompute_flops_per_sample;
     /* Activation bytes stored per layer (the average over unlike layers) per microbatch per device
      * (Korthikanti et al. 2022, with tp / sp / recompute applied), and the
      * extra working set of one layer while it recomputes. */

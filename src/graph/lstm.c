@@ -655,6 +655,8 @@ static void count_flops(const Dims *x, Graph *g)
     double ends = graph_gemm_flops(&g->first_fwd) + graph_gemm_flops(&g->first_bwd) +
                   graph_gemm_flops(&g->last_fwd) + graph_gemm_flops(&g->last_bwd);
     g->hw_flops_per_sample = ((double)x->units * unit + ends) * (double)x->t / (double)x->b;
+    g->recompute_flops_per_sample =
+        (double)x->units * graph_gemm_flops(&g->layer_recompute) * (double)x->t / (double)x->b;
 }
 
 /* Stored bytes of one LSTM layer (see the header comment). */

@@ -1002,6 +1002,9 @@ static void count_flops(const Dims *x, const Dims *xd, double n_moe, double n_de
     /* the ops are one rank's: 1/t of the heads, 1/c of the sequence */
     g->hw_flops_per_sample = ((n_moe + mtp) * moe_layer + n_dense * dense_layer + ends) * (double)x->t *
                              (double)x->c / (double)x->b;
+    g->recompute_flops_per_sample = ((n_moe + mtp) * graph_gemm_flops(&g->layer_recompute) +
+                                     n_dense * graph_gemm_flops(&g->dense_recompute)) *
+                                    (double)x->t * (double)x->c / (double)x->b;
 }
 
 /* Korthikanti et al. 2022, Sec. 4, per layer, microbatch and device: the

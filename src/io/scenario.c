@@ -12,12 +12,40 @@
 #include "core/strategy.h"
 #include "core/text.h"
 
+/* A node of this many devices or more is a rack-scale system (NVL36,
+ * NVL72): sold, rented and powered by the rack. */
+#define RACK_SCALE_DEVICES 16
+
 static int setting_error(Diag *d, const char *file, const Setting *s)
 {
     snprintf(d->file, sizeof d->file, "%s", file);
     d->line = s->line;
     d->col = s->col;
     return -1;
+}
+
+/* The bad values of one row: the first as the row's diagnostic, the others
+ * as "L:C: message" after it, as many as fit. */
+typedef struct {
+    int count;
+    Diag first;
+    char more[DIAG_MSG_MAX];
+} BadCells;
+
+static void more_errors(BadCells *b, Diag *d, const char *file, const Setting *s)
+{
+    if (b->count++ == 0) {
+        setting_error(d, file, s);
+        b->first = *d;
+        return;
+    }
+    const size_t l = strlen(b->more);
+    char item[DIAG_MSG_MAX + 32];
+    snprintf(item, sizeof item, "%s%d:%d: %s", l ? "; " : "", s->line, s->col, d->msg);
+    if (l + strlen(item) < sizeof b->more - 16)
+        memcpy(b->more + l, item, strlen(item) + 1);
+    else if (!strstr(b->more, "; ..."))
+        snprintf(b->more + l, sizeof b->more - l, "; ...");
 }
 
 static int load_ref(TemplateDB *db, const char *file, const char *reldir, const Setting *s,
@@ -113,6 +141,7 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
     /* Template swaps (system.device=...) before the values, so that an
      * override of the swapped template lands whatever the column order. */
     char label[300];
+    BadCells bad = {0};
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < n; i++) {
             if (!s[i].text[0] || !strcasecmp(s[i].name, "system") || !strcasecmp(s[i].name, "model") ||
@@ -132,8 +161,11 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
                     return -1;
             } else {
                 snprintf(label, sizeof label, "column '%s'", s[i].name);
-                if (param_set(def, holder, label, s[i].text, d))
-                    return setting_error(d, file, &s[i]);
+                if (param_set(def, holder, label, s[i].text, d)) {
+                    /* every bad value of the row, not only the first */
+                    more_errors(&bad, d, file, &s[i]);
+                    continue;
+                }
                 if (d->warning[0])
                     notes_add(&src->warnings, file, s[i].line, s[i].col, d->warning);
                 if (owner == &param_device_table) /* a derive: device keeps it over its derivation */
@@ -141,6 +173,15 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
             }
             prov_add(&src->over, s[i].name, file, s[i].line, s[i].col);
         }
+    }
+
+    if (bad.count) {
+        *d = bad.first;
+        if (bad.count > 1) {
+            const size_t l = strlen(d->msg);
+            snprintf(d->msg + l, sizeof d->msg - l, "; also %s", bad.more);
+        }
+        return -1;
     }
 
     /* The generator's inputs mean nothing to a device given by its figures. */
@@ -188,6 +229,20 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
                             "devices (%d) must be a multiple of tp x cp x pp (%d x %d x %d = %d)",
                             sc->devices, sc->st.tp, sc->st.cp, sc->st.pp, mp);
         sc->st.dp = sc->devices / mp;
+    }
+    /* a rack-scale system is bought, rented and powered by the rack: the
+     * rest of a partial rack stands idle */
+    if (sc->system.devices_per_node >= RACK_SCALE_DEVICES && sc->devices % sc->system.devices_per_node) {
+        const Prov *p = prov_find(&src->over, "devices");
+        const int dpn = sc->system.devices_per_node, racks = (sc->devices + dpn - 1) / dpn;
+        char msg[DIAG_MSG_MAX];
+        snprintf(msg, sizeof msg,
+                 "devices (%d) is not a whole number of %s racks (%d devices each): %d rack%s hold%s %d "
+                 "devices, %d of them idle; the rental cost counts only the %d used, the power the racks' "
+                 "overhead in full",
+                 sc->devices, sc->system.name, dpn, racks, racks > 1 ? "s" : "", racks > 1 ? "" : "s",
+                 racks * dpn, racks * dpn - sc->devices, sc->devices);
+        notes_add(&src->warnings, file, p ? p->line : row_line, p ? p->col : 0, msg);
     }
     if (sc->st.global_batch == 0 && sc->replica_batch > 0 && sc->st.dp > 0)
         sc->st.global_batch = (int64_t)sc->replica_batch * sc->st.dp;

@@ -900,13 +900,15 @@ static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const 
     r->samples_per_s = samples / r->step_time_s;
     r->params_total = g->params_total;
     r->model_flops_per_step = g->model_flops_per_sample * samples;
-    r->hardware_flops_per_step = g->hw_flops_per_sample * samples;
+    /* hardware FLOPs: the model's, counted as MFU counts them, and what
+     * recompute redoes, so that HFU >= MFU on every row */
+    double redo = g->recompute_flops_per_sample * samples;
     if (unrecomputed > 0) /* the recompute FLOPs of the layers that keep their activations */
-        r->hardware_flops_per_step -=
-            unrecomputed / lps *
-            ((double)(g->layers - g->layers_dense) * graph_gemm_flops(&g->layer_recompute) +
-             (double)g->layers_dense * graph_gemm_flops(&g->dense_recompute)) *
-            tp * cp / mb * samples;
+        redo -= unrecomputed / lps *
+                ((double)(g->layers - g->layers_dense) * graph_gemm_flops(&g->layer_recompute) +
+                 (double)g->layers_dense * graph_gemm_flops(&g->dense_recompute)) *
+                tp * cp / mb * samples;
+    r->hardware_flops_per_step = r->model_flops_per_step + (redo > 0 ? redo : 0.0);
     /* utilisation of the nominal peak, whatever clock DVFS chose */
     const Precision run = precision_fallback(x->nominal->matrix_flops, sc->precision);
     const double peak = run < PREC_COUNT ? x->nominal->matrix_flops[run] : x->nominal->vector_flops;
