@@ -117,7 +117,7 @@ def codesign(rows, stdout, sens):
             knobs.append("%s %s: no strategy fits" % (r["parameter"], side))
         elif max(abs(num(lo)), abs(num(hi))) >= 0.01:
             knobs.append("%s %+.1f %% / %+.1f %%" % (r["parameter"], 100 * num(lo), 100 * num(hi)))
-    out.append("- What matters for the fastest, %s (time to train with each parameter −10 %% / +10 %%): %s." % (
+    out.append("- What matters for the Summary's answer (the cheapest: the study states no constraint), %s (time to train with each parameter −10 %% / +10 %%): %s." % (
         sens[0]["scenario"] if sens else "?", "; ".join(knobs)))
     return "\n".join(out)
 
@@ -257,7 +257,7 @@ def moe_anchors(deepflow):
 
 
 def recommendation(stdout):
-    m = re.search(r"(Recommended: .*? at the wall\. The cheapest scenario that meets [^.]*\.)", stdout)
+    m = re.search(r"(Recommended for .*? at the wall\. The cheapest scenario that meets [^.]*\.)", stdout)
     return m.group(1) if m else "(no recommendation)"
 
 

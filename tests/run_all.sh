@@ -17,7 +17,7 @@ for t in "$@"; do
     failed=$((${failed:-0} + ${f:-0}))
     [ -n "$p$f" ] || { echo "run_all: $t printed no cmocka summary"; failed=$((failed + 1)); }
 done
-for suite in tests/cli/run.sh tests/cli/report.sh tests/cli/folder.sh tests/layers.sh tests/fit.sh tests/ceiling.sh tests/stream.sh tests/mpi.sh; do
+for suite in tests/cli/run.sh tests/cli/report.sh tests/cli/folder.sh tests/layers.sh tests/fit.sh tests/ceiling.sh tests/answer.sh tests/stream.sh tests/mpi.sh; do
     sh "$suite" "$bin" >"$log" 2>&1 || status=1
     cat "$log"
     line=$(grep -E '([a-z]+: )?[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)

@@ -400,15 +400,16 @@ static void test_recommendation(void **state)
     run.n = 3;
     char buf[2048];
     assert_int_equal(rpt_recommend(&run, buf, sizeof buf), 1);
-    assert_non_null(strstr(buf, "Recommended: A on 128 devices: 20 days (18 days to 24 days), $123 k"));
+    assert_non_null(
+        strstr(buf, "Recommended for model: A on 128 devices: 20 days (18 days to 24 days), $123 k"));
     assert_non_null(strstr(buf, "a deadline of 30 days, a budget of $1 M"));
-    assert_non_null(strstr(buf, "Fastest: B on 512 devices: 10 days"));
+    assert_non_null(strstr(buf, "Fastest within the constraints: B on 512 devices: 10 days"));
     /* a budget nothing meets */
     for (int i = 0; i < 3; i++)
         rows[i].sc.budget_usd = 1000;
     assert_int_equal(rpt_recommend(&run, buf, sizeof buf), -1);
     assert_string_equal(
-        buf, "No scenario meets a deadline of 30 days, a budget of $1 k: relax a constraint or widen "
+        buf, "No model scenario meets a deadline of 30 days, a budget of $1 k: relax a constraint or widen "
              "the sweep.");
     /* rows judged by constraints of their own: the sentence quotes the
      * recommended row's, never the first row's */
@@ -425,7 +426,73 @@ static void test_recommendation(void **state)
         rows[i].sc.budget_usd = 1; /* none meets its own */
     assert_int_equal(rpt_recommend(&run, buf, sizeof buf), -1);
     assert_string_equal(
-        buf, "No scenario meets its own row's constraints: relax a constraint or widen the sweep.");
+        buf, "No model scenario meets its own row's constraints: relax a constraint or widen the sweep.");
+}
+
+/* One decision per model and amount of training (issue 27): a
+ * recommendation never crosses models; a study that asks nothing names
+ * the cheapest and the fastest without recommending; a system without a
+ * price is named with why, not dropped in silence. */
+static void test_recommendation_per_model(void **state)
+{
+    (void)state;
+    Run run;
+    memset(&run, 0, sizeof run);
+    RunRow rows[5];
+    fill_row(&rows[0], "a1", "A", 64, STATUS_OK, 20);
+    fill_row(&rows[1], "a2", "A", 128, STATUS_OK, 12);
+    fill_row(&rows[2], "b1", "B", 64, STATUS_OK, 5);  /* another model: faster, never A's answer */
+    fill_row(&rows[3], "g1", "G", 256, STATUS_OK, 2); /* model's fastest, but no price */
+    fill_row(&rows[4], "a3", "A", 64, STATUS_OK, 40); /* model, but another amount of training */
+    snprintf(rows[2].sc.model.name, sizeof rows[2].sc.model.name, "other");
+    snprintf(rows[3].sc.system.name, sizeof rows[3].sc.system.name, "GB200 NVL72");
+    rows[3].sc.system.price_per_device_hour = 0;
+    for (int i = 0; i < 5; i++) {
+        rows[i].sc.train_tokens = i == 4 ? 1e9 : 300e9;
+        rows[i].r.cost_usd = rows[i].sc.system.price_per_device_hour > 0
+                                 ? 2.0 * rows[i].sc.devices * rows[i].r.time_to_train_s / 3600.0
+                                 : NAN;
+        rows[i].r.interval_lo = rows[i].r.interval_hi = NAN;
+    }
+    run.row = rows;
+    run.n = 5;
+    char buf[RPT_ANSWER_MAX];
+    int recs[8];
+    assert_int_equal(rpt_recommend(&run, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, "model on 300 B tokens, with no deadline, budget or power budget stated: the "
+                                "cheapest is A on 64 devices: 20 days, $61.4 k"));
+    assert_non_null(strstr(buf, "Fastest: G on 256 devices: 2 days, cost unknown"));
+    assert_non_null(strstr(buf, "GB200 NVL72 has no price per device-hour (set system.price.device_hour): it "
+                                "is not ranked on cost."));
+    assert_non_null(strstr(buf,
+                           "other, with no deadline, budget or power budget stated: the cheapest is B on "
+                           "64 devices: 5 days"));
+    assert_non_null(strstr(buf, "model on 1 B tokens, with no deadline, budget or power budget stated: the "
+                                "cheapest is A on 64 devices: 40 days"));
+    assert_null(strstr(buf, "Recommended"));
+    assert_int_equal(rpt_recommended(&run, recs, 8), 3);
+    assert_int_equal(recs[0], 0);
+    assert_int_equal(recs[1], 2);
+    assert_int_equal(recs[2], 4);
+    /* a budget: the unpriced system cannot be held to it, and says so */
+    for (int i = 0; i < 5; i++)
+        rows[i].sc.budget_usd = 1e6;
+    assert_int_equal(rpt_recommend(&run, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, "Recommended for model on 300 B tokens: A on 64 devices"));
+    assert_non_null(strstr(buf, "Recommended for other: B on 64 devices"));
+    assert_non_null(strstr(buf, "Fastest within the constraints: A on 128 devices: 12 days"));
+    assert_non_null(strstr(buf,
+                           "GB200 NVL72 has no price per device-hour (set system.price.device_hour): it "
+                           "is not ranked on cost, and none of its scenarios can be held to the budget."));
+    /* nothing priced: ranked by energy, and said */
+    for (int i = 0; i < 5; i++) {
+        rows[i].sc.budget_usd = 0;
+        rows[i].r.cost_usd = NAN;
+    }
+    assert_int_equal(rpt_recommend(&run, buf, sizeof buf), 3);
+    assert_non_null(strstr(buf, "the lowest-energy is G on 256 devices"));
+    assert_non_null(strstr(buf, "sys and GB200 NVL72 have no price per device-hour (set "
+                                "system.price.device_hour): the scenarios are ranked by energy, not cost."));
 }
 
 static void make_run(Run *run)
@@ -720,13 +787,21 @@ static void test_writers(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sha256_vectors),    cmocka_unit_test(test_sha256_incremental),
-        cmocka_unit_test(test_number_formatting), cmocka_unit_test(test_parse_formats),
-        cmocka_unit_test(test_sheet_names),       cmocka_unit_test(test_formula_guard),
-        cmocka_unit_test(test_clean_text),        cmocka_unit_test(test_convergence_column),
-        cmocka_unit_test(test_every_column_read), cmocka_unit_test(test_recommendation),
-        cmocka_unit_test(test_strategy_axes),     cmocka_unit_test(test_series_best),
-        cmocka_unit_test(test_baselines),         cmocka_unit_test(test_document_time),
+        cmocka_unit_test(test_sha256_vectors),
+        cmocka_unit_test(test_sha256_incremental),
+        cmocka_unit_test(test_number_formatting),
+        cmocka_unit_test(test_parse_formats),
+        cmocka_unit_test(test_sheet_names),
+        cmocka_unit_test(test_formula_guard),
+        cmocka_unit_test(test_clean_text),
+        cmocka_unit_test(test_convergence_column),
+        cmocka_unit_test(test_every_column_read),
+        cmocka_unit_test(test_recommendation),
+        cmocka_unit_test(test_recommendation_per_model),
+        cmocka_unit_test(test_strategy_axes),
+        cmocka_unit_test(test_series_best),
+        cmocka_unit_test(test_baselines),
+        cmocka_unit_test(test_document_time),
         cmocka_unit_test(test_writers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -338,9 +338,10 @@ static void test_fault_values(void **state)
     /* a rack-scale system warns on a partial rack; a DGX node does not */
     build_ok(f, "system=gb200-nvl72, model=gpt, devices=64");
     assert_int_equal(f->src.warnings.n, 1);
-    assert_non_null(strstr(f->src.warnings.s[0],
-                           "study.csv:2:17: warning: devices (64) is not a whole number of GB200 NVL72 racks (72 devices "
-                           "each): 1 rack holds 72 devices, 8 of them idle"));
+    assert_non_null(
+        strstr(f->src.warnings.s[0],
+               "study.csv:2:17: warning: devices (64) is not a whole number of GB200 NVL72 racks (72 devices "
+               "each): 1 rack holds 72 devices, 8 of them idle"));
     build_ok(f, "system=gb200-nvl72, model=gpt, devices=144");
     assert_int_equal(f->src.warnings.n, 0);
     build_ok(f, "system=dgx-h100, model=gpt, devices=4");

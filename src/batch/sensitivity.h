@@ -19,6 +19,7 @@ typedef struct {
 typedef struct {
     int row;             /* the scenario varied, -1 none */
     int per_sample;      /* times are per sample (the row has no amount to train) */
+    int recommended;     /* the row is the report's recommendation (else the fastest) */
     double time, energy; /* its time and energy to train (or per sample / step) */
     SensKnob k[SENS_MAX];
     int n; /* knobs, most time-sensitive first */

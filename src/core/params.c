@@ -939,9 +939,9 @@ int param_set(const ParamDef *def, void *obj, const char *fullkey, const char *t
             return bad_value(def, fullkey, text, why, d);
         /* "deadline=30": seconds to the parser, days to whoever typed it */
         if (def->unit == UNIT_TIME && v != 0 && !unit_given(text))
-            return bad_value(def, fullkey, text,
-                             "a bare number would be seconds: give the unit, as 30 days, 12 h, 10 min or 75 us",
-                             d);
+            return bad_value(
+                def, fullkey, text,
+                "a bare number would be seconds: give the unit, as 30 days, 12 h, 10 min or 75 us", d);
         if (!(v >= def->min && v <= def->max))
             return bad_value(def, fullkey, text, "out of range", d);
         *(double *)f = v;

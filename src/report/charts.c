@@ -526,10 +526,39 @@ static const char *const pareto_what[3][3] = {
     {"energy to train [MWh]", "energy_to_train_mwh", "uses less energy"},
 };
 
-static int cmp_pair(const void *a, const void *b)
+/* The points a Pareto chart draws (row indices, series by series) and
+ * their questions (model and amount of training: one front each).
+ * Returns how many points; *nq the questions; rows, q, rep are the
+ * caller's to free (rows holds q after its n entries). */
+static int pareto_rows(const PlotCtx *c, int **rows, int *rep, int *nq)
 {
-    const double *x = a, *y = b;
-    return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] < y[1] ? -1 : x[1] > y[1];
+    int cap = 0, n = 0;
+    for (int i = 0; i < c->set->n; i++)
+        cap += c->set->s[i].npt;
+    *rows = malloc(sizeof **rows * 2 * (size_t)(cap > 0 ? cap : 1));
+    *nq = 0;
+    if (!*rows)
+        return 0;
+    for (int i = 0; i < c->set->n; i++)
+        for (int k = 0; k < c->set->s[i].npt; k++)
+            if (point_drawn(c, &c->run->row[c->set->s[i].pt[k]]))
+                (*rows)[n++] = c->set->s[i].pt[k];
+    *nq = rpt_questions(c->run, *rows, n, *rows + cap, rep, RPT_MODELS_MAX);
+    memmove(*rows + n, *rows + cap, sizeof **rows * (size_t)n);
+    return n;
+}
+
+typedef struct {
+    int q;
+    double x, y;
+} FrontPoint;
+
+static int cmp_front(const void *a, const void *b)
+{
+    const FrontPoint *u = a, *v = b;
+    if (u->q != v->q)
+        return u->q < v->q ? -1 : 1;
+    return u->x < v->x ? -1 : u->x > v->x ? 1 : u->y < v->y ? -1 : u->y > v->y;
 }
 
 static void dat_pareto(FILE *f, const void *vctx)
@@ -539,15 +568,13 @@ static void dat_pareto(FILE *f, const void *vctx)
     fprintf(f,
             "# %s.dat — time to train against %s (deepflow %s).\n"
             "# The best scenario (status ok) of each series at each device count, one block per series\n"
-            "# (gnuplot 'index'); the last block is the Pareto front: no other point is both faster and %s.\n"
+            "# (gnuplot 'index'); the last blocks are the Pareto fronts, one per model (and amount of\n"
+            "# training): no other point of the model is both faster and %s.\n"
             "# columns: %s time_to_train_%s devices\n",
             chart_file[c->kind], pareto_what[m][0], DF_VERSION, pareto_what[m][2], pareto_what[m][1],
             c->tunit);
     char name[300];
-    int block = 0, n = 0, cap = 0;
-    for (int i = 0; i < c->set->n; i++)
-        cap += c->set->s[i].npt;
-    double *pt = malloc(sizeof *pt * 2 * (size_t)(cap > 0 ? cap : 1));
+    int block = 0;
     for (int i = 0; i < c->set->n; i++) {
         const RptSeries *s = &c->set->s[i];
         if (series_points(c, s) == 0)
@@ -561,27 +588,36 @@ static void dat_pareto(FILE *f, const void *vctx)
             dat_num(f, point_value(c, rr, 0));
             dat_num(f, point_value(c, rr, 1));
             fprintf(f, " %d\n", rr->sc.devices);
-            if (pt) {
-                pt[2 * n] = point_value(c, rr, 0);
-                pt[2 * n + 1] = point_value(c, rr, 1);
-                n++;
-            }
         }
         block++;
     }
-    fputs("\n\n# Pareto front\n", f);
-    if (pt) {
-        qsort(pt, (size_t)n, 2 * sizeof *pt, cmp_pair);
-        double best = INFINITY;
+    int *rows = NULL, rep[RPT_MODELS_MAX], nq = 0;
+    const int n = pareto_rows(c, &rows, rep, &nq);
+    FrontPoint *pt = malloc(sizeof *pt * (size_t)(n > 0 ? n : 1));
+    if (rows && pt) {
         for (int i = 0; i < n; i++)
-            if (pt[2 * i + 1] < best) {
-                best = pt[2 * i + 1];
-                dat_num(f, pt[2 * i]);
-                dat_num(f, pt[2 * i + 1]);
+            pt[i] = (FrontPoint){rows[n + i], point_value(c, &c->run->row[rows[i]], 0),
+                                 point_value(c, &c->run->row[rows[i]], 1)};
+        qsort(pt, (size_t)n, sizeof *pt, cmp_front);
+        double best = INFINITY;
+        for (int i = 0; i < n; i++) {
+            if (i == 0 || pt[i].q != pt[i - 1].q) {
+                rpt_question_labels(c->run, rep, nq, pt[i].q, name, sizeof name);
+                char clean[300];
+                dat_text(name, clean, sizeof clean);
+                fprintf(f, "\n\n# Pareto front: %s\n", clean);
+                best = INFINITY;
+            }
+            if (pt[i].y < best) {
+                best = pt[i].y;
+                dat_num(f, pt[i].x);
+                dat_num(f, pt[i].y);
                 fputs(" 0\n", f);
             }
+        }
     }
     free(pt);
+    free(rows);
 }
 
 static void plot_pareto(FILE *f, const void *vctx)
@@ -600,10 +636,19 @@ static void plot_pareto(FILE *f, const void *vctx)
                 block, style_of(s), name);
         block++;
     }
-    fprintf(f,
-            "        '%s.dat' index %d using 1:2 with lines linecolor rgb '#000000' linewidth 1.5 dashtype 2 "
-            "title 'Pareto front'\n",
-            dat, block);
+    int *rows = NULL, rep[RPT_MODELS_MAX], nq = 0;
+    pareto_rows(c, &rows, rep, &nq);
+    free(rows);
+    for (int k = 0; k < nq; k++) {
+        char label[RPT_QUESTION_MAX];
+        rpt_question_labels(c->run, rep, nq, k, label, sizeof label);
+        rpt_gp_quote(label, name, sizeof name);
+        fprintf(f,
+                "        '%s.dat' index %d using 1:2 with lines linecolor rgb '#000000' linewidth 1.5 "
+                "dashtype %d title '%s%s'%s\n",
+                dat, block + k, 2 + k % 4, nq > 1 ? "Pareto front: " : "Pareto front", nq > 1 ? name : "",
+                k + 1 < nq ? ", \\" : "");
+    }
 }
 
 /* Tics for a log axis that may span less than a decade (gnuplot labels

@@ -124,9 +124,7 @@ enum {
     H_BEST,       /* the best usable row (sensitivity, the closing paragraph, the series' best) */
     H_CONSTRAINT, /* recommendation: the first built row with a constraint */
     H_ANY_TTT,    /* recommendation: the first ok row with a time to train */
-    H_REC,        /* recommendation: the cheapest that meets the constraints */
-    H_FAST,       /* ... the fastest */
-    H_GREEN,      /* ... the least energy */
+    H_BUDGET,     /* ... the first built row with a budget */
     H_DMIN,       /* the question: the first row of the fewest devices */
     H_DMAX,       /* ... of the most */
     H_COUNT
@@ -144,6 +142,11 @@ enum {
     M_BASE_SLOW,  /* ... and devices: the first compared row not faster than its baseline */
     M_LINE,       /* Inputs: the first built row of each table line */
     M_STACK,      /* About: the first built row of each training stack */
+    M_MODEL_TTT,  /* recommendation, per model: the first ok row with a time to train */
+    M_REC,        /* ... the cheapest that meets the constraints */
+    M_FAST,       /* ... the fastest */
+    M_GREEN,      /* ... the least energy */
+    M_UNPRICED,   /* ... and system: the first ok row without a cost */
     M_COUNT
 };
 
@@ -265,7 +268,7 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
         if (isfinite(r->time_to_train_s) && r->time_to_train_s > 0)
             keep_if(k, &k->h[H_FIRST_TTT], rr, idx, 0);
         h = held_at(&k->m[M_SERIES_BEST], sc->series);
-        keep_if(k, h, rr, idx, h && h->idx >= 0 && rpt_better(rr, idx, h->row, h->idx));
+        keep_if(k, h, rr, idx, h && h->idx >= 0 && rpt_series_better(rr, idx, h->row, h->idx));
         snprintf(key, sizeof key, "%zu:%s %d", strlen(sc->series), sc->series, sc->devices);
         h = held_at(&k->m[M_POINT], key);
         keep_if(k, h, rr, idx, h && h->idx >= 0 && rpt_better(rr, idx, h->row, h->idx));
@@ -275,13 +278,26 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
     /* the recommendation (rpt_recommend) */
     if (sc->deadline_s || sc->budget_usd || sc->power_budget_w)
         keep_if(k, &k->h[H_CONSTRAINT], rr, idx, 0);
+    if (rr->built && sc->budget_usd > 0)
+        keep_if(k, &k->h[H_BUDGET], rr, idx, 0);
     if (usable && isfinite(r->time_to_train_s))
         keep_if(k, &k->h[H_ANY_TTT], rr, idx, 0);
+    /* ... one decision per model and amount of training */
+    char q[NAME_MAX_LEN + 96];
+    snprintf(q, sizeof q, "%zu:%s %.17g %.17g %.17g", strlen(sc->model.name), sc->model.name,
+             sc->train_tokens, sc->train_samples, sc->epochs);
+    if (rr->built && r->status == STATUS_OK && isfinite(r->time_to_train_s)) {
+        keep_if(k, held_at(&k->m[M_MODEL_TTT], q), rr, idx, 0);
+        if (!isfinite(r->cost_usd)) {
+            snprintf(key, sizeof key, "%s %s", q, sc->system.name);
+            keep_if(k, held_at(&k->m[M_UNPRICED], key), rr, idx, 0);
+        }
+    }
     if (rpt_meets(rr)) {
-        Held *f = &k->h[H_FAST], *g = &k->h[H_GREEN], *c = &k->h[H_REC];
-        keep_if(k, f, rr, idx, f->idx >= 0 && r->time_to_train_s < f->row->r.time_to_train_s);
-        keep_if(k, g, rr, idx, g->idx >= 0 && r->energy_to_train_j < g->row->r.energy_to_train_j);
-        keep_if(k, c, rr, idx, c->idx >= 0 && rpt_cheaper(r, &c->row->r));
+        Held *f = held_at(&k->m[M_FAST], q), *g = held_at(&k->m[M_GREEN], q), *c = held_at(&k->m[M_REC], q);
+        keep_if(k, f, rr, idx, f && f->idx >= 0 && r->time_to_train_s < f->row->r.time_to_train_s);
+        keep_if(k, g, rr, idx, g && g->idx >= 0 && r->energy_to_train_j < g->row->r.energy_to_train_j);
+        keep_if(k, c, rr, idx, c && c->idx >= 0 && rpt_cheaper(r, &c->row->r));
     }
     /* the question (rpt_question) */
     keep_if(k, held_at(&k->m[M_MODEL], sc->model.name), rr, idx, 0);

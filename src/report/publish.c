@@ -171,26 +171,19 @@ static void closing(const ReportInput *in, const char *dir, unsigned formats, co
     }
     printf("%s: %d scenario%s: %d ok, %d out of memory, %d failed.", in->table->path, run_total(run),
            run_total(run) == 1 ? "" : "s", run->n_ok, run->n_oom, run->n_error);
-    if (best >= 0) {
+    /* with times to train, the recommendation names each model's fastest */
+    if (best >= 0 && !isfinite(run->row[best].r.time_to_train_s)) {
         const RunRow *b = &run->row[best];
-        if (isfinite(b->r.time_to_train_s)) {
-            double t = b->r.time_to_train_s;
-            printf(" Fastest: '%s' (series %s) trains in %.3g %s on %d device%s.", b->sc.name, b->sc.series,
-                   t >= 86400  ? t / 86400
-                   : t >= 3600 ? t / 3600
-                               : t / 60,
-                   t >= 86400  ? "days"
-                   : t >= 3600 ? "hours"
-                               : "minutes",
-                   b->sc.devices, b->sc.devices == 1 ? "" : "s");
-        } else
-            printf(" Fastest: '%s' (series %s) runs %.4g samples/s on %d device%s.", b->sc.name, b->sc.series,
-                   b->r.samples_per_s, b->sc.devices, b->sc.devices == 1 ? "" : "s");
+        printf(" Fastest: '%s' (series %s) runs %.4g samples/s on %d device%s.", b->sc.name, b->sc.series,
+               b->r.samples_per_s, b->sc.devices, b->sc.devices == 1 ? "" : "s");
     }
     {
-        char rec[2048];
-        if (rpt_recommend(run, rec, sizeof rec) >= 0 || run->n_ok > 0)
+        char rec[RPT_ANSWER_MAX];
+        if (rpt_recommend(run, rec, sizeof rec) >= 0 || run->n_ok > 0) {
+            for (char *c = strchr(rec, '\n'); c; c = strchr(c, '\n'))
+                *c = ' '; /* one paragraph */
             printf(" %s", rec);
+        }
     }
     RptBaseline cmp[64];
     int ncmp = rpt_baselines(run, cmp, 64);

@@ -159,10 +159,12 @@ int rpt_document_time(const char *table_path, time_t *out, char *err, size_t n);
 /* ---- series (series.c) ------------------------------------------------ */
 
 /* Rows grouped by their `series` label, in order of first appearance.
- * "Best" is the shortest finite time-to-train among rows of status ok;
- * where no row has one, the highest samples/s (ties: less energy, fewer
- * devices, earlier row).  pt holds the best row at each device count,
- * ascending, for the charts. */
+ * "Best" is the shortest finite time-to-train among rows of status ok
+ * that meet their constraints (rpt_meets; where none does, among all the
+ * ok rows: rpt_series_better); where no row has a time to train, the
+ * highest samples/s (ties: less energy, fewer devices, earlier row).  pt
+ * holds the best row at each device count, constraints or not, ascending,
+ * for the charts. */
 typedef struct {
     const char *name; /* the rows' sc.series (owned by the Run) */
     int best;         /* row index, -1 when no row of the series is ok */
@@ -228,6 +230,10 @@ int rpt_baselines(const Run *run, RptBaseline *out, int max);
 /* 1 when row a is better than row b by the rule above. */
 int rpt_better(const RunRow *a, int ia, const RunRow *b, int ib);
 
+/* A series' best: a row that meets its constraints before one that does
+ * not, then rpt_better. */
+int rpt_series_better(const RunRow *a, int ia, const RunRow *b, int ib);
+
 /* The question a study answers, in one sentence, from its rows. */
 void rpt_question(const Run *run, const RptSeriesSet *set, char *buf, size_t n);
 
@@ -237,16 +243,53 @@ void rpt_fmt_duration(double s, char *buf, size_t n);
 void rpt_fmt_money(double usd, char *buf, size_t n);
 void rpt_fmt_energy(double j, char *buf, size_t n);
 
+/* What an ok row with a time to train misses of its constraints ("past the
+ * deadline, over the power budget") into buf: 1, or 0 ("") when it meets
+ * them or has no time to train. */
+int rpt_misses(const RunRow *rr, char *buf, size_t n);
+
 /* The recommendation's rule between two rows that meet the constraints: 1
  * when r is cheaper than b (without prices: less energy; then faster). */
 int rpt_cheaper(const Result *r, const Result *b);
 
-/* The answer, in sentences with numbers and ranges: among the rows that
- * meet their own deadline, budget and power budget, the cheapest (else the
- * least energy, else the fastest) is recommended; the fastest and the
- * lowest-energy ones follow when they differ.  Returns the index of the
- * recommended row, or -1 (buf then says why). */
+/* The answer, in sentences with numbers and ranges, one decision per
+ * model (a recommendation never crosses models): among a model's rows that
+ * meet their own deadline, budget and power budget, the cheapest (else
+ * the least energy, else the fastest) is recommended, or, where no row
+ * states a constraint, named as the cheapest without being recommended;
+ * the fastest and the lowest-energy ones follow when they differ.  The
+ * systems a model's ranking could not price are named, with why.  Each
+ * model's answer after the first starts a new line ('\n').  Returns
+ * the index of the first model's recommended (or cheapest) row, or -1
+ * (buf then says why). */
+#define RPT_MODELS_MAX   32    /* models answered one by one */
+#define RPT_ANSWER_MAX   16384 /* room for every model's sentences */
+#define RPT_UNPRICED_MAX 4     /* unpriced systems named per model */
 int rpt_recommend(const Run *run, char *buf, size_t n);
+
+/* Why two rows answer different questions, so that no speedup or "best"
+ * may compare them: "other model", "other amount of training"; NULL when
+ * they train the same model on the same amount. */
+const char *rpt_other_question(const Scenario *a, const Scenario *b);
+
+/* A question's name: the model's, with its amount of training when
+ * `amount` ("Llama-3-405B on 800 B tokens"): where a study trains one
+ * model on two amounts. */
+#define RPT_QUESTION_MAX (NAME_MAX_LEN + 48)
+void rpt_question_label(const Scenario *sc, int amount, char *buf, size_t n);
+
+/* The question (model and amount of training) of each of rows[0..n): q[i]
+ * numbers them in order of first appearance, rep[k] is question k's first
+ * row; at most max questions (the rest join the last).  Returns how many. */
+int rpt_questions(const Run *run, const int *rows, int n, int *q, int *rep, int max);
+
+/* Question k's name among the nq of rep (rpt_question_label, its amount
+ * given where another question trains the same model). */
+void rpt_question_labels(const Run *run, const int *rep, int nq, int k, char *buf, size_t n);
+
+/* The rows rpt_recommend recommends (or names cheapest), one per model in
+ * the order the models first appear, at most max: how many, or -1. */
+int rpt_recommended(const Run *run, int *rows, int max);
 
 /* ---- workbook (xlsx.c) ------------------------------------------------ */
 

@@ -1,6 +1,6 @@
-/* report/sensitivity.c — which knob matters: the study's fastest scenario
- * chosen by the report's rule, its knobs varied by batch/sensitivity.c,
- * and sensitivity.csv. */
+/* report/sensitivity.c — which knob matters: the recommended scenario (the
+ * first model's; the study's fastest where nothing is recommended), its
+ * knobs varied by batch/sensitivity.c, and sensitivity.csv. */
 #include "report.h"
 
 #include <math.h>
@@ -11,6 +11,11 @@
 int rpt_sensitivity(const Run *run, Sensitivity *out)
 {
     int row = -1;
+    if (rpt_recommended(run, &row, 1) == 1) {
+        const int rc = run_sensitivity(run, row, out);
+        out->recommended = 1;
+        return rc;
+    }
     for (int i = 0; i < run->n; i++) {
         const RunRow *rr = &run->row[i];
         if (rr->built && rr->r.status == STATUS_OK && (row < 0 || rpt_better(rr, i, &run->row[row], row)))

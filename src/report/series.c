@@ -89,6 +89,12 @@ int rpt_better(const RunRow *a, int ia, const RunRow *b, int ib)
     return ia < ib;
 }
 
+int rpt_series_better(const RunRow *a, int ia, const RunRow *b, int ib)
+{
+    const int ma = rpt_meets(a), mb = rpt_meets(b);
+    return ma != mb ? ma > mb : rpt_better(a, ia, b, ib);
+}
+
 static int find_series(const RptSeriesSet *set, const char *name)
 {
     for (int i = 0; i < set->n; i++)
@@ -233,7 +239,7 @@ int rpt_series_build(const Run *run, RptSeriesSet *set)
         RptSeries *s = &set->s[k];
         if (isfinite(rr->r.time_to_train_s) && rr->r.time_to_train_s > 0)
             set->by_ttt = 1;
-        if (s->best < 0 || rpt_better(rr, i, &run->row[s->best], s->best))
+        if (s->best < 0 || rpt_series_better(rr, i, &run->row[s->best], s->best))
             s->best = i;
         /* best at this device count; keep pt sorted by devices */
         int j = 0;
@@ -391,7 +397,9 @@ int rpt_baselines(const Run *run, RptBaseline *out, int max)
 
 void rpt_fmt_duration(double s, char *buf, size_t n)
 {
-    if (s >= 2 * 86400.0)
+    if (s >= 1000 * 86400.0) /* "1030 days", not "1.03e+03 days" */
+        snprintf(buf, n, "%.0f days", s / 86400.0);
+    else if (s >= 2 * 86400.0)
         snprintf(buf, n, "%.3g days", s / 86400.0);
     else if (s >= 2 * 3600.0)
         snprintf(buf, n, "%.3g hours", s / 3600.0);
@@ -440,19 +448,35 @@ static size_t describe(const RunRow *rr, char *buf, size_t n)
                             t, c, e);
 }
 
-int rpt_meets(const RunRow *rr)
+enum { MISS_DEADLINE = 1, MISS_BUDGET = 2, MISS_POWER = 4, MISS_UNUSABLE = 8 };
+
+/* Which of its constraints a row misses (MISS_UNUSABLE: no ok time to train). */
+static int missed(const RunRow *rr)
 {
     const Scenario *sc = &rr->sc;
     const Result *r = &rr->r;
     if (!rr->built || r->status != STATUS_OK || !isfinite(r->time_to_train_s))
-        return 0;
-    if (sc->deadline_s > 0 && !(r->time_to_train_s <= sc->deadline_s))
-        return 0;
-    if (sc->budget_usd > 0 && !(r->cost_usd <= sc->budget_usd))
-        return 0;
-    if (sc->power_budget_w > 0 && !(r->system_power_w <= sc->power_budget_w))
-        return 0;
-    return 1;
+        return MISS_UNUSABLE;
+    return (sc->deadline_s > 0 && !(r->time_to_train_s <= sc->deadline_s) ? MISS_DEADLINE : 0) |
+           (sc->budget_usd > 0 && !(r->cost_usd <= sc->budget_usd) ? MISS_BUDGET : 0) |
+           (sc->power_budget_w > 0 && !(r->system_power_w <= sc->power_budget_w) ? MISS_POWER : 0);
+}
+
+int rpt_meets(const RunRow *rr)
+{
+    return missed(rr) == 0;
+}
+
+int rpt_misses(const RunRow *rr, char *buf, size_t n)
+{
+    const int all = missed(rr), m = all == MISS_UNUSABLE ? 0 : all;
+    snprintf(buf, n, "%s%s%s%s%s", m & MISS_DEADLINE ? "past the deadline" : "",
+             m & MISS_DEADLINE && m & (MISS_BUDGET | MISS_POWER) ? ", " : "",
+             !(m & MISS_BUDGET)         ? ""
+             : isfinite(rr->r.cost_usd) ? "over the budget"
+                                        : "no price to hold to the budget",
+             m & MISS_BUDGET && m & MISS_POWER ? ", " : "", m & MISS_POWER ? "over the power budget" : "");
+    return m != 0;
 }
 
 int rpt_cheaper(const Result *r, const Result *b)
@@ -492,70 +516,249 @@ static int same_constraints(const Scenario *a, const Scenario *b)
            a->power_budget_w == b->power_budget_w;
 }
 
-int rpt_recommend(const Run *run, char *buf, size_t n)
+const char *rpt_other_question(const Scenario *a, const Scenario *b)
 {
-    int rec = -1, fast = -1, green = -1, any_ttt = 0, first = -1, differ = 0;
+    if (strcmp(a->model.name, b->model.name))
+        return "other model";
+    if (a->train_tokens != b->train_tokens || a->train_samples != b->train_samples || a->epochs != b->epochs)
+        return "other amount of training";
+    return NULL;
+}
+
+void rpt_question_label(const Scenario *sc, int amount, char *buf, size_t n)
+{
+    const double t = sc->train_tokens;
+    if (amount && t > 0)
+        snprintf(buf, n, "%s on %.3g %s tokens", sc->model.name,
+                 t / (t >= 1e12  ? 1e12
+                      : t >= 1e9 ? 1e9
+                                 : 1e6),
+                 t >= 1e12  ? "T"
+                 : t >= 1e9 ? "B"
+                            : "M");
+    else if (amount && sc->train_samples > 0)
+        snprintf(buf, n, "%s on %.3g samples", sc->model.name, sc->train_samples);
+    else if (amount && sc->epochs > 0)
+        snprintf(buf, n, "%s for %.3g epochs", sc->model.name, sc->epochs);
+    else
+        snprintf(buf, n, "%s", sc->model.name);
+}
+
+int rpt_questions(const Run *run, const int *rows, int n, int *q, int *rep, int max)
+{
+    int nq = 0;
+    for (int i = 0; i < n; i++) {
+        const Scenario *sc = &run->row[rows[i]].sc;
+        int k = 0;
+        while (k < nq && rpt_other_question(&run->row[rep[k]].sc, sc))
+            k++;
+        if (k == nq) {
+            if (nq == max) { /* past the last distinct one: with it */
+                q[i] = max - 1;
+                continue;
+            }
+            rep[nq++] = rows[i];
+        }
+        q[i] = k;
+    }
+    return nq;
+}
+
+void rpt_question_labels(const Run *run, const int *rep, int nq, int k, char *buf, size_t n)
+{
+    int twice = 0;
+    for (int j = 0; j < nq; j++)
+        twice |= j != k && !strcmp(run->row[rep[j]].sc.model.name, run->row[rep[k]].sc.model.name);
+    rpt_question_label(&run->row[rep[k]].sc, twice, buf, n);
+}
+
+/* One model's answer (rpt_recommend): the rows of model `name` that meet
+ * their constraints, ranked; the systems it could not price. */
+typedef struct {
+    const char *name;
+    int first; /* the decision's first built row: one decision per model and amount of training */
+    int rec, fast, green, any_ttt, priced;
+    const char *unpriced[RPT_UNPRICED_MAX]; /* systems of ok rows without a cost, first seen first */
+    int nunpriced, unpriced_more;
+} ModelAnswer;
+
+static void note_unpriced(ModelAnswer *m, const RunRow *rr)
+{
+    for (int k = 0; k < m->nunpriced; k++)
+        if (!strcmp(m->unpriced[k], rr->sc.system.name))
+            return;
+    if (m->nunpriced < RPT_UNPRICED_MAX)
+        m->unpriced[m->nunpriced++] = rr->sc.system.name;
+    else
+        m->unpriced_more = 1;
+}
+
+/* "GB200 NVL72 has no price per device-hour (...): it is not ranked on
+ * cost." for the systems a model's ranking could not price; "" if none. */
+static size_t unpriced_text(const ModelAnswer *m, int budget, char *buf, size_t n)
+{
+    if (!m->nunpriced || !n)
+        return 0;
+    char names[512] = "";
+    size_t l = 0;
+    for (int k = 0; k < m->nunpriced && l < sizeof names; k++)
+        l += (size_t)snprintf(names + l, sizeof names - l, "%s%s",
+                              k == 0                                       ? ""
+                              : k == m->nunpriced - 1 && !m->unpriced_more ? " and "
+                                                                           : ", ",
+                              m->unpriced[k]);
+    if (m->unpriced_more && l < sizeof names)
+        snprintf(names + l, sizeof names - l, " and more");
+    const int one = m->nunpriced == 1 && !m->unpriced_more;
+    return (size_t)snprintf(buf, n, " %s %s no price per device-hour (set system.price.device_hour): %s%s.",
+                            names, one ? "has" : "have",
+                            m->priced ? (one ? "it is not ranked on cost" : "they are not ranked on cost")
+                                      : "the scenarios are ranked by energy, not cost",
+                            budget ? (one ? ", and none of its scenarios can be held to the budget"
+                                          : ", and none of their scenarios can be held to the budget")
+                                   : "");
+}
+
+/* Every model's answer, and what the sentences need of the whole run. */
+typedef struct {
+    ModelAnswer m[RPT_MODELS_MAX];
+    int nm, models_more, first, differ, any_ttt, budget;
+} Answers;
+
+static void answers_of(const Run *run, Answers *x)
+{
+    memset(x, 0, sizeof *x);
+    x->first = -1;
     for (int i = 0; i < run->n; i++) {
         const RunRow *rr = &run->row[i];
-        if (rr->built && first < 0)
-            first = i;
-        else if (rr->built && !same_constraints(&rr->sc, &run->row[first].sc))
-            differ = 1; /* each row is judged against its own */
-        if (rr->built && rr->r.status == STATUS_OK && isfinite(rr->r.time_to_train_s))
-            any_ttt = 1;
+        if (!rr->built)
+            continue;
+        if (x->first < 0)
+            x->first = i;
+        else if (!same_constraints(&rr->sc, &run->row[x->first].sc))
+            x->differ = 1; /* each row is judged against its own */
+        x->budget |= rr->sc.budget_usd > 0;
+        const Scenario *sc = &rr->sc;
+        int k = 0;
+        while (k < x->nm && rpt_other_question(&run->row[x->m[k].first].sc, sc))
+            k++;
+        if (k == x->nm) {
+            if (x->nm == RPT_MODELS_MAX) {
+                x->models_more = 1;
+                continue;
+            }
+            x->m[x->nm++] =
+                (ModelAnswer){.name = sc->model.name, .first = i, .rec = -1, .fast = -1, .green = -1};
+        }
+        ModelAnswer *a = &x->m[k];
+        const Result *r = &rr->r;
+        if (r->status == STATUS_OK && isfinite(r->time_to_train_s)) {
+            x->any_ttt = a->any_ttt = 1;
+            if (isfinite(r->cost_usd))
+                a->priced = 1;
+            else
+                note_unpriced(a, rr);
+        }
         if (!rpt_meets(rr))
             continue;
-        const Result *r = &rr->r;
-        if (fast < 0 || r->time_to_train_s < run->row[fast].r.time_to_train_s)
-            fast = i;
-        if (green < 0 || r->energy_to_train_j < run->row[green].r.energy_to_train_j)
-            green = i;
-        if (rec < 0) {
-            rec = i;
-            continue;
-        }
-        if (rpt_cheaper(r, &run->row[rec].r))
-            rec = i;
+        if (a->fast < 0 || r->time_to_train_s < run->row[a->fast].r.time_to_train_s)
+            a->fast = i;
+        if (a->green < 0 || r->energy_to_train_j < run->row[a->green].r.energy_to_train_j)
+            a->green = i;
+        if (a->rec < 0 || rpt_cheaper(r, &run->row[a->rec].r))
+            a->rec = i;
     }
-    if (!any_ttt) {
+}
+
+int rpt_recommended(const Run *run, int *rows, int max)
+{
+    Answers *x = malloc(sizeof *x);
+    if (!x)
+        return -1;
+    answers_of(run, x);
+    int n = 0;
+    for (int k = 0; k < x->nm && n < max; k++)
+        if (x->m[k].rec >= 0)
+            rows[n++] = x->m[k].rec;
+    free(x);
+    return n;
+}
+
+int rpt_recommend(const Run *run, char *buf, size_t n)
+{
+    Answers *x = malloc(sizeof *x);
+    if (!x) {
+        snprintf(buf, n, "No recommendation: out of memory.");
+        return -1;
+    }
+    answers_of(run, x);
+    const ModelAnswer *m = x->m;
+    const int nm = x->nm, differ = x->differ;
+    if (n)
+        buf[0] = '\0';
+    if (!x->any_ttt) {
         snprintf(buf, n, "No recommendation: no scenario has a time to train (no amount of training given).");
+        free(x);
         return -1;
     }
+    /* the constraints: the table's, or each row's own */
     char cons[256] = "";
-    if (rec < 0) {
-        if (first >= 0 && !differ)
-            constraints_text(&run->row[first].sc, cons, sizeof cons);
-        snprintf(buf, n, "No scenario meets %s: relax a constraint or widen the sweep.",
-                 cons[0]  ? cons
-                 : differ ? "its own row's constraints"
-                          : "its constraints");
-        return -1;
+    const int cons_row = differ ? -1 : x->first;
+    if (cons_row >= 0)
+        constraints_text(&run->row[cons_row].sc, cons, sizeof cons);
+    int ret = -1;
+    size_t len = 0;
+    for (int k = 0; k < nm && len < n; k++) {
+        const ModelAnswer *a = &m[k];
+        if (!a->any_ttt)
+            continue;
+        const char *sp = len ? "\n" : ""; /* a line per model in the workbook, a space on the console */
+        /* the model, and its amount of training where the study trains it twice */
+        char name[RPT_QUESTION_MAX];
+        int reps[RPT_MODELS_MAX];
+        for (int j = 0; j < nm; j++)
+            reps[j] = m[j].first;
+        rpt_question_labels(run, reps, nm, k, name, sizeof name);
+        if (a->rec < 0) {
+            len += (size_t)snprintf(buf + len, n - len,
+                                    "%sNo %s scenario meets %s: relax a constraint or widen the sweep.", sp,
+                                    name,
+                                    cons_row >= 0 && cons[0] ? cons
+                                    : differ                 ? "its own row's constraints"
+                                                             : "its constraints");
+        } else {
+            char rc[256] = "", d[400];
+            constraints_text(&run->row[a->rec].sc, rc, sizeof rc); /* what the row was judged by */
+            describe(&run->row[a->rec], d, sizeof d);
+            const char *kind = isfinite(run->row[a->rec].r.cost_usd) ? "cheapest" : "lowest-energy";
+            if (ret < 0)
+                ret = a->rec;
+            if (rc[0])
+                len += (size_t)snprintf(
+                    buf + len, n - len, "%sRecommended for %s: %s. The %s scenario that meets %s%s%s.", sp,
+                    name, d, kind, differ ? "its own row's constraints (" : "", rc, differ ? ")" : "");
+            else /* nothing asked: the candidates, and no "recommended" */
+                len +=
+                    (size_t)snprintf(buf + len, n - len,
+                                     "%s%s, with no deadline, budget or power budget stated%s: the %s is %s.",
+                                     sp, name, differ ? " in its rows (others state one)" : "", kind, d);
+            const char *within = rc[0] ? " within the constraints" : "";
+            if (a->fast >= 0 && a->fast != a->rec && len < n) {
+                describe(&run->row[a->fast], d, sizeof d);
+                len += (size_t)snprintf(buf + len, n - len, " Fastest%s: %s.", within, d);
+            }
+            if (a->green >= 0 && a->green != a->rec && a->green != a->fast && len < n) {
+                describe(&run->row[a->green], d, sizeof d);
+                len += (size_t)snprintf(buf + len, n - len, " Lowest energy%s: %s.", within, d);
+            }
+        }
+        if (len < n)
+            len += unpriced_text(a, x->budget, buf + len, n - len);
     }
-    constraints_text(&run->row[rec].sc, cons, sizeof cons); /* what the recommended row was judged by */
-    char a[400], f[400], g[400];
-    describe(&run->row[rec], a, sizeof a);
-    const char *kind = isfinite(run->row[rec].r.cost_usd) ? "cheapest" : "lowest-energy";
-    size_t len;
-    if (cons[0] && differ)
-        len = (size_t)snprintf(buf, n,
-                               "Recommended: %s. The %s scenario that meets its own row's constraints (%s).",
-                               a, kind, cons);
-    else if (cons[0])
-        len = (size_t)snprintf(buf, n, "Recommended: %s. The %s scenario that meets %s.", a, kind, cons);
-    else
-        len = (size_t)snprintf(buf, n,
-                               "Recommended: %s. The %s scenario (%s states no deadline, budget or power "
-                               "budget%s).",
-                               a, kind, differ ? "its row" : "the table", differ ? "; others do" : "");
-    if (fast >= 0 && fast != rec && len < n) {
-        describe(&run->row[fast], f, sizeof f);
-        len += (size_t)snprintf(buf + len, n - len, " Fastest: %s.", f);
-    }
-    if (green >= 0 && green != rec && green != fast && len < n) {
-        describe(&run->row[green], g, sizeof g);
-        snprintf(buf + len, n - len, " Lowest energy: %s.", g);
-    }
-    return rec;
+    if (x->models_more && len < n)
+        snprintf(buf + len, n - len, " (The first %d models are answered here.)", RPT_MODELS_MAX);
+    free(x);
+    return ret;
 }
 
 int rpt_breakdown_per_sample(const Run *run, const RptSeriesSet *set)

@@ -1,6 +1,6 @@
 /* report/sheet_sensitivity.c — the workbook's Sensitivity sheet: the
- * fastest scenario with each main parameter -10 % and +10 %: a table and a
- * tornado chart. */
+ * recommended (else the fastest) scenario with each main parameter -10 %
+ * and +10 %: a table and a tornado chart. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +14,11 @@ void xl_sheet_sensitivity(X *x, Sheet *sh)
     char text[700];
     xl_put_long(x, sh, 0, 0, "Which parameter matters", x->title);
     snprintf(text, sizeof text,
-             "'%s' (the study's fastest scenario, its strategy%s kept) with each main hardware and stack "
+             "'%s' (%s, its strategy%s kept) with each main hardware and stack "
              "parameter 10 %% lower and 10 %% higher, one at a time: the change of its %s and energy. Most "
              "sensitive first; 'no strategy fits' where the change leaves it out of memory.",
              x->run->row[s->row].sc.name,
+             s->recommended ? "the Summary's answer for its model" : "the study's fastest scenario",
              x->run->row[s->row].r.design_evals > 0 ? " and co-designed split" : "",
              s->per_sample ? "time per sample" : "time to train");
     xl_put_long(x, sh, 1, 0, text, x->note);

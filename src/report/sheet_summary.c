@@ -31,6 +31,13 @@ enum {
     B_NCOL
 };
 
+/* The answer's merged range: the best table's first columns (series to
+ * strategy, about 150 characters wide in the shipped studies), and the
+ * bold characters a line of it is taken to hold, low, so that its row is
+ * never too short. */
+#define SUMMARY_ANSWER_COLS  (B_STRAT + 1)
+#define SUMMARY_ANSWER_CHARS 110
+
 /* Chart-data block columns. */
 enum {
     D_SERIES,
@@ -81,7 +88,14 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
     }
     const RunRow *rr = &x->run->row[s->best];
     const Result *r = &rr->r;
-    xl_put_text(x, sh, row, B_SCEN, rr->sc.name, NULL);
+    char misses[160];
+    if (rpt_misses(rr, misses, sizeof misses)) { /* no scenario of the series meets them */
+        char scen[NAME_MAX_LEN + 320];
+        snprintf(scen, sizeof scen, "%s (none of the series meets its constraints: %s)", rr->sc.name, misses);
+        xl_put_text(x, sh, row, B_SCEN, scen, x->note);
+    } else {
+        xl_put_text(x, sh, row, B_SCEN, rr->sc.name, NULL);
+    }
     if (x->set.by_ttt)
         xl_put_num(x, sh, row, B_TIME, xl_ttt_shown(x, rr), x->days);
     else
@@ -386,14 +400,16 @@ static int pareto_chart(X *x, Sheet *sh, const int *blk, int row, const ParetoAx
     const Run *run = x->run;
     if (!x->set.by_ttt)
         return 0;
-    /* the front: sort the points by cost, keep each one faster than every
-     * cheaper one */
+    /* a front per question (model and amount of training: one model's
+     * time says nothing of another's): sort the points by question, then
+     * cost, and keep each one faster than every cheaper one */
     int n = 0, cap = 0;
     for (int i = 0; i < x->set.n; i++)
         cap += x->set.s[i].npt;
-    int *idx = cap ? malloc(sizeof *idx * (size_t)cap) : NULL;
+    int *idx = cap ? malloc(sizeof *idx * 2 * (size_t)cap) : NULL;
     if (!idx)
         return 0;
+    int *q = idx + cap, rep[RPT_MODELS_MAX];
     for (int i = 0; i < x->set.n; i++)
         for (int k = 0; k < x->set.s[i].npt; k++) {
             const RunRow *p = &run->row[x->set.s[i].pt[k]];
@@ -404,16 +420,19 @@ static int pareto_chart(X *x, Sheet *sh, const int *blk, int row, const ParetoAx
         free(idx);
         return 0;
     }
-    for (int i = 1; i < n; i++) /* insertion sort by cost: a few hundred points */
-        for (int j = i;
-             j > 0 && pareto_value(&run->row[idx[j]], ax->col) < pareto_value(&run->row[idx[j - 1]], ax->col);
+    const int nq = rpt_questions(run, idx, n, q, rep, RPT_MODELS_MAX);
+    for (int i = 1; i < n; i++) /* insertion sort by question and cost: a few hundred points */
+        for (int j = i; j > 0 && (q[j] < q[j - 1] ||
+                                  (q[j] == q[j - 1] && pareto_value(&run->row[idx[j]], ax->col) <
+                                                           pareto_value(&run->row[idx[j - 1]], ax->col)));
              j--) {
-            int t = idx[j];
-            idx[j] = idx[j - 1];
-            idx[j - 1] = t;
+            int t = idx[j], tq = q[j];
+            idx[j] = idx[j - 1], q[j] = q[j - 1];
+            idx[j - 1] = t, q[j - 1] = tq;
         }
     char text[200];
-    snprintf(text, sizeof text, "Pareto front: no other scenario is both faster and %s", ax->noun);
+    snprintf(text, sizeof text, "Pareto front%s: no other scenario %sis both faster and %s",
+             nq > 1 ? " of each model" : "", nq > 1 ? "of the model " : "", ax->noun);
     xl_put_long(x, sh, row, 0, text, x->section);
     xl_put_header(x, sh, row + 1, D_SERIES, "Series");
     xl_put_header(x, sh, row + 1, D_SCEN, "Scenario");
@@ -422,11 +441,15 @@ static int pareto_chart(X *x, Sheet *sh, const int *blk, int row, const ParetoAx
     snprintf(th, sizeof th, "Time to train [%s]", x->tunit);
     xl_put_header(x, sh, row + 1, D_TIME, th);
     xl_put_header(x, sh, row + 1, ax->col, ax->head);
-    int r0 = row + 2, r = r0;
+    int r0 = row + 2, r = r0, front_row[RPT_MODELS_MAX + 1];
     double best = INFINITY;
     lxw_format *f = ax->col == D_COST ? x->usd : ax->col == D_POWER ? x->kw : x->mwh;
     for (int i = 0; i < n; i++) {
         const RunRow *p = &run->row[idx[i]];
+        if (i == 0 || q[i] != q[i - 1]) {
+            best = INFINITY;
+            front_row[q[i]] = r;
+        }
         if (!(p->r.time_to_train_s < best))
             continue;
         best = p->r.time_to_train_s;
@@ -437,6 +460,7 @@ static int pareto_chart(X *x, Sheet *sh, const int *blk, int row, const ParetoAx
         xl_put_num(x, sh, r, ax->col, pareto_value(p, ax->col), f);
         r++;
     }
+    front_row[nq] = r;
     free(idx);
     lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_SCATTER);
     if (!c) {
@@ -462,13 +486,21 @@ static int pareto_chart(X *x, Sheet *sh, const int *blk, int row, const ParetoAx
             continue;
         style_series(cs, s, 0);
     }
-    lxw_chart_series *front = chart_add_series(c, NULL, NULL);
-    if (front && r > r0) {
-        chart_series_set_categories(front, sh->name, (lxw_row_t)r0, (lxw_col_t)ax->col, (lxw_row_t)(r - 1),
+    for (int k = 0; k < nq; k++) {
+        const int a = front_row[k], b = (k + 1 < nq ? front_row[k + 1] : r) - 1;
+        lxw_chart_series *front = b >= a ? chart_add_series(c, NULL, NULL) : NULL;
+        if (!front)
+            continue;
+        char label[RPT_QUESTION_MAX + 16], name[RPT_QUESTION_MAX];
+        rpt_question_labels(run, rep, nq, k, name, sizeof name);
+        snprintf(label, sizeof label, nq > 1 ? "Pareto front: %s" : "Pareto front", name);
+        chart_series_set_categories(front, sh->name, (lxw_row_t)a, (lxw_col_t)ax->col, (lxw_row_t)b,
                                     (lxw_col_t)ax->col);
-        chart_series_set_values(front, sh->name, (lxw_row_t)r0, D_TIME, (lxw_row_t)(r - 1), D_TIME);
-        chart_series_set_name(front, "Pareto front");
-        lxw_chart_line ln = {.color = 0x000000, .width = 1.5, .dash_type = LXW_CHART_LINE_DASH_DASH};
+        chart_series_set_values(front, sh->name, (lxw_row_t)a, D_TIME, (lxw_row_t)b, D_TIME);
+        chart_series_set_name(front, label);
+        static const uint8_t dash[4] = {LXW_CHART_LINE_DASH_DASH, LXW_CHART_LINE_DASH_ROUND_DOT,
+                                        LXW_CHART_LINE_DASH_LONG_DASH, LXW_CHART_LINE_DASH_DASH_DOT};
+        lxw_chart_line ln = {.color = 0x000000, .width = 1.5, .dash_type = dash[k % 4]};
         chart_series_set_line(front, &ln);
         chart_series_set_marker_type(front, LXW_CHART_MARKER_NONE);
     }
@@ -492,9 +524,20 @@ static void summary_head(X *x, Sheet *sh)
     xl_put_long(x, sh, 2, 0, line, x->note);
     worksheet_set_row(sh->ws, 0, 24, NULL);
     /* the answer: the recommendation under the study's constraints */
-    char rec[2048];
+    char rec[RPT_ANSWER_MAX];
     rpt_recommend(run, rec, sizeof rec);
-    xl_put_long(x, sh, 3, 0, rec, x->bold);
+    /* wrapped in the width of the tables below (a line per model), not
+     * spilled to the right, where it widened the printed page past reading */
+    rpt_clean_text(rec, x->buf, x->bufsz);
+    xl_check(x, worksheet_merge_range(sh->ws, 3, 0, 3, SUMMARY_ANSWER_COLS - 1, x->buf, x->answer));
+    int lines = 0;
+    for (const char *p = x->buf; *p;) {
+        const char *e = strchr(p, '\n');
+        const size_t l = e ? (size_t)(e - p) : strlen(p);
+        lines += (int)((l + SUMMARY_ANSWER_CHARS - 1) / SUMMARY_ANSWER_CHARS);
+        p += l + (e ? 1 : 0);
+    }
+    worksheet_set_row(sh->ws, 3, 15.5 * (lines > 0 ? lines : 1), NULL);
 }
 
 /* The best scenario of each series from row r, with its speedup over the
@@ -505,10 +548,14 @@ static int best_table(X *x, Sheet *sh, int r, int *first_out)
     const Run *run = x->run;
     xl_put_long(x, sh, r++, 0, "Best scenario of each series", x->section);
     xl_put_long(x, sh, r++, 0,
-                x->set.by_ttt ? "Best = the shortest time to train among the scenarios that fit in memory; "
-                                "speedup = the reference's time to train over the series' time to train."
-                              : "Best = the highest throughput among the scenarios that fit in memory "
-                                "(no time to train is known); speedup = throughput over the reference's.",
+                x->set.by_ttt
+                    ? "Best = the shortest time to train among the scenarios that fit in memory and "
+                      "meet their deadline, budget and power budget (where none does, among all, "
+                      "marked); speedup = the reference's time to train over the series' time to "
+                      "train."
+                    : "Best = the highest throughput among the scenarios that fit in memory and "
+                      "meet their constraints (where none does, among all, marked; no time to train "
+                      "is known); speedup = throughput over the reference's.",
                 x->note);
     int ref = -1;
     for (int i = 0; i < x->set.n && ref < 0; i++)
@@ -549,8 +596,9 @@ static int best_table(X *x, Sheet *sh, int r, int *first_out)
             if (x->set.s[i].best < 0)
                 continue;
             const RunRow *a = &run->row[x->set.s[ref].best], *b = &run->row[x->set.s[i].best];
-            if (strcmp(a->sc.model.name, b->sc.model.name))
-                xl_put_text(x, sh, first + i, B_SPEEDUP, "other model", x->note);
+            const char *other = rpt_other_question(&a->sc, &b->sc);
+            if (other)
+                xl_put_text(x, sh, first + i, B_SPEEDUP, other, x->note);
             else
                 put_speedup(x, sh, first + i, B_SPEEDUP, a, first + ref, b, first + i, x->set.by_ttt);
         }
@@ -605,7 +653,7 @@ static int pair_table(X *x, Sheet *sh, int r, int first)
         xl_put_long(
             x, sh, r++, 0,
             "Speedup of the row's series over the column's series (best scenario of each; the same model "
-            "only: one model's time to train says nothing of another's)",
+            "and amount of training only: one question's time to train says nothing of another's)",
             x->section);
         xl_put_header(x, sh, r, 0, "Series");
         for (int j = 0; j < x->set.n; j++)
@@ -618,8 +666,9 @@ static int pair_table(X *x, Sheet *sh, int r, int first)
                 const RptSeries *a = &x->set.s[j], *b = &x->set.s[i];
                 if (a->best < 0 || b->best < 0)
                     xl_put_text(x, sh, r, 1 + j, "n/a", NULL);
-                else if (strcmp(run->row[a->best].sc.model.name, run->row[b->best].sc.model.name))
-                    xl_put_text(x, sh, r, 1 + j, "other model", x->note);
+                else if (rpt_other_question(&run->row[a->best].sc, &run->row[b->best].sc))
+                    xl_put_text(x, sh, r, 1 + j,
+                                rpt_other_question(&run->row[a->best].sc, &run->row[b->best].sc), x->note);
                 else
                     put_speedup(x, sh, r, 1 + j, &run->row[a->best], first + j, &run->row[b->best], first + i,
                                 x->set.by_ttt);

@@ -205,10 +205,10 @@ static int choose_detail(X *x)
         for (int k = 0; k < s->npt; k++)
             mark[s->pt[k]] = 1;
     }
-    char why[1024];
-    const int rec = rpt_recommend(run, why, sizeof why);
-    if (rec >= 0)
-        mark[rec] = 1;
+    int recs[RPT_MODELS_MAX];
+    const int nrec = rpt_recommended(run, recs, RPT_MODELS_MAX);
+    for (int k = 0; k < nrec; k++)
+        mark[recs[k]] = 1;
     if (x->in->sens && x->in->sens->row >= 0)
         mark[x->in->sens->row] = 1;
     x->ndetail = 0;
@@ -434,6 +434,10 @@ static void make_formats(X *x)
     x->bold = workbook_add_format(wb);
     format_set_bold(x->bold);
     format_set_indent(x->bold, 1);
+    x->answer = workbook_add_format(wb); /* the Summary's answer: bold, wrapped in its merged range */
+    format_set_bold(x->answer);
+    format_set_text_wrap(x->answer);
+    format_set_align(x->answer, LXW_ALIGN_VERTICAL_TOP);
     x->cell = workbook_add_format(wb);
     format_set_indent(x->cell, 1);
     x->mono = workbook_add_format(wb);
