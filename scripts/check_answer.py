@@ -9,7 +9,11 @@ read back with openpyxl (Debian's python3-openpyxl; run with
   * every model with an ok row has its line;
   * every system whose ok rows have no cost is named in its model's line
     as having no price, with the key to set;
-  * on every row of the Scenarios sheet, HFU >= MFU.
+  * on every row of the Scenarios sheet, HFU >= MFU;
+  * the printout stays short: the Summary prints its answer, tables and
+    charts but not the chart data under them, the Breakdown its best-of-
+    series table and chart, the Inputs sheet one page (60 rows), the
+    Scenarios sheet at most three pages wide.
 
 usage: check_answer.py WORKBOOK SUMMARY_CSV
 Exit 0 when every check passes (one line on stdout saying what was
@@ -77,6 +81,20 @@ def main():
             checked += 1
             if b < a:
                 fails.append("%s: HFU %.4f below MFU %.4f" % (row[0], b, a))
+    area = wb["Summary"].print_area
+    data = [c.row for c in wb["Summary"]["A"] if isinstance(c.value, str) and c.value.startswith("Chart data")]
+    last = int(re.sub(r".*\$([0-9]+)$", r"\1", area[0])) if area else None
+    if data and (last is None or last >= data[0]):
+        fail_print = "Summary prints its chart data (print area %s, chart data at row %d)" % (area, data[0])
+        fails.append(fail_print)
+    if not wb["Breakdown"].print_area:
+        fails.append("Breakdown prints its every-scenario tables (no print area)")
+    inputs = wb["Inputs"]
+    rows_in = int(re.sub(r".*\$([0-9]+)$", r"\1", inputs.print_area[0])) if inputs.print_area else inputs.max_row
+    if rows_in > 60:
+        fails.append("Inputs prints %d rows (more than a page)" % rows_in)
+    if (wb["Scenarios"].page_setup.fitToWidth or 1) > 3:
+        fails.append("Scenarios prints %s pages wide" % wb["Scenarios"].page_setup.fitToWidth)
     for f in fails[:20]:
         print("check_answer: %s" % f, file=sys.stderr)
     if fails:

@@ -143,6 +143,8 @@ void xl_sheet_breakdown(X *x, Sheet *sh)
             r += (int)(288.0 * y_scale / 20.0) + 2; /* default rows are 20 px */
         }
     }
+    const int printed = r; /* printed: the best of each series and its chart; the tables of every
+                              scenario below are for the screen (and breakdown.csv) */
     int ne = 0;
     for (int i = 0; i < x->ndetail; i++)
         ne += xl_evaluated(xl_detail_row(x, i));
@@ -155,4 +157,7 @@ void xl_sheet_breakdown(X *x, Sheet *sh)
     }
     xl_finish_sheet(sh, 8, 36);
     xl_page_setup(sh, -1, 0);
+    if (printed > 2)
+        xl_check(x,
+                 worksheet_print_area(sh->ws, 0, 0, (lxw_row_t)(printed - 1), (lxw_col_t)(3 + COMP_COUNT)));
 }

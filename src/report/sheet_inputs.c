@@ -243,6 +243,9 @@ static InputsBlock *inputs_blocks(const Run *run, int *n)
     return blk;
 }
 
+/* The rows of the Inputs sheet a printout holds: one page. */
+#define INPUTS_PRINT_ROWS 60
+
 void xl_sheet_inputs(X *x, Sheet *sh)
 {
     const Table *t = x->in->table;
@@ -271,6 +274,7 @@ void xl_sheet_inputs(X *x, Sheet *sh)
     /* the first table lines, one block each; the others counted (a
      * streamed run counted them as they passed) */
     const int max_lines = rpt_inputs_lines(x->in->detail_max);
+    int first_end = 0;
     const int listed = nblk < max_lines ? nblk : max_lines;
     long more_lines = x->run->lines_more, more_scen = x->run->lines_more_scenarios;
     for (int b = listed; b < nblk; b++) {
@@ -298,6 +302,8 @@ void xl_sheet_inputs(X *x, Sheet *sh)
         if (x->in->resolve && x->in->resolve(res, &d))
             *res = rr->sc;
         param_walk(&param_scenario_table, res, "", inputs_visit, &c);
+        if (b == 0)
+            first_end = c.row; /* printed: the first table line's block */
     }
     free(blk);
     free(res);
@@ -319,4 +325,10 @@ void xl_sheet_inputs(X *x, Sheet *sh)
         sh->w[3] = 70;
     xl_finish_sheet(sh, 8, 70);
     xl_page_setup(sh, 0, 0);
+    /* printed: the first table line's first parameters, a page (the sheet
+     * holds every listed line's, for the screen) */
+    if (first_end > INPUTS_PRINT_ROWS || listed > 1)
+        xl_check(x, worksheet_print_area(
+                        sh->ws, 0, 0,
+                        (lxw_row_t)((first_end < INPUTS_PRINT_ROWS ? first_end : INPUTS_PRINT_ROWS) - 1), 4));
 }

@@ -88,14 +88,11 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
     }
     const RunRow *rr = &x->run->row[s->best];
     const Result *r = &rr->r;
+    /* no scenario of the series meets its constraints: the best of all,
+     * greyed, and what it misses where the table says what limits it */
     char misses[160];
-    if (rpt_misses(rr, misses, sizeof misses)) { /* no scenario of the series meets them */
-        char scen[NAME_MAX_LEN + 320];
-        snprintf(scen, sizeof scen, "%s (none of the series meets its constraints: %s)", rr->sc.name, misses);
-        xl_put_text(x, sh, row, B_SCEN, scen, x->note);
-    } else {
-        xl_put_text(x, sh, row, B_SCEN, rr->sc.name, NULL);
-    }
+    const int missed = rpt_misses(rr, misses, sizeof misses);
+    xl_put_text(x, sh, row, B_SCEN, rr->sc.name, missed ? x->note : NULL);
     if (x->set.by_ttt)
         xl_put_num(x, sh, row, B_TIME, xl_ttt_shown(x, rr), x->days);
     else
@@ -134,7 +131,13 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
     } else {
         xl_put_text(x, sh, row, B_GOODPUT, "not stated", x->note);
     }
-    xl_put_text(x, sh, row, B_LIMIT, r->bottleneck, NULL);
+    if (missed) {
+        char limit[400];
+        snprintf(limit, sizeof limit, "%s; %s", misses, r->bottleneck);
+        xl_put_text(x, sh, row, B_LIMIT, limit, x->note);
+    } else {
+        xl_put_text(x, sh, row, B_LIMIT, r->bottleneck, NULL);
+    }
 }
 
 /* A round number at or above v (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x a power of ten). */
@@ -551,10 +554,11 @@ static int best_table(X *x, Sheet *sh, int r, int *first_out)
                 x->set.by_ttt
                     ? "Best = the shortest time to train among the scenarios that fit in memory and "
                       "meet their deadline, budget and power budget (where none does, among all, "
-                      "marked); speedup = the reference's time to train over the series' time to "
+                      "greyed, with what it misses); speedup = the reference's time to train over the "
+                      "series' time to "
                       "train."
                     : "Best = the highest throughput among the scenarios that fit in memory and "
-                      "meet their constraints (where none does, among all, marked; no time to train "
+                      "meet their constraints (where none does, among all, greyed; no time to train "
                       "is known); speedup = throughput over the reference's.",
                 x->note);
     int ref = -1;
@@ -824,4 +828,8 @@ void xl_sheet_summary(X *x, Sheet *sh)
     free(groups);
     xl_finish_sheet(sh, 8, 40);
     xl_page_setup(sh, -1, 0);
+    /* printed: the answer, the tables and the charts; the chart data, the
+     * speedup and Pareto charts below it stay on the screen (and in charts/) */
+    const int last_col = x->set.n >= 3 && x->set.n <= 40 && x->set.n + 1 > B_NCOL ? x->set.n : B_NCOL - 1;
+    xl_check(x, worksheet_print_area(sh->ws, 0, 0, (lxw_row_t)(data_row - 1), (lxw_col_t)last_col));
 }

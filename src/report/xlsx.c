@@ -363,14 +363,15 @@ void xl_finish_sheet(Sheet *sh, double min_w, double max_w)
 }
 
 /* Landscape A4, the header row repeated on each page; a table of ncols
- * columns prints one page wide, or, past 24 columns, a page for every 18
- * (fitting 90 columns on one page's width leaves them unreadable; the
- * sheets that are that wide repeat their first column). */
+ * columns prints one page wide, or, past 24 columns, a page for every 26,
+ * three at most (fitting 90 columns on one page's width leaves them
+ * unreadable, and a page for every 18 took the Scenarios sheet alone to
+ * five pages; the sheets that are that wide repeat their first column). */
 void xl_page_setup(Sheet *sh, int header_row, int ncols)
 {
     worksheet_set_landscape(sh->ws);
     worksheet_set_paper(sh->ws, 9); /* A4 */
-    worksheet_fit_to_pages(sh->ws, ncols > 24 ? (uint16_t)((ncols + 17) / 18) : 1, 0);
+    worksheet_fit_to_pages(sh->ws, ncols > 24 ? (uint16_t)(ncols > 3 * 26 ? 3 : (ncols + 25) / 26) : 1, 0);
     worksheet_set_margins(sh->ws, 0.4, 0.4, 0.5, 0.5);
     if (header_row >= 0)
         worksheet_repeat_rows(sh->ws, (lxw_row_t)header_row, (lxw_row_t)header_row);
