@@ -10,6 +10,9 @@ read back with openpyxl (Debian's python3-openpyxl; run with
   * every system whose ok rows have no cost is named in its model's line
     as having no price, with the key to set;
   * on every row of the Scenarios sheet, HFU >= MFU;
+  * the shortlist (where the study states a constraint) lists each model's
+    scenarios cheapest first, and the first is the one its answer
+    recommends;
   * the printout stays short: the Summary prints its answer, tables and
     charts but not the chart data under them, the Breakdown its best-of-
     series table and chart, the Inputs sheet one page (60 rows), the
@@ -81,6 +84,29 @@ def main():
             checked += 1
             if b < a:
                 fails.append("%s: HFU %.4f below MFU %.4f" % (row[0], b, a))
+    summ = wb["Summary"]
+    listed = 0
+    start = [c.row for c in summ["A"] if isinstance(c.value, str) and c.value.startswith("Shortlist:")]
+    if "Recommended for" in answer and not start:
+        fails.append("the answer recommends, but the Summary has no shortlist")
+    if start:
+        block, r = [], start[0] + 3
+        cost_col = [c.value for c in summ[start[0] + 2]].index("Cost to train [USD]")
+        while summ.cell(r, 1).value:
+            name, scen, cost = summ.cell(r, 1).value, summ.cell(r, 2).value, summ.cell(r, cost_col + 1).value
+            if scen is None:  # a model's heading
+                block = []
+            else:
+                if block and isinstance(cost, (int, float)) and isinstance(block[-1], (int, float)) \
+                        and cost < block[-1]:
+                    fails.append("shortlist: %s costs less than the row above it" % scen)
+                if not block:
+                    series = name
+                    if not any(re.search(r"Recommended for [^:]*: " + re.escape(series) + " on ", l) for l in lines):
+                        fails.append("shortlist: its first row (%s) is not the answer's recommendation" % scen)
+                block.append(cost)
+                listed += 1
+            r += 1
     area = wb["Summary"].print_area
     data = [c.row for c in wb["Summary"]["A"] if isinstance(c.value, str) and c.value.startswith("Chart data")]
     last = int(re.sub(r".*\$([0-9]+)$", r"\1", area[0])) if area else None
@@ -99,8 +125,8 @@ def main():
         print("check_answer: %s" % f, file=sys.stderr)
     if fails:
         sys.exit(1)
-    print("%d model(s) answered on %d line(s), %d unpriced system(s) named, HFU >= MFU on %d rows" %
-          (len(models), len(lines), sum(len(v) for v in unpriced.values()), checked))
+    print("%d model(s) answered on %d line(s), %d shortlisted, %d unpriced system(s) named, HFU >= MFU on %d "
+          "rows" % (len(models), len(lines), listed, sum(len(v) for v in unpriced.values()), checked))
 
 
 main()

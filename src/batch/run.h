@@ -59,6 +59,7 @@ typedef struct {
     char **warn; /* the rows' warnings, distinct, sorted */
     int nwarn;
     int designed; /* 1: some row was co-designed */
+    long meets;   /* a streamed run: the scenarios that meet their constraints (report/keep.c) */
 } Run;
 
 /* The study's scenarios: Run.total, or n when every row is kept. */

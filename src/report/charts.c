@@ -402,6 +402,70 @@ static void dat_lines(FILE *f, const void *vctx)
     }
 }
 
+/* The study's deadline and power budget where every built row states the
+ * same (else 0: each row is judged by its own, no line to draw). */
+static void study_constraints(const Run *run, double *deadline_s, double *power_w)
+{
+    int first = -1;
+    *deadline_s = *power_w = 0;
+    for (int i = 0; i < run->n; i++) {
+        const Scenario *sc = &run->row[i].sc;
+        if (!run->row[i].built)
+            continue;
+        if (first < 0) {
+            first = i;
+            *deadline_s = sc->deadline_s;
+            *power_w = sc->power_budget_w;
+        }
+        if (sc->deadline_s != *deadline_s)
+            *deadline_s = -1;
+        if (sc->power_budget_w != *power_w)
+            *power_w = -1;
+    }
+    *deadline_s = *deadline_s > 0 ? *deadline_s : 0;
+    *power_w = *power_w > 0 ? *power_w : 0;
+}
+
+/* The constraint the chart's y axis can show, as a red dotted line with
+ * its label, and the recommended scenarios as red circles (one chart, not
+ * panels: a model's point would show in the others') (issue 27). */
+static void gp_marks(FILE *f, const PlotCtx *c, int panels)
+{
+    double deadline, power;
+    study_constraints(c->run, &deadline, &power);
+    double y = 0;
+    char label[96] = "";
+    if (c->kind == CH_TIME && c->set->by_ttt && deadline > 0) {
+        char d[48];
+        rpt_fmt_duration(deadline, d, sizeof d);
+        y = deadline / c->tunit_s;
+        snprintf(label, sizeof label, "deadline, %s", d);
+    } else if (c->kind == CH_POWER && power > 0) {
+        y = power / 1e3;
+        snprintf(label, sizeof label, "power budget, %.4g kW", y);
+    }
+    if (y > 0)
+        fprintf(f,
+                "set arrow from graph 0, first %.6g to graph 1, first %.6g nohead dashtype 3 linewidth 2 "
+                "linecolor rgb '#c00000' front\n"
+                "set label '%s' at graph 0.01, first %.6g offset 0, 0.7 textcolor rgb '#c00000' front\n",
+                y, y, label, y);
+    int recs[RPT_MODELS_MAX];
+    const int nrec = panels > 1 || c->kind == CH_EFF ? 0 : rpt_recommended(c->run, recs, RPT_MODELS_MAX);
+    for (int k = 0; k < nrec; k++) {
+        const RunRow *rr = &c->run->row[recs[k]];
+        const double v = point_value(c, rr, 0);
+        if (!isfinite(v) || !rpt_meets(rr))
+            continue;
+        fprintf(f,
+                "set object circle at first %d, first %.6g size screen 0.012 front fillstyle empty border "
+                "linecolor rgb '#c00000' linewidth 2\n"
+                "set label 'recommended' at first %d, first %.6g offset 1.2, -0.9 textcolor rgb '#c00000' "
+                "front\n",
+                rr->sc.devices, v, rr->sc.devices, v);
+    }
+}
+
 static void gp_lines(FILE *f, const void *vctx)
 {
     const GpCtx *g = vctx;
@@ -443,7 +507,9 @@ static void gp_lines(FILE *f, const void *vctx)
           "\n",
           f);
     int rows, cols;
-    if (line_panels(c, &rows, &cols) > 1)
+    const int panels = line_panels(c, &rows, &cols);
+    gp_marks(f, c, panels);
+    if (panels > 1)
         gp_render_size(f, base, 1400, 80 + 520 * rows, plot_lines, c);
     else
         gp_render(f, base, plot_lines, c);

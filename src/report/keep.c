@@ -147,6 +147,7 @@ enum {
     M_FAST,       /* ... the fastest */
     M_GREEN,      /* ... the least energy */
     M_UNPRICED,   /* ... and system: the first ok row without a cost */
+    M_SHORT,      /* ... and rank: the RPT_SHORTLIST_MAX cheapest that meet the constraints */
     M_COUNT
 };
 
@@ -163,6 +164,7 @@ struct RptKeep {
     Held h[H_COUNT];
     HeldMap m[M_COUNT];
     int designed, oom;
+    long meets; /* the rows that meet their constraints */
     RunFail *fail;
     int nfail, failcap;
     KeyMap warn;
@@ -244,6 +246,35 @@ static void keep_failure(RptKeep *k, const RunRow *rr)
     k->nfail++;
 }
 
+/* The shortlist of question q (rpt_shortlist): the RPT_SHORTLIST_MAX
+ * cheapest rows that meet their constraints, in order, ties to the
+ * earlier row; rr goes in at its rank and the last one out. */
+static void keep_shortlist(RptKeep *k, const char *q, const RunRow *rr, int idx)
+{
+    char key[NAME_MAX_LEN + 128];
+    int id[RPT_SHORTLIST_MAX];
+    for (int i = 0; i < RPT_SHORTLIST_MAX; i++) { /* every slot first: a later one may move the array */
+        snprintf(key, sizeof key, "%s#%d", q, i);
+        if (!held_at(&k->m[M_SHORT], key)) {
+            k->oom = 1;
+            return;
+        }
+        id[i] = keymap_id(&k->m[M_SHORT].map, key, NULL);
+    }
+    Held *v = k->m[M_SHORT].v;
+    int p = 0;
+    while (p < RPT_SHORTLIST_MAX && v[id[p]].idx >= 0 && !rpt_cheaper(&rr->r, &v[id[p]].row->r))
+        p++;
+    if (p == RPT_SHORTLIST_MAX)
+        return;
+    held_clear(&v[id[RPT_SHORTLIST_MAX - 1]]);
+    for (int j = RPT_SHORTLIST_MAX - 1; j > p; j--)
+        v[id[j]] = v[id[j - 1]];
+    v[id[p]] = (Held){-1, NULL};
+    if (held_set(&v[id[p]], rr, idx))
+        k->oom = 1;
+}
+
 void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
 {
     if (!k)
@@ -294,6 +325,8 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
         }
     }
     if (rpt_meets(rr)) {
+        k->meets++;
+        keep_shortlist(k, q, rr, idx);
         Held *f = held_at(&k->m[M_FAST], q), *g = held_at(&k->m[M_GREEN], q), *c = held_at(&k->m[M_REC], q);
         keep_if(k, f, rr, idx, f && f->idx >= 0 && r->time_to_train_s < f->row->r.time_to_train_s);
         keep_if(k, g, rr, idx, g && g->idx >= 0 && r->energy_to_train_j < g->row->r.energy_to_train_j);
@@ -418,6 +451,7 @@ int rpt_keep_finish(RptKeep *k, const RunStats *st, Run *run)
     run->n_error = st->n_error;
     run->top_k = st->top_k;
     run->designed = k->designed;
+    run->meets = k->meets;
     /* the table lines' blocks, in order of first appearance (as the ids) */
     run->lines = calloc(lm->map.n ? lm->map.n : 1, sizeof *run->lines);
     if (!run->lines) {

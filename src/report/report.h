@@ -287,6 +287,16 @@ int rpt_questions(const Run *run, const int *rows, int n, int *q, int *rep, int 
  * given where another question trains the same model). */
 void rpt_question_labels(const Run *run, const int *rep, int nq, int k, char *buf, size_t n);
 
+/* The shortlist: the rows that meet their constraints, per question (in
+ * the order of the questions' first built rows), cheapest first
+ * (rpt_cheaper; ties to the earlier row), RPT_SHORTLIST_MAX of each at
+ * most: *rows and their questions *q (the caller frees both), rep[k]
+ * question k's first built row (RPT_MODELS_MAX), *nq the questions,
+ * *meets every scenario of the study that meets its constraints.
+ * Returns how many rows, or -1 (out of memory). */
+#define RPT_SHORTLIST_MAX 8
+int rpt_shortlist(const Run *run, int **rows, int **q, int *rep, int *nq, long *meets);
+
 /* The rows rpt_recommend recommends (or names cheapest), one per model in
  * the order the models first appear, at most max: how many, or -1. */
 int rpt_recommended(const Run *run, int *rows, int max);

@@ -572,6 +572,58 @@ void rpt_question_labels(const Run *run, const int *rep, int nq, int k, char *bu
     rpt_question_label(&run->row[rep[k]].sc, twice, buf, n);
 }
 
+int rpt_shortlist(const Run *run, int **rows_out, int **q_out, int *rep, int *nq, long *meets)
+{
+    *rows_out = *q_out = NULL;
+    *nq = 0;
+    *meets = 0;
+    const size_t cap = (size_t)(run->n ? run->n : 1);
+    int *built = calloc(cap, sizeof *built), *qb = calloc(cap, sizeof *qb);
+    int *rows = calloc(cap, sizeof *rows), *q = calloc(cap, sizeof *q);
+    if (!built || !qb || !rows || !q) {
+        free(built);
+        free(qb);
+        free(rows);
+        free(q);
+        return -1;
+    }
+    /* the questions in the order of their first built row (as the answer) */
+    int nb = 0;
+    for (int i = 0; i < run->n; i++)
+        if (run->row[i].built)
+            built[nb++] = i;
+    *nq = rpt_questions(run, built, nb, qb, rep, RPT_MODELS_MAX);
+    int n = 0;
+    for (int b = 0; b < nb; b++)
+        if (rpt_meets(&run->row[built[b]])) {
+            rows[n] = built[b];
+            q[n++] = qb[b];
+        }
+    *meets = run->total > 0 ? run->meets : n;
+    for (int i = 1; i < n; i++) /* stable: by question, then cheapest, ties to the earlier row */
+        for (int j = i;
+             j > 0 && (q[j] < q[j - 1] ||
+                       (q[j] == q[j - 1] && rpt_cheaper(&run->row[rows[j]].r, &run->row[rows[j - 1]].r)));
+             j--) {
+            const int tr = rows[j], tq = q[j];
+            rows[j] = rows[j - 1], q[j] = q[j - 1];
+            rows[j - 1] = tr, q[j - 1] = tq;
+        }
+    int m = 0; /* the first RPT_SHORTLIST_MAX of each question */
+    for (int i = 0, rank = 0; i < n; i++) {
+        rank = i > 0 && q[i] == q[i - 1] ? rank + 1 : 0;
+        if (rank < RPT_SHORTLIST_MAX) {
+            rows[m] = rows[i];
+            q[m++] = q[i];
+        }
+    }
+    free(built);
+    free(qb);
+    *rows_out = rows;
+    *q_out = q;
+    return m;
+}
+
 /* One model's answer (rpt_recommend): the rows of model `name` that meet
  * their constraints, ranked; the systems it could not price. */
 typedef struct {

@@ -229,6 +229,105 @@ static lxw_chart_series *block_series(lxw_chart *c, const char *sheet, int r1, i
     return cs;
 }
 
+/* The chart helpers from row h (issue 27): the study's deadline and power
+ * budget as two points across the devices (where every row states the
+ * same), and each model's recommended scenario.  Sets x->marks_*. */
+static void chart_marks_data(X *x, Sheet *sh, int h, double dmin, double dmax)
+{
+    const Run *run = x->run;
+    double deadline = -1, power = -1;
+    for (int i = 0; i < run->n; i++) {
+        const Scenario *sc = &run->row[i].sc;
+        if (!run->row[i].built)
+            continue;
+        deadline = deadline < 0 || deadline == sc->deadline_s ? sc->deadline_s : 0;
+        power = power < 0 || power == sc->power_budget_w ? sc->power_budget_w : 0;
+    }
+    x->marks_row = h;
+    x->marks_deadline = x->set.by_ttt && deadline > 0;
+    x->marks_power = power > 0;
+    xl_put_long(
+        x, sh, h, 0,
+        "Chart helpers: the study's deadline and power budget across the devices, and the recommended "
+        "scenarios (the red marks of the charts)",
+        x->section);
+    for (int e = 0; e < 2; e++) {
+        xl_put_text(x, sh, h + 1 + e, D_SERIES, "constraint", x->note);
+        xl_put_num(x, sh, h + 1 + e, D_DEV, e ? dmax : dmin, x->intf);
+        if (x->marks_deadline)
+            xl_put_num(x, sh, h + 1 + e, D_TIME, deadline / x->tunit_s, x->days);
+        if (x->marks_power)
+            xl_put_num(x, sh, h + 1 + e, D_POWER, power / 1e3, x->kw);
+    }
+    int recs[RPT_MODELS_MAX];
+    const int n = rpt_recommended(run, recs, RPT_MODELS_MAX);
+    x->nmarks = 0;
+    for (int k = 0; k < n; k++) {
+        const RunRow *rr = &run->row[recs[k]];
+        if (!rpt_meets(rr))
+            continue;
+        x->marks_group[x->nmarks] = -1;
+        for (int i = 0; i < x->set.n; i++)
+            if (!strcmp(x->set.s[i].name, rr->sc.series))
+                x->marks_group[x->nmarks] = x->set.s[i].group;
+        const int r = h + 3 + x->nmarks++;
+        xl_put_text(x, sh, r, D_SERIES, rr->sc.series, x->note);
+        xl_put_text(x, sh, r, D_SCEN, rr->sc.name, x->note);
+        xl_put_num(x, sh, r, D_DEV, rr->sc.devices, x->intf);
+        xl_put_num(x, sh, r, D_TIME, xl_has_ttt(rr) ? xl_ttt_shown(x, rr) : NAN, x->days);
+        xl_put_num(x, sh, r, D_POWER, rr->r.system_power_w / 1e3, x->kw);
+    }
+}
+
+/* A chart series of helper rows r1..r2 (x: devices, y: column col). */
+static lxw_chart_series *mark_series(lxw_chart *c, const char *sheet, int r1, int r2, int col,
+                                     const char *name)
+{
+    lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+    if (!cs)
+        return NULL;
+    chart_series_set_categories(cs, sheet, (lxw_row_t)r1, D_DEV, (lxw_row_t)r2, D_DEV);
+    chart_series_set_values(cs, sheet, (lxw_row_t)r1, (lxw_col_t)col, (lxw_row_t)r2, (lxw_col_t)col);
+    chart_series_set_name(cs, name);
+    return cs;
+}
+
+/* The marks of a time or power chart of model group (-1: every model):
+ * the constraint as a red dashed line, the model's recommended scenario
+ * as a red circle. */
+static void chart_marks(X *x, Sheet *sh, lxw_chart *c, int group, int col)
+{
+    if (x->marks_row < 0 || (col != D_TIME && col != D_POWER))
+        return;
+    const int h = x->marks_row;
+    if (col == D_TIME ? x->marks_deadline : x->marks_power) {
+        lxw_chart_series *cs =
+            mark_series(c, sh->name, h + 1, h + 2, col, col == D_TIME ? "deadline" : "power budget");
+        if (cs) {
+            lxw_chart_line ln = {.color = 0xC00000, .width = 1.5, .dash_type = LXW_CHART_LINE_DASH_DASH};
+            chart_series_set_line(cs, &ln);
+            chart_series_set_marker_type(cs, LXW_CHART_MARKER_NONE);
+        }
+    }
+    for (int k = 0; k < x->nmarks; k++) {
+        if (col == D_TIME && !x->set.by_ttt)
+            break;
+        if (group >= 0 && x->marks_group[k] != group)
+            continue;
+        lxw_chart_series *cs = mark_series(c, sh->name, h + 3 + k, h + 3 + k, col, "recommended");
+        if (!cs)
+            continue;
+        chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
+        chart_series_set_marker_size(cs, 11);
+        lxw_chart_line none = {.none = LXW_TRUE};
+        chart_series_set_line(cs, &none);
+        lxw_chart_fill nofill = {.none = LXW_TRUE};
+        chart_series_set_marker_fill(cs, &nofill);
+        lxw_chart_line border = {.color = 0xC00000, .width = 2};
+        chart_series_set_marker_line(cs, &border);
+    }
+}
+
 static void summary_chart(X *x, Sheet *sh, const int *blk, int group, int col, const char *title0,
                           const char *yname, const char *yfmt, int ylog, double dmin, double dmax, int row,
                           int xoff)
@@ -314,6 +413,7 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int group, int col, c
         del[nband] = -1;
         chart_legend_delete_series(c, del);
     }
+    chart_marks(x, sh, c, group, col);
     xl_insert_chart(x, sh, row, c, 4 + xoff, 6, 1.3, 1.15);
 }
 
@@ -541,6 +641,97 @@ static void summary_head(X *x, Sheet *sh)
         p += l + (e ? 1 : 0);
     }
     worksheet_set_row(sh->ws, 3, 15.5 * (lines > 0 ? lines : 1), NULL);
+}
+
+/* The shortlist from row r (issue 27): every scenario that meets its
+ * deadline, budget and power budget, cheapest first, per model and amount
+ * of training (the first RPT_SHORTLIST_MAX of each), with its time, cost,
+ * energy and power, the time and the cost with their 90 % range, and the
+ * nodes it takes.  Only where a row states a constraint.  Returns the next
+ * free row. */
+static int shortlist_table(X *x, Sheet *sh, int r)
+{
+    const Run *run = x->run;
+    int asked = 0;
+    for (int i = 0; i < run->n && !asked; i++)
+        asked = run->row[i].built && (run->row[i].sc.deadline_s > 0 || run->row[i].sc.budget_usd > 0 ||
+                                      run->row[i].sc.power_budget_w > 0);
+    if (!asked)
+        return r;
+    int *rows = NULL, *q = NULL, rep[RPT_MODELS_MAX], nq = 0;
+    long meets = 0;
+    const int n = rpt_shortlist(run, &rows, &q, rep, &nq, &meets);
+    if (n < 0)
+        return r;
+    char text[300];
+    snprintf(text, sizeof text, "Shortlist: the scenarios that meet every constraint, cheapest first");
+    xl_put_long(x, sh, r++, 0, text, x->section);
+    snprintf(text, sizeof text,
+             "%ld scenario%s of the study meet%s its deadline, budget and power budget%s; cost and time with "
+             "their 90 %% range (validation); power at the wall, the facility's share included (PUE).",
+             meets, meets == 1 ? "" : "s", meets == 1 ? "s" : "",
+             n < meets ? "; the cheapest of each model are listed" : "");
+    xl_put_long(x, sh, r++, 0, text, x->note);
+    if (n == 0) {
+        xl_put_text(x, sh, r++, B_SERIES, "(none: relax a constraint or widen the sweep)", x->note);
+        free(rows);
+        free(q);
+        return r + 1;
+    }
+    char th[48], eh[48];
+    snprintf(th, sizeof th, "Time to train [%s]", x->tunit);
+    snprintf(eh, sizeof eh, "Energy to train [%s]", x->eunit);
+    /* its own columns, side by side (their widths are the sheet's) */
+    enum { S_SERIES, S_SCEN, S_TIME, S_RANGE, S_COST, S_COSTR, S_DEV, S_SYS, S_ENERGY, S_POWER, S_NCOL };
+    const char *heads[S_NCOL] = {
+        "Series",  "Scenario",      th, "90 % range (validation)", "Cost to train [USD]", "Cost range",
+        "Devices", "System; nodes", eh, "System power [kW]"};
+    for (int c = 0; c < S_NCOL; c++)
+        xl_put_header(x, sh, r, c, heads[c]);
+    xl_header_height(sh, r, 3);
+    r++;
+    for (int i = 0; i < n; i++, r++) {
+        if (nq > 1 && (i == 0 || q[i] != q[i - 1])) { /* a model's block */
+            char name[RPT_QUESTION_MAX];
+            rpt_question_labels(run, rep, nq, q[i], name, sizeof name);
+            xl_put_text(x, sh, r++, S_SERIES, name, x->section);
+        }
+        const RunRow *rr = &run->row[rows[i]];
+        const Result *res = &rr->r;
+        xl_put_text(x, sh, r, S_SERIES, rr->sc.series, x->bold);
+        xl_put_text(x, sh, r, S_SCEN, rr->sc.name, NULL);
+        xl_put_num(x, sh, r, S_TIME, xl_ttt_shown(x, rr), x->days);
+        char range[160];
+        const int ranged = isfinite(res->interval_lo) && isfinite(res->interval_hi);
+        if (ranged) {
+            snprintf(range, sizeof range, "%.3g to %.3g", xl_shown_time(x, rr, res->interval_lo),
+                     xl_shown_time(x, rr, res->interval_hi));
+            xl_put_text(x, sh, r, S_RANGE, range, NULL);
+        }
+        if (isfinite(res->cost_usd)) {
+            xl_put_num(x, sh, r, S_COST, res->cost_usd, x->usd);
+            if (ranged) { /* rental: the cost follows the time */
+                char lo[48], hi[48];
+                rpt_fmt_money(res->cost_usd * res->interval_lo, lo, sizeof lo);
+                rpt_fmt_money(res->cost_usd * res->interval_hi, hi, sizeof hi);
+                snprintf(range, sizeof range, "%s to %s", lo, hi);
+                xl_put_text(x, sh, r, S_COSTR, range, NULL);
+            }
+        } else {
+            xl_put_text(x, sh, r, S_COST, "unknown", x->note);
+        }
+        xl_put_num(x, sh, r, S_DEV, rr->sc.devices, x->intf);
+        const int dpn = rr->sc.system.devices_per_node > 0 ? rr->sc.system.devices_per_node : 1;
+        const int nodes = (rr->sc.devices + dpn - 1) / dpn;
+        char sys[NAME_MAX_LEN + 48];
+        snprintf(sys, sizeof sys, "%s; %d node%s", rr->sc.system.name, nodes, nodes == 1 ? "" : "s");
+        xl_put_text(x, sh, r, S_SYS, sys, NULL);
+        xl_put_num(x, sh, r, S_ENERGY, res->energy_to_train_j / x->eunit_j, x->mwh);
+        xl_put_num(x, sh, r, S_POWER, res->system_power_w / 1e3, x->kw);
+    }
+    free(rows);
+    free(q);
+    return r + 1;
 }
 
 /* The best scenario of each series from row r, with its speedup over the
@@ -792,7 +983,8 @@ void xl_sheet_summary(X *x, Sheet *sh)
 {
     summary_head(x, sh);
     int first = 0;
-    int r = best_table(x, sh, 5, &first);
+    int r = shortlist_table(x, sh, 5);
+    r = best_table(x, sh, r, &first);
     r = baseline_table(x, sh, r);
     r = pair_table(x, sh, r, first);
 
@@ -806,30 +998,37 @@ void xl_sheet_summary(X *x, Sheet *sh)
                 groups[ngroup++] = g;
                 break;
             }
-    int data_row = chart_row + 37 * (ngroup > 1 ? ngroup : 1);
+    /* the chart helpers (constraint lines, recommended points), then the data */
+    const int marks_row = chart_row + 37 * (ngroup > 1 ? ngroup : 1);
+    int recs[RPT_MODELS_MAX];
+    const int nrec = rpt_recommended(x->run, recs, RPT_MODELS_MAX);
+    int data_row = marks_row + 3 + (nrec > 0 ? nrec : 0) + 2;
     /* printed, each block of charts starts a page (never a chart cut in two) */
     lxw_row_t breaks[66];
     int nbreak = 0;
     for (int k = 0; k < (ngroup > 1 ? ngroup : 1) && nbreak < 64; k++)
         if (chart_row + 37 * k > 0)
             breaks[nbreak++] = (lxw_row_t)(chart_row + 37 * k);
-    breaks[nbreak++] = (lxw_row_t)data_row;
+    breaks[nbreak++] = (lxw_row_t)marks_row;
     breaks[nbreak] = 0;
     xl_check(x, worksheet_set_h_pagebreaks(sh->ws, breaks));
     int *blk = calloc((size_t)(x->set.n + 1), sizeof *blk);
     double dmin = 0, dmax = 0;
     int npoints = 0;
     const int rr0 = chart_data(x, sh, data_row, blk, &dmin, &dmax, &npoints);
-    if (npoints > 0 && blk)
+    if (npoints > 0 && blk) {
+        chart_marks_data(x, sh, marks_row, dmin, dmax);
         summary_charts(x, sh, blk, groups, ngroup, chart_row, dmin, dmax, rr0);
-    else
+    } else
         xl_put_long(x, sh, chart_row, 0, "No scenario fits and runs: there is nothing to chart.", x->note);
     free(blk);
     free(groups);
     xl_finish_sheet(sh, 8, 40);
     xl_page_setup(sh, -1, 0);
-    /* printed: the answer, the tables and the charts; the chart data, the
-     * speedup and Pareto charts below it stay on the screen (and in charts/) */
+    /* printed: the answer, the tables and the charts; the chart helpers and
+     * data, the speedup and Pareto charts below them stay on the screen (and
+     * in charts/) */
     const int last_col = x->set.n >= 3 && x->set.n <= 40 && x->set.n + 1 > B_NCOL ? x->set.n : B_NCOL - 1;
-    xl_check(x, worksheet_print_area(sh->ws, 0, 0, (lxw_row_t)(data_row - 1), (lxw_col_t)last_col));
+    xl_check(x, worksheet_print_area(sh->ws, 0, 0, (lxw_row_t)(marks_row - 1), (lxw_col_t)last_col));
+    x->marks_row = -1;
 }

@@ -33,6 +33,10 @@ typedef struct {
     double tunit_s;    /* time to train is shown in this unit (s): days, hours or minutes */
     const char *tunit; /* its name: "days", "hours", "minutes" */
     double eunit_j;    /* energy to train is shown in this unit (J): kWh, MWh or GWh */
+    int marks_row;     /* Summary: the chart helpers' first row (constraint lines, recommended points), -1 */
+    int marks_deadline, marks_power; /* ... whether they hold the study's deadline, power budget */
+    int nmarks;                      /* ... the recommended points there */
+    int marks_group[RPT_MODELS_MAX]; /* ... and each one's chart (model group) */
     const char *eunit;
     lxw_error err; /* first error libxlsxwriter returned */
     char *buf;     /* cleaned cell text */

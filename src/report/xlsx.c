@@ -486,6 +486,7 @@ static void choose_time_unit(X *x)
 {
     x->tunit_s = rpt_time_unit(x->run, &x->set, &x->tunit);
     x->eunit_j = rpt_energy_unit(x->run, &x->set, &x->eunit);
+    x->marks_row = -1; /* the Summary sets its chart helpers' row */
 }
 
 /* Time to train in the workbook's unit (days, hours or minutes: the unit
