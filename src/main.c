@@ -231,12 +231,38 @@ static int cmd_run(int argc, char **argv)
 
 /* ---- eval ------------------------------------------------------------- */
 
+/* The strategy axes eval searches when they are not given (issue 27): a
+ * table states its strategy (an empty cell is the parameter's default),
+ * but one scenario typed on the command line asks for the best, as long as
+ * a global batch holds the amount of work per step fixed (without one the
+ * batch would follow dp, and the search would compare different steps). */
+#define EVAL_SEARCHED 3
+static void eval_search_unset(const char **kv, int *line, int *n)
+{
+    static const char *const searched[EVAL_SEARCHED] = {"tp=auto", "pp=auto", "microbatch=auto"};
+    int batch = 0, given[EVAL_SEARCHED] = {0};
+    for (int i = 0; i < *n; i++) {
+        const char *eq = strchr(kv[i], '=');
+        const size_t kl = eq ? (size_t)(eq - kv[i]) : strlen(kv[i]);
+        batch |= (kl == 12 && !strncasecmp(kv[i], "global_batch", kl)) ||
+                 (kl == 13 && !strncasecmp(kv[i], "replica_batch", kl));
+        for (int k = 0; k < EVAL_SEARCHED; k++)
+            given[k] |= kl == (size_t)(strchr(searched[k], '=') - searched[k]) &&
+                        !strncasecmp(kv[i], searched[k], kl);
+    }
+    for (int k = 0; batch && k < EVAL_SEARCHED; k++)
+        if (!given[k]) {
+            kv[*n] = searched[k];
+            line[(*n)++] = 0; /* no argument of the user's: a message names none */
+        }
+}
+
 static int cmd_eval(int argc, char **argv)
 {
     const char *format = "text", *tdir = NULL;
     int top_k = 0;
-    const char **kv = calloc((size_t)argc, sizeof *kv);
-    int *line = calloc((size_t)argc, sizeof *line);
+    const char **kv = calloc((size_t)argc + EVAL_SEARCHED, sizeof *kv);
+    int *line = calloc((size_t)argc + EVAL_SEARCHED, sizeof *line);
     int n = 0, rc = EXIT_OK;
     if (!kv || !line) {
         free(kv);
@@ -269,6 +295,7 @@ static int cmd_eval(int argc, char **argv)
             line[n++] = i; /* messages name the argument */
         }
     }
+    eval_search_unset(kv, line, &n);
     if (rc == EXIT_OK && strcmp(format, "text") && strcmp(format, "csv"))
         rc = usage_error("eval: --format must be text or csv, got '%s'", format);
     TemplateDB db;

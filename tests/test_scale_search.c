@@ -316,7 +316,8 @@ static void test_search_batch_too_small(void **state)
     build_scenario(&sc, kv, 7);
     assert_int_equal(evaluate(&sc, &r), -1);
     assert_int_equal(r.status, STATUS_ERROR);
-    assert_non_null(strstr(r.error, "global_batch 16 is not a multiple of microbatch 1 x dp 64"));
+    assert_non_null(
+        strstr(r.error, "tp 1 x pp 1 leaves dp 64, more replicas than global_batch 16 has samples"));
     RunRow rr;
     memset(&rr, 0, sizeof rr);
     rr.sc = sc;

@@ -181,6 +181,31 @@ static void build_unexpanded(const Builder *b, int i, const TableRow *tr, const 
     row_fail(rr, base);
 }
 
+/* A swept hardware, technology or stack value (a dotted template path,
+ * power_cap, precision) is a series of its own, so that the charts and
+ * the Summary show its effect rather than the best over it (issue 27):
+ * "N5 co-designed (tdp=700 W)" (the path's last part; the series name
+ * kept whole where the values would not fit). */
+static void swept_series(const Table *t, const TableRow *tr, const SweepRow *sw, char *series, size_t n)
+{
+    char s[2 * NAME_MAX_LEN];
+    size_t len = (size_t)snprintf(s, sizeof s, "%s", series);
+    int k = 0;
+    for (int c = 0; c < t->ncol && c < tr->ncell && len < sizeof s; c++) {
+        const char *col = t->col_name[c];
+        if (!sweep_is_sweep(tr->cell[c].text) ||
+            !(strchr(col, '.') || !strcasecmp(col, "power_cap") || !strcasecmp(col, "precision")))
+            continue;
+        const char *last = strrchr(col, '.');
+        len += (size_t)snprintf(s + len, sizeof s - len, "%s%s=%s", k++ ? "; " : " (", last ? last + 1 : col,
+                                sw->val[c]);
+    }
+    if (k && len < sizeof s)
+        len += (size_t)snprintf(s + len, sizeof s - len, ")");
+    if (k && len < n && !text_escape_inplace(s, n)) /* echoed everywhere: control characters as escapes */
+        memcpy(series, s, strlen(s) + 1);
+}
+
 /* Scenario sw of table row i into rr: built, or failed with its diagnostic. */
 static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw, RunRow *rr)
 {
@@ -231,6 +256,7 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
     text_copy(rr->sc.name, sizeof rr->sc.name, name); /* fits: checked above */
     if (b->c_series < 0 || !sw->val[b->c_series][0])
         snprintf(rr->sc.series, sizeof rr->sc.series, "%s", rr->sc.system.name);
+    swept_series(t, tr, sw, rr->sc.series, sizeof rr->sc.series);
     rr->built = 1;
 }
 

@@ -42,6 +42,8 @@ static const char help_text[] =
     "  eval KEY=VALUE ...  one scenario, a readable breakdown on stdout, e.g.\n"
     "                      deepflow eval system=dgx-h100 model=gpt3-175b devices=1024 tp=8 pp=16 \\\n"
     "                          microbatch=1 global_batch=1536 train_tokens=300e9\n"
+    "                      with a global_batch (or replica_batch), tp, pp and microbatch\n"
+    "                      left out are searched (auto); without one they are 1\n"
     "      --format csv        print the summary header and row instead\n"
     "      --top K             list the search's K best strategies after the breakdown\n"
     "  templates [KIND]    list the templates (devices, networks, systems, models,\n"

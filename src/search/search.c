@@ -226,6 +226,12 @@ static Enter enter(Walk *w, StrategyAxis ax, int x)
         c->st.global_batch = sc->st.global_batch > 0 && !sc->replica_batch ? sc->st.global_batch
                              : sc->replica_batch > 0 ? (int64_t)sc->replica_batch * c->st.dp
                                                      : (int64_t)x * c->st.dp;
+        if (c->st.global_batch < c->st.dp) { /* no microbatch can help: said so, not the last one tried */
+            snprintf(w->last_err, sizeof w->last_err,
+                     "tp %d x pp %d leaves dp %d, more replicas than global_batch %lld has samples", c->st.tp,
+                     c->st.pp, c->st.dp, (long long)c->st.global_batch);
+            return ENTER_INVALID;
+        }
         if (c->st.global_batch % ((int64_t)x * c->st.dp)) {
             snprintf(w->last_err, sizeof w->last_err,
                      "tp %d x pp %d leaves dp %d, and global_batch %lld is not a multiple of microbatch %d x "
