@@ -90,8 +90,11 @@ def main():
     if "Recommended for" in answer and not start:
         fails.append("the answer recommends, but the Summary has no shortlist")
     if start:
-        block, r = [], start[0] + 3
-        cost_col = [c.value for c in summ[start[0] + 2]].index("Cost to train [USD]")
+        head = start[0] + 1
+        while summ.cell(head, 1).value != "Series":
+            head += 1
+        block, r = [], head + 1
+        cost_col = [str(c.value).startswith("Cost to train") for c in summ[head]].index(True)
         while summ.cell(r, 1).value:
             name, scen, cost = summ.cell(r, 1).value, summ.cell(r, 2).value, summ.cell(r, cost_col + 1).value
             if scen is None:  # a model's heading

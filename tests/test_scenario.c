@@ -557,6 +557,42 @@ static void test_result_identities(void **state)
     }
 }
 
+/* Buying instead of renting (issue 27): whole nodes at the template's
+ * price, the energy at the site's price, the run's share of owning, and
+ * the use from which buying costs less than renting, by hand. */
+static void test_buy_or_rent(void **state)
+{
+    Fix *f = *state;
+    Result r;
+    build_ok(f,
+             "system=dgx-h100, model=gpt3-175b, devices=1020, tp=4, pp=1, microbatch=1, global_batch=1020, "
+             "zero=3, recompute=full, system.price.purchase_node=$270k, electricity_price=$0.10, "
+             "amortisation_years=4");
+    eval_ok(&f->sc, &r);
+    assert_int_equal(r.status, STATUS_OK);
+    const double nodes = 128; /* 1020 devices: 127.5 nodes, bought whole */
+    assert_rel(r.purchase_usd, nodes * 270e3, 1e-12);
+    assert_rel(r.energy_cost_usd, r.energy_to_train_j / 3.6e6 * 0.10, 1e-12);
+    const double year_s = 8766.0 * 3600.0;
+    assert_rel(r.own_cost_usd, r.purchase_usd * r.time_to_train_s / (4 * year_s) + r.energy_cost_usd, 1e-12);
+    const double rent = 3.99 * 1020 * 8766.0, energy = r.system_power_w / 1e3 * 8766.0 * 0.10;
+    assert_rel(r.break_even_use, r.purchase_usd / (4 * (rent - energy)), 1e-12);
+    assert_true(r.break_even_use > 0.05 &&
+                r.break_even_use < 0.5); /* renting H100s at $3.99: buy above ~20 % use */
+    /* dearer power than rent: never */
+    build_ok(f,
+             "system=dgx-h100, model=gpt3-175b, devices=1024, tp=8, pp=8, microbatch=1, global_batch=1536, "
+             "system.price.purchase_node=$270k, electricity_price=$9");
+    eval_ok(&f->sc, &r);
+    assert_true(isinf(r.break_even_use));
+    /* no purchase price: nothing to compare, the energy cost still known */
+    build_ok(f,
+             "system=dgx-h200, model=gpt3-175b, devices=1024, tp=8, pp=8, microbatch=1, global_batch=1536");
+    eval_ok(&f->sc, &r);
+    assert_true(isnan(r.purchase_usd) && isnan(r.own_cost_usd) && isnan(r.break_even_use));
+    assert_rel(r.energy_cost_usd, r.energy_to_train_j / 3.6e6 * 0.0806, 1e-12);
+}
+
 /* Every shipped system runs a dense 8192^3 GEMM within its own power cap
  * at a sensible fraction of its peak (issue 9: tpu-v4-pod could not; it
  * was L2-bound at 44 % and drew 383 W against 192 W). */
@@ -938,6 +974,7 @@ int main(void)
         cmocka_unit_test(test_gemm_bounds),
         cmocka_unit_test(test_gpt3_one_device_oom),
         cmocka_unit_test(test_dp_allreduce_scaling),
+        cmocka_unit_test(test_buy_or_rent),
         cmocka_unit_test(test_result_identities),
         cmocka_unit_test(test_every_system_at_its_cap),
         cmocka_unit_test(test_framework_stack),

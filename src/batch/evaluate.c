@@ -32,6 +32,7 @@ static void reset(Result *r)
     r->energy_per_step_j = NAN;
     r->energy_to_train_j = NAN;
     r->cost_usd = NAN;
+    r->purchase_usd = r->energy_cost_usd = r->own_cost_usd = r->break_even_use = NAN;
     r->epochs = NAN;
     r->interval_lo = NAN;
     r->interval_hi = NAN;
@@ -97,6 +98,30 @@ static void prediction_interval(const Scenario *sc, Result *r)
     else
         snprintf(r->interval_basis, sizeof r->interval_basis, "%s, %s: %d runs", fw->name,
                  iv == &fw->multi_node ? "multi-node" : "single-node", iv->runs);
+}
+
+/* Buying instead of renting (Result.purchase_usd ...): whole nodes (a
+ * rack-scale system: whole racks) at the template's purchase price; the
+ * energy at the wall at the site's price; owning for the run, its time's
+ * share of the amortisation years; the break-even use u solves
+ * purchase + u Y E = u Y R, with R and E the rental and the energy of a
+ * year of use (8,766 hours). */
+static void buy_or_rent(const Scenario *sc, Result *r)
+{
+    const double year_h = 8766.0, kwh = r->energy_to_train_j / 3.6e6;
+    const int dpn = sc->system.devices_per_node > 0 ? sc->system.devices_per_node : 1;
+    const double nodes = ceil((double)sc->devices / dpn), years = sc->amortisation_years;
+    r->energy_cost_usd = kwh * sc->electricity_usd_kwh;
+    if (!(sc->system.price_purchase_node > 0) || !(years > 0))
+        return;
+    r->purchase_usd = nodes * sc->system.price_purchase_node;
+    r->own_cost_usd = r->purchase_usd * r->time_to_train_s / (years * year_h * 3600.0) + r->energy_cost_usd;
+    if (!(sc->system.price_per_device_hour > 0))
+        return;
+    const double rent_year = sc->system.price_per_device_hour * sc->devices * year_h,
+                 energy_year = r->system_power_w / 1e3 * year_h * sc->electricity_usd_kwh;
+    r->break_even_use =
+        rent_year > energy_year ? r->purchase_usd / (years * (rent_year - energy_year)) : INFINITY;
 }
 
 static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
@@ -198,6 +223,7 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
         }
         if (sc->system.price_per_device_hour > 0)
             r->cost_usd = sc->system.price_per_device_hour * sc->devices * r->time_to_train_s / 3600.0;
+        buy_or_rent(sc, r);
     }
     return 0;
 }

@@ -363,6 +363,8 @@ static const ParamDef system_defs[] = {
     PD(System, "pue", pue, UNIT_NUMBER, 1, 3, 1, 0, "facility power usage effectiveness"),
     PD(System, "price.device_hour", price_per_device_hour, UNIT_MONEY, 0, 1e6, 0, 0,
        "cost per accelerator-hour"),
+    PD(System, "price.purchase_node", price_purchase_node, UNIT_MONEY, 0, 1e9, 0, 0,
+       "purchase price of one node (a rack-scale system: one rack), USD; 0: not known"),
     PD(System, "reliability.failures_per_device_hour", failures_per_device_hour, UNIT_NUMBER, 0, 1, 0, 0,
        "job interruptions per accelerator-hour (0: not modelled)"),
     PD(System, "reliability.checkpoint_write", checkpoint_write_bw, UNIT_BANDWIDTH, 0, 1e15, 0, 0,
@@ -652,6 +654,11 @@ static const ParamDef scenario_defs[] = {
        "the most the training may cost at list price (USD)"),
     PD(Scenario, "power_budget", power_budget_w, UNIT_POWER, 0, 1e12, 0, 0,
        "the most power the system may draw at the wall"),
+    PD(Scenario, "electricity_price", electricity_usd_kwh, UNIT_MONEY, 0, 10, 0.0806, 0,
+       "price of a kWh at the wall, USD (default 0.0806: the US industrial average of 2023, EIA)"),
+    PD(Scenario, "amortisation_years", amortisation_years, UNIT_NUMBER, 0.5, 30, 5, 0,
+       "years a bought system is written off over (default 5: the servers' useful life in Meta's and "
+       "Amazon's 10-Ks, 2022-2025; Microsoft and Alphabet 6)"),
 };
 
 const ParamTable param_scenario_table = {"scenarios", scenario_defs, N(scenario_defs), sizeof(Scenario),

@@ -10,6 +10,10 @@
 
 #define NAME_MAX_LEN 64
 
+/* A node of this many devices or more is a rack-scale system (NVL36,
+ * NVL72): sold, rented and powered by the rack. */
+#define RACK_SCALE_DEVICES 16
+
 /* fp4: NVFP4/MXFP4 block-scaled 4-bit GEMM inputs (Blackwell) */
 typedef enum { PREC_FP32, PREC_TF32, PREC_FP16, PREC_BF16, PREC_FP8, PREC_FP4, PREC_COUNT } Precision;
 
@@ -273,6 +277,7 @@ typedef struct {
     double switch_w_per_device;   /* fabric switches, apportioned per device */
     double pue;                   /* facility power usage effectiveness */
     double price_per_device_hour; /* $ ; 0 unknown */
+    double price_purchase_node;   /* $ to buy one node (a rack-scale system: its rack); 0 unknown */
     /* reliability (scale/goodput.c): 0 where not stated */
     double failures_per_device_hour; /* job interruptions per device-hour */
     double checkpoint_write_bw;      /* checkpoint storage, per node, B/s */
@@ -516,6 +521,8 @@ typedef struct {
     /* Constraints a recommendation must meet (0: none): the time to train,
      * the cost to train and the system's power at the wall. */
     double deadline_s, budget_usd, power_budget_w;
+    double electricity_usd_kwh; /* the site's price of energy at the wall */
+    double amortisation_years;  /* a bought system is written off over these */
     int global_batch_defaulted; /* 1: no global_batch given; microbatch x dp was taken */
     Codesign codesign;          /* splits of the derive: device to optimise with the strategy */
     int codesign_starts;        /* multi-start: the template's split plus starts - 1 seeded ones */
@@ -582,7 +589,14 @@ typedef struct {
     double clock_scale;                          /* DVFS clock / nominal clock (1: not throttled) */
     double power_cap_w;                          /* the cap the device was held to */
     double cost_usd;                             /* price x devices x time to train; NaN unknown */
-    Goodput failures;                            /* time to train with failures; NaN where not stated */
+    /* Buying instead (issue 27): the nodes' purchase price, the run's
+     * energy at the wall at the site's price, the run's share of owning
+     * (the purchase over the amortisation years, pro rata of the run's
+     * time, plus its energy), and the share of the amortisation years the
+     * system must be busy for buying to cost less than renting (NaN:
+     * unknown; +inf: renting is cheaper at any use). */
+    double purchase_usd, energy_cost_usd, own_cost_usd, break_even_use;
+    Goodput failures; /* time to train with failures; NaN where not stated */
     /* Prediction interval (DESIGN.md 6.10): measured / predicted step time
      * lies in [interval_lo, interval_hi] for 90 % of the stack's validation
      * runs of this regime; NaN when the stack has none (ideal). */

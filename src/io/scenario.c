@@ -12,10 +12,6 @@
 #include "core/strategy.h"
 #include "core/text.h"
 
-/* A node of this many devices or more is a rack-scale system (NVL36,
- * NVL72): sold, rented and powered by the rack. */
-#define RACK_SCALE_DEVICES 16
-
 static int setting_error(Diag *d, const char *file, const Setting *s)
 {
     snprintf(d->file, sizeof d->file, "%s", file);

@@ -100,6 +100,13 @@ const ReportCol report_cols[] = {
     {"cost_usd", "USD", RC_NUM, RF_PLAIN, "accelerator-hours x list price (empty: no price in the template)"},
     {"cost_usd_lo", "USD", RC_NUM, RF_PLAIN, "low end of the cost (prediction interval)"},
     {"cost_usd_hi", "USD", RC_NUM, RF_PLAIN, "high end of the cost (prediction interval)"},
+    {"purchase_usd", "USD", RC_NUM, RF_PLAIN,
+     "buying the nodes (whole racks for rack-scale systems) at the template's price (empty: no price)"},
+    {"energy_cost_usd", "USD", RC_NUM, RF_PLAIN, "the run's energy at the wall x electricity_price"},
+    {"own_cost_usd", "USD", RC_NUM, RF_PLAIN,
+     "owning for the run: the purchase over amortisation_years, pro rata of the run's time, plus its energy"},
+    {"break_even_use", "", RC_NUM, RF_PERCENT,
+     "share of the amortisation years the system must be busy for buying to cost less than renting"},
     {"interval_basis", "", RC_TEXT, RF_PLAIN,
      "the validation runs the prediction interval comes from (stack, one node or several, count)"},
 };
@@ -167,6 +174,10 @@ static const Figure figures[] = {
     {"energy_per_step_j", offsetof(Result, energy_per_step_j), 1},
     {"energy_to_train_kwh", offsetof(Result, energy_to_train_j), 3.6e6},
     {"cost_usd", offsetof(Result, cost_usd), 1},
+    {"purchase_usd", offsetof(Result, purchase_usd), 1},
+    {"energy_cost_usd", offsetof(Result, energy_cost_usd), 1},
+    {"own_cost_usd", offsetof(Result, own_cost_usd), 1},
+    {"break_even_use", offsetof(Result, break_even_use), 1},
 };
 
 /* How each column is read off a row, worked out once from its name (the
@@ -473,6 +484,10 @@ static const struct {
     {"cost_usd", "Cost"},
     {"cost_usd_lo", "Cost, low"},
     {"cost_usd_hi", "Cost, high"},
+    {"purchase_usd", "Purchase"},
+    {"energy_cost_usd", "Energy cost"},
+    {"own_cost_usd", "Owning, the run's share"},
+    {"break_even_use", "Buy beats rent from a use of"},
     {"interval_basis", "Range from"},
     {"rank", "Rank"},
     {"slower_than_best", "Slower than rank 1"},

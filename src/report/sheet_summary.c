@@ -672,6 +672,18 @@ static int shortlist_table(X *x, Sheet *sh, int r)
              meets, meets == 1 ? "" : "s", meets == 1 ? "s" : "",
              n < meets ? "; the cheapest of each model are listed" : "");
     xl_put_long(x, sh, r++, 0, text, x->note);
+    if (n > 0) {
+        const Scenario *s0 = &run->row[rows[0]].sc;
+        char buy[500];
+        snprintf(
+            buy, sizeof buy,
+            "To buy instead: whole nodes (racks) at the system template's price (a list price, a quotation "
+            "or an estimate: see its sources); energy at $%.4g a kWh (electricity_price); buying costs less "
+            "than renting where the system is busy more than the share shown of %.3g years "
+            "(amortisation_years); no facility or staff cost.",
+            s0->electricity_usd_kwh, s0->amortisation_years);
+        xl_put_long(x, sh, r++, 0, buy, x->note);
+    }
     if (n == 0) {
         xl_put_text(x, sh, r++, B_SERIES, "(none: relax a constraint or widen the sweep)", x->note);
         free(rows);
@@ -682,10 +694,35 @@ static int shortlist_table(X *x, Sheet *sh, int r)
     snprintf(th, sizeof th, "Time to train [%s]", x->tunit);
     snprintf(eh, sizeof eh, "Energy to train [%s]", x->eunit);
     /* its own columns, side by side (their widths are the sheet's) */
-    enum { S_SERIES, S_SCEN, S_TIME, S_RANGE, S_COST, S_COSTR, S_DEV, S_SYS, S_ENERGY, S_POWER, S_NCOL };
-    const char *heads[S_NCOL] = {
-        "Series",  "Scenario",      th, "90 % range (validation)", "Cost to train [USD]", "Cost range",
-        "Devices", "System; nodes", eh, "System power [kW]"};
+    enum {
+        S_SERIES,
+        S_SCEN,
+        S_TIME,
+        S_RANGE,
+        S_COST,
+        S_COSTR,
+        S_DEV,
+        S_SYS,
+        S_ENERGY,
+        S_POWER,
+        S_PURCH,
+        S_ECOST,
+        S_BREAK,
+        S_NCOL
+    };
+    const char *heads[S_NCOL] = {"Series",
+                                 "Scenario",
+                                 th,
+                                 "90 % range (validation)",
+                                 "Cost to train (rent) [USD]",
+                                 "Cost range",
+                                 "Devices",
+                                 "System; nodes or racks",
+                                 eh,
+                                 "Power at the wall [kW]",
+                                 "Purchase [USD]",
+                                 "Energy cost [USD]",
+                                 "Buy beats rent above a use of"};
     for (int c = 0; c < S_NCOL; c++)
         xl_put_header(x, sh, r, c, heads[c]);
     xl_header_height(sh, r, 3);
@@ -724,10 +761,22 @@ static int shortlist_table(X *x, Sheet *sh, int r)
         const int dpn = rr->sc.system.devices_per_node > 0 ? rr->sc.system.devices_per_node : 1;
         const int nodes = (rr->sc.devices + dpn - 1) / dpn;
         char sys[NAME_MAX_LEN + 48];
-        snprintf(sys, sizeof sys, "%s; %d node%s", rr->sc.system.name, nodes, nodes == 1 ? "" : "s");
+        snprintf(sys, sizeof sys, "%s; %d %s%s", rr->sc.system.name, nodes,
+                 dpn >= RACK_SCALE_DEVICES ? "rack" : "node", nodes == 1 ? "" : "s");
         xl_put_text(x, sh, r, S_SYS, sys, NULL);
         xl_put_num(x, sh, r, S_ENERGY, res->energy_to_train_j / x->eunit_j, x->mwh);
         xl_put_num(x, sh, r, S_POWER, res->system_power_w / 1e3, x->kw);
+        if (isfinite(res->purchase_usd))
+            xl_put_num(x, sh, r, S_PURCH, res->purchase_usd, x->usd);
+        else
+            xl_put_text(x, sh, r, S_PURCH, "no price", x->note);
+        xl_put_num(x, sh, r, S_ECOST, res->energy_cost_usd, x->usd);
+        if (isinf(res->break_even_use))
+            xl_put_text(x, sh, r, S_BREAK, "never", x->note);
+        else if (res->break_even_use > 1)
+            xl_put_text(x, sh, r, S_BREAK, "over 100 %: rent", x->note);
+        else
+            xl_put_num(x, sh, r, S_BREAK, res->break_even_use, x->pct);
     }
     free(rows);
     free(q);
