@@ -319,10 +319,14 @@ static void chart_marks(X *x, Sheet *sh, lxw_chart *c, int group, int col)
             continue;
         chart_series_set_marker_type(cs, LXW_CHART_MARKER_CIRCLE);
         chart_series_set_marker_size(cs, 11);
-        lxw_chart_line none = {.none = LXW_TRUE};
-        chart_series_set_line(cs, &none);
-        lxw_chart_fill nofill = {.none = LXW_TRUE};
-        chart_series_set_marker_fill(cs, &nofill);
+        lxw_chart_line no_line;
+        memset(&no_line, 0, sizeof no_line);
+        no_line.none = LXW_TRUE;
+        chart_series_set_line(cs, &no_line);
+        lxw_chart_fill no_fill;
+        memset(&no_fill, 0, sizeof no_fill);
+        no_fill.none = LXW_TRUE;
+        chart_series_set_marker_fill(cs, &no_fill);
         lxw_chart_line border = {.color = 0xC00000, .width = 2};
         chart_series_set_marker_line(cs, &border);
     }
