@@ -322,8 +322,13 @@ static void test_money(void **state)
     parse_bad("USD", UNIT_MONEY, "missing number");
     parse_bad("junk", UNIT_MONEY, "not a number");
     parse_bad("0x1F", UNIT_MONEY, "unexpected 'x1F' after the amount");
-    /* what is printed reads back */
-    const double amounts[] = {2.5, 980, 250e3, 2e6, 1234567, 30e6, 1.2e9, 4e12};
+    assert_rel(parse_ok("-$5", UNIT_MONEY), -5.0, 0);
+    assert_rel(parse_ok("$-5", UNIT_MONEY), -5.0, 0);
+    assert_rel(parse_ok("-$2.5 M", UNIT_MONEY), -2.5e6, 0);
+    parse_bad("-$-5", UNIT_MONEY, "not a number");
+    parse_bad("-$5", UNIT_TIME, "unit '$' is money, not a time");
+    /* what is printed reads back (the fuzzer found -1 printed as "-$1" and refused) */
+    const double amounts[] = {2.5, 980, 250e3, 2e6, 1234567, 30e6, 1.2e9, 4e12, -1, -2.5e6, 1e-5, 1e300};
     for (size_t i = 0; i < sizeof amounts / sizeof amounts[0]; i++) {
         char buf[64];
         unit_format(amounts[i], UNIT_MONEY, buf, sizeof buf);

@@ -500,7 +500,11 @@ int unit_parse(const char *text, UnitKind kind, double *out, char *err, size_t e
     if (p == end)
         return fail(err, errlen, "missing number");
 
-    int dollar = 0;
+    int dollar = 0, minus = 0;
+    if ((*p == '-' || *p == '+') && p + 1 < end && p[1] == '$') { /* "-$5", as money is printed */
+        minus = *p == '-';
+        p++;
+    }
     if (*p == '$') {
         dollar = 1;
         p++;
@@ -510,8 +514,14 @@ int unit_parse(const char *text, UnitKind kind, double *out, char *err, size_t e
             return fail(err, errlen, "missing number");
     }
 
-    if (kind == UNIT_MONEY)
-        return parse_money(p, end, dollar, out, err, errlen);
+    if (kind == UNIT_MONEY) {
+        if (minus && (*p == '-' || *p == '+'))
+            return fail(err, errlen, "not a number");
+        const int rc = parse_money(p, end, dollar, out, err, errlen);
+        if (rc == 0 && minus && out && *out != 0)
+            *out = -*out;
+        return rc;
+    }
 
     const char *num_end = scan_number(p);
     if (!num_end) {

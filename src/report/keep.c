@@ -307,7 +307,7 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
         keep_if(k, h, rr, idx, h->idx >= 0 && rpt_better(rr, idx, h->row, h->idx));
     }
     /* the recommendation (rpt_recommend) */
-    if (sc->deadline_s || sc->budget_usd || sc->power_budget_w)
+    if (rpt_asked(sc))
         keep_if(k, &k->h[H_CONSTRAINT], rr, idx, 0);
     if (rr->built && sc->budget_usd > 0)
         keep_if(k, &k->h[H_BUDGET], rr, idx, 0);
@@ -325,8 +325,10 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
         }
     }
     if (rpt_meets(rr)) {
-        k->meets++;
-        keep_shortlist(k, q, rr, idx);
+        if (rpt_asked(sc)) { /* the shortlist: a row that asks nothing is not on it (nor costs here) */
+            k->meets++;
+            keep_shortlist(k, q, rr, idx);
+        }
         Held *f = held_at(&k->m[M_FAST], q), *g = held_at(&k->m[M_GREEN], q), *c = held_at(&k->m[M_REC], q);
         keep_if(k, f, rr, idx, f && f->idx >= 0 && r->time_to_train_s < f->row->r.time_to_train_s);
         keep_if(k, g, rr, idx, g && g->idx >= 0 && r->energy_to_train_j < g->row->r.energy_to_train_j);

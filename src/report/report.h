@@ -287,7 +287,10 @@ int rpt_questions(const Run *run, const int *rows, int n, int *q, int *rep, int 
  * given where another question trains the same model). */
 void rpt_question_labels(const Run *run, const int *rep, int nq, int k, char *buf, size_t n);
 
-/* The shortlist: the rows that meet their constraints, per question (in
+/* 1 when the row states a deadline, budget or power budget. */
+int rpt_asked(const Scenario *sc);
+
+/* The shortlist: the rows that state constraints and meet them, per question (in
  * the order of the questions' first built rows), cheapest first
  * (rpt_cheaper; ties to the earlier row), RPT_SHORTLIST_MAX of each at
  * most: *rows and their questions *q (the caller frees both), rep[k]

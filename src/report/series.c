@@ -572,6 +572,11 @@ void rpt_question_labels(const Run *run, const int *rep, int nq, int k, char *bu
     rpt_question_label(&run->row[rep[k]].sc, twice, buf, n);
 }
 
+int rpt_asked(const Scenario *sc)
+{
+    return sc->deadline_s > 0 || sc->budget_usd > 0 || sc->power_budget_w > 0;
+}
+
 int rpt_shortlist(const Run *run, int **rows_out, int **q_out, int *rep, int *nq, long *meets)
 {
     *rows_out = *q_out = NULL;
@@ -595,7 +600,7 @@ int rpt_shortlist(const Run *run, int **rows_out, int **q_out, int *rep, int *nq
     *nq = rpt_questions(run, built, nb, qb, rep, RPT_MODELS_MAX);
     int n = 0;
     for (int b = 0; b < nb; b++)
-        if (rpt_meets(&run->row[built[b]])) {
+        if (rpt_asked(&run->row[built[b]].sc) && rpt_meets(&run->row[built[b]])) {
             rows[n] = built[b];
             q[n++] = qb[b];
         }

@@ -658,8 +658,7 @@ static int shortlist_table(X *x, Sheet *sh, int r)
     const Run *run = x->run;
     int asked = 0;
     for (int i = 0; i < run->n && !asked; i++)
-        asked = run->row[i].built && (run->row[i].sc.deadline_s > 0 || run->row[i].sc.budget_usd > 0 ||
-                                      run->row[i].sc.power_budget_w > 0);
+        asked = run->row[i].built && rpt_asked(&run->row[i].sc);
     if (!asked)
         return r;
     int *rows = NULL, *q = NULL, rep[RPT_MODELS_MAX], nq = 0;
@@ -671,7 +670,8 @@ static int shortlist_table(X *x, Sheet *sh, int r)
     snprintf(text, sizeof text, "Shortlist: the scenarios that meet every constraint, cheapest first");
     xl_put_long(x, sh, r++, 0, text, x->section);
     snprintf(text, sizeof text,
-             "%ld scenario%s of the study meet%s its deadline, budget and power budget%s; cost and time with "
+             "%ld scenario%s of the study meet%s the deadline, budget and power budget it states%s; cost and "
+             "time with "
              "their 90 %% range (validation); power at the wall, the facility's share included (PUE).",
              meets, meets == 1 ? "" : "s", meets == 1 ? "s" : "",
              n < meets ? "; the cheapest of each model are listed" : "");
