@@ -543,11 +543,11 @@ static int pareto_chart(X *x, Sheet *sh, const int *blk, int row, const ParetoAx
     xl_put_long(x, sh, row, 0, text, x->section);
     xl_put_header(x, sh, row + 1, D_SERIES, "Series");
     xl_put_header(x, sh, row + 1, D_SCEN, "Scenario");
-    xl_put_header(x, sh, row + 1, D_DEV, "Devices");
+    xl_put_header_num(x, sh, row + 1, D_DEV, "Devices");
     char th[48];
     snprintf(th, sizeof th, "Time to train [%s]", x->tunit);
-    xl_put_header(x, sh, row + 1, D_TIME, th);
-    xl_put_header(x, sh, row + 1, ax->col, ax->head);
+    xl_put_header_num(x, sh, row + 1, D_TIME, th);
+    xl_put_header_num(x, sh, row + 1, ax->col, ax->head);
     int r0 = row + 2, r = r0, front_row[RPT_MODELS_MAX + 1];
     double best = INFINITY;
     lxw_format *f = ax->col == D_COST ? x->usd : ax->col == D_POWER ? x->kw : x->mwh;
@@ -726,9 +726,12 @@ static int shortlist_table(X *x, Sheet *sh, int r)
                                  "Power at the wall [kW]",
                                  "Purchase [USD]",
                                  "Energy cost [USD]",
-                                 "Buy beats rent above a use of"};
+                                 "Break-even use, buy vs rent"};
     for (int c = 0; c < S_NCOL; c++)
-        xl_put_header(x, sh, r, c, heads[c]);
+        if (c == S_SERIES || c == S_SCEN || c == S_RANGE || c == S_COSTR || c == S_SYS)
+            xl_put_header(x, sh, r, c, heads[c]);
+        else /* over numbers, right-aligned as they are */
+            xl_put_header_num(x, sh, r, c, heads[c]);
     xl_header_height(sh, r, 3);
     r++;
     for (int i = 0; i < n; i++, r++) {
@@ -832,7 +835,10 @@ static int best_table(X *x, Sheet *sh, int r, int *first_out)
                                  wh,
                                  "What limits it"};
     for (int c = 0; c < B_NCOL; c++)
-        xl_put_header(x, sh, r, c, heads[c]);
+        if (c == B_SERIES || c == B_SCEN || c == B_RANGE || c == B_SYS || c == B_STRAT || c == B_LIMIT)
+            xl_put_header(x, sh, r, c, heads[c]);
+        else /* over numbers, right-aligned as they are */
+            xl_put_header_num(x, sh, r, c, heads[c]);
     xl_widen(sh, B_SPEEDUP, (double)xl_utf8_chars(sp) / 3 + 3);
     xl_header_height(sh, r, 3);
     r++;
@@ -873,7 +879,10 @@ static int baseline_table(X *x, Sheet *sh, int r)
         static const char *const ch[6] = {"Series",       "Baseline",    "Model", "Crossover [devices]",
                                           "Best speedup", "At [devices]"};
         for (int c = 0; c < 6; c++)
-            xl_put_header(x, sh, r, c, ch[c]);
+            if (c < 3)
+                xl_put_header(x, sh, r, c, ch[c]);
+            else
+                xl_put_header_num(x, sh, r, c, ch[c]);
         xl_header_height(sh, r, 2);
         r++;
         for (int k = 0; k < ncmp; k++, r++) {
@@ -905,7 +914,7 @@ static int pair_table(X *x, Sheet *sh, int r, int first)
             x->section);
         xl_put_header(x, sh, r, 0, "Series");
         for (int j = 0; j < x->set.n; j++)
-            xl_put_header(x, sh, r, 1 + j, x->set.s[j].name);
+            xl_put_header_num(x, sh, r, 1 + j, x->set.s[j].name);
         xl_header_height(sh, r, 3);
         r++;
         for (int i = 0; i < x->set.n; i++, r++) {
@@ -956,7 +965,10 @@ static int chart_data(X *x, Sheet *sh, int data_row, int *blk, double *dmin_out,
                                   "Energy to train [MWh]"};
     int dh = data_row + 1;
     for (int c = 0; c < D_NCOL; c++)
-        xl_put_header(x, sh, dh, c, dheads[c]);
+        if (c == D_SERIES || c == D_SCEN)
+            xl_put_header(x, sh, dh, c, dheads[c]);
+        else
+            xl_put_header_num(x, sh, dh, c, dheads[c]);
     xl_header_height(sh, dh, 3);
     int rr0 = dh + 1;
     double dmin = 0, dmax = 0;

@@ -65,6 +65,8 @@ void xl_put_long(X *x, Sheet *sh, int row, int col, const char *s, lxw_format *f
 /* A number, or an empty cell when it is not finite. */
 void xl_put_num(X *x, Sheet *sh, int row, int col, double v, lxw_format *f);
 void xl_put_header(X *x, Sheet *sh, int row, int col, const char *s);
+/* The same over a column of numbers: right-aligned, as they are. */
+void xl_put_header_num(X *x, Sheet *sh, int row, int col, const char *s);
 /* Height of a header row of `lines` wrapped lines. */
 void xl_header_height(Sheet *sh, int row, int lines);
 /* A table column's header: "name [unit]", or the name alone. */

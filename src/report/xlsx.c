@@ -314,6 +314,11 @@ void xl_put_header(X *x, Sheet *sh, int row, int col, const char *s)
     put_header_as(x, sh, row, col, s, x->head);
 }
 
+void xl_put_header_num(X *x, Sheet *sh, int row, int col, const char *s)
+{
+    put_header_as(x, sh, row, col, s, x->head_num);
+}
+
 /* Height of a header row of `lines` wrapped lines. */
 void xl_header_height(Sheet *sh, int row, int lines)
 {
