@@ -11,8 +11,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/tests/suite.sh"
 suite_begin answer "$@"
-T=$(mktemp -d "${TMPDIR:-/tmp}/deepflow-answer.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT INT TERM
+suite_tmp
 for t in inputs/*.csv tests/cli/tables/answers.csv; do
     name=$(basename "$t" .csv)
     "$DF" run "$t" -o "$T/$name" --quiet --formats csv,xlsx >"$T/$name.out" 2>&1

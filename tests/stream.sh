@@ -21,8 +21,7 @@ suite_begin stream "$@"
 DEEPFLOW_TEMPLATES=$ROOT/templates
 SOURCE_DATE_EPOCH=1700000000
 export DEEPFLOW_TEMPLATES SOURCE_DATE_EPOCH
-T=$(mktemp -d "${TMPDIR:-/tmp}/deepflow-stream.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT INT TERM
+suite_tmp
 . "$ROOT/tests/same_run.sh"
 
 # same NAME TABLE [OPTIONS...]: held in memory, then streamed

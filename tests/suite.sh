@@ -9,6 +9,7 @@
 #   caller's folder, or absolute); sets DF to its absolute path, enters ROOT
 #   and fixes the locale (messages and number formats must not depend on
 #   the caller's); a usage error (exit 2) without exactly one argument.
+# suite_tmp: T, a temporary folder of the suite's, removed when it exits.
 # ok TEXT, bad TEXT: one check passed or failed, said and counted.
 # suite_end: the closing line "NAME: P passed, F failed" (tests/run_all.sh
 #   adds them up); true when none failed.
@@ -28,6 +29,11 @@ suite_begin() {
     export LC_ALL
     passed=0
     failed=0
+}
+
+suite_tmp() {
+    T=$(mktemp -d "${TMPDIR:-/tmp}/deepflow-$SUITE.XXXXXX") || exit 2
+    trap 'rm -rf "$T"' EXIT INT TERM
 }
 
 ok() {

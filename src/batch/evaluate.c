@@ -109,8 +109,7 @@ static void prediction_interval(const Scenario *sc, Result *r)
 static void buy_or_rent(const Scenario *sc, Result *r)
 {
     const double year_h = 8766.0, kwh = r->energy_to_train_j / 3.6e6;
-    const int dpn = sc->system.devices_per_node > 0 ? sc->system.devices_per_node : 1;
-    const double nodes = ceil((double)sc->devices / dpn), years = sc->amortisation_years;
+    const double nodes = system_nodes(&sc->system, sc->devices), years = sc->amortisation_years;
     r->energy_cost_usd = kwh * sc->electricity_usd_kwh;
     if (!(sc->system.price_purchase_node > 0) || !(years > 0))
         return;

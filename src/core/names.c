@@ -127,3 +127,9 @@ OptimizerSpec optimizer_spec(OptimizerKind k)
     };
     return spec[(unsigned)k < OPT_COUNT ? k : OPT_ADAM];
 }
+
+int system_nodes(const System *s, int devices)
+{
+    const int per_node = s->devices_per_node > 0 ? s->devices_per_node : 1;
+    return (devices + per_node - 1) / per_node;
+}

@@ -653,6 +653,11 @@ const char *tech_part_name(TechPart p);
 const char *codesign_name(Codesign c);
 const char *schedule_name(PpSchedule s);
 
+/* The whole nodes (a rack-scale system's: racks) `devices` accelerators
+ * take on system s: a part-filled one is bought, rented and powered
+ * whole (core/names.c). */
+int system_nodes(const System *s, int devices);
+
 /* ---- facts of the precisions and optimizers (core/names.c), kept once --- */
 
 /* The precision a matrix op in p runs in on a device whose per-precision

@@ -230,7 +230,7 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
      * rest of a partial rack stands idle */
     if (sc->system.devices_per_node >= RACK_SCALE_DEVICES && sc->devices % sc->system.devices_per_node) {
         const Prov *p = prov_find(&src->over, "devices");
-        const int dpn = sc->system.devices_per_node, racks = (sc->devices + dpn - 1) / dpn;
+        const int dpn = sc->system.devices_per_node, racks = system_nodes(&sc->system, sc->devices);
         char msg[DIAG_MSG_MAX];
         snprintf(msg, sizeof msg,
                  "devices (%d) is not a whole number of %s racks (%d devices each): %d rack%s hold%s %d "

@@ -152,8 +152,7 @@ void pwr_scale_device(const Device *dev, double phi, Device *out)
 
 double pwr_system_power(const System *sys, int devices, double device_w)
 {
-    const int per_node = sys->devices_per_node > 0 ? sys->devices_per_node : 1;
-    const double nodes = ceil((double)devices / per_node);
+    const double nodes = system_nodes(sys, devices);
     const double it = devices * (device_w + sys->switch_w_per_device) + nodes * sys->node_overhead_w;
     return it * (sys->pue > 0 ? sys->pue : 1.0);
 }

@@ -402,37 +402,13 @@ static void dat_lines(FILE *f, const void *vctx)
     }
 }
 
-/* The study's deadline and power budget where every built row states the
- * same (else 0: each row is judged by its own, no line to draw). */
-static void study_constraints(const Run *run, double *deadline_s, double *power_w)
-{
-    int first = -1;
-    *deadline_s = *power_w = 0;
-    for (int i = 0; i < run->n; i++) {
-        const Scenario *sc = &run->row[i].sc;
-        if (!run->row[i].built)
-            continue;
-        if (first < 0) {
-            first = i;
-            *deadline_s = sc->deadline_s;
-            *power_w = sc->power_budget_w;
-        }
-        if (sc->deadline_s != *deadline_s)
-            *deadline_s = -1;
-        if (sc->power_budget_w != *power_w)
-            *power_w = -1;
-    }
-    *deadline_s = *deadline_s > 0 ? *deadline_s : 0;
-    *power_w = *power_w > 0 ? *power_w : 0;
-}
-
 /* The constraint the chart's y axis can show, as a red dotted line with
  * its label, and the recommended scenarios as red circles (one chart, not
  * panels: a model's point would show in the others') (issue 27). */
 static void gp_marks(FILE *f, const PlotCtx *c, int panels)
 {
     double deadline, power;
-    study_constraints(c->run, &deadline, &power);
+    rpt_study_constraints(c->run, &deadline, &power);
     double y = 0;
     char label[96] = "";
     if (c->kind == CH_TIME && c->set->by_ttt && deadline > 0) {

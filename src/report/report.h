@@ -287,6 +287,11 @@ int rpt_questions(const Run *run, const int *rows, int n, int *q, int *rep, int 
  * given where another question trains the same model). */
 void rpt_question_labels(const Run *run, const int *rep, int nq, int k, char *buf, size_t n);
 
+/* The study's deadline and power budget where every built row states the
+ * same (else 0: each row is judged by its own; a chart has no line to
+ * draw). */
+void rpt_study_constraints(const Run *run, double *deadline_s, double *power_w);
+
 /* 1 when the row states a deadline, budget or power budget. */
 int rpt_asked(const Scenario *sc);
 

@@ -572,6 +572,28 @@ void rpt_question_labels(const Run *run, const int *rep, int nq, int k, char *bu
     rpt_question_label(&run->row[rep[k]].sc, twice, buf, n);
 }
 
+void rpt_study_constraints(const Run *run, double *deadline_s, double *power_w)
+{
+    int first = -1;
+    *deadline_s = *power_w = 0;
+    for (int i = 0; i < run->n; i++) {
+        const Scenario *sc = &run->row[i].sc;
+        if (!run->row[i].built)
+            continue;
+        if (first < 0) {
+            first = i;
+            *deadline_s = sc->deadline_s;
+            *power_w = sc->power_budget_w;
+        }
+        if (sc->deadline_s != *deadline_s)
+            *deadline_s = -1;
+        if (sc->power_budget_w != *power_w)
+            *power_w = -1;
+    }
+    *deadline_s = *deadline_s > 0 ? *deadline_s : 0;
+    *power_w = *power_w > 0 ? *power_w : 0;
+}
+
 int rpt_asked(const Scenario *sc)
 {
     return sc->deadline_s > 0 || sc->budget_usd > 0 || sc->power_budget_w > 0;
@@ -629,10 +651,10 @@ int rpt_shortlist(const Run *run, int **rows_out, int **q_out, int *rep, int *nq
     return m;
 }
 
-/* One model's answer (rpt_recommend): the rows of model `name` that meet
- * their constraints, ranked; the systems it could not price. */
+/* One model's answer (rpt_recommend): the rows of its model and amount of
+ * training that meet their constraints, ranked; the systems it could not
+ * price. */
 typedef struct {
-    const char *name;
     int first; /* the decision's first built row: one decision per model and amount of training */
     int rec, fast, green, any_ttt, priced;
     const char *unpriced[RPT_UNPRICED_MAX]; /* systems of ok rows without a cost, first seen first */
@@ -704,8 +726,7 @@ static void answers_of(const Run *run, Answers *x)
                 x->models_more = 1;
                 continue;
             }
-            x->m[x->nm++] =
-                (ModelAnswer){.name = sc->model.name, .first = i, .rec = -1, .fast = -1, .green = -1};
+            x->m[x->nm++] = (ModelAnswer){.first = i, .rec = -1, .fast = -1, .green = -1};
         }
         ModelAnswer *a = &x->m[k];
         const Result *r = &rr->r;
@@ -763,7 +784,9 @@ int rpt_recommend(const Run *run, char *buf, size_t n)
     const int cons_row = differ ? -1 : x->first;
     if (cons_row >= 0)
         constraints_text(&run->row[cons_row].sc, cons, sizeof cons);
-    int ret = -1;
+    int ret = -1, reps[RPT_MODELS_MAX];
+    for (int j = 0; j < nm; j++) /* the decisions' first rows: their names */
+        reps[j] = m[j].first;
     size_t len = 0;
     for (int k = 0; k < nm && len < n; k++) {
         const ModelAnswer *a = &m[k];
@@ -772,9 +795,6 @@ int rpt_recommend(const Run *run, char *buf, size_t n)
         const char *sp = len ? "\n" : ""; /* a line per model in the workbook, a space on the console */
         /* the model, and its amount of training where the study trains it twice */
         char name[RPT_QUESTION_MAX];
-        int reps[RPT_MODELS_MAX];
-        for (int j = 0; j < nm; j++)
-            reps[j] = m[j].first;
         rpt_question_labels(run, reps, nm, k, name, sizeof name);
         if (a->rec < 0) {
             len += (size_t)snprintf(buf + len, n - len,

@@ -231,18 +231,12 @@ static lxw_chart_series *block_series(lxw_chart *c, const char *sheet, int r1, i
 
 /* The chart helpers from row h (issue 27): the study's deadline and power
  * budget as two points across the devices (where every row states the
- * same), and each model's recommended scenario.  Sets x->marks_*. */
-static void chart_marks_data(X *x, Sheet *sh, int h, double dmin, double dmax)
+ * same), and each model's recommended scenario (recs, rpt_recommended).  Sets x->marks_*. */
+static void chart_marks_data(X *x, Sheet *sh, int h, double dmin, double dmax, const int *recs, int n)
 {
     const Run *run = x->run;
-    double deadline = -1, power = -1;
-    for (int i = 0; i < run->n; i++) {
-        const Scenario *sc = &run->row[i].sc;
-        if (!run->row[i].built)
-            continue;
-        deadline = deadline < 0 || deadline == sc->deadline_s ? sc->deadline_s : 0;
-        power = power < 0 || power == sc->power_budget_w ? sc->power_budget_w : 0;
-    }
+    double deadline, power;
+    rpt_study_constraints(run, &deadline, &power);
     x->marks_row = h;
     x->marks_deadline = x->set.by_ttt && deadline > 0;
     x->marks_power = power > 0;
@@ -259,8 +253,6 @@ static void chart_marks_data(X *x, Sheet *sh, int h, double dmin, double dmax)
         if (x->marks_power)
             xl_put_num(x, sh, h + 1 + e, D_POWER, power / 1e3, x->kw);
     }
-    int recs[RPT_MODELS_MAX];
-    const int n = rpt_recommended(run, recs, RPT_MODELS_MAX);
     x->nmarks = 0;
     for (int k = 0; k < n; k++) {
         const RunRow *rr = &run->row[recs[k]];
@@ -765,11 +757,11 @@ static int shortlist_table(X *x, Sheet *sh, int r)
             xl_put_text(x, sh, r, S_COST, "unknown", x->note);
         }
         xl_put_num(x, sh, r, S_DEV, rr->sc.devices, x->intf);
-        const int dpn = rr->sc.system.devices_per_node > 0 ? rr->sc.system.devices_per_node : 1;
-        const int nodes = (rr->sc.devices + dpn - 1) / dpn;
+        const int nodes = system_nodes(&rr->sc.system, rr->sc.devices);
         char sys[NAME_MAX_LEN + 48];
         snprintf(sys, sizeof sys, "%s; %d %s%s", rr->sc.system.name, nodes,
-                 dpn >= RACK_SCALE_DEVICES ? "rack" : "node", nodes == 1 ? "" : "s");
+                 rr->sc.system.devices_per_node >= RACK_SCALE_DEVICES ? "rack" : "node",
+                 nodes == 1 ? "" : "s");
         xl_put_text(x, sh, r, S_SYS, sys, NULL);
         xl_put_num(x, sh, r, S_ENERGY, res->energy_to_train_j / x->eunit_j, x->mwh);
         xl_put_num(x, sh, r, S_POWER, res->system_power_w / 1e3, x->kw);
@@ -1082,7 +1074,7 @@ void xl_sheet_summary(X *x, Sheet *sh)
     int npoints = 0;
     const int rr0 = chart_data(x, sh, data_row, blk, &dmin, &dmax, &npoints);
     if (npoints > 0 && blk) {
-        chart_marks_data(x, sh, marks_row, dmin, dmax);
+        chart_marks_data(x, sh, marks_row, dmin, dmax, recs, nrec);
         summary_charts(x, sh, blk, groups, ngroup, chart_row, dmin, dmax, rr0);
     } else
         xl_put_long(x, sh, chart_row, 0, "No scenario fits and runs: there is nothing to chart.", x->note);

@@ -15,8 +15,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tests/suite.sh"
 suite_begin report "$@"
-T=$(mktemp -d "${TMPDIR:-/tmp}/deepflow-report.XXXXXX") || exit 2
-trap 'rm -rf "$T"' EXIT INT TERM
+suite_tmp
 
 cat >"$T/study.csv" <<'EOF'
 # title: Report test: hybrid against DP only
