@@ -324,14 +324,22 @@ def kilo(v):
 
 
 def check_sensitivity(wb, cached, path):
-    """The Sensitivity sheet holds sensitivity.csv's knobs and changes, and a tornado chart."""
+    """The Sensitivity sheet holds sensitivity.csv's knobs and changes, one
+    table and one tornado chart per scenario varied (each model's answer)."""
     have_csv = os.path.exists(path)
     if "Sensitivity" not in wb.sheetnames:
         if have_csv:
             fail("sensitivity.csv is written but the workbook has no Sensitivity sheet")
         return
     ws = cached["Sensitivity"]
-    rows = [r for r in ws.iter_rows(min_row=5, values_only=True) if r[0]]
+    rows, inside = [], False
+    for r in ws.iter_rows(values_only=True):
+        if r[0] == "Parameter":
+            inside = True
+        elif inside and r[0]:
+            rows.append(r)
+        else:
+            inside = False
     if not have_csv:
         return
     with open(path, newline="", encoding="utf-8") as fh:
@@ -350,8 +358,10 @@ def check_sensitivity(wb, cached, path):
                     fail("Sensitivity %s %s: %r, expected empty" % (r[0], k, a))
             elif a is None or abs(float(a) - float(b)) > 1e-5 * max(1.0, abs(float(b))):
                 fail("Sensitivity %s %s: %r, expected %s" % (r[0], k, a, b))
-    if len(wb["Sensitivity"]._charts) != 1:
-        fail("Sensitivity has %d charts, expected its tornado" % len(wb["Sensitivity"]._charts))
+    varied = len(dict.fromkeys(w["scenario"] for w in want))
+    if len(wb["Sensitivity"]._charts) != varied:
+        fail("Sensitivity has %d charts, expected a tornado for each of the %d scenarios varied" %
+             (len(wb["Sensitivity"]._charts), varied))
 
 
 def expected_value(head, want):

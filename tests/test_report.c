@@ -495,6 +495,52 @@ static void test_recommendation_per_model(void **state)
                                 "system.price.device_hour): the scenarios are ranked by energy, not cost."));
 }
 
+/* A swept hardware value (issue 27): the series that differ only by it
+ * get one sentence with each value's best and where it is fastest and
+ * lightest; a series of another model, or unswept, joins no sweep. */
+static void test_sweep_effects(void **state)
+{
+    (void)state;
+    Run run;
+    memset(&run, 0, sizeof run);
+    RunRow rows[6];
+    static const char *const tdp[4] = {"N5 (tdp=300 W)", "N5 (tdp=500 W)", "N5 (tdp=700 W)",
+                                       "N5 (tdp=900 W)"};
+    static const double days[4] = {40, 30, 22, 25};
+    for (int i = 0; i < 4; i++) {
+        fill_row(&rows[i], tdp[i], tdp[i], 512, STATUS_OK, days[i]);
+        rows[i].sc.series_base = 2;
+        rows[i].r.energy_to_train_j = (1.0 + 0.2 * i) * 3.6e12; /* 1 GWh at 300 W, the least */
+    }
+    fill_row(&rows[4], "other model", "N5 (tdp=300 W)x", 512, STATUS_OK, 5); /* another series name */
+    fill_row(&rows[5], "N5 other", "N5 (tdp=700 W)", 64, STATUS_OK, 80);     /* same series, worse */
+    rows[5].sc.series_base = 2;
+    run.row = rows;
+    run.n = 6;
+    RptSeriesSet set;
+    assert_int_equal(rpt_series_build(&run, &set), 0);
+    char buf[RPT_SWEEPS_TEXT_MAX];
+    assert_int_equal(rpt_sweep_effects(&run, &set, buf, sizeof buf), 1);
+    assert_string_equal(buf, "N5, swept over 4 values (the best of each): tdp=300 W 40 days on 512 devices, "
+                             "1 GWh; tdp=500 W 30 days on 512 devices, 1.2 GWh; tdp=700 W 22 days on 512 "
+                             "devices, 1.4 GWh; tdp=900 W 25 days on 512 devices, 1.6 GWh. Fastest at "
+                             "tdp=700 W, least energy at tdp=300 W.");
+    /* another model with the same series names: its own sweep, never mixed */
+    snprintf(rows[3].sc.model.name, sizeof rows[3].sc.model.name, "other");
+    rpt_series_free(&set);
+    assert_int_equal(rpt_series_build(&run, &set), 0);
+    assert_int_equal(rpt_sweep_effects(&run, &set, buf, sizeof buf), 1);
+    assert_null(strstr(buf, "900 W"));
+    /* nothing swept: no sentence */
+    for (int i = 0; i < 6; i++)
+        rows[i].sc.series_base = 0;
+    rpt_series_free(&set);
+    assert_int_equal(rpt_series_build(&run, &set), 0);
+    assert_int_equal(rpt_sweep_effects(&run, &set, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    rpt_series_free(&set);
+}
+
 static void make_run(Run *run)
 {
     memset(run, 0, sizeof *run);
@@ -798,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_every_column_read),
         cmocka_unit_test(test_recommendation),
         cmocka_unit_test(test_recommendation_per_model),
+        cmocka_unit_test(test_sweep_effects),
         cmocka_unit_test(test_strategy_axes),
         cmocka_unit_test(test_series_best),
         cmocka_unit_test(test_baselines),

@@ -186,10 +186,12 @@ static void build_unexpanded(const Builder *b, int i, const TableRow *tr, const 
  * the Summary show its effect rather than the best over it (issue 27):
  * "N5 co-designed (tdp=700 W)" (the path's last part; the series name
  * kept whole where the values would not fit). */
-static void swept_series(const Table *t, const TableRow *tr, const SweepRow *sw, char *series, size_t n)
+static void swept_series(const Table *t, const TableRow *tr, const SweepRow *sw, char *series, size_t n,
+                         int *base)
 {
     char s[2 * NAME_MAX_LEN];
     size_t len = (size_t)snprintf(s, sizeof s, "%s", series);
+    const size_t blen = len;
     int k = 0;
     for (int c = 0; c < t->ncol && c < tr->ncell && len < sizeof s; c++) {
         const char *col = t->col_name[c];
@@ -202,8 +204,11 @@ static void swept_series(const Table *t, const TableRow *tr, const SweepRow *sw,
     }
     if (k && len < sizeof s)
         len += (size_t)snprintf(s + len, sizeof s - len, ")");
-    if (k && len < n && !text_escape_inplace(s, n)) /* echoed everywhere: control characters as escapes */
+    if (k && len < n && !text_escape_inplace(s, n) &&
+        strlen(s) < n) {                                   /* echoed: control characters escaped */
+        *base = !strncmp(s, series, blen) ? (int)blen : 0; /* the name before the values, where kept */
         memcpy(series, s, strlen(s) + 1);
+    }
 }
 
 /* Scenario sw of table row i into rr: built, or failed with its diagnostic. */
@@ -256,7 +261,7 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
     text_copy(rr->sc.name, sizeof rr->sc.name, name); /* fits: checked above */
     if (b->c_series < 0 || !sw->val[b->c_series][0])
         snprintf(rr->sc.series, sizeof rr->sc.series, "%s", rr->sc.system.name);
-    swept_series(t, tr, sw, rr->sc.series, sizeof rr->sc.series);
+    swept_series(t, tr, sw, rr->sc.series, sizeof rr->sc.series, &rr->sc.series_base);
     rr->built = 1;
 }
 

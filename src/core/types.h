@@ -508,6 +508,7 @@ typedef enum {
 typedef struct {
     char name[128];
     char series[NAME_MAX_LEN];
+    int series_base; /* bytes of series before its swept values (" (tdp=700 W)"); 0: none swept */
     System system;
     Model model;
     int devices;

@@ -188,7 +188,7 @@ typedef struct {
     int per_sample;          /* breakdown: per sample (the series' batches differ), else per step */
     double tunit_s;          /* times to train are drawn in this unit (s), as in the workbook */
     const char *tunit;       /* its name: "days", "hours", "minutes" */
-    const Sensitivity *sens; /* tornado */
+    const RptTornados *sens; /* tornados */
 } PlotCtx;
 
 /* Value of a chart point. */
@@ -762,69 +762,96 @@ static void gp_pareto(FILE *f, const void *vctx)
     gp_render(f, chart_file[c->kind], plot_pareto, c);
 }
 
-/* The tornado: each knob's change of the time to train at -10 % and
- * +10 %, most sensitive on top; one horizontal bar per side. */
+/* The tornados, one data block each (index k): each knob's change of the
+ * time to train at -10 % and +10 %, most sensitive on top. */
 static void dat_tornado(FILE *f, const void *vctx)
 {
     const PlotCtx *c = vctx;
-    const Sensitivity *s = c->sens;
     char name[300];
-    dat_text(c->run->row[s->row].sc.name, name, sizeof name);
-    fprintf(f,
-            "# sensitivity.dat — %s of '%s' with each parameter 10 %% lower and 10 %% higher, change in %% "
-            "(deepflow %s); NaN: no strategy fits or an error at that value.\n"
-            "# columns: position label minus10_pct plus10_pct\n",
-            s->per_sample ? "time per sample" : "time to train", name, DF_VERSION);
-    for (int k = 0; k < s->n; k++) {
-        char label[120];
-        const SensKnob *o = &s->k[k];
-        snprintf(label, sizeof label, "%s%s%s", o->name,
-                 o->status[0] != STATUS_OK   ? " (-10 %: no strategy fits)"
-                 : o->status[1] != STATUS_OK ? " (+10 %: no strategy fits)"
-                                             : "",
-                 "");
-        dat_text(label, name, sizeof name);
-        fprintf(f, "%d \"%s\"", s->n - k, name);
-        dat_num(f, 100 * s->k[k].time[0]);
-        dat_num(f, 100 * s->k[k].time[1]);
-        fputc('\n', f);
+    fprintf(
+        f,
+        "# sensitivity.dat — the time to train (or per sample) of each model's answer with each parameter "
+        "10 %% lower and 10 %% higher, change in %% (deepflow %s); NaN: no strategy fits or an error at "
+        "that value.  One block per model.\n"
+        "# columns: position label minus10_pct plus10_pct\n",
+        DF_VERSION);
+    for (int t = 0; t < c->sens->n; t++) {
+        const Sensitivity *s = &c->sens->s[t];
+        dat_text(c->run->row[s->row].sc.name, name, sizeof name);
+        fprintf(f, "%s# %s of '%s'\n", t ? "\n\n" : "", s->per_sample ? "time per sample" : "time to train",
+                name);
+        for (int k = 0; k < s->n; k++) {
+            char label[120];
+            const SensKnob *o = &s->k[k];
+            snprintf(label, sizeof label, "%s%s", o->name,
+                     o->status[0] != STATUS_OK   ? " (-10 %: no strategy fits)"
+                     : o->status[1] != STATUS_OK ? " (+10 %: no strategy fits)"
+                                                 : "");
+            dat_text(label, name, sizeof name);
+            fprintf(f, "%d \"%s\"", s->n - k, name);
+            dat_num(f, 100 * o->time[0]);
+            dat_num(f, 100 * o->time[1]);
+            fputc('\n', f);
+        }
     }
 }
 
+/* One panel per tornado: its title, axis and two sets of bars. */
 static void plot_tornado(FILE *f, const void *vctx)
 {
-    (void)vctx;
-    /* boxxyerror: x:y:xlow:xhigh:ylow:yhigh, a bar from 0 to the change */
-    fputs(
-        "    plot 'sensitivity.dat' using (0):1:($3 < 0 ? $3 : 0):($3 > 0 ? $3 : 0):($1 - 0.35):($1 + 0.35):"
-        "ytic(2) with boxxyerror linecolor rgb '#0072B2' title 'parameter -10 %', \\\n"
-        "         'sensitivity.dat' using (0):1:($4 < 0 ? $4 : 0):($4 > 0 ? $4 : 0):($1 - 0.35):($1 + 0.35) "
-        "with boxxyerror linecolor rgb '#D55E00' title 'parameter +10 %'\n",
-        f);
+    const PlotCtx *c = vctx;
+    const RptTornados *t = c->sens;
+    char q[RPT_QUESTION_MAX + 8], name[300];
+    if (t->n > 1)
+        fprintf(
+            f,
+            "    set multiplot layout %d,1 title 'Which parameter matters: each one 10 %% lower and 10 %% "
+            "higher' font ',13'\n",
+            t->n);
+    for (int k = 0; k < t->n; k++) {
+        const Sensitivity *s = &t->s[k];
+        rpt_gp_quote(c->run->row[s->row].sc.name, name, sizeof name);
+        if (t->n > 1) {
+            rpt_gp_quote(t->question[k], q, sizeof q);
+            fprintf(f, "    set title '%s' font ',12'\n", q);
+        }
+        fprintf(f,
+                "    set xlabel 'change of the %s of %s [%%]'\n"
+                "    set yrange [0.3:%d.7]\n",
+                s->per_sample ? "time per sample" : "time to train", name, s->n);
+        /* boxxyerror: x:y:xlow:xhigh:ylow:yhigh, a bar from 0 to the change */
+        fprintf(f,
+                "    plot 'sensitivity.dat' index %d using (0):1:($3 < 0 ? $3 : 0):($3 > 0 ? $3 : 0):($1 - "
+                "0.35):($1 + 0.35):ytic(2) with boxxyerror linecolor rgb '#0072B2' title 'parameter -10 %%', "
+                "\\\n"
+                "         'sensitivity.dat' index %d using (0):1:($4 < 0 ? $4 : 0):($4 > 0 ? $4 : 0):($1 - "
+                "0.35):($1 + 0.35) with boxxyerror linecolor rgb '#D55E00' title 'parameter +10 %%'\n",
+                k, k);
+    }
+    if (t->n > 1)
+        fputs("    unset multiplot\n", f);
 }
 
 static void gp_tornado(FILE *f, const void *vctx)
 {
     const GpCtx *g = vctx;
-    const Sensitivity *s = g->pc.sens;
-    char title[400], name[300];
-    gp_head(f, "sensitivity", "which parameter matters: a tornado of the fastest scenario", g->name);
-    rpt_gp_quote(g->pc.run->row[s->row].sc.name, name, sizeof name);
-    snprintf(title, sizeof title, "Which parameter matters: each one 10 %% lower and 10 %% higher");
-    fprintf(f,
-            "set title '%s' font ',13'\n"
-            "set xlabel 'change of the %s of %s [%%]'\n"
-            "set style fill solid 0.85 border rgb '#333333'\n"
-            "set yrange [0.3:%d.7]\n"
-            "set ytics nomirror\n"
-            "set xtics nomirror\n"
-            "set xzeroaxis linetype 1 linecolor rgb '#333333'\n"
-            "set grid xtics linetype 1 linewidth 1 linecolor rgb '#d8d8d8'\n"
-            "set lmargin 34\n"
-            "set key outside top center horizontal\n"
-            "\n",
-            title, s->per_sample ? "time per sample" : "time to train", name, s->n);
-    gp_render(f, "sensitivity", plot_tornado, &g->pc);
+    const RptTornados *t = g->pc.sens;
+    gp_head(f, "sensitivity", "which parameter matters: a tornado of each model's answer", g->name);
+    if (t->n == 1)
+        fputs("set title 'Which parameter matters: each one 10 % lower and 10 % higher' font ',13'\n", f);
+    fputs("set style fill solid 0.85 border rgb '#333333'\n"
+          "set ytics nomirror\n"
+          "set xtics nomirror\n"
+          "set xzeroaxis linetype 1 linecolor rgb '#333333'\n"
+          "set grid xtics linetype 1 linewidth 1 linecolor rgb '#d8d8d8'\n"
+          "set lmargin 34\n"
+          "set key outside top center horizontal\n"
+          "\n",
+          f);
+    if (t->n > 1)
+        gp_render_size(f, "sensitivity", 1000, 80 + 560 * t->n, plot_tornado, &g->pc);
+    else
+        gp_render(f, "sensitivity", plot_tornado, &g->pc);
 }
 
 /* ---- running gnuplot ---------------------------------------------------- */

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -195,10 +196,17 @@ static void closing(const ReportInput *in, const char *dir, unsigned formats, co
             printf(" %s never beats %s for good (best %.2fx at %d).", cmp[k].series, cmp[k].baseline,
                    cmp[k].best, cmp[k].best_devices);
     }
-    { /* co-design: what the split search gained, per series (its best row) */
+    { /* what the swept values change; co-design: what the split search gained, per series (its best row) */
         RptSeriesSet set;
         int own;
         if (rpt_series_of(in, &set, &own) == 0) {
+            char *sweeps = malloc(RPT_SWEEPS_TEXT_MAX);
+            if (sweeps && rpt_sweep_effects(run, &set, sweeps, RPT_SWEEPS_TEXT_MAX) > 0) {
+                for (char *c = strchr(sweeps, '\n'); c; c = strchr(c, '\n'))
+                    *c = ' '; /* one paragraph */
+                printf(" %s", sweeps);
+            }
+            free(sweeps);
             for (int i = 0; i < set.n; i++) {
                 if (set.s[i].best < 0)
                     continue;

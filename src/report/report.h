@@ -119,13 +119,26 @@ int rpt_parse_formats(const char *s, unsigned *out, char *err, size_t n);
 
 /* ---- sensitivity (sensitivity.c) ---------------------------------------- */
 
-/* Vary each main hardware and stack parameter of the study's fastest
- * scenario by -10 % and +10 % (batch/sensitivity.h): 0, or -1 when no row
- * is ok. */
-int rpt_sensitivity(const Run *run, Sensitivity *out);
+/* The tornados: each model's answer (rpt_recommended: its recommended, or
+ * cheapest, row) with each main hardware and stack parameter -10 % and
+ * +10 % (batch/sensitivity.h), one per model in the order the models first
+ * appear, RPT_TORNADO_MAX at most; the study's fastest scenario where no
+ * model has an answer. */
+#define RPT_TORNADO_MAX  8
+#define RPT_QUESTION_MAX (NAME_MAX_LEN + 48) /* a question's name (rpt_question_label) */
+typedef struct {
+    Sensitivity s[RPT_TORNADO_MAX];
+    char question[RPT_TORNADO_MAX][RPT_QUESTION_MAX]; /* whose answer each is: the model (and amount) */
+    int n;
+    int more; /* models with an answer beyond RPT_TORNADO_MAX, not varied */
+} RptTornados;
 
-/* sensitivity.csv: scenario, parameter, the relative changes, statuses. */
-int rpt_sensitivity_csv(const Run *run, const Sensitivity *s, const char *path, char *err, size_t n);
+/* Fill out: 0, or -1 when no row is ok (out->n 0). */
+int rpt_sensitivity(const Run *run, RptTornados *out);
+
+/* sensitivity.csv: scenario, parameter, the relative changes, statuses;
+ * every tornado's knobs, one after the other. */
+int rpt_sensitivity_csv(const Run *run, const RptTornados *t, const char *path, char *err, size_t n);
 
 struct RptSeriesSet;
 
@@ -138,7 +151,7 @@ typedef struct {
     const char *name;               /* report name: the table's base name */
     const char *command;            /* the command line as run, for About */
     time_t created;                 /* document date (rpt_document_time) */
-    const Sensitivity *sens;        /* the tornado, or NULL */
+    const RptTornados *sens;        /* the tornados, or NULL */
     /* the figures a scenario's model used (a derive: device derived, wires
      * worked out: batch/evaluate.h's evaluate_resolve), for the Inputs
      * sheet; NULL: as given */
@@ -234,6 +247,14 @@ int rpt_better(const RunRow *a, int ia, const RunRow *b, int ib);
  * not, then rpt_better. */
 int rpt_series_better(const RunRow *a, int ia, const RunRow *b, int ib);
 
+/* What each swept hardware, technology or stack parameter changes: one
+ * sentence per group of series that differ only by their swept values
+ * (Scenario.series_base) for one model and amount of training, with each
+ * value's best and where it is fastest and uses the least energy.  The
+ * sentences joined by '\n' into buf; returns how many. */
+#define RPT_SWEEPS_TEXT_MAX 8192
+int rpt_sweep_effects(const Run *run, const RptSeriesSet *set, char *buf, size_t n);
+
 /* The question a study answers, in one sentence, from its rows. */
 void rpt_question(const Run *run, const RptSeriesSet *set, char *buf, size_t n);
 
@@ -275,7 +296,6 @@ const char *rpt_other_question(const Scenario *a, const Scenario *b);
 /* A question's name: the model's, with its amount of training when
  * `amount` ("Llama-3-405B on 800 B tokens"): where a study trains one
  * model on two amounts. */
-#define RPT_QUESTION_MAX (NAME_MAX_LEN + 48)
 void rpt_question_label(const Scenario *sc, int amount, char *buf, size_t n);
 
 /* The question (model and amount of training) of each of rows[0..n): q[i]

@@ -899,3 +899,115 @@ double rpt_energy_unit(const Run *run, const RptSeriesSet *set, const char **nam
     *name = med >= 2000 * 3.6e9 ? "GWh" : med >= 2 * 3.6e9 ? "MWh" : "kWh";
     return med >= 2000 * 3.6e9 ? 3.6e12 : med >= 2 * 3.6e9 ? 3.6e9 : 3.6e6;
 }
+
+/* ---- what a swept parameter changes ------------------------------------- */
+
+/* The swept values of series s (its name after the base, without the
+ * parentheses): "tdp=300 W". */
+static void swept_values(const Run *run, const RptSeries *s, char *buf, size_t n)
+{
+    const Scenario *sc = &run->row[s->best].sc;
+    const char *v = sc->series + sc->series_base;
+    if (!strncmp(v, " (", 2))
+        v += 2;
+    size_t len = strlen(v);
+    if (len && v[len - 1] == ')')
+        len--;
+    snprintf(buf, n, "%.*s", (int)len, v);
+}
+
+/* 1 when series a and b differ only by their swept values, for one model
+ * and amount of training. */
+static int same_sweep(const Run *run, const RptSeries *a, const RptSeries *b)
+{
+    const Scenario *x = &run->row[a->best].sc, *y = &run->row[b->best].sc;
+    return x->series_base > 0 && x->series_base == y->series_base &&
+           !strncmp(x->series, y->series, (size_t)x->series_base) && !rpt_other_question(x, y);
+}
+
+/* A figure of a series' best for the sentence: its time to train (else
+ * its step time) and its energy to train (else a step's). */
+static void sweep_point(const RunRow *rr, char *buf, size_t n)
+{
+    char t[48], e[32];
+    const Result *r = &rr->r;
+    if (isfinite(r->time_to_train_s)) {
+        rpt_fmt_duration(r->time_to_train_s, t, sizeof t);
+        rpt_fmt_energy(r->energy_to_train_j, e, sizeof e);
+    } else {
+        snprintf(t, sizeof t, "%.3g s a step", r->step_time_s);
+        rpt_fmt_energy(r->energy_per_step_j, e, sizeof e);
+        snprintf(e + strlen(e), sizeof e - strlen(e), " a step");
+    }
+    snprintf(buf, n, "%s on %d devices, %s", t, rr->sc.devices, e);
+}
+
+static double sweep_energy(const Result *r)
+{
+    return isfinite(r->energy_to_train_j) ? r->energy_to_train_j : r->energy_per_step_j;
+}
+
+#define SWEEP_LISTED 6 /* values listed one by one; a longer sweep names its ends and bests */
+
+int rpt_sweep_effects(const Run *run, const RptSeriesSet *set, char *buf, size_t n)
+{
+    int count = 0;
+    size_t len = 0;
+    buf[0] = '\0';
+    char *done = calloc((size_t)set->n + 1, 1);
+    int *mem = malloc(sizeof(int) * ((size_t)set->n + 1));
+    if (!done || !mem) {
+        free(done);
+        free(mem);
+        return 0;
+    }
+    for (int i = 0; i < set->n && len + 1 < n; i++) {
+        const RptSeries *a = &set->s[i];
+        if (done[i] || a->best < 0 || run->row[a->best].sc.series_base <= 0)
+            continue;
+        int m = 0;
+        for (int j = i; j < set->n; j++)
+            if (!done[j] && set->s[j].best >= 0 && same_sweep(run, a, &set->s[j])) {
+                mem[m++] = j;
+                done[j] = 1;
+            }
+        if (m < 2)
+            continue;
+        int fast = mem[0], green = mem[0];
+        for (int k = 1; k < m; k++) {
+            const RunRow *r = &run->row[set->s[mem[k]].best];
+            if (rpt_better(r, set->s[mem[k]].best, &run->row[set->s[fast].best], set->s[fast].best))
+                fast = mem[k];
+            if (sweep_energy(&r->r) < sweep_energy(&run->row[set->s[green].best].r))
+                green = mem[k];
+        }
+        const Scenario *sc = &run->row[a->best].sc;
+        char v[NAME_MAX_LEN], p[160];
+        len += (size_t)snprintf(buf + len, n - len,
+                                "%s%.*s, swept over %d values (the best of each): ", count ? "\n" : "",
+                                sc->series_base, sc->series, m);
+        for (int k = 0, shown = 0; k < m && len + 1 < n; k++) {
+            const int s = mem[k];
+            if (m > SWEEP_LISTED && k && k != m - 1 && s != fast && s != green)
+                continue;
+            swept_values(run, &set->s[s], v, sizeof v);
+            sweep_point(&run->row[set->s[s].best], p, sizeof p);
+            len += (size_t)snprintf(buf + len, n - len, "%s%s %s", shown++ ? "; " : "", v, p);
+        }
+        if (len + 1 < n) {
+            char vf[NAME_MAX_LEN], vg[NAME_MAX_LEN];
+            swept_values(run, &set->s[fast], vf, sizeof vf);
+            swept_values(run, &set->s[green], vg, sizeof vg);
+            if (fast == green)
+                len += (size_t)snprintf(buf + len, n - len, ". Fastest and least energy at %s.", vf);
+            else
+                len += (size_t)snprintf(buf + len, n - len, ". Fastest at %s, least energy at %s.", vf, vg);
+        }
+        count++;
+    }
+    if (len >= n)
+        buf[n - 1] = '\0';
+    free(done);
+    free(mem);
+    return count;
+}

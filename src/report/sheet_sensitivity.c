@@ -1,6 +1,7 @@
-/* report/sheet_sensitivity.c — the workbook's Sensitivity sheet: the
- * recommended (else the fastest) scenario with each main parameter -10 %
- * and +10 %: a table and a tornado chart. */
+/* report/sheet_sensitivity.c — the workbook's Sensitivity sheet: each
+ * model's answer (else the study's fastest scenario) with each main
+ * parameter -10 % and +10 %: a table and a tornado chart per model, each
+ * starting a printed page. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,26 +9,37 @@
 
 #include "workbook.h"
 
-void xl_sheet_sensitivity(X *x, Sheet *sh)
+/* Rows a tornado chart covers: 288 px by 1.6 over 20 px rows. */
+#define TORNADO_ROWS 24
+
+/* One tornado from sheet row r: its heading, note, table and chart.
+ * Returns the first row after it. */
+static int tornado_block(X *x, Sheet *sh, int r, const Sensitivity *s, const char *question, int many)
 {
-    const Sensitivity *s = x->in->sens;
-    char text[700];
-    xl_put_long(x, sh, 0, 0, "Which parameter matters", x->title);
+    char text[900];
+    const char *name = x->run->row[s->row].sc.name;
+    if (many) {
+        snprintf(text, sizeof text, "%s: '%s'", question, name);
+        xl_put_long(x, sh, r++, 0, text, x->section);
+    }
     snprintf(text, sizeof text,
              "'%s' (%s, its strategy%s kept) with each main hardware and stack "
              "parameter 10 %% lower and 10 %% higher, one at a time: the change of its %s and energy. Most "
              "sensitive first; 'no strategy fits' where the change leaves it out of memory.",
-             x->run->row[s->row].sc.name,
-             s->recommended ? "the Summary's answer for its model" : "the study's fastest scenario",
+             name, s->recommended ? "the Summary's answer for its model" : "the study's fastest scenario",
              x->run->row[s->row].r.design_evals > 0 ? " and co-designed split" : "",
              s->per_sample ? "time per sample" : "time to train");
-    xl_put_long(x, sh, 1, 0, text, x->note);
+    xl_put_long(x, sh, r++, 0, text, x->note);
+    r++;
     static const char *const heads[6] = {"Parameter",    "time -10 %",   "time +10 %",
                                          "energy -10 %", "energy +10 %", "Note"};
-    for (int c = 0; c < 6; c++)
-        xl_put_header(x, sh, 3, c, heads[c]);
+    xl_put_header(x, sh, r, 0, heads[0]);
+    for (int c = 1; c < 5; c++)
+        xl_put_header_num(x, sh, r, c, heads[c]);
+    xl_put_header(x, sh, r, 5, heads[5]);
+    xl_header_height(sh, r, 2);
     lxw_format *pct = xl_numfmt(x, "+0.00%;-0.00%;0.00%");
-    const int r0 = 4;
+    const int r0 = r + 1;
     for (int k = 0; k < s->n; k++) {
         const SensKnob *o = &s->k[k];
         xl_put_text(x, sh, r0 + k, 0, o->name, NULL);
@@ -40,36 +52,68 @@ void xl_sheet_sensitivity(X *x, Sheet *sh)
                         o->status[0] != STATUS_OK ? "-10 %: no strategy fits" : "+10 %: no strategy fits",
                         x->note);
     }
-    xl_header_height(sh, 3, 2);
-    xl_finish_sheet(sh, 10, 40);
-    lxw_chart *c = workbook_add_chart(x->wb, LXW_CHART_BAR);
-    if (c && s->n > 0) {
-        chart_title_set_name(c,
-                             s->per_sample ? "Change of the time per sample" : "Change of the time to train");
-        lxw_chart_font tf = {.size = 12, .bold = 1};
-        chart_title_set_name_font(c, &tf);
-        /* a bar chart's categories run up its y axis (libxlsxwriter keeps
-         * Excel's naming): reversed, the most sensitive is on top, and the
-         * labels sit at the left edge, clear of the bars */
-        chart_axis_set_num_format(c->x_axis, "0%");
-        chart_axis_set_reverse(c->y_axis);
-        chart_axis_set_label_position(c->y_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
-        chart_set_series_overlap(c, 100);
-        chart_set_series_gap(c, 40);
-        chart_legend_set_position(c, LXW_CHART_LEGEND_TOP);
-        static const uint32_t colour[2] = {0x0072B2, 0xD55E00};
-        for (int j = 0; j < 2; j++) {
-            lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
-            if (!cs)
-                continue;
-            chart_series_set_categories(cs, sh->name, (lxw_row_t)r0, 0, (lxw_row_t)(r0 + s->n - 1), 0);
-            chart_series_set_values(cs, sh->name, (lxw_row_t)r0, (lxw_col_t)(1 + j),
-                                    (lxw_row_t)(r0 + s->n - 1), (lxw_col_t)(1 + j));
-            chart_series_set_name(cs, j ? "parameter +10 %" : "parameter -10 %");
-            lxw_chart_fill fill = {.color = colour[j]};
-            chart_series_set_fill(cs, &fill);
-        }
-        xl_insert_chart(x, sh, r0 + s->n + 2, c, 4, 4, 2.0, 1.6);
+    r = r0 + s->n + 1;
+    lxw_chart *c = s->n > 0 ? workbook_add_chart(x->wb, LXW_CHART_BAR) : NULL;
+    if (!c)
+        return r;
+    if (many)
+        snprintf(text, sizeof text, "%s: change of the %s", question,
+                 s->per_sample ? "time per sample" : "time to train");
+    else
+        snprintf(text, sizeof text, "Change of the %s", s->per_sample ? "time per sample" : "time to train");
+    chart_title_set_name(c, text);
+    lxw_chart_font tf = {.size = 12, .bold = 1};
+    chart_title_set_name_font(c, &tf);
+    /* a bar chart's categories run up its y axis (libxlsxwriter keeps
+     * Excel's naming): reversed, the most sensitive is on top, and the
+     * labels sit at the left edge, clear of the bars */
+    chart_axis_set_num_format(c->x_axis, "0%");
+    chart_axis_set_reverse(c->y_axis);
+    chart_axis_set_label_position(c->y_axis, LXW_CHART_AXIS_LABEL_POSITION_LOW);
+    chart_set_series_overlap(c, 100);
+    chart_set_series_gap(c, 40);
+    chart_legend_set_position(c, LXW_CHART_LEGEND_TOP);
+    static const uint32_t colour[2] = {0x0072B2, 0xD55E00};
+    for (int j = 0; j < 2; j++) {
+        lxw_chart_series *cs = chart_add_series(c, NULL, NULL);
+        if (!cs)
+            continue;
+        chart_series_set_categories(cs, sh->name, (lxw_row_t)r0, 0, (lxw_row_t)(r0 + s->n - 1), 0);
+        chart_series_set_values(cs, sh->name, (lxw_row_t)r0, (lxw_col_t)(1 + j), (lxw_row_t)(r0 + s->n - 1),
+                                (lxw_col_t)(1 + j));
+        chart_series_set_name(cs, j ? "parameter +10 %" : "parameter -10 %");
+        lxw_chart_fill fill = {.color = colour[j]};
+        chart_series_set_fill(cs, &fill);
     }
-    xl_page_setup(sh, 3, 0);
+    xl_insert_chart(x, sh, r, c, 4, 4, 2.0, 1.6);
+    return r + TORNADO_ROWS + 2;
+}
+
+void xl_sheet_sensitivity(X *x, Sheet *sh)
+{
+    const RptTornados *t = x->in->sens;
+    char text[300];
+    xl_put_long(x, sh, 0, 0, "Which parameter matters", x->title);
+    int r = 1;
+    if (t->n > 1) {
+        if (t->more)
+            snprintf(text, sizeof text,
+                     "One tornado per model, on the Summary's answer for it; %d more models are not varied "
+                     "(the first %d are).",
+                     t->more, RPT_TORNADO_MAX);
+        else
+            snprintf(text, sizeof text, "One tornado per model, on the Summary's answer for it.");
+        xl_put_long(x, sh, r++, 0, text, x->note);
+        r++;
+    }
+    lxw_row_t breaks[RPT_TORNADO_MAX + 1] = {0}; /* each tornado after the first starts a page */
+    for (int k = 0; k < t->n; k++) {
+        if (k > 0)
+            breaks[k - 1] = (lxw_row_t)r;
+        r = tornado_block(x, sh, r, &t->s[k], t->question[k], t->n > 1);
+    }
+    xl_finish_sheet(sh, 10, 40);
+    xl_page_setup(sh, t->n == 1 ? 3 : -1, 0);
+    if (t->n > 1)
+        xl_check(x, worksheet_set_h_pagebreaks(sh->ws, breaks));
 }

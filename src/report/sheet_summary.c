@@ -893,6 +893,34 @@ static int baseline_table(X *x, Sheet *sh, int r)
     return r;
 }
 
+/* What the swept values change (issue 27): a sentence per swept series,
+ * wrapped in the answer's width, from row r.  Returns the next free row. */
+static int sweep_effects(X *x, Sheet *sh, int r)
+{
+    char *text = malloc(RPT_SWEEPS_TEXT_MAX);
+    if (!text)
+        return r;
+    if (rpt_sweep_effects(x->run, &x->set, text, RPT_SWEEPS_TEXT_MAX) > 0) {
+        xl_put_long(x, sh, r++, 0, "What the swept values change", x->section);
+        for (char *p = text; *p;) {
+            char *e = strchr(p, '\n');
+            if (e)
+                *e = '\0';
+            rpt_clean_text(p, x->buf, x->bufsz);
+            xl_check(x, worksheet_merge_range(sh->ws, (lxw_row_t)r, 0, (lxw_row_t)r, SUMMARY_ANSWER_COLS - 1,
+                                              x->buf, x->wrap));
+            const size_t l = strlen(p);
+            const size_t lines = l / (SUMMARY_ANSWER_CHARS + 20) + 1; /* plain text: a fifth more a line */
+            worksheet_set_row(sh->ws, (lxw_row_t)r, 15.5 * (double)lines, NULL);
+            r++;
+            p = e ? e + 1 : p + l;
+        }
+        r++;
+    }
+    free(text);
+    return r;
+}
+
 /* Speedups between every pair of series (3 to 40 of them), from row r;
  * first: the best table's first data row.  Returns the next free row. */
 static int pair_table(X *x, Sheet *sh, int r, int first)
@@ -1043,6 +1071,7 @@ void xl_sheet_summary(X *x, Sheet *sh)
     int r = shortlist_table(x, sh, 5);
     r = best_table(x, sh, r, &first);
     r = baseline_table(x, sh, r);
+    r = sweep_effects(x, sh, r);
     r = pair_table(x, sh, r, first);
 
     /* chart data: the best scenario of each series at each device count;

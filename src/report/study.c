@@ -67,7 +67,7 @@ int rpt_study(const Study *s)
     rpt_print_row_errors(&run, s->input);
 
     int rc = run.n_error ? STUDY_ROWS_FAILED : STUDY_OK;
-    Sensitivity sens;
+    RptTornados sens;
     const int have_sens = rpt_sensitivity(&run, &sens) == 0;
     RptSeriesSet set; /* the series and their bests, once for every writer */
     const int have_set = rpt_series_build(&run, &set) == 0;

@@ -14,8 +14,8 @@
  *              row it resolved;
  *   Design     (co-designed rows only) the budget splits and the derived
  *              device at the template's split and at the one found;
- *   Sensitivity the fastest scenario with each main parameter -10 % and
- *              +10 %: a table and a tornado chart;
+ *   Sensitivity each model's answer with each main parameter -10 % and
+ *              +10 %: a table and a tornado chart per model;
  *   Inputs     every resolved parameter of every scenario and its origin;
  *   Errors     every failed row with file, line, column and message;
  *   About      version, command line, date, SHA-256 of the files read,
@@ -209,8 +209,8 @@ static int choose_detail(X *x)
     const int nrec = rpt_recommended(run, recs, RPT_MODELS_MAX);
     for (int k = 0; k < nrec; k++)
         mark[recs[k]] = 1;
-    if (x->in->sens && x->in->sens->row >= 0)
-        mark[x->in->sens->row] = 1;
+    for (int k = 0; x->in->sens && k < x->in->sens->n; k++)
+        mark[x->in->sens->s[k].row] = 1;
     x->ndetail = 0;
     for (int i = 0; i < run->n && x->ndetail < max; i++)
         if (mark[i])
