@@ -257,8 +257,24 @@ def moe_anchors(deepflow):
 
 
 def recommendation(stdout):
-    m = re.search(r"(Recommended for .*? at the wall\. The cheapest scenario that meets [^.]*\.)", stdout)
+    m = re.search(r"(Recommended for .*?\. The cheapest scenario that meets [^.]*\.)", stdout)
     return m.group(1) if m else "(no recommendation)"
+
+
+def energy(deepflow, stdout):
+    """inputs/energy.csv's answer and the published footprints of make validate (scripts/validate.py)."""
+    sys.path.insert(0, HERE)
+    import validate  # noqa: E402
+    m = re.search(r"(Recommended for .*?\. The cheapest scenario that meets [^.]*\.)", stdout)
+    out = ["inputs/energy.csv answers: " + (m.group(1) if m else "(no recommendation)"), "",
+           "Published training footprints (`validation/footprints`, checked by `make validate`; not fitted):", "",
+           "| run | figure | deepflow | published | error | gate |", "|---|---|---|---|---|---|"]
+    big = lambda v: "{:,.0f}".format(v) if v >= 1000 else g3(v)
+    for rid, kind, pred, pub, gate, note in validate.evaluate_footprints(deepflow, ROOT):
+        out.append("| %s | %s | %s | %s | %+.1f %% | %s |" % (rid, kind, big(pred), big(pub), 100 * (pred / pub - 1),
+                                                              "%.0f %%" % (100 * gate) if gate is not None
+                                                              else "not gated: " + note.split(": ", 1)[-1]))
+    return "\n".join(out)
 
 
 def calibrate(deepflow, tmp):
@@ -294,6 +310,8 @@ def blocks(deepflow):
         res["frontier"] = frontier(rows)
         rows, out = run(deepflow, "default.csv", os.path.join(tmp, "default"))
         res["recommendation"] = recommendation(out)
+        rows, out = run(deepflow, "energy.csv", os.path.join(tmp, "energy"))
+        res["energy"] = energy(deepflow, out)
         rows, out = run(deepflow, "codesign.csv", os.path.join(tmp, "codesign"))
         with open(os.path.join(tmp, "codesign", "sensitivity.csv"), newline="") as f:
             sens = list(csv.DictReader(f))

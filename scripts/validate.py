@@ -409,6 +409,52 @@ def evaluate_schedules(deepflow, root, out):
     return res, absolute, skipped
 
 
+FOOTPRINTS = os.path.join("validation", "footprints", "footprints.csv")
+
+
+def footprint_figure(kind, r, row):
+    """deepflow's figure for a footprint row, counted as the source counts it (validation/footprints)."""
+    days = float(r["time_to_train_days"])
+    gpu_h = days * 24.0 * int(r["devices"])
+    if kind == "energy_mwh":
+        return float(r["energy_to_train_kwh"]) / 1e3
+    if kind == "co2e_t":
+        return float(r["co2e_operational_t"])
+    if kind == "co2e_tdp_t":
+        return gpu_h * float(row["tdp_w"]) / 1e3 * float(row["kg_per_kwh"]) / 1e3
+    if kind == "gpu_hours":
+        return gpu_h
+    if kind == "embodied_t":
+        return float(r["co2e_embodied_t"])
+    raise SystemExit("validate: %s: unknown figure '%s'" % (FOOTPRINTS, kind))
+
+
+def evaluate_footprints(deepflow, root):
+    """[(id, figure, predicted, published, gate or None, note)] for validation/footprints/footprints.csv."""
+    res = []
+    with open(os.path.join(root, FOOTPRINTS), newline="") as f:
+        for row in csv.DictReader(line for line in f if not line.startswith("#")):
+            args = [a.strip() for a in row["eval"].split(";") if a.strip()]
+            p = subprocess.run([deepflow, "eval"] + args + ["--format", "csv"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=root)
+            out = list(csv.DictReader(p.stdout.splitlines()))
+            if p.returncode != 0 or not out or out[0]["status"] != "ok":
+                raise SystemExit("validate: footprint %s did not evaluate: %s" % (row["id"], p.stderr.strip()))
+            res.append((row["id"], row["figure"], footprint_figure(row["figure"], out[0], row),
+                        float(row["published"]), float(row["gate"]) if row["gate"] else None, row["note"]))
+    return res
+
+
+def footprint_lines(fp):
+    """The footprint checks as printed by make validate and the README's energy section."""
+    lines = []
+    for rid, kind, pred, pub, gate, note in fp:
+        lines.append("  %-22s %-11s predicted %10.4g  published %10.4g  %+6.1f %%  %s" % (
+            rid, kind, pred, pub, 100 * (pred / pub - 1),
+            "gate %.0f %%" % (100 * gate) if gate is not None else "not gated"))
+    return lines
+
+
 def measured_ratio(sc, pred):
     """predicted / measured step time of one published run, the published
     figure converted with the source's own FLOP counting."""
@@ -953,6 +999,13 @@ def main():
               "over %d runs" % (100 * sum(abs(e) for e in sched_abs) / len(sched_abs),
                                 100 * max(abs(e) for e in sched_abs), 100 * sum(sched_abs) / len(sched_abs),
                                 len(sched_abs)))
+    fp = evaluate_footprints(deepflow, root)
+    print("\npublished training footprints (validation/footprints; energy and carbon, not fitted):")
+    for line in footprint_lines(fp):
+        print(line)
+    for rid, kind, pred, pub, gate, note in fp:
+        if gate is not None and abs(pred / pub - 1) > gate:
+            bad.append("footprint %s: %+.1f %% against its gate of %.0f %%" % (rid, 100 * (pred / pub - 1), 100 * gate))
     rt = readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv)
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
     for (gen, prec), (v, rid) in sorted(ceilings.items()):

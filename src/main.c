@@ -398,10 +398,15 @@ static int cmd_templates(int argc, char **argv)
     }
     const int found = rpt_print_template_names(&db, argc > 1 ? argv[1] : NULL);
     tdb_free(&db);
-    if (found)
-        return usage_error("templates: unknown kind '%s' (devices, networks, systems, models, technology, "
-                           "convergence, frameworks)",
-                           argv[1]);
+    if (found) {
+        char msg[512];
+        size_t l = (size_t)snprintf(msg, sizeof msg, "templates: unknown kind '%s' (", argv[1]);
+        for (int k = 0; k < param_template_count && l < sizeof msg; k++)
+            l += (size_t)snprintf(msg + l, sizeof msg - l, "%s%s", k ? ", " : "", tables[k]->kind);
+        if (l < sizeof msg)
+            snprintf(msg + l, sizeof msg - l, ")");
+        return usage_error("%s", msg);
+    }
     return EXIT_OK;
 }
 

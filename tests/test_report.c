@@ -630,6 +630,20 @@ static void test_series_best(void **state)
         assert_int_equal(set.s[i].variant, 0);
     }
     rpt_series_free(&set);
+    /* nine series of five systems keep one chart: each has a style of its
+     * own there (the default study's eight and Megatron-LM's 2021 point) */
+    static const char *const sysname[5] = {"s0", "s1", "s2", "s3", "s4"};
+    for (int i = 0; i < 9; i++)
+        snprintf(many.row[i].sc.system.name, sizeof many.row[i].sc.system.name, "%s", sysname[i % 5]);
+    many.n = 9;
+    assert_int_equal(rpt_series_build(&many, &set), 0);
+    assert_int_equal(set.ngroup, 1);
+    for (int i = 0; i < 9; i++) {
+        assert_int_equal(set.s[i].parts, 1);
+        assert_int_equal(set.s[i].colour, i % 5);
+        assert_int_equal(set.s[i].variant, i / 5);
+    }
+    rpt_series_free(&set);
     free(many.row);
     assert_int_equal(rpt_series_build(&run, &set), 0);
     /* equal global batches: breakdowns per step; unequal: per sample */

@@ -574,11 +574,26 @@ static void test_buy_or_rent(void **state)
     assert_rel(r.purchase_usd, nodes * 270e3, 1e-12);
     assert_rel(r.energy_cost_usd, r.energy_to_train_j / 3.6e6 * 0.10, 1e-12);
     const double year_s = 8766.0 * 3600.0;
-    assert_rel(r.own_cost_usd, r.purchase_usd * r.time_to_train_s / (4 * year_s) + r.energy_cost_usd, 1e-12);
+    assert_rel(r.tco_usd, r.purchase_usd * r.time_to_train_s / (4 * year_s) + r.energy_cost_usd, 1e-12);
     const double rent = 3.99 * 1020 * 8766.0, energy = r.system_power_w / 1e3 * 8766.0 * 0.10;
+    assert_rel(r.tco_year_usd, r.purchase_usd / 4 + energy, 1e-12);
     assert_rel(r.break_even_use, r.purchase_usd / (4 * (rent - energy)), 1e-12);
     assert_true(r.break_even_use > 0.05 &&
                 r.break_even_use < 0.5); /* renting H100s at $3.99: buy above ~20 % use */
+    /* a facility at $1,000 per kW of peak IT power a year (issue 31): a
+     * fixed cost of owning, paid at any use */
+    const Result plain = r;
+    build_ok(f,
+             "system=dgx-h100, model=gpt3-175b, devices=1020, tp=4, pp=1, microbatch=1, global_batch=1020, "
+             "zero=3, recompute=full, system.price.purchase_node=$270k, electricity_price=$0.10, "
+             "amortisation_years=4, site.facility_cost=$1000");
+    eval_ok(&f->sc, &r);
+    const double it_kw = r.peak_power_w / f->sc.system.pue / 1e3, fixed = r.purchase_usd / 4 + 1000 * it_kw;
+    assert_rel(r.peak_power_w, plain.peak_power_w, 1e-12);
+    assert_rel(r.tco_usd, fixed * r.time_to_train_s / year_s + r.energy_cost_usd, 1e-12);
+    assert_rel(r.tco_year_usd, fixed + energy, 1e-12);
+    assert_rel(r.break_even_use, fixed / (rent - energy), 1e-12);
+    assert_true(r.break_even_use > plain.break_even_use);
     /* dearer power than rent: never */
     build_ok(f,
              "system=dgx-h100, model=gpt3-175b, devices=1024, tp=8, pp=8, microbatch=1, global_batch=1536, "
@@ -589,8 +604,55 @@ static void test_buy_or_rent(void **state)
     build_ok(f,
              "system=dgx-h200, model=gpt3-175b, devices=1024, tp=8, pp=8, microbatch=1, global_batch=1536");
     eval_ok(&f->sc, &r);
-    assert_true(isnan(r.purchase_usd) && isnan(r.own_cost_usd) && isnan(r.break_even_use));
+    assert_true(isnan(r.purchase_usd) && isnan(r.tco_usd) && isnan(r.tco_year_usd) &&
+                isnan(r.break_even_use));
     assert_rel(r.energy_cost_usd, r.energy_to_train_j / 3.6e6 * 0.0806, 1e-12);
+}
+
+/* Carbon (issue 31), by hand: the energy at the wall x the site's grid
+ * intensity, and the run's share of making 1,024 H100s (8 cm2 of die at
+ * 2 kg a cm2, 80 GiB at 0.5 kg a GB, a 10 kg package: 69 kg each) and 128
+ * nodes (2 t each) over a 4-year service life.  The facility's peak is
+ * every device computing, above the average; its trough all of them
+ * waiting at their static power. */
+static void test_carbon_and_peak(void **state)
+{
+    Fix *f = *state;
+    Result r;
+    build_ok(f,
+             "system=dgx-h100, model=gpt3-175b, devices=1024, tp=8, pp=8, microbatch=1, global_batch=1536, "
+             "site.grid_intensity=400, service_life=4, system.device.embodied.die_area=800 mm2, "
+             "system.device.embodied.logic=2, system.device.embodied.memory=0.5, "
+             "system.device.embodied.package=10, system.embodied.node=2000");
+    eval_ok(&f->sc, &r);
+    assert_int_equal(r.status, STATUS_OK);
+    const double gb = 80 * 1073741824.0 / 1e9; /* 80 GiB of HBM: 85.9 GB */
+    assert_rel(f->sc.system.device.mem[MEM_HBM].capacity_bytes, gb * 1e9, 1e-12);
+    assert_rel(r.co2e_operational_t, r.energy_to_train_j / 3.6e6 * 400 / 1e6, 1e-12);
+    const double made_t = (1024 * (16 + 0.5 * gb + 10) + 128 * 2000.0) / 1e3, life_s = 4 * 8766.0 * 3600.0;
+    assert_rel(r.co2e_embodied_t, made_t * r.time_to_train_s / life_s, 1e-12);
+    assert_rel(r.co2e_t, r.co2e_operational_t + r.co2e_embodied_t, 1e-12);
+    assert_true(r.peak_power_w >= r.system_power_w);
+    assert_true(r.power_swing_w > 0 && r.peak_power_w - r.power_swing_w < r.system_power_w);
+    const double idle_sys = (1024 * (f->sc.system.device.idle_w + f->sc.system.switch_w_per_device) +
+                             128 * f->sc.system.node_overhead_w) *
+                            f->sc.system.pue;
+    assert_rel(r.peak_power_w - r.power_swing_w, idle_sys, 1e-12);
+    /* a site sets the intensity, the PUE and the price where the row does
+     * not; the row's own keys win */
+    build_ok(f, "system=dgx-h100, model=gpt3-175b, devices=64, tp=8, pp=8, microbatch=1, global_batch=64, "
+                "site=france-jean-zay");
+    assert_rel(f->sc.site.grid_gco2_kwh, 57, 1e-12);
+    assert_rel(f->sc.system.pue, f->sc.site.pue, 1e-12);
+    build_ok(f, "system=dgx-h100, model=gpt3-175b, devices=64, tp=8, pp=8, microbatch=1, global_batch=64, "
+                "site=france-jean-zay, system.pue=1.5, grid_intensity=100");
+    assert_rel(f->sc.system.pue, 1.5, 1e-12);
+    assert_rel(f->sc.site.grid_gco2_kwh, 100, 1e-12);
+    /* no die area: no embodied figure, and no total */
+    build_ok(f, "system=dgx-h100, model=gpt3-175b, devices=64, tp=8, pp=8, microbatch=1, global_batch=64, "
+                "system.device.embodied.die_area=0");
+    eval_ok(&f->sc, &r);
+    assert_true(isnan(r.co2e_embodied_t) && isnan(r.co2e_t) && r.co2e_operational_t > 0);
 }
 
 /* Every shipped system runs a dense 8192^3 GEMM within its own power cap
@@ -975,6 +1037,7 @@ int main(void)
         cmocka_unit_test(test_gpt3_one_device_oom),
         cmocka_unit_test(test_dp_allreduce_scaling),
         cmocka_unit_test(test_buy_or_rent),
+        cmocka_unit_test(test_carbon_and_peak),
         cmocka_unit_test(test_result_identities),
         cmocka_unit_test(test_every_system_at_its_cap),
         cmocka_unit_test(test_framework_stack),

@@ -32,7 +32,9 @@ static void reset(Result *r)
     r->energy_per_step_j = NAN;
     r->energy_to_train_j = NAN;
     r->cost_usd = NAN;
-    r->purchase_usd = r->energy_cost_usd = r->own_cost_usd = r->break_even_use = NAN;
+    r->purchase_usd = r->energy_cost_usd = r->tco_usd = r->tco_year_usd = r->break_even_use = NAN;
+    r->peak_power_w = r->power_swing_w = NAN;
+    r->co2e_operational_t = r->co2e_embodied_t = r->co2e_t = NAN;
     r->epochs = NAN;
     r->interval_lo = NAN;
     r->interval_hi = NAN;
@@ -100,27 +102,75 @@ static void prediction_interval(const Scenario *sc, Result *r)
                  iv == &fw->multi_node ? "multi-node" : "single-node", iv->runs);
 }
 
+#define YEAR_H 8766.0 /* hours in a year (365.25 days) */
+
 /* Buying instead of renting (Result.purchase_usd ...): whole nodes (a
  * rack-scale system: whole racks) at the template's purchase price; the
- * energy at the wall at the site's price; owning for the run, its time's
- * share of the amortisation years; the break-even use u solves
- * purchase + u Y E = u Y R, with R and E the rental and the energy of a
- * year of use (8,766 hours). */
+ * energy at the wall at the site's price; owning, a year's fixed cost F
+ * (the purchase over the amortisation years Y, and the site's facility
+ * cost per kW of IT power the system is provisioned for, its peak) over
+ * the run's share of a year, plus the run's energy; a year of full use
+ * adds a year of energy E.  Buying beats renting above the use u that
+ * solves F + u E = u R, with R a year of rental. */
 static void buy_or_rent(const Scenario *sc, Result *r)
 {
-    const double year_h = 8766.0, kwh = r->energy_to_train_j / 3.6e6;
+    const double kwh = r->energy_to_train_j / 3.6e6;
     const double nodes = system_nodes(&sc->system, sc->devices), years = sc->amortisation_years;
     r->energy_cost_usd = kwh * sc->electricity_usd_kwh;
     if (!(sc->system.price_purchase_node > 0) || !(years > 0))
         return;
     r->purchase_usd = nodes * sc->system.price_purchase_node;
-    r->own_cost_usd = r->purchase_usd * r->time_to_train_s / (years * year_h * 3600.0) + r->energy_cost_usd;
+    const double pue = sc->system.pue > 0 ? sc->system.pue : 1.0;
+    const double facility_year =
+        isfinite(r->peak_power_w) ? sc->site.facility_usd_kw_year * r->peak_power_w / pue / 1e3 : 0.0;
+    const double fixed_year = r->purchase_usd / years + facility_year,
+                 energy_year = r->system_power_w / 1e3 * YEAR_H * sc->electricity_usd_kwh;
+    r->tco_usd = fixed_year * r->time_to_train_s / (YEAR_H * 3600.0) + r->energy_cost_usd;
+    r->tco_year_usd = fixed_year + energy_year;
     if (!(sc->system.price_per_device_hour > 0))
         return;
-    const double rent_year = sc->system.price_per_device_hour * sc->devices * year_h,
-                 energy_year = r->system_power_w / 1e3 * year_h * sc->electricity_usd_kwh;
-    r->break_even_use =
-        rent_year > energy_year ? r->purchase_usd / (years * (rent_year - energy_year)) : INFINITY;
+    const double rent_year = sc->system.price_per_device_hour * sc->devices * YEAR_H;
+    r->break_even_use = rent_year > energy_year ? fixed_year / (rent_year - energy_year) : INFINITY;
+}
+
+/* What the facility sees (before the components' energies are scaled to
+ * the whole system): every device computing at the busy components' power
+ * (held to the cap), and every device waiting at its static power on the
+ * same collective or checkpoint, as a synchronous step does; the system
+ * power of each, and their difference. */
+static void facility_power(const Scenario *sc, Result *r)
+{
+    static const Component busy[] = {COMP_GEMM,       COMP_ATTENTION, COMP_MEMBOUND,
+                                     COMP_EMBED_HEAD, COMP_RECOMPUTE, COMP_OPTIMIZER};
+    double t = 0, e = 0;
+    for (size_t i = 0; i < sizeof busy / sizeof busy[0]; i++) {
+        t += r->comp_time_s[busy[i]];
+        e += r->comp_energy_j[busy[i]];
+    }
+    const Device *dev = &sc->system.device;
+    double p_busy = t > 0 ? e / t : r->device_power_w;
+    if (r->power_cap_w > 0 && p_busy > r->power_cap_w)
+        p_busy = r->power_cap_w;
+    if (p_busy < r->device_power_w)
+        p_busy = r->device_power_w;
+    const double links =
+        sc->devices * r->inter_link_energy_j / r->step_time_s * (sc->system.pue > 0 ? sc->system.pue : 1.0);
+    r->peak_power_w = pwr_system_power(&sc->system, sc->devices, p_busy) + links;
+    r->power_swing_w = r->peak_power_w - pwr_system_power(&sc->system, sc->devices, dev->idle_w);
+}
+
+/* The run's carbon: its energy at the wall at the site's grid intensity,
+ * and its time's share of the service life of what it runs on. */
+static void carbon(const Scenario *sc, Result *r)
+{
+    r->co2e_operational_t = r->energy_to_train_j / 3.6e6 * sc->site.grid_gco2_kwh / 1e6;
+    const double dev_kg = pwr_device_embodied_kg(&sc->system.device);
+    if (!isfinite(dev_kg) || !(sc->service_life_years > 0))
+        return;
+    const double made_kg =
+        sc->devices * dev_kg + system_nodes(&sc->system, sc->devices) * sc->system.embodied_node_kg;
+    r->co2e_embodied_t = made_kg / 1e3 * r->time_to_train_s / (sc->service_life_years * YEAR_H * 3600.0);
+    r->co2e_t = r->co2e_operational_t + r->co2e_embodied_t;
 }
 
 static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
@@ -191,6 +241,7 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
     r->system_power_w =
         pwr_system_power(&sc->system, sc->devices, r->device_power_w) +
         sc->devices * r->inter_link_energy_j / r->step_time_s * (sc->system.pue > 0 ? sc->system.pue : 1.0);
+    facility_power(sc, r);
     r->energy_per_step_j = r->system_power_w * r->step_time_s;
     /* Per-component energies are the whole system's: every device's
      * share, and the rest (nodes, switches, NICs, PUE) as system_overhead. */
@@ -223,6 +274,7 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
         if (sc->system.price_per_device_hour > 0)
             r->cost_usd = sc->system.price_per_device_hour * sc->devices * r->time_to_train_s / 3600.0;
         buy_or_rent(sc, r);
+        carbon(sc, r);
     }
     return 0;
 }

@@ -63,6 +63,7 @@ extern const ParamTable param_scenario_table;
 extern const ParamTable param_technology_table;
 extern const ParamTable param_derive_table;
 extern const ParamTable param_convergence_table;
+extern const ParamTable param_site_table;
 
 /* The template kinds a user lists and shows (deepflow templates), in the
  * order they are listed; each table's kind is its folder's name. */

@@ -133,6 +133,14 @@ static const ParamDef device_defs[] = {
        "FlashAttention-2's rate as a fraction of the best fused attention kernel on this device (a stack "
        "with "
        "flash_attention: fa2)"),
+    PD(Device, "embodied.die_area", embodied.die_mm2, UNIT_AREA_MM2, 0, 1e5, 0, 0,
+       "embodied carbon: silicon area of the compute dies (0: not known)"),
+    PD(Device, "embodied.logic", embodied.logic_kg_cm2, UNIT_NUMBER, 0, 100, 0, 0,
+       "embodied carbon: kg CO2e to make one cm2 of the die at its process node, yield included"),
+    PD(Device, "embodied.memory", embodied.memory_kg_gb, UNIT_NUMBER, 0, 100, 0, 0,
+       "embodied carbon: kg CO2e per GB of the device's memory (HBM)"),
+    PD(Device, "embodied.package", embodied.package_kg, UNIT_NUMBER, 0, 1e4, 0, 0,
+       "embodied carbon: kg CO2e of the package, interposer and board share of one device"),
 };
 
 /* A device whose static power reaches its TDP cannot run at all: said at
@@ -361,6 +369,9 @@ static const ParamDef system_defs[] = {
     PD(System, "switch_power", switch_w_per_device, UNIT_POWER, 0, 1e5, 0, 0,
        "fabric switch power per accelerator"),
     PD(System, "pue", pue, UNIT_NUMBER, 1, 3, 1, 0, "facility power usage effectiveness"),
+    PD(System, "embodied.node", embodied_node_kg, UNIT_NUMBER, 0, 1e6, 0, 0,
+       "embodied carbon of a node besides its accelerators (hosts, DRAM, SSD, NICs, chassis), kg CO2e (0: "
+       "not counted)"),
     PD(System, "price.device_hour", price_per_device_hour, UNIT_MONEY, 0, 1e6, 0, 0,
        "cost per accelerator-hour"),
     PD(System, "price.purchase_node", price_purchase_node, UNIT_MONEY, 0, 1e9, 0, 0,
@@ -607,6 +618,34 @@ static const ParamDef model_defs[] = {
 
 const ParamTable param_model_table = {"models", model_defs, N(model_defs), sizeof(Model), model_finish};
 
+/* ---- site ------------------------------------------------------------- */
+
+static const ParamDef site_defs[] = {
+    PS(Site, "name", name, 1, "site name as printed in reports"),
+    PD(Site, "grid_intensity", grid_gco2_kwh, UNIT_NUMBER, 0, 2000, 390, 0,
+       "grid carbon intensity, g CO2e per kWh at the wall (default 390: the US average of 2022, 0.86 lb "
+       "CO2 per kWh, EIA)"),
+    PD(Site, "pue", pue, UNIT_NUMBER, 0, 3, 0, 0,
+       "the site's power usage effectiveness, over the system template's (0: the system's)"),
+    PD(Site, "electricity_price", electricity_usd_kwh, UNIT_MONEY, 0, 10, 0, 0,
+       "the site's price of a kWh at the wall, USD, over the scenario's default (0: the scenario's)"),
+    PD(Site, "facility_cost", facility_usd_kw_year, UNIT_MONEY, 0, 1e5, 0, 0,
+       "building, power and cooling per kW drawn at the wall and year, USD (0: not known, left out of the "
+       "cost of owning)"),
+};
+
+static int site_finish(void *obj, Diag *d)
+{
+    const Site *s = obj;
+    if (s->pue > 0 && s->pue < 1)
+        return diag_keyed(
+            d, "pue", NULL, NULL,
+            "key 'pue': a power usage effectiveness is at least 1 (the IT power itself), got %g", s->pue);
+    return 0;
+}
+
+const ParamTable param_site_table = {"sites", site_defs, N(site_defs), sizeof(Site), site_finish};
+
 /* ---- scenario row ----------------------------------------------------- */
 
 static const ParamDef scenario_defs[] = {
@@ -659,6 +698,12 @@ static const ParamDef scenario_defs[] = {
     PD(Scenario, "amortisation_years", amortisation_years, UNIT_NUMBER, 0.5, 30, 5, 0,
        "years a bought system is written off over (default 5: the servers' useful life in Meta's and "
        "Amazon's 10-Ks, 2022-2025; Microsoft and Alphabet 6)"),
+    PD(Scenario, "carbon_budget", carbon_budget_t, UNIT_NUMBER, 0, 1e12, 0, 0,
+       "the most CO2e the run may emit, operational and embodied, in tonnes"),
+    PD(Scenario, "service_life", service_life_years, UNIT_NUMBER, 0.5, 30, 5, 0,
+       "years of use the hardware's embodied carbon is shared over (default 5)"),
+    PSUB(Scenario, "site", site, param_site_table, 0,
+         "site template (templates/sites): grid carbon intensity, PUE, electricity price, facility cost"),
 };
 
 const ParamTable param_scenario_table = {"scenarios", scenario_defs, N(scenario_defs), sizeof(Scenario),
@@ -673,6 +718,7 @@ static const struct {
     const char *old_key, *new_key;
 } key_aliases[] = {
     {&param_system_table, "dp_overlap", "framework.dp_overlap"},
+    {&param_scenario_table, "grid_intensity", "site.grid_intensity"},
 };
 
 const char *param_alias(const ParamTable *t, const char *key)
@@ -1219,6 +1265,12 @@ static const ParamDef technology_defs[] = {
        "achievable fraction of HBM bandwidth given to derived devices (assumption)"),
     PD(Technology, "efficiency.l2", l2_eff, UNIT_FRACTION, 0.01, 1, 0.8, 0,
        "achievable fraction of L2 bandwidth given to derived devices"),
+    PD(Technology, "embodied.logic", embodied.logic_kg_cm2, UNIT_NUMBER, 0, 100, 0, 0,
+       "embodied carbon: kg CO2e to make one cm2 of die at this node, yield included (0: not known)"),
+    PD(Technology, "embodied.memory", embodied.memory_kg_gb, UNIT_NUMBER, 0, 100, 0, 0,
+       "embodied carbon: kg CO2e per GB of the derived device's memory"),
+    PD(Technology, "embodied.package", embodied.package_kg, UNIT_NUMBER, 0, 1e4, 0, 0,
+       "embodied carbon: kg CO2e of a derived device's package and board share"),
 };
 
 const ParamTable param_technology_table = {"technology", technology_defs, N(technology_defs),
@@ -1266,6 +1318,6 @@ static const ParamDef derive_defs[] = {
 const ParamTable param_derive_table = {"derive", derive_defs, N(derive_defs), sizeof(DeriveSpec), NULL};
 
 const ParamTable *const param_template_tables[] = {
-    &param_device_table,     &param_network_table,     &param_system_table,   &param_model_table,
-    &param_technology_table, &param_convergence_table, &param_framework_table};
+    &param_device_table,     &param_network_table,     &param_system_table,    &param_model_table,
+    &param_technology_table, &param_convergence_table, &param_framework_table, &param_site_table};
 const int param_template_count = (int)N(param_template_tables);

@@ -129,6 +129,17 @@ typedef struct {
     VCurve io;                   /* I/O supply curve */
 } DramTech;
 
+/* What making one device emitted (issue 31), after LLMCarbon's model of
+ * embodied carbon (Faiz et al., ICLR 2024): its dies' area at the carbon
+ * a cm2 of its process costs, its memory at a carbon per GB, and its
+ * package; 0 in die_mm2 or logic_kg_cm2: not known. */
+typedef struct {
+    double die_mm2;      /* silicon area of the device's compute dies */
+    double logic_kg_cm2; /* kg CO2e to make one cm2 of that die (its process node, yield included) */
+    double memory_kg_gb; /* kg CO2e per GB of its memory (HBM) */
+    double package_kg;   /* kg CO2e of its package, interposer and board share */
+} Embodied;
+
 /* A technology node (templates/technology/NAME.yaml). */
 typedef struct {
     char name[NAME_MAX_LEN];    /* first: the parameter tables print it */
@@ -150,6 +161,9 @@ typedef struct {
     double inter_link_area_mm2;
     /* achievable fractions copied to the derived device (assumptions) */
     double matrix_eff, vector_eff, hbm_eff, l2_eff;
+    /* embodied carbon of the derived device: logic per cm2 at this node,
+     * memory per GB and the package (its die area is the budget's) */
+    Embodied embodied;
 } Technology;
 
 /* Budgets and how they are split. */
@@ -206,6 +220,7 @@ typedef struct {
     DeriveSpec derive;
     uint64_t pinned;
     char generation[NAME_MAX_LEN]; /* architecture generation (ampere, hopper, ...): validation coverage */
+    Embodied embodied;             /* the carbon of making it (issue 31) */
     double fa2_eff; /* FlashAttention-2's rate as a fraction of the device's best fused attention (1: it is
                        the best) */
 } Device;
@@ -268,14 +283,16 @@ typedef struct {
     char name[NAME_MAX_LEN];
     Device device;
     int devices_per_node;
-    Network intra;                /* scale-up tier inside a node */
-    Network inter;                /* scale-out tier between nodes */
-    int nodes_per_pod;            /* nodes on one scale-out fabric (0: all of them) */
-    Network pod;                  /* the data-centre tier between pods (with nodes_per_pod) */
-    Framework framework;          /* the training stack */
-    double node_overhead_w;       /* host CPUs, NICs, fans per node */
-    double switch_w_per_device;   /* fabric switches, apportioned per device */
-    double pue;                   /* facility power usage effectiveness */
+    Network intra;              /* scale-up tier inside a node */
+    Network inter;              /* scale-out tier between nodes */
+    int nodes_per_pod;          /* nodes on one scale-out fabric (0: all of them) */
+    Network pod;                /* the data-centre tier between pods (with nodes_per_pod) */
+    Framework framework;        /* the training stack */
+    double node_overhead_w;     /* host CPUs, NICs, fans per node */
+    double switch_w_per_device; /* fabric switches, apportioned per device */
+    double
+        embodied_node_kg; /* carbon of making a node besides its devices (hosts, DRAM, SSD, NICs, chassis) */
+    double pue;           /* facility power usage effectiveness */
     double price_per_device_hour; /* $ ; 0 unknown */
     double price_purchase_node;   /* $ to buy one node (a rack-scale system: its rack); 0 unknown */
     /* reliability (scale/goodput.c): 0 where not stated */
@@ -284,6 +301,17 @@ typedef struct {
     double checkpoint_read_bw;       /* read back after a restart, per node (0: as written) */
     double restart_s;                /* rescheduling and start-up after an interruption */
 } System;
+
+/* Where the system runs (templates/sites, issue 31): what its energy
+ * emits and costs, and what its building costs.  0 in pue and
+ * electricity_usd_kwh: the system's PUE and the scenario's price stand. */
+typedef struct {
+    char name[64];
+    double grid_gco2_kwh;        /* grid carbon intensity, g CO2e per kWh drawn at the wall */
+    double pue;                  /* the site's power usage effectiveness, over the system's */
+    double electricity_usd_kwh;  /* the site's price of a kWh, over the scenario's default */
+    double facility_usd_kw_year; /* building, power and cooling per kW at the wall a year; 0 unknown */
+} Site;
 
 /* The time lost to failures of one scenario (scale_goodput). */
 typedef struct {
@@ -522,8 +550,11 @@ typedef struct {
     /* Constraints a recommendation must meet (0: none): the time to train,
      * the cost to train and the system's power at the wall. */
     double deadline_s, budget_usd, power_budget_w;
-    double electricity_usd_kwh; /* the site's price of energy at the wall */
+    double electricity_usd_kwh; /* the price of energy at the wall (the site's where it sets one) */
     double amortisation_years;  /* a bought system is written off over these */
+    double carbon_budget_t;     /* constraint: the most CO2e the run may emit, operational and embodied (t) */
+    double service_life_years;  /* embodied carbon is shared over these years of the hardware's use */
+    Site site;                  /* where it runs: grid intensity, PUE, price, facility cost */
     int global_batch_defaulted; /* 1: no global_batch given; microbatch x dp was taken */
     Codesign codesign;          /* splits of the derive: device to optimise with the strategy */
     int codesign_starts;        /* multi-start: the template's split plus starts - 1 seeded ones */
@@ -590,13 +621,23 @@ typedef struct {
     double clock_scale;                          /* DVFS clock / nominal clock (1: not throttled) */
     double power_cap_w;                          /* the cap the device was held to */
     double cost_usd;                             /* price x devices x time to train; NaN unknown */
-    /* Buying instead (issue 27): the nodes' purchase price, the run's
-     * energy at the wall at the site's price, the run's share of owning
-     * (the purchase over the amortisation years, pro rata of the run's
-     * time, plus its energy), and the share of the amortisation years the
-     * system must be busy for buying to cost less than renting (NaN:
+    /* Buying instead (issues 27, 31): the nodes' purchase price, the run's
+     * energy at the wall at the site's price, the total cost of owning
+     * for the run (the purchase over the amortisation years and the
+     * site's facility cost, pro rata of the run's time, plus its energy)
+     * and for a year of full use, and the share of the amortisation years
+     * the system must be busy for buying to cost less than renting (NaN:
      * unknown; +inf: renting is cheaper at any use). */
-    double purchase_usd, energy_cost_usd, own_cost_usd, break_even_use;
+    double purchase_usd, energy_cost_usd, tco_usd, tco_year_usd, break_even_use;
+    /* What the facility sees (issue 31): the power at the wall while every
+     * device computes, and the drop when all of them wait on the same
+     * collective (the swing of a synchronous step). */
+    double peak_power_w, power_swing_w;
+    /* Carbon (issue 31): the run's energy at the wall x the site's grid
+     * intensity, and its share of the devices' and nodes' embodied carbon
+     * over their service life (NaN: the templates do not give it), and
+     * the two together (NaN where either is unknown). */
+    double co2e_operational_t, co2e_embodied_t, co2e_t;
     Goodput failures; /* time to train with failures; NaN where not stated */
     /* Prediction interval (DESIGN.md 6.10): measured / predicted step time
      * lies in [interval_lo, interval_hi] for 90 % of the stack's validation

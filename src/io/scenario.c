@@ -197,6 +197,13 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
         return finish_error(d, src, file, row_line, "model", sc->model.name);
     if (param_system_table.finish && param_system_table.finish(&sc->system, d))
         return finish_error(d, src, file, row_line, "system", sc->system.name);
+    if (param_site_table.finish(&sc->site, d))
+        return finish_error(d, src, file, row_line, "site", sc->site.name[0] ? sc->site.name : "(default)");
+    /* the site's PUE and price of energy, where the row does not set its own */
+    if (sc->site.pue > 0 && !prov_find(&src->over, "system.pue"))
+        sc->system.pue = sc->site.pue;
+    if (sc->site.electricity_usd_kwh > 0 && !prov_find(&src->over, "electricity_price"))
+        sc->electricity_usd_kwh = sc->site.electricity_usd_kwh;
     /* an explicit 0 trains nothing: say so rather than fall back to the
      * model's own amount */
     {

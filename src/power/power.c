@@ -156,3 +156,12 @@ double pwr_system_power(const System *sys, int devices, double device_w)
     const double it = devices * (device_w + sys->switch_w_per_device) + nodes * sys->node_overhead_w;
     return it * (sys->pue > 0 ? sys->pue : 1.0);
 }
+
+double pwr_device_embodied_kg(const Device *dev)
+{
+    const Embodied *e = &dev->embodied;
+    if (!(e->die_mm2 > 0) || !(e->logic_kg_cm2 > 0))
+        return NAN;
+    return e->die_mm2 / 100.0 * e->logic_kg_cm2 + dev->mem[MEM_HBM].capacity_bytes / 1e9 * e->memory_kg_gb +
+           e->package_kg;
+}

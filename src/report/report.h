@@ -199,7 +199,9 @@ typedef struct RptSeriesSet {
     int ngroup; /* models: charts against devices have one panel each */
 } RptSeriesSet;
 
-#define RPT_LEGEND_MAX 8 /* series a chart draws; a model with more gets more charts */
+#define RPT_LEGEND_MAX 8 /* series a chart draws; a model with more gets more charts, */
+#define RPT_LEGEND_ROOM                                                                                      \
+    10 /* but one of at most this many keeps one chart where each has a style of its own */
 
 int rpt_series_build(const Run *run, RptSeriesSet *set);
 
@@ -270,7 +272,8 @@ void rpt_fmt_energy(double j, char *buf, size_t n);
 int rpt_misses(const RunRow *rr, char *buf, size_t n);
 
 /* The recommendation's rule between two rows that meet the constraints: 1
- * when r is cheaper than b (without prices: less energy; then faster). */
+ * when r is cheaper than b (at the same cost or without prices: less
+ * carbon, then less energy; then faster). */
 int rpt_cheaper(const Result *r, const Result *b);
 
 /* The answer, in sentences with numbers and ranges, one decision per

@@ -103,6 +103,33 @@ static int find_series(const RptSeriesSet *set, const char *name)
     return -1;
 }
 
+/* 1 when the series of model group g (before it is cut into charts) have
+ * line styles of their own: more than one system, and no two series with
+ * the same colour and dash (charts.c: colour % 8, dash variant % 3). */
+static int distinct_styles(const RptSeriesSet *set, int g)
+{
+    int sys = -1, several = 0;
+    for (int i = 0; i < set->n; i++) {
+        if (set->s[i].group != g)
+            continue;
+        several |= sys >= 0 && set->s[i].colour != sys;
+        sys = set->s[i].colour;
+        int variant = 0;
+        for (int j = 0; j < i; j++)
+            variant += set->s[j].group == g && set->s[j].colour == set->s[i].colour;
+        for (int j = 0; j < i; j++) {
+            if (set->s[j].group != g || set->s[j].colour % 8 != set->s[i].colour % 8)
+                continue;
+            int vj = 0;
+            for (int k = 0; k < j; k++)
+                vj += set->s[k].group == g && set->s[k].colour == set->s[j].colour;
+            if (vj % 3 == variant % 3)
+                return 0;
+        }
+    }
+    return several;
+}
+
 /* Colours by system, panels by model, variants within both (n² in the
  * series, which a chart can show a few dozen of). */
 static void style(const Run *run, RptSeriesSet *set)
@@ -145,6 +172,12 @@ static void style(const Run *run, RptSeriesSet *set)
     if (seen && map) {
         for (int i = 0; i < set->n; i++)
             seen[set->s[i].group]++;
+        /* a model a little over the legend's size stays on one chart when
+         * every series keeps a line style of its own there (several
+         * systems: colour by system, dash by variant) */
+        for (int g = 0; g < set->ngroup; g++)
+            if (seen[g] > RPT_LEGEND_MAX && seen[g] <= RPT_LEGEND_ROOM && distinct_styles(set, g))
+                seen[g] = -seen[g]; /* one chart: marked negative until chunked */
         int *count = calloc((size_t)(set->ngroup + 1), sizeof *count);
         int *base = calloc((size_t)(set->ngroup + 1), sizeof *base);
         if (count && base) {
@@ -153,13 +186,14 @@ static void style(const Run *run, RptSeriesSet *set)
             for (int i = 0; i < set->n; i++) {
                 RptSeries *s = &set->s[i];
                 const int g = s->group, k = count[g]++;
-                const int chunks = (seen[g] + RPT_LEGEND_MAX - 1) / RPT_LEGEND_MAX;
-                if (k % RPT_LEGEND_MAX == 0) /* a new chart for this model */
+                const int room = seen[g] < 0 ? RPT_LEGEND_ROOM : RPT_LEGEND_MAX;
+                const int chunks = seen[g] < 0 ? 1 : (seen[g] + room - 1) / room;
+                if (k % room == 0) /* a new chart for this model */
                     map[i] = ng++;
                 else
                     map[i] = base[g];
                 base[g] = map[i];
-                s->part = k / RPT_LEGEND_MAX + 1;
+                s->part = k / room + 1;
                 s->parts = chunks;
             }
             for (int i = 0; i < set->n; i++)
@@ -430,25 +464,29 @@ void rpt_fmt_energy(double j, char *buf, size_t n)
         snprintf(buf, n, "%.3g kWh", kwh);
 }
 
-/* One row as "H100 hybrid on 1024 devices: 12 days (11-14), $2.1 M, 1.9 GWh". */
+/* One row as "H100 hybrid on 1024 devices: 12 days (11-14), $2.1 M, 1.9 GWh
+ * at the wall, 740 t CO2e" (the carbon where it is known). */
 static size_t describe(const RunRow *rr, char *buf, size_t n)
 {
-    char t[48], lo[48], hi[48], c[64], e[32];
+    char t[48], lo[48], hi[48], c[64], e[64];
     const Result *r = &rr->r;
     rpt_fmt_duration(r->time_to_train_s, t, sizeof t);
     rpt_fmt_money(r->cost_usd, c, sizeof c);
     rpt_fmt_energy(r->energy_to_train_j, e, sizeof e);
+    if (isfinite(r->co2e_t) && r->co2e_t > 0)
+        snprintf(e + strlen(e), sizeof e - strlen(e), " at the wall, %.3g t CO2e", r->co2e_t);
+    else
+        snprintf(e + strlen(e), sizeof e - strlen(e), " at the wall");
     if (isfinite(r->interval_lo) && isfinite(r->interval_hi)) {
         rpt_fmt_duration(r->time_to_train_s * r->interval_lo, lo, sizeof lo);
         rpt_fmt_duration(r->time_to_train_s * r->interval_hi, hi, sizeof hi);
-        return (size_t)snprintf(buf, n, "%s on %d devices: %s (%s to %s), %s, %s at the wall", rr->sc.series,
+        return (size_t)snprintf(buf, n, "%s on %d devices: %s (%s to %s), %s, %s", rr->sc.series,
                                 rr->sc.devices, t, lo, hi, c, e);
     }
-    return (size_t)snprintf(buf, n, "%s on %d devices: %s, %s, %s at the wall", rr->sc.series, rr->sc.devices,
-                            t, c, e);
+    return (size_t)snprintf(buf, n, "%s on %d devices: %s, %s, %s", rr->sc.series, rr->sc.devices, t, c, e);
 }
 
-enum { MISS_DEADLINE = 1, MISS_BUDGET = 2, MISS_POWER = 4, MISS_UNUSABLE = 8 };
+enum { MISS_DEADLINE = 1, MISS_BUDGET = 2, MISS_POWER = 4, MISS_CARBON = 16, MISS_UNUSABLE = 8 };
 
 /* Which of its constraints a row misses (MISS_UNUSABLE: no ok time to train). */
 static int missed(const RunRow *rr)
@@ -459,7 +497,8 @@ static int missed(const RunRow *rr)
         return MISS_UNUSABLE;
     return (sc->deadline_s > 0 && !(r->time_to_train_s <= sc->deadline_s) ? MISS_DEADLINE : 0) |
            (sc->budget_usd > 0 && !(r->cost_usd <= sc->budget_usd) ? MISS_BUDGET : 0) |
-           (sc->power_budget_w > 0 && !(r->system_power_w <= sc->power_budget_w) ? MISS_POWER : 0);
+           (sc->power_budget_w > 0 && !(r->system_power_w <= sc->power_budget_w) ? MISS_POWER : 0) |
+           (sc->carbon_budget_t > 0 && !(r->co2e_t <= sc->carbon_budget_t) ? MISS_CARBON : 0);
 }
 
 int rpt_meets(const RunRow *rr)
@@ -470,24 +509,36 @@ int rpt_meets(const RunRow *rr)
 int rpt_misses(const RunRow *rr, char *buf, size_t n)
 {
     const int all = missed(rr), m = all == MISS_UNUSABLE ? 0 : all;
-    snprintf(buf, n, "%s%s%s%s%s", m & MISS_DEADLINE ? "past the deadline" : "",
-             m & MISS_DEADLINE && m & (MISS_BUDGET | MISS_POWER) ? ", " : "",
-             !(m & MISS_BUDGET)         ? ""
-             : isfinite(rr->r.cost_usd) ? "over the budget"
-                                        : "no price to hold to the budget",
-             m & MISS_BUDGET && m & MISS_POWER ? ", " : "", m & MISS_POWER ? "over the power budget" : "");
+    const char *what[4] = {
+        m & MISS_DEADLINE ? "past the deadline" : NULL,
+        !(m & MISS_BUDGET)         ? NULL
+        : isfinite(rr->r.cost_usd) ? "over the budget"
+                                   : "no price to hold to the budget",
+        m & MISS_POWER ? "over the power budget" : NULL,
+        !(m & MISS_CARBON)       ? NULL
+        : isfinite(rr->r.co2e_t) ? "over the carbon budget"
+                                 : "no embodied carbon to hold to the carbon budget",
+    };
+    size_t l = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < 4; k++)
+        if (what[k] && l < n)
+            l += (size_t)snprintf(buf + l, n - l, "%s%s", l ? ", " : "", what[k]);
     return m != 0;
 }
 
 int rpt_cheaper(const Result *r, const Result *b)
 {
-    /* the cheapest; without prices the least energy; then the fastest */
+    /* the cheapest; at the same cost (or without prices) the least carbon,
+     * then the least energy; then the fastest */
     const double ka = isfinite(r->cost_usd) ? r->cost_usd : INFINITY,
                  kb = isfinite(b->cost_usd) ? b->cost_usd : INFINITY;
-    return ka != kb
-               ? ka < kb
-               : (r->energy_to_train_j != b->energy_to_train_j ? r->energy_to_train_j < b->energy_to_train_j
-                                                               : r->time_to_train_s < b->time_to_train_s);
+    if (ka != kb)
+        return ka < kb;
+    if (isfinite(r->co2e_t) && isfinite(b->co2e_t) && r->co2e_t != b->co2e_t)
+        return r->co2e_t < b->co2e_t;
+    return r->energy_to_train_j != b->energy_to_train_j ? r->energy_to_train_j < b->energy_to_train_j
+                                                        : r->time_to_train_s < b->time_to_train_s;
 }
 
 /* A row's constraints as a phrase ("a deadline of 30 days, a budget of $1
@@ -507,13 +558,16 @@ static void constraints_text(const Scenario *sc, char *cons, size_t n)
         cl += (size_t)snprintf(cons + cl, n - cl, "%sa budget of %s", cl ? ", " : "", m);
     }
     if (sc->power_budget_w > 0 && cl < n)
-        snprintf(cons + cl, n - cl, "%s%.3g MW at the wall", cl ? ", " : "", sc->power_budget_w / 1e6);
+        cl += (size_t)snprintf(cons + cl, n - cl, "%s%.3g MW at the wall", cl ? ", " : "",
+                               sc->power_budget_w / 1e6);
+    if (sc->carbon_budget_t > 0 && cl < n)
+        snprintf(cons + cl, n - cl, "%s%.4g t CO2e", cl ? ", " : "", sc->carbon_budget_t);
 }
 
 static int same_constraints(const Scenario *a, const Scenario *b)
 {
     return a->deadline_s == b->deadline_s && a->budget_usd == b->budget_usd &&
-           a->power_budget_w == b->power_budget_w;
+           a->power_budget_w == b->power_budget_w && a->carbon_budget_t == b->carbon_budget_t;
 }
 
 const char *rpt_other_question(const Scenario *a, const Scenario *b)
@@ -596,7 +650,7 @@ void rpt_study_constraints(const Run *run, double *deadline_s, double *power_w)
 
 int rpt_asked(const Scenario *sc)
 {
-    return sc->deadline_s > 0 || sc->budget_usd > 0 || sc->power_budget_w > 0;
+    return sc->deadline_s > 0 || sc->budget_usd > 0 || sc->power_budget_w > 0 || sc->carbon_budget_t > 0;
 }
 
 int rpt_shortlist(const Run *run, int **rows_out, int **q_out, int *rep, int *nq, long *meets)
@@ -739,9 +793,15 @@ static void answers_of(const Run *run, Answers *x)
         }
         if (!rpt_meets(rr))
             continue;
-        if (a->fast < 0 || r->time_to_train_s < run->row[a->fast].r.time_to_train_s)
+        /* ties go to the cheaper (then the lower carbon): the rows of one
+         * system on two grids differ in nothing else */
+        const Result *f = a->fast >= 0 ? &run->row[a->fast].r : NULL,
+                     *g = a->green >= 0 ? &run->row[a->green].r : NULL;
+        if (!f || r->time_to_train_s < f->time_to_train_s ||
+            (r->time_to_train_s == f->time_to_train_s && rpt_cheaper(r, f)))
             a->fast = i;
-        if (a->green < 0 || r->energy_to_train_j < run->row[a->green].r.energy_to_train_j)
+        if (!g || r->energy_to_train_j < g->energy_to_train_j ||
+            (r->energy_to_train_j == g->energy_to_train_j && rpt_cheaper(r, g)))
             a->green = i;
         if (a->rec < 0 || rpt_cheaper(r, &run->row[a->rec].r))
             a->rec = i;

@@ -18,10 +18,8 @@ static int tornado_block(X *x, Sheet *sh, int r, const Sensitivity *s, const cha
 {
     char text[900];
     const char *name = x->run->row[s->row].sc.name;
-    if (many) {
-        snprintf(text, sizeof text, "%s: '%s'", question, name);
-        xl_put_long(x, sh, r++, 0, text, x->section);
-    }
+    if (many) /* the question; the note under it names the scenario */
+        xl_put_long(x, sh, r++, 0, question, x->section);
     snprintf(text, sizeof text,
              "'%s' (%s, its strategy%s kept) with each main hardware and stack "
              "parameter 10 %% lower and 10 %% higher, one at a time: the change of its %s and energy. Most "

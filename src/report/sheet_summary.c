@@ -38,6 +38,13 @@ enum {
 #define SUMMARY_ANSWER_COLS  (B_STRAT + 1)
 #define SUMMARY_ANSWER_CHARS 110
 
+/* The four charts of a model, two by two: each 288 px high by this scale
+ * (tall enough that a legend of ten series leaves room to plot), over
+ * rows of 20 px; a block of four and a spare row. */
+#define SUMMARY_CHART_YSCALE 1.6
+#define SUMMARY_CHART_ROWS   24
+#define SUMMARY_BLOCK_ROWS   (2 * SUMMARY_CHART_ROWS + 1)
+
 /* Chart-data block columns. */
 enum {
     D_SERIES,
@@ -410,7 +417,7 @@ static void summary_chart(X *x, Sheet *sh, const int *blk, int group, int col, c
         chart_legend_delete_series(c, del);
     }
     chart_marks(x, sh, c, group, col);
-    xl_insert_chart(x, sh, row, c, 4 + xoff, 6, 1.3, 1.15);
+    xl_insert_chart(x, sh, row, c, 4 + xoff, 6, 1.3, SUMMARY_CHART_YSCALE);
 }
 
 /* One chart per model whose series have a baseline: the speedup over the
@@ -639,6 +646,18 @@ static void summary_head(X *x, Sheet *sh)
     worksheet_set_row(sh->ws, 3, 15.5 * (lines > 0 ? lines : 1), NULL);
 }
 
+/* A note too long for one line, wrapped in the answer's width at row r
+ * (its row made tall enough).  Returns the next row. */
+static int wrapped_note(X *x, Sheet *sh, int r, const char *text)
+{
+    rpt_clean_text(text, x->buf, x->bufsz);
+    xl_check(x, worksheet_merge_range(sh->ws, (lxw_row_t)r, 0, (lxw_row_t)r, SUMMARY_ANSWER_COLS - 1, x->buf,
+                                      x->wrap_note));
+    const size_t lines = strlen(text) / (SUMMARY_ANSWER_CHARS + 20) + 1; /* plain text: a fifth more a line */
+    worksheet_set_row(sh->ws, (lxw_row_t)r, 15.5 * (double)lines, NULL);
+    return r + 1;
+}
+
 /* The shortlist from row r (issue 27): every scenario that meets its
  * deadline, budget and power budget, cheapest first, per model and amount
  * of training (the first RPT_SHORTLIST_MAX of each), with its time, cost,
@@ -662,23 +681,45 @@ static int shortlist_table(X *x, Sheet *sh, int r)
     snprintf(text, sizeof text, "Shortlist: the scenarios that meet every constraint, cheapest first");
     xl_put_long(x, sh, r++, 0, text, x->section);
     snprintf(text, sizeof text,
-             "%ld scenario%s of the study meet%s the deadline, budget and power budget it states%s; cost and "
+             "%ld scenario%s of the study meet%s the constraints it states%s; cost and "
              "time with "
              "their 90 %% range (validation); power at the wall, the facility's share included (PUE).",
              meets, meets == 1 ? "" : "s", meets == 1 ? "s" : "",
              n < meets ? "; the cheapest of each model are listed" : "");
     xl_put_long(x, sh, r++, 0, text, x->note);
     if (n > 0) {
+        /* each figure the listed rows share, else "each row's" */
         const Scenario *s0 = &run->row[rows[0]].sc;
-        char buy[500];
+        int same_price = 1, same_fac = 1, same_grid = 1;
+        for (int i = 1; i < n; i++) {
+            const Scenario *si = &run->row[rows[i]].sc;
+            same_price &= si->electricity_usd_kwh == s0->electricity_usd_kwh;
+            same_fac &= si->site.facility_usd_kw_year == s0->site.facility_usd_kw_year;
+            same_grid &= si->site.grid_gco2_kwh == s0->site.grid_gco2_kwh;
+        }
+        char price[80] = "each row's price", fac[120] = "each row's site's facility cost",
+             grid[80] = "each row's site's";
+        if (same_price)
+            snprintf(price, sizeof price, "$%.4g", s0->electricity_usd_kwh);
+        if (same_fac && s0->site.facility_usd_kw_year > 0)
+            snprintf(fac, sizeof fac,
+                     "a facility at $%.4g per kW of peak IT power a year (site.facility_cost)",
+                     s0->site.facility_usd_kw_year);
+        else if (same_fac)
+            snprintf(fac, sizeof fac, "no facility cost (set site.facility_cost)");
+        if (same_grid)
+            snprintf(grid, sizeof grid, "%.4g g", s0->site.grid_gco2_kwh);
+        char buy[1200];
         snprintf(
             buy, sizeof buy,
             "To buy instead: whole nodes (racks) at the system template's price (a list price, a quotation "
-            "or an estimate: see its sources); energy at $%.4g a kWh (electricity_price); buying costs less "
-            "than renting where the system is busy more than the share shown of %.3g years "
-            "(amortisation_years); no facility or staff cost.",
-            s0->electricity_usd_kwh, s0->amortisation_years);
-        xl_put_long(x, sh, r++, 0, buy, x->note);
+            "or an estimate: see its sources); energy at %s a kWh (electricity_price); %s; no staff cost; "
+            "buying costs less than renting where the system is busy more than the share shown of %.3g "
+            "years (amortisation_years). CO2e: the energy at %s a kWh (site.grid_intensity) and the run's "
+            "share of making its devices and nodes over %.3g years (service_life, LLMCarbon's model); peak "
+            "power: every device computing; swing: all of them waiting on one collective.",
+            price, fac, s0->amortisation_years, grid, s0->service_life_years);
+        r = wrapped_note(x, sh, r, buy);
     }
     if (n == 0) {
         xl_put_text(x, sh, r++, B_SERIES, "(none: relax a constraint or widen the sweep)", x->note);
@@ -704,6 +745,9 @@ static int shortlist_table(X *x, Sheet *sh, int r)
         S_PURCH,
         S_ECOST,
         S_BREAK,
+        S_CO2,
+        S_PEAK,
+        S_SWING,
         S_NCOL
     };
     const char *heads[S_NCOL] = {"Series",
@@ -718,7 +762,10 @@ static int shortlist_table(X *x, Sheet *sh, int r)
                                  "Power at the wall [kW]",
                                  "Purchase [USD]",
                                  "Energy cost [USD]",
-                                 "Break-even use, buy vs rent"};
+                                 "Break-even use, buy vs rent",
+                                 "CO2e [t]",
+                                 "Peak power [kW]",
+                                 "Power swing [kW]"};
     for (int c = 0; c < S_NCOL; c++)
         if (c == S_SERIES || c == S_SCEN || c == S_RANGE || c == S_COSTR || c == S_SYS)
             xl_put_header(x, sh, r, c, heads[c]);
@@ -776,6 +823,12 @@ static int shortlist_table(X *x, Sheet *sh, int r)
             xl_put_text(x, sh, r, S_BREAK, "over 100 %: rent", x->note);
         else
             xl_put_num(x, sh, r, S_BREAK, res->break_even_use, x->pct);
+        if (isfinite(res->co2e_t))
+            xl_put_num(x, sh, r, S_CO2, res->co2e_t, x->intf);
+        else
+            xl_put_text(x, sh, r, S_CO2, "embodied unknown", x->note);
+        xl_put_num(x, sh, r, S_PEAK, res->peak_power_w / 1e3, x->kw);
+        xl_put_num(x, sh, r, S_SWING, res->power_swing_w / 1e3, x->kw);
     }
     free(rows);
     free(q);
@@ -792,7 +845,7 @@ static int best_table(X *x, Sheet *sh, int r, int *first_out)
     xl_put_long(x, sh, r++, 0,
                 x->set.by_ttt
                     ? "Best = the shortest time to train among the scenarios that fit in memory and "
-                      "meet their deadline, budget and power budget (where none does, among all, "
+                      "meet their constraints (deadline, budget, power, carbon) (where none does, among all, "
                       "greyed, with what it misses); speedup = the reference's time to train over the "
                       "series' time to "
                       "train."
@@ -906,13 +959,8 @@ static int sweep_effects(X *x, Sheet *sh, int r)
             char *e = strchr(p, '\n');
             if (e)
                 *e = '\0';
-            rpt_clean_text(p, x->buf, x->bufsz);
-            xl_check(x, worksheet_merge_range(sh->ws, (lxw_row_t)r, 0, (lxw_row_t)r, SUMMARY_ANSWER_COLS - 1,
-                                              x->buf, x->wrap));
             const size_t l = strlen(p);
-            const size_t lines = l / (SUMMARY_ANSWER_CHARS + 20) + 1; /* plain text: a fifth more a line */
-            worksheet_set_row(sh->ws, (lxw_row_t)r, 15.5 * (double)lines, NULL);
-            r++;
+            r = wrapped_note(x, sh, r, p);
             p = e ? e + 1 : p + l;
         }
         r++;
@@ -1036,9 +1084,9 @@ static void summary_charts(X *x, Sheet *sh, const int *blk, const int *groups, i
 {
     char axis[64];
     snprintf(axis, sizeof axis, "time to train [%s] (log scale)", x->tunit);
-    const int dx = 640, dy = 18;
+    const int dx = 640, dy = SUMMARY_CHART_ROWS;
     for (int k = 0; k < (ngroup > 1 ? ngroup : 1); k++) {
-        const int g = ngroup > 1 ? groups[k] : -1, at = chart_row + 37 * k;
+        const int g = ngroup > 1 ? groups[k] : -1, at = chart_row + SUMMARY_BLOCK_ROWS * k;
         summary_chart(x, sh, blk, g, D_TIME,
                       x->set.by_ttt ? "Time to train vs devices" : "Step time vs devices",
                       x->set.by_ttt ? axis : "step time [s] (log scale)", "General", 1, dmin, dmax, at, 0);
@@ -1085,7 +1133,7 @@ void xl_sheet_summary(X *x, Sheet *sh)
                 break;
             }
     /* the chart helpers (constraint lines, recommended points), then the data */
-    const int marks_row = chart_row + 37 * (ngroup > 1 ? ngroup : 1);
+    const int marks_row = chart_row + SUMMARY_BLOCK_ROWS * (ngroup > 1 ? ngroup : 1);
     int recs[RPT_MODELS_MAX];
     const int nrec = rpt_recommended(x->run, recs, RPT_MODELS_MAX);
     int data_row = marks_row + 3 + (nrec > 0 ? nrec : 0) + 2;
@@ -1093,8 +1141,8 @@ void xl_sheet_summary(X *x, Sheet *sh)
     lxw_row_t breaks[66];
     int nbreak = 0;
     for (int k = 0; k < (ngroup > 1 ? ngroup : 1) && nbreak < 64; k++)
-        if (chart_row + 37 * k > 0)
-            breaks[nbreak++] = (lxw_row_t)(chart_row + 37 * k);
+        if (chart_row + SUMMARY_BLOCK_ROWS * k > 0)
+            breaks[nbreak++] = (lxw_row_t)(chart_row + SUMMARY_BLOCK_ROWS * k);
     breaks[nbreak++] = (lxw_row_t)marks_row;
     breaks[nbreak] = 0;
     xl_check(x, worksheet_set_h_pagebreaks(sh->ws, breaks));

@@ -41,7 +41,8 @@ typedef struct {
     lxw_error err; /* first error libxlsxwriter returned */
     char *buf;     /* cleaned cell text */
     size_t bufsz;
-    lxw_format *title, *subtitle, *note, *section, *head, *head_num, *wrap, *wrap_low, *bold, *mono, *answer;
+    lxw_format *title, *subtitle, *note, *section, *head, *head_num, *wrap, *wrap_low, *wrap_note, *bold,
+        *mono, *answer;
     lxw_format *days, *pct, *intf, *kw, *mwh, *usd, *speedup, *secs, *secs0, *general, *sci;
     lxw_format *oom, *error;
     lxw_format *cell;        /* table text: indented so that it never touches a right-aligned number */

@@ -435,6 +435,10 @@ static void make_formats(X *x)
     x->wrap = workbook_add_format(wb);
     format_set_text_wrap(x->wrap);
     format_set_align(x->wrap, LXW_ALIGN_VERTICAL_TOP);
+    x->wrap_note = workbook_add_format(wb); /* a note (grey) that wraps in a merged range */
+    format_set_text_wrap(x->wrap_note);
+    format_set_align(x->wrap_note, LXW_ALIGN_VERTICAL_TOP);
+    format_set_font_color(x->wrap_note, 0x595959);
     x->wrap_low = workbook_add_format(wb); /* a table cell that wraps, on its row's line like the others */
     format_set_text_wrap(x->wrap_low);
     x->bold = workbook_add_format(wb);
