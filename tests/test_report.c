@@ -495,6 +495,43 @@ static void test_recommendation_per_model(void **state)
                                 "system.price.device_hour): the scenarios are ranked by energy, not cost."));
 }
 
+/* The carbon budget and the facility's power envelope (issue 31) rule the
+ * recommendation as the deadline does; at equal cost the lower carbon
+ * wins; what a row misses is said. */
+static void test_carbon_and_envelope(void **state)
+{
+    (void)state;
+    Run run;
+    memset(&run, 0, sizeof run);
+    RunRow rows[3];
+    fill_row(&rows[0], "us", "US grid", 64, STATUS_OK, 20);
+    fill_row(&rows[1], "fr", "French grid", 64, STATUS_OK, 20); /* the same run on a cleaner grid */
+    fill_row(&rows[2], "big", "US grid", 512, STATUS_OK, 3);
+    static const double co2[3] = {100, 15, 140}, peak[3] = {80e3, 80e3, 640e3};
+    for (int i = 0; i < 3; i++) {
+        rows[i].r.co2e_t = co2[i];
+        rows[i].r.peak_power_w = peak[i];
+        rows[i].r.cost_usd = 2.0 * rows[i].sc.devices * rows[i].r.time_to_train_s / 3600.0;
+        rows[i].r.interval_lo = rows[i].r.interval_hi = NAN;
+        rows[i].sc.carbon_budget_t = 120;
+        rows[i].sc.site.power_envelope_w = 500e3;
+    }
+    run.row = rows;
+    run.n = 3;
+    char buf[2048];
+    assert_int_equal(rpt_recommend(&run, buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, "Recommended for model: French grid on 64 devices: 20 days, $61.4 k"));
+    assert_non_null(strstr(buf, "15 t CO2e"));
+    assert_non_null(strstr(buf, "meets 120 t CO2e, a peak within 0.5 MW"));
+    assert_int_equal(rpt_misses(&rows[2], buf, sizeof buf), 1);
+    assert_string_equal(buf, "over the carbon budget, peak over the facility's power envelope");
+    rows[2].r.co2e_t = NAN; /* no embodied figure: it cannot be held to the carbon budget */
+    assert_int_equal(rpt_misses(&rows[2], buf, sizeof buf), 1);
+    assert_string_equal(
+        buf, "no embodied carbon to hold to the carbon budget, peak over the facility's power envelope");
+    assert_int_equal(rpt_misses(&rows[1], buf, sizeof buf), 0);
+}
+
 /* A swept hardware value (issue 27): the series that differ only by it
  * get one sentence with each value's best and where it is fastest and
  * lightest; a series of another model, or unswept, joins no sweep. */
@@ -859,6 +896,7 @@ int main(void)
         cmocka_unit_test(test_recommendation),
         cmocka_unit_test(test_recommendation_per_model),
         cmocka_unit_test(test_sweep_effects),
+        cmocka_unit_test(test_carbon_and_envelope),
         cmocka_unit_test(test_strategy_axes),
         cmocka_unit_test(test_series_best),
         cmocka_unit_test(test_baselines),

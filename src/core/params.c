@@ -630,8 +630,10 @@ static const ParamDef site_defs[] = {
     PD(Site, "electricity_price", electricity_usd_kwh, UNIT_MONEY, 0, 10, 0, 0,
        "the site's price of a kWh at the wall, USD, over the scenario's default (0: the scenario's)"),
     PD(Site, "facility_cost", facility_usd_kw_year, UNIT_MONEY, 0, 1e5, 0, 0,
-       "building, power and cooling per kW drawn at the wall and year, USD (0: not known, left out of the "
-       "cost of owning)"),
+       "building, power and cooling per kW of peak IT power a year, USD (0: not known, left out of the cost "
+       "of owning)"),
+    PD(Site, "power_envelope", power_envelope_w, UNIT_POWER, 0, 1e12, 0, 0,
+       "the most power the facility delivers at the wall: a constraint on the run's peak power (0: none)"),
 };
 
 static int site_finish(void *obj, Diag *d)
@@ -719,6 +721,7 @@ static const struct {
 } key_aliases[] = {
     {&param_system_table, "dp_overlap", "framework.dp_overlap"},
     {&param_scenario_table, "grid_intensity", "site.grid_intensity"},
+    {&param_scenario_table, "power_envelope", "site.power_envelope"},
 };
 
 const char *param_alias(const ParamTable *t, const char *key)

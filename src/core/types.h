@@ -310,7 +310,8 @@ typedef struct {
     double grid_gco2_kwh;        /* grid carbon intensity, g CO2e per kWh drawn at the wall */
     double pue;                  /* the site's power usage effectiveness, over the system's */
     double electricity_usd_kwh;  /* the site's price of a kWh, over the scenario's default */
-    double facility_usd_kw_year; /* building, power and cooling per kW at the wall a year; 0 unknown */
+    double facility_usd_kw_year; /* building, power and cooling per kW of IT power a year; 0 unknown */
+    double power_envelope_w;     /* the most the facility can deliver at the wall, peak (0: no limit) */
 } Site;
 
 /* The time lost to failures of one scenario (scale_goodput). */

@@ -486,7 +486,14 @@ static size_t describe(const RunRow *rr, char *buf, size_t n)
     return (size_t)snprintf(buf, n, "%s on %d devices: %s, %s, %s", rr->sc.series, rr->sc.devices, t, c, e);
 }
 
-enum { MISS_DEADLINE = 1, MISS_BUDGET = 2, MISS_POWER = 4, MISS_CARBON = 16, MISS_UNUSABLE = 8 };
+enum {
+    MISS_DEADLINE = 1,
+    MISS_BUDGET = 2,
+    MISS_POWER = 4,
+    MISS_UNUSABLE = 8,
+    MISS_CARBON = 16,
+    MISS_PEAK = 32
+};
 
 /* Which of its constraints a row misses (MISS_UNUSABLE: no ok time to train). */
 static int missed(const RunRow *rr)
@@ -498,7 +505,8 @@ static int missed(const RunRow *rr)
     return (sc->deadline_s > 0 && !(r->time_to_train_s <= sc->deadline_s) ? MISS_DEADLINE : 0) |
            (sc->budget_usd > 0 && !(r->cost_usd <= sc->budget_usd) ? MISS_BUDGET : 0) |
            (sc->power_budget_w > 0 && !(r->system_power_w <= sc->power_budget_w) ? MISS_POWER : 0) |
-           (sc->carbon_budget_t > 0 && !(r->co2e_t <= sc->carbon_budget_t) ? MISS_CARBON : 0);
+           (sc->carbon_budget_t > 0 && !(r->co2e_t <= sc->carbon_budget_t) ? MISS_CARBON : 0) |
+           (sc->site.power_envelope_w > 0 && !(r->peak_power_w <= sc->site.power_envelope_w) ? MISS_PEAK : 0);
 }
 
 int rpt_meets(const RunRow *rr)
@@ -509,7 +517,7 @@ int rpt_meets(const RunRow *rr)
 int rpt_misses(const RunRow *rr, char *buf, size_t n)
 {
     const int all = missed(rr), m = all == MISS_UNUSABLE ? 0 : all;
-    const char *what[4] = {
+    const char *what[5] = {
         m & MISS_DEADLINE ? "past the deadline" : NULL,
         !(m & MISS_BUDGET)         ? NULL
         : isfinite(rr->r.cost_usd) ? "over the budget"
@@ -518,10 +526,11 @@ int rpt_misses(const RunRow *rr, char *buf, size_t n)
         !(m & MISS_CARBON)       ? NULL
         : isfinite(rr->r.co2e_t) ? "over the carbon budget"
                                  : "no embodied carbon to hold to the carbon budget",
+        m & MISS_PEAK ? "peak over the facility's power envelope" : NULL,
     };
     size_t l = 0;
     buf[0] = '\0';
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
         if (what[k] && l < n)
             l += (size_t)snprintf(buf + l, n - l, "%s%s", l ? ", " : "", what[k]);
     return m != 0;
@@ -561,13 +570,17 @@ static void constraints_text(const Scenario *sc, char *cons, size_t n)
         cl += (size_t)snprintf(cons + cl, n - cl, "%s%.3g MW at the wall", cl ? ", " : "",
                                sc->power_budget_w / 1e6);
     if (sc->carbon_budget_t > 0 && cl < n)
-        snprintf(cons + cl, n - cl, "%s%.4g t CO2e", cl ? ", " : "", sc->carbon_budget_t);
+        cl += (size_t)snprintf(cons + cl, n - cl, "%s%.4g t CO2e", cl ? ", " : "", sc->carbon_budget_t);
+    if (sc->site.power_envelope_w > 0 && cl < n)
+        snprintf(cons + cl, n - cl, "%sa peak within %.3g MW", cl ? ", " : "",
+                 sc->site.power_envelope_w / 1e6);
 }
 
 static int same_constraints(const Scenario *a, const Scenario *b)
 {
     return a->deadline_s == b->deadline_s && a->budget_usd == b->budget_usd &&
-           a->power_budget_w == b->power_budget_w && a->carbon_budget_t == b->carbon_budget_t;
+           a->power_budget_w == b->power_budget_w && a->carbon_budget_t == b->carbon_budget_t &&
+           a->site.power_envelope_w == b->site.power_envelope_w;
 }
 
 const char *rpt_other_question(const Scenario *a, const Scenario *b)
@@ -650,7 +663,8 @@ void rpt_study_constraints(const Run *run, double *deadline_s, double *power_w)
 
 int rpt_asked(const Scenario *sc)
 {
-    return sc->deadline_s > 0 || sc->budget_usd > 0 || sc->power_budget_w > 0 || sc->carbon_budget_t > 0;
+    return sc->deadline_s > 0 || sc->budget_usd > 0 || sc->power_budget_w > 0 || sc->carbon_budget_t > 0 ||
+           sc->site.power_envelope_w > 0;
 }
 
 int rpt_shortlist(const Run *run, int **rows_out, int **q_out, int *rep, int *nq, long *meets)
