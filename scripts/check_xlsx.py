@@ -359,9 +359,31 @@ def check_sensitivity(wb, cached, path):
             elif a is None or abs(float(a) - float(b)) > 1e-5 * max(1.0, abs(float(b))):
                 fail("Sensitivity %s %s: %r, expected %s" % (r[0], k, a, b))
     varied = len(dict.fromkeys(w["scenario"] for w in want))
-    if len(wb["Sensitivity"]._charts) != varied:
-        fail("Sensitivity has %d charts, expected a tornado for each of the %d scenarios varied" %
-             (len(wb["Sensitivity"]._charts), varied))
+    # the clock plans' fronts (clock_front.csv): a table and a chart each
+    front_path = os.path.join(os.path.dirname(path), "clock_front.csv")
+    fronts = []
+    if os.path.exists(front_path):
+        with open(front_path, newline="", encoding="utf-8") as fh:
+            front = list(csv.DictReader(fh))
+        fronts = [n for n in dict.fromkeys(f["scenario"] for f in front)
+                  if sum(f["scenario"] == n for f in front) > 1]
+        table, at = [], None  # the front's table sits beside the tornado's: from its header's column
+        for r in ws.iter_rows(values_only=True):
+            if "Power cap [W]" in r:
+                at = r.index("Power cap [W]")
+            elif at is not None and len(r) > at and isinstance(r[at], (int, float)):
+                table.append(r[at:])
+            else:
+                at = None
+        if [round(float(f["power_cap_w"]), 6) for f in front] != [round(float(r[0]), 6) for r in table]:
+            fail("Sensitivity's clock-plan tables' power caps %s differ from clock_front.csv's %s" %
+                 ([r[0] for r in table], [f["power_cap_w"] for f in front]))
+        for r, f in zip(table, front):
+            if abs(float(r[1]) - float(f["clock"])) > 1e-5 * max(1.0, abs(float(f["clock"]))):
+                fail("Sensitivity's clock-plan clock %r, clock_front.csv %s" % (r[1], f["clock"]))
+    if len(wb["Sensitivity"]._charts) != varied + len(fronts):
+        fail("Sensitivity has %d charts, expected a tornado for each of the %d scenarios varied and a front "
+             "for each of the %d in clock_front.csv" % (len(wb["Sensitivity"]._charts), varied, len(fronts)))
 
 
 def expected_value(head, want):

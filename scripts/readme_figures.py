@@ -261,12 +261,27 @@ def recommendation(stdout):
     return m.group(1) if m else "(no recommendation)"
 
 
-def energy(deepflow, stdout):
+def clock_front(folder):
+    """The default study's run-slower front (its clock_front.csv): the point of least energy with the plan."""
+    with open(os.path.join(folder, "clock_front.csv"), newline="") as f:
+        pts = list(csv.DictReader(f))
+    base, best = pts[0], min(pts, key=lambda p: num(p["energy_kwh_plan"]))
+    t = num(best["time_s"]) / num(base["time_s"]) - 1
+    e = num(best["energy_kwh"]) / num(base["energy_kwh"]) - 1
+    ep = num(best["energy_kwh_plan"]) / num(base["energy_kwh"]) - 1
+    plan = num(base["energy_kwh_plan"]) / num(base["energy_kwh"]) - 1
+    return ("The default study's answer (%s): its clock plan saves %.1f %% at the same time; at a %s W cap it takes "
+            "%.0f %% more time for %.1f %% less energy (%.1f %% with the plan)."
+            % (base["scenario"], -100 * plan, "{:,.0f}".format(num(best["power_cap_w"])), 100 * t, -100 * e, -100 * ep))
+
+
+def energy(deepflow, stdout, default_dir):
     """inputs/energy.csv's answer and the published footprints of make validate (scripts/validate.py)."""
     sys.path.insert(0, HERE)
     import validate  # noqa: E402
     m = re.search(r"(Recommended for .*?\. The cheapest scenario that meets [^.]*\.)", stdout)
     out = ["inputs/energy.csv answers: " + (m.group(1) if m else "(no recommendation)"), "",
+           clock_front(default_dir), "",
            "Published training footprints (`validation/footprints`, checked by `make validate`; not fitted):", "",
            "| run | figure | deepflow | published | error | gate |", "|---|---|---|---|---|---|"]
     big = lambda v: "{:,.0f}".format(v) if v >= 1000 else g3(v)
@@ -311,7 +326,7 @@ def blocks(deepflow):
         rows, out = run(deepflow, "default.csv", os.path.join(tmp, "default"))
         res["recommendation"] = recommendation(out)
         rows, out = run(deepflow, "energy.csv", os.path.join(tmp, "energy"))
-        res["energy"] = energy(deepflow, out)
+        res["energy"] = energy(deepflow, out, os.path.join(tmp, "default"))
         rows, out = run(deepflow, "codesign.csv", os.path.join(tmp, "codesign"))
         with open(os.path.join(tmp, "codesign", "sensitivity.csv"), newline="") as f:
             sens = list(csv.DictReader(f))

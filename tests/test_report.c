@@ -530,6 +530,20 @@ static void test_carbon_and_envelope(void **state)
     assert_string_equal(
         buf, "no embodied carbon to hold to the carbon budget, peak over the facility's power envelope");
     assert_int_equal(rpt_misses(&rows[1], buf, sizeof buf), 0);
+    /* the answer's energy and carbon, in a sentence */
+    rows[1].r.co2e_operational_t = 14;
+    rows[1].r.co2e_embodied_t = 1;
+    rows[1].sc.site.grid_gco2_kwh = 57;
+    rows[1].r.clock_plan_saving = 0.05;
+    rows[1].r.plan_min_clock = 0.9;
+    rows[1].r.energy_to_train_plan_j = 0.95 * rows[1].r.energy_to_train_j;
+    rows[1].r.st.pp = 4;
+    assert_int_equal(rpt_energy_sentences(&run, buf, sizeof buf), 1);
+    assert_string_equal(
+        buf, "model, French grid on 64 devices: 30.7 MWh at the wall, 15 t CO2e (14 t operational at 57 g a "
+             "kWh, 1 t embodied); a clock plan for its pipeline saves 5.0 % (1.54 MWh) at the same "
+             "time, its lightest stage at 90 % clock; peak 0.08 MW, swinging by 0 MW when every "
+             "device waits on one collective.");
 }
 
 /* A swept hardware value (issue 27): the series that differ only by it

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "batch/evaluate.h"
+#include "power/power.h"
 #include "core/param.h"
 #include "graph/graph.h"
 #include "io/scenario.h"
@@ -655,6 +656,36 @@ static void test_carbon_and_peak(void **state)
     assert_true(isnan(r.co2e_embodied_t) && isnan(r.co2e_t) && r.co2e_operational_t > 0);
 }
 
+/* The clock plan (issue 31, Perseus): the stages off the critical path run
+ * slower, the step does not; the energy never rises; one stage has nothing
+ * to plan; a heavier head (the last stage further ahead of the others)
+ * leaves more to save, at lower clocks, never below the DVFS floor. */
+static void test_clock_plan(void **state)
+{
+    Fix *f = *state;
+    Result one, r, heavy;
+    build_ok(f,
+             "system=dgx-a100-80g, model=gpt3-175b, devices=64, tp=8, pp=1, microbatch=1, global_batch=64, "
+             "recompute=full, train_tokens=1e9");
+    eval_ok(&f->sc, &one);
+    assert_true(one.clock_plan_saving == 0 && one.plan_min_clock == 1.0);
+    assert_rel(one.energy_to_train_plan_j, one.energy_to_train_j, 1e-12);
+    build_ok(f, "system=dgx-a100-80g, model=gpt3-175b, devices=1024, tp=8, pp=16, microbatch=1, "
+                "global_batch=1536, recompute=full, train_tokens=300e9");
+    eval_ok(&f->sc, &r);
+    assert_int_equal(r.status, STATUS_OK);
+    assert_true(r.clock_plan_saving > 0 && r.clock_plan_saving < 0.2);
+    assert_true(r.energy_to_train_plan_j < r.energy_to_train_j);
+    assert_rel(r.energy_to_train_plan_j, r.energy_to_train_j * (1 - r.clock_plan_saving), 1e-12);
+    const double floor = pwr_min_clock(&f->sc.system.device);
+    assert_true(r.plan_min_clock < 1 && r.plan_min_clock >= floor);
+    build_ok(f, "system=dgx-a100-80g, model=gpt3-175b, devices=1024, tp=8, pp=16, microbatch=1, "
+                "global_batch=1536, recompute=full, train_tokens=300e9, model.vocab=256000");
+    eval_ok(&f->sc, &heavy);
+    assert_true(heavy.clock_plan_saving > r.clock_plan_saving && heavy.plan_min_clock < r.plan_min_clock);
+    assert_true(heavy.plan_min_clock >= floor);
+}
+
 /* Every shipped system runs a dense 8192^3 GEMM within its own power cap
  * at a sensible fraction of its peak (issue 9: tpu-v4-pod could not; it
  * was L2-bound at 44 % and drew 383 W against 192 W). */
@@ -1038,6 +1069,7 @@ int main(void)
         cmocka_unit_test(test_dp_allreduce_scaling),
         cmocka_unit_test(test_buy_or_rent),
         cmocka_unit_test(test_carbon_and_peak),
+        cmocka_unit_test(test_clock_plan),
         cmocka_unit_test(test_result_identities),
         cmocka_unit_test(test_every_system_at_its_cap),
         cmocka_unit_test(test_framework_stack),

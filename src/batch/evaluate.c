@@ -35,6 +35,7 @@ static void reset(Result *r)
     r->purchase_usd = r->energy_cost_usd = r->tco_usd = r->tco_year_usd = r->break_even_use = NAN;
     r->peak_power_w = r->power_swing_w = NAN;
     r->co2e_operational_t = r->co2e_embodied_t = r->co2e_t = NAN;
+    r->plan_min_clock = r->clock_plan_saving = r->energy_to_train_plan_j = NAN;
     r->epochs = NAN;
     r->interval_lo = NAN;
     r->interval_hi = NAN;
@@ -243,6 +244,8 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
         sc->devices * r->inter_link_energy_j / r->step_time_s * (sc->system.pue > 0 ? sc->system.pue : 1.0);
     facility_power(sc, r);
     r->energy_per_step_j = r->system_power_w * r->step_time_s;
+    r->clock_plan_saving = r->plan_saved_device_j * sc->devices *
+                           (sc->system.pue > 0 ? sc->system.pue : 1.0) / r->energy_per_step_j;
     /* Per-component energies are the whole system's: every device's
      * share, and the rest (nodes, switches, NICs, PUE) as system_overhead. */
     double devices_e = 0;
@@ -264,6 +267,7 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
         r->epochs = epochs;
         r->time_to_train_s = steps * r->step_time_s;
         r->energy_to_train_j = r->system_power_w * r->time_to_train_s;
+        r->energy_to_train_plan_j = r->energy_to_train_j * (1 - r->clock_plan_saving);
         if (r->conv_extrapolated >= 0) {
             double s2, e2;
             if (scale_steps_scaled(sc, 1.0 / SCALE_SENSITIVITY, &s2, &e2, why, sizeof why) == 0)

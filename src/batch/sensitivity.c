@@ -188,6 +188,23 @@ int run_sensitivity(const Run *run, int row, Sensitivity *out)
             out->n++;
         }
         qsort(out->k, (size_t)out->n, sizeof out->k[0], cmp_impact);
+        /* the clock plans' front: the power cap lowered by tenths, each
+         * point slower and, with its clock plan, lower in energy; it ends
+         * where the clock stops falling (the DVFS floor) */
+        double last_clock = 2.0;
+        for (int k = 0; k < SENS_FRONT; k++) {
+            *sc = *base;
+            sc->power_cap_w = base->power_cap_w * (1.0 - 0.1 * k);
+            if (evaluate_cached(sc, cache, r) || r->status != STATUS_OK ||
+                !(r->clock_scale < last_clock - 1e-6))
+                break;
+            ClockPoint *p = &out->front[out->nfront++];
+            p->cap_w = sc->power_cap_w;
+            p->clock = last_clock = r->clock_scale;
+            p->time = time_of(r, out->per_sample);
+            p->energy = energy_of(r, out->per_sample);
+            p->energy_plan = p->energy * (1.0 - r->clock_plan_saving);
+        }
     } else {
         out->row = -1;
     }

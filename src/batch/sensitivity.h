@@ -16,13 +16,24 @@ typedef struct {
     Status status[2];
 } SensKnob;
 
+/* One point of the clock plans' front (issue 31): the scenario at a
+ * lower device power cap (DVFS lowers the clock to meet it), its time and
+ * energy at one clock for every stage, and with the clock plan. */
+#define SENS_FRONT 8
+typedef struct {
+    double cap_w, clock;              /* the cap, and the clock it leaves (a fraction of nominal) */
+    double time, energy, energy_plan; /* to train (or per sample / step, as the tornado) */
+} ClockPoint;
+
 typedef struct {
     int row;             /* the scenario varied, -1 none */
     int per_sample;      /* times are per sample (the row has no amount to train) */
     int recommended;     /* the row is the report's recommendation (else the fastest) */
     double time, energy; /* its time and energy to train (or per sample / step) */
     SensKnob k[SENS_MAX];
-    int n; /* knobs, most time-sensitive first */
+    int n;                        /* knobs, most time-sensitive first */
+    ClockPoint front[SENS_FRONT]; /* the cap from the row's down by tenths: run slower, save more */
+    int nfront;
 } Sensitivity;
 
 /* Vary each knob of run's row `row` (its co-designed split and resolved

@@ -639,6 +639,12 @@ typedef struct {
      * over their service life (NaN: the templates do not give it), and
      * the two together (NaN where either is unknown). */
     double co2e_operational_t, co2e_embodied_t, co2e_t;
+    /* Clock plan (issue 31): the pipeline stages off the critical path at
+     * lower clocks, the step no slower: the energy it saves per device
+     * and step (IT, the stages' mean), the lowest stage clock (a fraction
+     * of the row's), the share of the energy to train it saves at the wall
+     * and the energy to train with it. */
+    double plan_saved_device_j, plan_min_clock, clock_plan_saving, energy_to_train_plan_j;
     Goodput failures; /* time to train with failures; NaN where not stated */
     /* Prediction interval (DESIGN.md 6.10): measured / predicted step time
      * lies in [interval_lo, interval_hi] for 90 % of the stack's validation

@@ -870,6 +870,67 @@ static void step_exchange(const Scenario *sc, const Device *dev, const Layout *L
 /* Finish (stage 6): the step's time, energy and breakdown into the
  * result, throughput and utilisation, the memory total and the
  * bottleneck. */
+/* Clock plan (issue 31; Perseus, Chung et al., SOSP 2024): a stage with
+ * less work per microbatch than the bounding one waits each microbatch;
+ * run at a lower clock, it finishes just in time, and the step is no
+ * slower.  Its clock-bound work (GEMMs, attention, recompute, embedding
+ * and head) stretches by 1/phi, the rest (memory-bound ops, exposed
+ * collectives) does not: phi = s / (T - f), no lower than the device's
+ * DVFS floor.  Each stage saves its clock-bound dynamic energy x (1 -
+ * (V'/V)^2) and its leakage x (1 - V'/V) over the microbatches'
+ * steady state.  Into r: the saving per device per step (the stages'
+ * mean) and the lowest stage clock; none with one stage or DualPipe
+ * (whose ranks hold both ends). */
+static void clock_plan(const Scenario *sc, const Ctx *x, const Layout *L, const Work *w, const Held *h,
+                       const Pipe *o, Result *r)
+{
+    r->plan_saved_device_j = 0;
+    r->plan_min_clock = 1.0;
+    const int pp = L->pp;
+    const Device *nom = &sc->system.device;
+    if (pp < 2 || L->dual || !(o->t_stage > 0))
+        return;
+    Costs mid = w->middle;
+    if (!(costs_total(&mid) > 0)) { /* an even split: a middle stage carries lps layers */
+        costs_add(&mid, &w->lf, w->lps);
+        costs_add(&mid, &w->lb, w->lps);
+        if (h->unrecomputed > 0)
+            costs_add(&mid, &w->lr, -h->unrecomputed);
+    }
+    const Costs *stages[3] = {&w->first, &mid, &w->last};
+    const double count[3] = {1, pp - 2, 1};
+    static const Component bound[] = {COMP_GEMM, COMP_ATTENTION, COMP_RECOMPUTE, COMP_EMBED_HEAD};
+    double v0 = nom->v_nominal;
+    if (pwr_voltage(nom, x->phi, &v0) != 0 || !(v0 > 0))
+        return;
+    const double floor = pwr_min_clock(nom) / x->phi, T = o->t_stage;
+    double saved = 0;
+    for (int k = 0; k < 3; k++) {
+        if (count[k] <= 0)
+            continue;
+        const Costs *c = stages[k];
+        double sb = 0, eb = 0;
+        for (size_t j = 0; j < sizeof bound / sizeof bound[0]; j++) {
+            sb += c->t[bound[j]];
+            eb += c->e[bound[j]];
+        }
+        const double fixed = costs_total(c) - sb;
+        if (!(sb > 0) || !(T - fixed > sb))
+            continue; /* the bounding stage, or one as long */
+        double phi = sb / (T - fixed);
+        if (phi < floor)
+            phi = floor;
+        double v = v0;
+        if (phi >= 1.0 || pwr_voltage(nom, x->phi * phi, &v) != 0)
+            continue;
+        const double q = v / v0;
+        saved += count[k] * (double)w->m_micro * (eb * (1 - q * q) + x->dev->idle_w * T * (1 - q));
+        if (phi < r->plan_min_clock)
+            r->plan_min_clock = phi;
+    }
+    r->plan_saved_device_j = saved / pp;
+}
+
 static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const Work *w, const Held *h,
                        const Pipe *o, Result *r)
 {
@@ -989,5 +1050,6 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     step_held(sc, x.dev, &L, &w, &h, r);
     step_pipeline(sc, &L, &w, &h, &o, r);
     step_exchange(sc, x.dev, &L, &w, &h, &o, r);
+    clock_plan(sc, &x, &L, &w, &h, &o, r);
     return step_finish(sc, &x, &L, &w, &h, &o, r);
 }

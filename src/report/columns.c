@@ -122,6 +122,12 @@ const ReportCol report_cols[] = {
      "embodied carbon: the run's share of making its devices and nodes over service_life, tonnes CO2e "
      "(empty: the device template gives no die area or carbon per area)"},
     {"co2e_t", "t", RC_NUM, RF_PLAIN, "operational and embodied carbon, tonnes CO2e"},
+    {"clock_plan_saving", "", RC_NUM, RF_PERCENT,
+     "clock plan: the share of the energy to train saved with the pipeline stages off the critical path at "
+     "lower clocks, the step no slower (Perseus)"},
+    {"clock_plan_min_clock", "", RC_NUM, RF_PERCENT,
+     "clock plan: the lowest stage clock, a fraction of the row's (100 %: no stage slows)"},
+    {"energy_to_train_kwh_plan", "kWh", RC_NUM, RF_KWH, "energy to train at the wall with the clock plan"},
     {"interval_basis", "", RC_TEXT, RF_PLAIN,
      "the validation runs the prediction interval comes from (stack, one node or several, count)"},
 };
@@ -199,6 +205,9 @@ static const Figure figures[] = {
     {"co2e_operational_t", offsetof(Result, co2e_operational_t), 1},
     {"co2e_embodied_t", offsetof(Result, co2e_embodied_t), 1},
     {"co2e_t", offsetof(Result, co2e_t), 1},
+    {"clock_plan_saving", offsetof(Result, clock_plan_saving), 1},
+    {"clock_plan_min_clock", offsetof(Result, plan_min_clock), 1},
+    {"energy_to_train_kwh_plan", offsetof(Result, energy_to_train_plan_j), 3.6e6},
 };
 
 /* How each column is read off a row, worked out once from its name (the
@@ -515,6 +524,9 @@ static const struct {
     {"co2e_operational_t", "Operational CO2e"},
     {"co2e_embodied_t", "Embodied CO2e"},
     {"co2e_t", "CO2e"},
+    {"clock_plan_saving", "Clock plan saves"},
+    {"clock_plan_min_clock", "Clock plan, lowest stage clock"},
+    {"energy_to_train_kwh_plan", "Energy to train, clock plan"},
     {"interval_basis", "Range from"},
     {"rank", "Rank"},
     {"slower_than_best", "Slower than rank 1"},

@@ -140,6 +140,12 @@ int rpt_sensitivity(const Run *run, RptTornados *out);
  * every tornado's knobs, one after the other. */
 int rpt_sensitivity_csv(const Run *run, const RptTornados *t, const char *path, char *err, size_t n);
 
+/* clock_front.csv: each tornado's scenario at lower device power caps
+ * (run slower), its time and energy at one clock and with the clock plan
+ * (save more): scenario, measure, power_cap_w, clock, time_s, energy_kwh,
+ * energy_kwh_plan. */
+int rpt_clock_front_csv(const Run *run, const RptTornados *t, const char *path, char *err, size_t n);
+
 struct RptSeriesSet;
 
 typedef struct {
@@ -256,6 +262,12 @@ int rpt_series_better(const RunRow *a, int ia, const RunRow *b, int ib);
  * sentences joined by '\n' into buf; returns how many. */
 #define RPT_SWEEPS_TEXT_MAX 8192
 int rpt_sweep_effects(const Run *run, const RptSeriesSet *set, char *buf, size_t n);
+
+/* The energy and carbon of each model's answer (rpt_recommended), a
+ * sentence each joined by '\n': its energy at the wall, its CO2e
+ * (operational, embodied), what a clock plan for its pipeline saves, its
+ * peak power and swing.  Returns how many. */
+int rpt_energy_sentences(const Run *run, char *buf, size_t n);
 
 /* The question a study answers, in one sentence, from its rows. */
 void rpt_question(const Run *run, const RptSeriesSet *set, char *buf, size_t n);

@@ -79,3 +79,32 @@ int rpt_sensitivity_csv(const Run *run, const RptTornados *t, const char *path, 
     const SensCsv c = {run, t};
     return rpt_write_atomic(path, sensitivity_body, &c, err, n);
 }
+
+/* clock_front.csv: each tornado's scenario at lower power caps, its time
+ * and energy at one clock and with the clock plan (issue 31). */
+static void front_body(FILE *f, const void *ctx)
+{
+    const SensCsv *c = ctx;
+    fputs("scenario,measure,power_cap_w,clock,time_s,energy_kwh,energy_kwh_plan\n", f);
+    char v[6][64];
+    for (int t = 0; t < c->t->n; t++) {
+        const Sensitivity *s = &c->t->s[t];
+        for (int k = 0; s->nfront > 1 && k < s->nfront; k++) { /* one point is no front */
+            const ClockPoint *p = &s->front[k];
+            rpt_number(v[0], sizeof v[0], p->cap_w);
+            rpt_number(v[1], sizeof v[1], p->clock);
+            rpt_number(v[2], sizeof v[2], p->time);
+            rpt_number(v[3], sizeof v[3], p->energy / 3.6e6);
+            rpt_number(v[4], sizeof v[4], p->energy_plan / 3.6e6);
+            rpt_csv_text(f, c->run->row[s->row].sc.name);
+            fprintf(f, ",%s,%s,%s,%s,%s,%s\n", s->per_sample ? "per sample (energy per step)" : "to train",
+                    v[0], v[1], v[2], v[3], v[4]);
+        }
+    }
+}
+
+int rpt_clock_front_csv(const Run *run, const RptTornados *t, const char *path, char *err, size_t n)
+{
+    const SensCsv c = {run, t};
+    return rpt_write_atomic(path, front_body, &c, err, n);
+}

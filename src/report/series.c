@@ -1085,3 +1085,54 @@ int rpt_sweep_effects(const Run *run, const RptSeriesSet *set, char *buf, size_t
     free(mem);
     return count;
 }
+
+/* ---- energy and carbon of the answers ----------------------------------- */
+
+int rpt_energy_sentences(const Run *run, char *buf, size_t n)
+{
+    int recs[RPT_MODELS_MAX], q[RPT_MODELS_MAX], rep[RPT_MODELS_MAX];
+    const int nrec = rpt_recommended(run, recs, RPT_MODELS_MAX);
+    size_t len = 0;
+    int count = 0;
+    buf[0] = '\0';
+    if (nrec <= 0)
+        return 0;
+    const int nq = rpt_questions(run, recs, nrec, q, rep, RPT_MODELS_MAX);
+    for (int k = 0; k < nrec && len + 1 < n; k++) {
+        const RunRow *rr = &run->row[recs[k]];
+        const Result *r = &rr->r;
+        if (!isfinite(r->energy_to_train_j))
+            continue;
+        char name[RPT_QUESTION_MAX], e[32], e_dev[32], carbon[200] = "", plan[200] = "";
+        rpt_question_labels(run, rep, nq, q[k], name, sizeof name);
+        rpt_fmt_energy(r->energy_to_train_j, e, sizeof e);
+        if (isfinite(r->co2e_t))
+            snprintf(carbon, sizeof carbon,
+                     ", %.3g t CO2e (%.3g t operational at %.4g g a kWh, %.3g t embodied)", r->co2e_t,
+                     r->co2e_operational_t, rr->sc.site.grid_gco2_kwh, r->co2e_embodied_t);
+        else if (isfinite(r->co2e_operational_t))
+            snprintf(carbon, sizeof carbon, ", %.3g t CO2e operational at %.4g g a kWh (embodied unknown)",
+                     r->co2e_operational_t, rr->sc.site.grid_gco2_kwh);
+        if (r->clock_plan_saving > 0) {
+            rpt_fmt_energy(r->energy_to_train_j - r->energy_to_train_plan_j, e_dev, sizeof e_dev);
+            snprintf(
+                plan, sizeof plan,
+                "; a clock plan for its pipeline saves %.1f %% (%s) at the same time, its lightest stage at "
+                "%.0f %% clock",
+                100 * r->clock_plan_saving, e_dev, 100 * r->plan_min_clock);
+        } else {
+            snprintf(plan, sizeof plan, "; no clock plan (%s)",
+                     r->st.pp > 1 ? "its stages are balanced" : "one pipeline stage");
+        }
+        len +=
+            (size_t)snprintf(buf + len, n - len,
+                             "%s%s, %s on %d devices: %s at the wall%s%s; peak %.3g MW, swinging by %.3g MW "
+                             "when every device waits on one collective.",
+                             count ? "\n" : "", name, rr->sc.series, rr->sc.devices, e, carbon, plan,
+                             r->peak_power_w / 1e6, r->power_swing_w / 1e6);
+        count++;
+    }
+    if (len >= n)
+        buf[n - 1] = '\0';
+    return count;
+}

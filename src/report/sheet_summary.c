@@ -946,25 +946,37 @@ static int baseline_table(X *x, Sheet *sh, int r)
     return r;
 }
 
-/* What the swept values change (issue 27): a sentence per swept series,
- * wrapped in the answer's width, from row r.  Returns the next free row. */
-static int sweep_effects(X *x, Sheet *sh, int r)
+/* A section of sentences from row r: its title, then each sentence of
+ * text ('\n' between them, consumed) wrapped in the answer's width; nothing
+ * where text is empty.  Returns the next free row. */
+static int sentences(X *x, Sheet *sh, int r, const char *title, char *text)
+{
+    if (!text[0])
+        return r;
+    xl_put_long(x, sh, r++, 0, title, x->section);
+    for (char *p = text; *p;) {
+        char *e = strchr(p, '\n');
+        if (e)
+            *e = '\0';
+        const size_t l = strlen(p);
+        r = wrapped_note(x, sh, r, p);
+        p = e ? e + 1 : p + l;
+    }
+    return r + 1;
+}
+
+/* What the swept values change (issue 27), a sentence per swept series,
+ * and the energy and carbon of each model's answer (issue 31), from row
+ * r.  Returns the next free row. */
+static int sweeps_and_energy(X *x, Sheet *sh, int r)
 {
     char *text = malloc(RPT_SWEEPS_TEXT_MAX);
     if (!text)
         return r;
-    if (rpt_sweep_effects(x->run, &x->set, text, RPT_SWEEPS_TEXT_MAX) > 0) {
-        xl_put_long(x, sh, r++, 0, "What the swept values change", x->section);
-        for (char *p = text; *p;) {
-            char *e = strchr(p, '\n');
-            if (e)
-                *e = '\0';
-            const size_t l = strlen(p);
-            r = wrapped_note(x, sh, r, p);
-            p = e ? e + 1 : p + l;
-        }
-        r++;
-    }
+    if (rpt_sweep_effects(x->run, &x->set, text, RPT_SWEEPS_TEXT_MAX) > 0)
+        r = sentences(x, sh, r, "What the swept values change", text);
+    if (rpt_energy_sentences(x->run, text, RPT_SWEEPS_TEXT_MAX) > 0)
+        r = sentences(x, sh, r, "Energy and carbon of the answer", text);
     free(text);
     return r;
 }
@@ -1119,7 +1131,7 @@ void xl_sheet_summary(X *x, Sheet *sh)
     int r = shortlist_table(x, sh, 5);
     r = best_table(x, sh, r, &first);
     r = baseline_table(x, sh, r);
-    r = sweep_effects(x, sh, r);
+    r = sweeps_and_energy(x, sh, r);
     r = pair_table(x, sh, r, first);
 
     /* chart data: the best scenario of each series at each device count;
