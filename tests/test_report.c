@@ -543,7 +543,7 @@ static void test_carbon_and_envelope(void **state)
         buf, "model, French grid on 64 devices: 30.7 MWh at the wall, 15 t CO2e (14 t operational at 57 g a "
              "kWh, 1 t embodied); a clock plan for its pipeline saves 5.0 % (1.54 MWh) at the same "
              "time, its lightest stage at 90 % clock; peak 0.08 MW, swinging by 0 MW when every "
-             "device waits on one collective.");
+             "device waits on one collective, once a step (every 1 s: 1 Hz).");
 }
 
 /* A swept hardware value (issue 27): the series that differ only by it

@@ -172,6 +172,7 @@ int run_sensitivity(const Run *run, int row, Sensitivity *out)
         base->power_cap_w = b->power_cap_w;
     out->per_sample = !isfinite(b->time_to_train_s);
     if (rc == 0 && evaluate_cached(base, cache, r) == 0 && r->status == STATUS_OK) {
+        const Result r0 = *r; /* the row as evaluated */
         out->time = time_of(r, out->per_sample);
         out->energy = energy_of(r, out->per_sample);
         for (int k = 0; k < NKNOBS && out->n < SENS_MAX; k++) {
@@ -188,13 +189,15 @@ int run_sensitivity(const Run *run, int row, Sensitivity *out)
             out->n++;
         }
         qsort(out->k, (size_t)out->n, sizeof out->k[0], cmp_impact);
-        /* the clock plans' front: the power cap lowered by tenths, each
-         * point slower and, with its clock plan, lower in energy; it ends
-         * where the clock stops falling (the DVFS floor) */
+        /* the clock plans' front: the row as evaluated, then its device
+         * power capped at tenths below what it draws (so that each cap
+         * binds), each point slower; it ends where the clock stops
+         * falling (the DVFS floor) */
         double last_clock = 2.0;
         for (int k = 0; k < SENS_FRONT; k++) {
             *sc = *base;
-            sc->power_cap_w = base->power_cap_w * (1.0 - 0.1 * k);
+            if (k > 0)
+                sc->power_cap_w = r0.device_power_w * (1.0 - 0.1 * k);
             if (evaluate_cached(sc, cache, r) || r->status != STATUS_OK ||
                 !(r->clock_scale < last_clock - 1e-6))
                 break;

@@ -32,7 +32,7 @@ typedef struct {
     double time, energy; /* its time and energy to train (or per sample / step) */
     SensKnob k[SENS_MAX];
     int n;                        /* knobs, most time-sensitive first */
-    ClockPoint front[SENS_FRONT]; /* the cap from the row's down by tenths: run slower, save more */
+    ClockPoint front[SENS_FRONT]; /* the row, then capped by tenths below its power: run slower, save more */
     int nfront;
 } Sensitivity;
 

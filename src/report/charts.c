@@ -115,12 +115,13 @@ typedef enum {
     CH_PARETO_COST,
     CH_PARETO_POWER,
     CH_PARETO_ENERGY,
+    CH_FRONT,
     CH_COUNT
 } ChartKind;
 
-static const char *const chart_file[CH_COUNT] = {"time_to_train", "efficiency",   "power",
-                                                 "breakdown",     "sensitivity",  "pareto_cost",
-                                                 "pareto_power",  "pareto_energy"};
+static const char *const chart_file[CH_COUNT] = {"time_to_train", "efficiency",    "power",
+                                                 "breakdown",     "sensitivity",   "pareto_cost",
+                                                 "pareto_power",  "pareto_energy", "clock_front"};
 
 static int is_pareto(ChartKind k)
 {
@@ -854,6 +855,107 @@ static void gp_tornado(FILE *f, const void *vctx)
         gp_render(f, "sensitivity", plot_tornado, &g->pc);
 }
 
+/* The clock plans' fronts (issue 31), one data block per tornado with a
+ * front (index k): the power cap, the time and the energy at one clock and
+ * with the clock plan, in days and MWh (seconds per sample and kWh a step
+ * where the row has no amount to train). */
+static int front_shown(const Sensitivity *s)
+{
+    return s->nfront > 1;
+}
+
+static void dat_front(FILE *f, const void *vctx)
+{
+    const PlotCtx *c = vctx;
+    char name[300];
+    fprintf(f,
+            "# clock_front.dat — each model's answer with its device power cap lowered by tenths: time and "
+            "energy "
+            "at one clock and with the clock plan (deepflow %s).  One block per model.\n"
+            "# columns: power_cap_w time energy energy_plan (days and MWh; per sample: s and kWh a step)\n",
+            DF_VERSION);
+    int block = 0;
+    for (int t = 0; t < c->sens->n; t++) {
+        const Sensitivity *s = &c->sens->s[t];
+        if (!front_shown(s))
+            continue;
+        dat_text(c->run->row[s->row].sc.name, name, sizeof name);
+        fprintf(f, "%s# %s\n", block++ ? "\n\n" : "", name);
+        const double tdiv = s->per_sample ? 1.0 : 86400.0, ediv = s->per_sample ? 3.6e6 : 3.6e9;
+        for (int k = 0; k < s->nfront; k++) {
+            const ClockPoint *p = &s->front[k];
+            dat_num(f, p->cap_w);
+            dat_num(f, p->time / tdiv);
+            dat_num(f, p->energy / ediv);
+            dat_num(f, p->energy_plan / ediv);
+            fputc('\n', f);
+        }
+    }
+}
+
+static void plot_front(FILE *f, const void *vctx)
+{
+    const PlotCtx *c = vctx;
+    const RptTornados *t = c->sens;
+    int n = 0;
+    for (int k = 0; k < t->n; k++)
+        n += front_shown(&t->s[k]);
+    if (n > 1)
+        fprintf(
+            f,
+            "    set multiplot layout %d,1 title 'Run slower, save more: the power cap lowered by tenths' "
+            "font ',13'\n",
+            n);
+    char q[RPT_QUESTION_MAX + 8];
+    for (int k = 0, block = 0; k < t->n; k++) {
+        const Sensitivity *s = &t->s[k];
+        if (!front_shown(s))
+            continue;
+        if (n > 1) {
+            rpt_gp_quote(t->question[k], q, sizeof q);
+            fprintf(f, "    set title '%s' font ',12'\n", q);
+        }
+        fprintf(
+            f,
+            "    set xlabel '%s'\n"
+            "    set ylabel '%s'\n"
+            "    plot 'clock_front.dat' index %d using 2:3 with linespoints linestyle 1 title 'one clock', "
+            "\\\n"
+            "         'clock_front.dat' index %d using 2:4 with linespoints linestyle 3 title 'with the "
+            "clock "
+            "plan', \\\n"
+            "         'clock_front.dat' index %d using 2:4:(sprintf('%%.0f W', $1)) with labels offset 0,1 "
+            "font ',9' notitle\n",
+            s->per_sample ? "time per sample [s]" : "time to train [days]",
+            s->per_sample ? "energy per step [kWh]" : "energy to train [MWh]", block, block, block);
+        block++;
+    }
+    if (n > 1)
+        fputs("    unset multiplot\n", f);
+}
+
+static void gp_front(FILE *f, const void *vctx)
+{
+    const GpCtx *g = vctx;
+    const RptTornados *t = g->pc.sens;
+    int n = 0;
+    for (int k = 0; k < t->n; k++)
+        n += front_shown(&t->s[k]);
+    gp_head(f, "clock_front", "run slower, save more: each answer at lower power caps", g->name);
+    if (n == 1)
+        fputs("set title 'Run slower, save more: the power cap lowered by tenths' font ',13'\n", f);
+    fputs("set grid linetype 1 linewidth 1 linecolor rgb '#d8d8d8'\n"
+          "set key top right\n"
+          "set style line 1 linecolor rgb '#0072B2' linewidth 2 pointtype 7 pointsize 1.2\n"
+          "set style line 3 linecolor rgb '#009E73' linewidth 2 pointtype 5 pointsize 1.2\n"
+          "\n",
+          f);
+    if (n > 1)
+        gp_render_size(f, "clock_front", 1000, 80 + 520 * n, plot_front, &g->pc);
+    else
+        gp_render(f, "clock_front", plot_front, &g->pc);
+}
+
 /* ---- running gnuplot ---------------------------------------------------- */
 
 /* The gnuplot program: $DEEPFLOW_GNUPLOT, else `gnuplot` on the PATH.
@@ -1096,6 +1198,12 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
         if (k == CH_TORNADO) {
             if (!in->sens || in->sens->n == 0)
                 continue;
+        } else if (k == CH_FRONT) {
+            int fronts = 0;
+            for (int t = 0; in->sens && t < in->sens->n; t++)
+                fronts += front_shown(&in->sens->s[t]);
+            if (fronts == 0)
+                continue;
         } else if (k == CH_BREAKDOWN) {
             if (nbest == 0)
                 continue;
@@ -1119,6 +1227,7 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
         snprintf(path, sizeof path, "%s/%s.dat", dir, chart_file[k]);
         rc = rpt_write_atomic(path,
                               k == CH_TORNADO           ? dat_tornado
+                              : k == CH_FRONT           ? dat_front
                               : k == CH_BREAKDOWN       ? dat_breakdown
                               : is_pareto((ChartKind)k) ? dat_pareto
                                                         : dat_lines,
@@ -1127,6 +1236,7 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
         if (rc == 0)
             rc = rpt_write_atomic(path,
                                   k == CH_TORNADO           ? gp_tornado
+                                  : k == CH_FRONT           ? gp_front
                                   : k == CH_BREAKDOWN       ? gp_breakdown
                                   : is_pareto((ChartKind)k) ? gp_pareto
                                                             : gp_lines,

@@ -266,7 +266,9 @@ int rpt_sweep_effects(const Run *run, const RptSeriesSet *set, char *buf, size_t
 /* The energy and carbon of each model's answer (rpt_recommended), a
  * sentence each joined by '\n': its energy at the wall, its CO2e
  * (operational, embodied), what a clock plan for its pipeline saves, its
- * peak power and swing.  Returns how many. */
+ * peak power and swing, and how often it swings: once a step, a compute
+ * phase and a communication phase (Choukse et al., "Power Stabilization
+ * for AI Training Datacenters", arXiv:2508.14318).  Returns how many. */
 int rpt_energy_sentences(const Run *run, char *buf, size_t n);
 
 /* The question a study answers, in one sentence, from its rows. */

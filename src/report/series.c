@@ -1124,12 +1124,12 @@ int rpt_energy_sentences(const Run *run, char *buf, size_t n)
             snprintf(plan, sizeof plan, "; no clock plan (%s)",
                      r->st.pp > 1 ? "its stages are balanced" : "one pipeline stage");
         }
-        len +=
-            (size_t)snprintf(buf + len, n - len,
-                             "%s%s, %s on %d devices: %s at the wall%s%s; peak %.3g MW, swinging by %.3g MW "
-                             "when every device waits on one collective.",
-                             count ? "\n" : "", name, rr->sc.series, rr->sc.devices, e, carbon, plan,
-                             r->peak_power_w / 1e6, r->power_swing_w / 1e6);
+        len += (size_t)snprintf(
+            buf + len, n - len,
+            "%s%s, %s on %d devices: %s at the wall%s%s; peak %.3g MW, swinging by %.3g MW "
+            "when every device waits on one collective, once a step (every %.3g s: %.3g Hz).",
+            count ? "\n" : "", name, rr->sc.series, rr->sc.devices, e, carbon, plan, r->peak_power_w / 1e6,
+            r->power_swing_w / 1e6, r->step_time_s, 1.0 / r->step_time_s);
         count++;
     }
     if (len >= n)

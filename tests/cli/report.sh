@@ -33,7 +33,7 @@ export SOURCE_DATE_EPOCH=1700000000
 rc=$?
 [ "$rc" = 1 ] && ok "exit status 1 with a failed row" || bad "exit status $rc, expected 1"
 grep -Eq "study.csv: 9 scenarios: [0-9]+ ok, [0-9]+ out of memory, 1 failed\." "$T/stdout" &&
-    grep -q "Report in $OUT/: study.xlsx, summary.csv, breakdown.csv, sensitivity.csv, charts/" "$T/stdout" &&
+    grep -q "Report in $OUT/: study.xlsx, summary.csv, breakdown.csv, sensitivity.csv, clock_front.csv, charts/" "$T/stdout" &&
     ok "closing paragraph" || { bad "closing paragraph"; cat "$T/stdout"; }
 [ "$(wc -l <"$T/stdout")" -eq 1 ] && ok "one paragraph on stdout" || bad "stdout has $(wc -l <"$T/stdout") lines"
 
