@@ -121,9 +121,9 @@ static void buy_or_rent(const Scenario *sc, Result *r)
     if (!(sc->system.price_purchase_node > 0) || !(years > 0))
         return;
     r->purchase_usd = nodes * sc->system.price_purchase_node;
-    const double pue = sc->system.pue > 0 ? sc->system.pue : 1.0;
-    const double facility_year =
-        isfinite(r->peak_power_w) ? sc->site.facility_usd_kw_year * r->peak_power_w / pue / 1e3 : 0.0;
+    const double facility_year = isfinite(r->peak_power_w) ? sc->site.facility_usd_kw_year * r->peak_power_w /
+                                                                 pwr_pue(&sc->system) / 1e3
+                                                           : 0.0;
     const double fixed_year = r->purchase_usd / years + facility_year,
                  energy_year = r->system_power_w / 1e3 * YEAR_H * sc->electricity_usd_kwh;
     r->tco_usd = fixed_year * r->time_to_train_s / (YEAR_H * 3600.0) + r->energy_cost_usd;
@@ -138,8 +138,9 @@ static void buy_or_rent(const Scenario *sc, Result *r)
  * the whole system): every device computing at the busy components' power
  * (held to the cap), and every device waiting at its static power on the
  * same collective or checkpoint, as a synchronous step does; the system
- * power of each, and their difference. */
-static void facility_power(const Scenario *sc, Result *r)
+ * power of each (links_w: the scale-out links' at the wall), and their
+ * difference. */
+static void facility_power(const Scenario *sc, double links_w, Result *r)
 {
     static const Component busy[] = {COMP_GEMM,       COMP_ATTENTION, COMP_MEMBOUND,
                                      COMP_EMBED_HEAD, COMP_RECOMPUTE, COMP_OPTIMIZER};
@@ -154,9 +155,7 @@ static void facility_power(const Scenario *sc, Result *r)
         p_busy = r->power_cap_w;
     if (p_busy < r->device_power_w)
         p_busy = r->device_power_w;
-    const double links =
-        sc->devices * r->inter_link_energy_j / r->step_time_s * (sc->system.pue > 0 ? sc->system.pue : 1.0);
-    r->peak_power_w = pwr_system_power(&sc->system, sc->devices, p_busy) + links;
+    r->peak_power_w = pwr_system_power(&sc->system, sc->devices, p_busy) + links_w;
     r->power_swing_w = r->peak_power_w - pwr_system_power(&sc->system, sc->devices, dev->idle_w);
 }
 
@@ -239,13 +238,11 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
             memcpy(r->bottleneck + l, cap_note, sizeof cap_note);
     }
     r->device_power_w = device_power(r);
-    r->system_power_w =
-        pwr_system_power(&sc->system, sc->devices, r->device_power_w) +
-        sc->devices * r->inter_link_energy_j / r->step_time_s * (sc->system.pue > 0 ? sc->system.pue : 1.0);
-    facility_power(sc, r);
+    const double links_w = sc->devices * r->inter_link_energy_j / r->step_time_s * pwr_pue(&sc->system);
+    r->system_power_w = pwr_system_power(&sc->system, sc->devices, r->device_power_w) + links_w;
+    facility_power(sc, links_w, r);
     r->energy_per_step_j = r->system_power_w * r->step_time_s;
-    r->clock_plan_saving = r->plan_saved_device_j * sc->devices *
-                           (sc->system.pue > 0 ? sc->system.pue : 1.0) / r->energy_per_step_j;
+    r->clock_plan_saving = r->plan_saved_device_j * sc->devices * pwr_pue(&sc->system) / r->energy_per_step_j;
     /* Per-component energies are the whole system's: every device's
      * share, and the rest (nodes, switches, NICs, PUE) as system_overhead. */
     double devices_e = 0;

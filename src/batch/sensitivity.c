@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "batch/evaluate.h"
+#include "power/power.h"
 
 typedef void (*Knob)(Scenario *sc, double f);
 
@@ -82,7 +83,7 @@ static void k_node_power(Scenario *sc, double f)
 }
 static void k_pue(Scenario *sc, double f)
 {
-    sc->system.pue = (sc->system.pue > 0 ? sc->system.pue : 1.0) * f;
+    sc->system.pue = pwr_pue(&sc->system) * f;
 }
 
 static const struct {
@@ -172,7 +173,7 @@ int run_sensitivity(const Run *run, int row, Sensitivity *out)
         base->power_cap_w = b->power_cap_w;
     out->per_sample = !isfinite(b->time_to_train_s);
     if (rc == 0 && evaluate_cached(base, cache, r) == 0 && r->status == STATUS_OK) {
-        const Result r0 = *r; /* the row as evaluated */
+        const double drawn_w = r->device_power_w; /* the row as evaluated */
         out->time = time_of(r, out->per_sample);
         out->energy = energy_of(r, out->per_sample);
         for (int k = 0; k < NKNOBS && out->n < SENS_MAX; k++) {
@@ -197,7 +198,7 @@ int run_sensitivity(const Run *run, int row, Sensitivity *out)
         for (int k = 0; k < SENS_FRONT; k++) {
             *sc = *base;
             if (k > 0)
-                sc->power_cap_w = r0.device_power_w * (1.0 - 0.1 * k);
+                sc->power_cap_w = drawn_w * (1.0 - 0.1 * k);
             if (evaluate_cached(sc, cache, r) || r->status != STATUS_OK ||
                 !(r->clock_scale < last_clock - 1e-6))
                 break;
@@ -208,6 +209,8 @@ int run_sensitivity(const Run *run, int row, Sensitivity *out)
             p->energy = energy_of(r, out->per_sample);
             p->energy_plan = p->energy * (1.0 - r->clock_plan_saving);
         }
+        if (out->nfront < 2)
+            out->nfront = 0; /* one point is no front */
     } else {
         out->row = -1;
     }

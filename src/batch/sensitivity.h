@@ -33,7 +33,7 @@ typedef struct {
     SensKnob k[SENS_MAX];
     int n;                        /* knobs, most time-sensitive first */
     ClockPoint front[SENS_FRONT]; /* the row, then capped by tenths below its power: run slower, save more */
-    int nfront;
+    int nfront;                   /* 0: no front (it needs two points at least) */
 } Sensitivity;
 
 /* Vary each knob of run's row `row` (its co-designed split and resolved

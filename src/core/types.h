@@ -283,16 +283,15 @@ typedef struct {
     char name[NAME_MAX_LEN];
     Device device;
     int devices_per_node;
-    Network intra;              /* scale-up tier inside a node */
-    Network inter;              /* scale-out tier between nodes */
-    int nodes_per_pod;          /* nodes on one scale-out fabric (0: all of them) */
-    Network pod;                /* the data-centre tier between pods (with nodes_per_pod) */
-    Framework framework;        /* the training stack */
-    double node_overhead_w;     /* host CPUs, NICs, fans per node */
-    double switch_w_per_device; /* fabric switches, apportioned per device */
-    double
-        embodied_node_kg; /* carbon of making a node besides its devices (hosts, DRAM, SSD, NICs, chassis) */
-    double pue;           /* facility power usage effectiveness */
+    Network intra;                /* scale-up tier inside a node */
+    Network inter;                /* scale-out tier between nodes */
+    int nodes_per_pod;            /* nodes on one scale-out fabric (0: all of them) */
+    Network pod;                  /* the data-centre tier between pods (with nodes_per_pod) */
+    Framework framework;          /* the training stack */
+    double node_overhead_w;       /* host CPUs, NICs, fans per node */
+    double switch_w_per_device;   /* fabric switches, apportioned per device */
+    double embodied_node_kg;      /* carbon of making a node besides its devices (kg CO2e) */
+    double pue;                   /* facility power usage effectiveness */
     double price_per_device_hour; /* $ ; 0 unknown */
     double price_purchase_node;   /* $ to buy one node (a rack-scale system: its rack); 0 unknown */
     /* reliability (scale/goodput.c): 0 where not stated */

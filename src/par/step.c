@@ -867,9 +867,6 @@ static void step_exchange(const Scenario *sc, const Device *dev, const Layout *L
     }
 }
 
-/* Finish (stage 6): the step's time, energy and breakdown into the
- * result, throughput and utilisation, the memory total and the
- * bottleneck. */
 /* Clock plan (issue 31; Perseus, Chung et al., SOSP 2024): a stage with
  * less work per microbatch than the bounding one waits each microbatch;
  * run at a lower clock, it finishes just in time, and the step is no
@@ -931,6 +928,9 @@ static void clock_plan(const Scenario *sc, const Ctx *x, const Layout *L, const 
     r->plan_saved_device_j = saved / pp;
 }
 
+/* Finish (stage 6): the step's time, energy and breakdown into the
+ * result, throughput and utilisation, the memory total and the
+ * bottleneck. */
 static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const Work *w, const Held *h,
                        const Pipe *o, Result *r)
 {

@@ -154,7 +154,12 @@ double pwr_system_power(const System *sys, int devices, double device_w)
 {
     const double nodes = system_nodes(sys, devices);
     const double it = devices * (device_w + sys->switch_w_per_device) + nodes * sys->node_overhead_w;
-    return it * (sys->pue > 0 ? sys->pue : 1.0);
+    return it * pwr_pue(sys);
+}
+
+double pwr_pue(const System *sys)
+{
+    return sys->pue > 0 ? sys->pue : 1.0;
 }
 
 double pwr_device_embodied_kg(const Device *dev)

@@ -41,6 +41,9 @@ void pwr_scale_device(const Device *dev, double phi, Device *out);
  * device_w each: + per-node overhead, + fabric switches, x PUE. */
 double pwr_system_power(const System *sys, int devices, double device_w);
 
+/* The system's PUE (1 where the template leaves it unset). */
+double pwr_pue(const System *sys);
+
 /* The carbon of making one device, kg CO2e (LLMCarbon, Faiz et al., ICLR
  * 2024: die area x carbon per area of its node, memory x carbon per GB,
  * and the package); NaN when the template gives no die area or no carbon

@@ -859,11 +859,6 @@ static void gp_tornado(FILE *f, const void *vctx)
  * front (index k): the power cap, the time and the energy at one clock and
  * with the clock plan, in days and MWh (seconds per sample and kWh a step
  * where the row has no amount to train). */
-static int front_shown(const Sensitivity *s)
-{
-    return s->nfront > 1;
-}
-
 static void dat_front(FILE *f, const void *vctx)
 {
     const PlotCtx *c = vctx;
@@ -877,7 +872,7 @@ static void dat_front(FILE *f, const void *vctx)
     int block = 0;
     for (int t = 0; t < c->sens->n; t++) {
         const Sensitivity *s = &c->sens->s[t];
-        if (!front_shown(s))
+        if (s->nfront == 0)
             continue;
         dat_text(c->run->row[s->row].sc.name, name, sizeof name);
         fprintf(f, "%s# %s\n", block++ ? "\n\n" : "", name);
@@ -897,9 +892,7 @@ static void plot_front(FILE *f, const void *vctx)
 {
     const PlotCtx *c = vctx;
     const RptTornados *t = c->sens;
-    int n = 0;
-    for (int k = 0; k < t->n; k++)
-        n += front_shown(&t->s[k]);
+    const int n = rpt_fronts(t);
     if (n > 1)
         fprintf(
             f,
@@ -909,7 +902,7 @@ static void plot_front(FILE *f, const void *vctx)
     char q[RPT_QUESTION_MAX + 8];
     for (int k = 0, block = 0; k < t->n; k++) {
         const Sensitivity *s = &t->s[k];
-        if (!front_shown(s))
+        if (s->nfront == 0)
             continue;
         if (n > 1) {
             rpt_gp_quote(t->question[k], q, sizeof q);
@@ -938,9 +931,7 @@ static void gp_front(FILE *f, const void *vctx)
 {
     const GpCtx *g = vctx;
     const RptTornados *t = g->pc.sens;
-    int n = 0;
-    for (int k = 0; k < t->n; k++)
-        n += front_shown(&t->s[k]);
+    const int n = rpt_fronts(t);
     gp_head(f, "clock_front", "run slower, save more: each answer at lower power caps", g->name);
     if (n == 1)
         fputs("set title 'Run slower, save more: the power cap lowered by tenths' font ',13'\n", f);
@@ -1199,10 +1190,7 @@ int rpt_charts_write(const ReportInput *in, const char *dir, unsigned formats, R
             if (!in->sens || in->sens->n == 0)
                 continue;
         } else if (k == CH_FRONT) {
-            int fronts = 0;
-            for (int t = 0; in->sens && t < in->sens->n; t++)
-                fronts += front_shown(&in->sens->s[t]);
-            if (fronts == 0)
+            if (rpt_fronts(in->sens) == 0)
                 continue;
         } else if (k == CH_BREAKDOWN) {
             if (nbest == 0)

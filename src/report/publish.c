@@ -84,10 +84,7 @@ static int csv_front(const ReportInput *in, const char *path, char *err, size_t 
 
 static int has_front(const ReportInput *in)
 {
-    for (int k = 0; in->sens && k < in->sens->n; k++)
-        if (in->sens->s[k].nfront > 1)
-            return 1;
-    return 0;
+    return rpt_fronts(in->sens) > 0;
 }
 
 static int has_sens(const ReportInput *in)

@@ -146,6 +146,9 @@ int rpt_sensitivity_csv(const Run *run, const RptTornados *t, const char *path, 
  * energy_kwh_plan. */
 int rpt_clock_front_csv(const Run *run, const RptTornados *t, const char *path, char *err, size_t n);
 
+/* How many of the tornados have a clock-plan front (NULL: none). */
+int rpt_fronts(const RptTornados *t);
+
 struct RptSeriesSet;
 
 typedef struct {

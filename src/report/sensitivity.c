@@ -89,7 +89,7 @@ static void front_body(FILE *f, const void *ctx)
     char v[6][64];
     for (int t = 0; t < c->t->n; t++) {
         const Sensitivity *s = &c->t->s[t];
-        for (int k = 0; s->nfront > 1 && k < s->nfront; k++) { /* one point is no front */
+        for (int k = 0; k < s->nfront; k++) {
             const ClockPoint *p = &s->front[k];
             rpt_number(v[0], sizeof v[0], p->cap_w);
             rpt_number(v[1], sizeof v[1], p->clock);
@@ -101,6 +101,14 @@ static void front_body(FILE *f, const void *ctx)
                     v[0], v[1], v[2], v[3], v[4]);
         }
     }
+}
+
+int rpt_fronts(const RptTornados *t)
+{
+    int n = 0;
+    for (int k = 0; t && k < t->n; k++)
+        n += t->s[k].nfront > 0;
+    return n;
 }
 
 int rpt_clock_front_csv(const Run *run, const RptTornados *t, const char *path, char *err, size_t n)

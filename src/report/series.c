@@ -1103,7 +1103,7 @@ int rpt_energy_sentences(const Run *run, char *buf, size_t n)
         const Result *r = &rr->r;
         if (!isfinite(r->energy_to_train_j))
             continue;
-        char name[RPT_QUESTION_MAX], e[32], e_dev[32], carbon[200] = "", plan[200] = "";
+        char name[RPT_QUESTION_MAX], e[32], e_saved[32], carbon[200] = "", plan[200] = "";
         rpt_question_labels(run, rep, nq, q[k], name, sizeof name);
         rpt_fmt_energy(r->energy_to_train_j, e, sizeof e);
         if (isfinite(r->co2e_t))
@@ -1114,12 +1114,12 @@ int rpt_energy_sentences(const Run *run, char *buf, size_t n)
             snprintf(carbon, sizeof carbon, ", %.3g t CO2e operational at %.4g g a kWh (embodied unknown)",
                      r->co2e_operational_t, rr->sc.site.grid_gco2_kwh);
         if (r->clock_plan_saving > 0) {
-            rpt_fmt_energy(r->energy_to_train_j - r->energy_to_train_plan_j, e_dev, sizeof e_dev);
+            rpt_fmt_energy(r->energy_to_train_j - r->energy_to_train_plan_j, e_saved, sizeof e_saved);
             snprintf(
                 plan, sizeof plan,
                 "; a clock plan for its pipeline saves %.1f %% (%s) at the same time, its lightest stage at "
                 "%.0f %% clock",
-                100 * r->clock_plan_saving, e_dev, 100 * r->plan_min_clock);
+                100 * r->clock_plan_saving, e_saved, 100 * r->plan_min_clock);
         } else {
             snprintf(plan, sizeof plan, "; no clock plan (%s)",
                      r->st.pp > 1 ? "its stages are balanced" : "one pipeline stage");

@@ -34,7 +34,7 @@ static int on_front(const Sensitivity *s, int k)
 
 static void clock_front(X *x, Sheet *sh, int rh, int rc, const Sensitivity *s, const char *question)
 {
-    if (s->nfront < 2)
+    if (s->nfront == 0)
         return;
     char text[600];
     const int ps = s->per_sample;
