@@ -289,6 +289,12 @@ def energy(deepflow, stdout, default_dir):
         out.append("| %s | %s | %s | %s | %+.1f %% | %s |" % (rid, kind, big(pred), big(pub), 100 * (pred / pub - 1),
                                                               "%.0f %%" % (100 * gate) if gate is not None
                                                               else "not gated: " + note.split(": ", 1)[-1]))
+    out += ["", "Clock plans against Perseus (`validation/perseus`: energy saved at an unchanged iteration time, "
+            "% of the GPUs' energy; tp 8, pp 8, A100):", "",
+            "| configuration | deepflow | Perseus | difference | gate |", "|---|---|---|---|---|"]
+    for rid, pred, pub, gate, note in validate.evaluate_perseus(deepflow, ROOT):
+        out.append("| %s | %.1f %% | %.1f %% | %+.1f points | %s |" % (
+            rid, pred, pub, pred - pub, "%.0f points" % gate if gate is not None else "not gated"))
     return "\n".join(out)
 
 

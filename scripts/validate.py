@@ -445,6 +445,36 @@ def evaluate_footprints(deepflow, root):
     return res
 
 
+PERSEUS = os.path.join("validation", "perseus", "perseus.csv")
+
+
+def evaluate_perseus(deepflow, root):
+    """[(id, predicted, published, gate or None, note)] for validation/perseus/perseus.csv: the clock plan's
+    saving in percent of the devices' energy (the rows run at PUE 1), against Perseus's Table 6, in points."""
+    res = []
+    with open(os.path.join(root, PERSEUS), newline="") as f:
+        for row in csv.DictReader(line for line in f if not line.startswith("#")):
+            args = [a.strip() for a in row["eval"].split(";") if a.strip()]
+            p = subprocess.run([deepflow, "eval"] + args + ["--format", "csv"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, cwd=root)
+            out = list(csv.DictReader(p.stdout.splitlines()))
+            if p.returncode != 0 or not out or out[0]["status"] != "ok":
+                raise SystemExit("validate: Perseus row %s did not evaluate: %s" % (row["id"], p.stderr.strip()))
+            r = out[0]
+            pred = 100 * float(r["clock_plan_saving"]) * float(r["system_power_w"]) / (
+                int(r["devices"]) * float(r["device_power_w"]))
+            res.append((row["id"], pred, float(row["published_pts"]),
+                        float(row["gate_pts"]) if row["gate_pts"] else None, row["note"]))
+    return res
+
+
+def perseus_lines(ps):
+    """The Perseus checks as printed by make validate."""
+    return ["  %-16s saves %5.1f %%  Perseus %5.1f %%  %+5.1f points  %s" % (
+        rid, pred, pub, pred - pub, "gate %.0f points" % gate if gate is not None else "not gated")
+        for rid, pred, pub, gate, note in ps]
+
+
 def footprint_lines(fp):
     """The footprint checks as printed by make validate and the README's energy section."""
     lines = []
@@ -1006,6 +1036,13 @@ def main():
     for rid, kind, pred, pub, gate, note in fp:
         if gate is not None and abs(pred / pub - 1) > gate:
             bad.append("footprint %s: %+.1f %% against its gate of %.0f %%" % (rid, 100 * (pred / pub - 1), 100 * gate))
+    ps = evaluate_perseus(deepflow, root)
+    print("\nclock plans against Perseus (validation/perseus; energy saved at unchanged time, % of GPU energy):")
+    for line in perseus_lines(ps):
+        print(line)
+    for rid, pred, pub, gate, note in ps:
+        if gate is not None and abs(pred - pub) > gate:
+            bad.append("Perseus %s: %+.1f points against its gate of %.0f" % (rid, pred - pub, gate))
     rt = readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv)
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
     for (gen, prec), (v, rid) in sorted(ceilings.items()):

@@ -875,9 +875,16 @@ static void step_exchange(const Scenario *sc, const Device *dev, const Layout *L
  * collectives) does not: phi = s / (T - f), no lower than the device's
  * DVFS floor.  Each stage saves its clock-bound dynamic energy x (1 -
  * (V'/V)^2) and its leakage x (1 - V'/V) over the microbatches'
- * steady state.  Into r: the saving per device per step (the stages'
- * mean) and the lowest stage clock; none with one stage or DualPipe
- * (whose ranks hold both ends). */
+ * steady state.  Under 1F1B, a stage's warm-up forwards wait as well:
+ * stage k runs F1..F(pp-k) and then waits for B1, and F2..F(pp-k) may
+ * each stretch by a backward's time at no cost to the critical chain
+ * (every stage stretching its warm-up forwards alike delays no forward
+ * past the moment the last stage needs it; F1 stays on time), so they run
+ * lower still; stage k has min(pp-k-1, m-1) of them, the last none.  Into
+ * r: the saving per device per step (the stages' mean) and the lowest
+ * steady-state stage clock (the warm-up forwards' are not counted: they
+ * mostly reach the floor); none with one stage or DualPipe (whose ranks
+ * hold both ends). */
 static void clock_plan(const Scenario *sc, const Ctx *x, const Layout *L, const Work *w, const Held *h,
                        const Pipe *o, Result *r)
 {
@@ -901,7 +908,7 @@ static void clock_plan(const Scenario *sc, const Ctx *x, const Layout *L, const 
     if (pwr_voltage(nom, x->phi, &v0) != 0 || !(v0 > 0))
         return;
     const double floor = pwr_min_clock(nom) / x->phi, T = o->t_stage;
-    double saved = 0;
+    double saved = 0, qs[3] = {1, 1, 1}; /* each stage's voltage in its steady state, over v0 */
     for (int k = 0; k < 3; k++) {
         if (count[k] <= 0)
             continue;
@@ -920,10 +927,42 @@ static void clock_plan(const Scenario *sc, const Ctx *x, const Layout *L, const 
         double v = v0;
         if (phi >= 1.0 || pwr_voltage(nom, x->phi * phi, &v) != 0)
             continue;
-        const double q = v / v0;
+        const double q = qs[k] = v / v0;
         saved += count[k] * (double)w->m_micro * (eb * (1 - q * q) + x->dev->idle_w * T * (1 - q));
         if (phi < r->plan_min_clock)
             r->plan_min_clock = phi;
+    }
+    /* the warm-up forwards, from their steady-state clock down: a first
+     * stage's, and the middle ones' (stage k of them, min(pp-k-1, m-1)) */
+    if (L->sched == SCHED_1F1B && L->v == 1 && o->t_b_last > 0) {
+        Costs fwd[2];
+        memset(fwd, 0, sizeof fwd);
+        costs_add(&fwd[0], &w->lf, w->lps_first);
+        costs_add(&fwd[0], &w->ff, 1);
+        costs_add(&fwd[1], &w->lf, w->lps);
+        const long m1 = w->m_micro - 1;
+        double warm[2] = {(double)(pp - 1 < m1 ? pp - 1 : m1), 0};
+        for (int k = 1; k <= pp - 2; k++)
+            warm[1] += (double)(pp - k - 1 < m1 ? pp - k - 1 : m1);
+        for (int k = 0; k < 2; k++) {
+            double sb = 0, eb = 0;
+            for (size_t j = 0; j < sizeof bound / sizeof bound[0]; j++) {
+                sb += fwd[k].t[bound[j]];
+                eb += fwd[k].e[bound[j]];
+            }
+            const double fixed = costs_total(&fwd[k]) - sb, allowed = costs_total(&fwd[k]) + o->t_b_last;
+            if (!(warm[k] > 0) || !(sb > 0))
+                continue;
+            double phi = sb / (allowed - fixed), v = v0;
+            if (phi < floor)
+                phi = floor;
+            if (phi >= 1.0 || pwr_voltage(nom, x->phi * phi, &v) != 0)
+                continue;
+            const double q = v / v0;
+            if (!(q < qs[k]))
+                continue; /* no lower than its steady state */
+            saved += warm[k] * (eb * (qs[k] * qs[k] - q * q) + x->dev->idle_w * allowed * (qs[k] - q));
+        }
     }
     r->plan_saved_device_j = saved / pp;
 }
