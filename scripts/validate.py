@@ -429,20 +429,27 @@ def footprint_figure(kind, r, row):
     raise SystemExit("validate: %s: unknown figure '%s'" % (FOOTPRINTS, kind))
 
 
-def evaluate_footprints(deepflow, root):
-    """[(id, figure, predicted, published, gate or None, note)] for validation/footprints/footprints.csv."""
+def eval_rows(deepflow, root, path, what):
+    """Each row of a check table (comment lines skipped) with deepflow's result for its `eval` column
+    (KEY=VALUE; ...), which must evaluate ok: [(row, result)]."""
     res = []
-    with open(os.path.join(root, FOOTPRINTS), newline="") as f:
+    with open(os.path.join(root, path), newline="") as f:
         for row in csv.DictReader(line for line in f if not line.startswith("#")):
             args = [a.strip() for a in row["eval"].split(";") if a.strip()]
             p = subprocess.run([deepflow, "eval"] + args + ["--format", "csv"], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, cwd=root)
             out = list(csv.DictReader(p.stdout.splitlines()))
             if p.returncode != 0 or not out or out[0]["status"] != "ok":
-                raise SystemExit("validate: footprint %s did not evaluate: %s" % (row["id"], p.stderr.strip()))
-            res.append((row["id"], row["figure"], footprint_figure(row["figure"], out[0], row),
-                        float(row["published"]), float(row["gate"]) if row["gate"] else None, row["note"]))
+                raise SystemExit("validate: %s %s did not evaluate: %s" % (what, row["id"], p.stderr.strip()))
+            res.append((row, out[0]))
     return res
+
+
+def evaluate_footprints(deepflow, root):
+    """[(id, figure, predicted, published, gate or None, note)] for validation/footprints/footprints.csv."""
+    return [(row["id"], row["figure"], footprint_figure(row["figure"], r, row), float(row["published"]),
+             float(row["gate"]) if row["gate"] else None, row["note"])
+            for row, r in eval_rows(deepflow, root, FOOTPRINTS, "footprint")]
 
 
 PERSEUS = os.path.join("validation", "perseus", "perseus.csv")
@@ -451,21 +458,11 @@ PERSEUS = os.path.join("validation", "perseus", "perseus.csv")
 def evaluate_perseus(deepflow, root):
     """[(id, predicted, published, gate or None, note)] for validation/perseus/perseus.csv: the clock plan's
     saving in percent of the devices' energy (the rows run at PUE 1), against Perseus's Table 6, in points."""
-    res = []
-    with open(os.path.join(root, PERSEUS), newline="") as f:
-        for row in csv.DictReader(line for line in f if not line.startswith("#")):
-            args = [a.strip() for a in row["eval"].split(";") if a.strip()]
-            p = subprocess.run([deepflow, "eval"] + args + ["--format", "csv"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, cwd=root)
-            out = list(csv.DictReader(p.stdout.splitlines()))
-            if p.returncode != 0 or not out or out[0]["status"] != "ok":
-                raise SystemExit("validate: Perseus row %s did not evaluate: %s" % (row["id"], p.stderr.strip()))
-            r = out[0]
-            pred = 100 * float(r["clock_plan_saving"]) * float(r["system_power_w"]) / (
-                int(r["devices"]) * float(r["device_power_w"]))
-            res.append((row["id"], pred, float(row["published_pts"]),
-                        float(row["gate_pts"]) if row["gate_pts"] else None, row["note"]))
-    return res
+    return [(row["id"],
+             100 * float(r["clock_plan_saving"]) * float(r["system_power_w"]) / (
+                 int(r["devices"]) * float(r["device_power_w"])),
+             float(row["published_pts"]), float(row["gate_pts"]) if row["gate_pts"] else None, row["note"])
+            for row, r in eval_rows(deepflow, root, PERSEUS, "Perseus row")]
 
 
 def perseus_lines(ps):
