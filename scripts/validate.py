@@ -465,6 +465,15 @@ def evaluate_perseus(deepflow, root):
             for row, r in eval_rows(deepflow, root, PERSEUS, "Perseus row")]
 
 
+SMALL_BATCH = os.path.join("validation", "small_batch", "runs.csv")
+
+
+def evaluate_small_batch(deepflow, root):
+    """[(id, source, stack, predicted, measured images/s)] for validation/small_batch/runs.csv."""
+    return [(row["id"], row["source"], row["stack"], float(r["samples_per_s"]), float(row["images_per_s"]))
+            for row, r in eval_rows(deepflow, root, SMALL_BATCH, "small-batch row")]
+
+
 def perseus_lines(ps):
     """The Perseus checks as printed by make validate."""
     return ["  %-16s saves %5.1f %%  Perseus %5.1f %%  %+5.1f points  %s" % (
@@ -1040,6 +1049,14 @@ def main():
     for rid, pred, pub, gate, note in ps:
         if gate is not None and abs(pred - pub) > gate:
             bad.append("Perseus %s: %+.1f points against its gate of %.0f" % (rid, pred - pub, gate))
+    sb = evaluate_small_batch(deepflow, root)
+    print("\nV100 CNN training at small and large batches (validation/small_batch; images/s, not gated, "
+          "SOURCES.md says why):")
+    for rid, src, stack, pred, meas in sb:
+        print("  %-28s %-16s predicted %8.1f  measured %8.1f  %+6.1f %%" % (rid, stack, pred, meas,
+                                                                            100 * (pred / meas - 1)))
+    print("  mean |error| %.1f %% over %d runs" % (100 * sum(abs(p / m - 1) for _, _, _, p, m in sb) / len(sb),
+                                                  len(sb)))
     rt = readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv)
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
     for (gen, prec), (v, rid) in sorted(ceilings.items()):

@@ -261,18 +261,20 @@ static void test_tp_split(void **state)
             assert_rel(gt.hw_flops_per_sample, g1.hw_flops_per_sample, 1e-12);
             assert_rel(gt.params_total, g1.params_total, 0);
             /* one all-gather of every split layer's full output forward, one
-             * all-reduce of every input gradient backward */
+             * reduce-scatter of every input gradient backward (the layer
+             * before, split by channel too, wants its channels' share) */
             const Op *ag = find(&gt.layer_fwd, "conv.allgather");
-            const Op *ar = find(&gt.layer_bwd, "conv.dgrad.allreduce");
+            const Op *ar = find(&gt.layer_bwd, "conv.dgrad.reducescatter");
             assert_non_null(ag);
             assert_non_null(ar);
             assert_int_equal(ag->kind, OP_COMM);
             assert_int_equal(ag->coll, COLL_ALLGATHER);
-            assert_int_equal(ar->coll, COLL_ALLREDUCE);
+            assert_int_equal(ar->coll, COLL_REDUCESCATTER);
             assert_true(find(&g1.layer_fwd, "conv.allgather") == NULL);
             /* one collective per split layer: every one keeps its latency */
             assert_int_equal(runs(&gt.layer_fwd, "conv.allgather"), runs(&gt.layer_fwd, "conv"));
-            assert_int_equal(runs(&gt.layer_bwd, "conv.dgrad.allreduce"), runs(&gt.layer_bwd, "conv.dgrad"));
+            assert_int_equal(runs(&gt.layer_bwd, "conv.dgrad.reducescatter"),
+                             runs(&gt.layer_bwd, "conv.dgrad"));
             /* kernel split shards the activations that are per channel */
             assert_true(gt.act_bytes_per_layer < g1.act_bytes_per_layer);
         }
@@ -339,8 +341,8 @@ static void test_branch_placement(void **state)
     assert_int_equal(runs(&g.layer_fwd, "concat.allgather"), 1);
     assert_rel(find(&g.layer_fwd, "concat.allgather")->comm_bytes, 2.0 * 90 * pix * e, 0);
     assert_int_equal(kind_runs(&g.layer_fwd, OP_COMM), 2);
-    assert_int_equal(runs(&g.layer_bwd, "concat.dgrad.allreduce"), 1);
-    assert_rel(find(&g.layer_bwd, "concat.dgrad.allreduce")->comm_bytes, 16.0 * pix * e, 0);
+    assert_int_equal(runs(&g.layer_bwd, "concat.dgrad.reducescatter"), 1);
+    assert_rel(find(&g.layer_bwd, "concat.dgrad.reducescatter")->comm_bytes, 16.0 * pix * e, 0);
     assert_int_equal(kind_runs(&g.layer_bwd, OP_COMM), 1); /* the stem reads the image: no dgrad */
     /* FLOPs: the module's 90 of 160 channels on the busiest device, half the
      * stem's; the counts of the whole net unchanged */
@@ -394,7 +396,7 @@ static void test_inception_branch_placement(void **state)
         p = params(tp, 1, 32);
         build(&m, &p, &g);
         assert_int_equal(runs(&g.layer_fwd, "concat.allgather"), 11);
-        assert_int_equal(runs(&g.layer_bwd, "concat.dgrad.allreduce"), 11);
+        assert_int_equal(runs(&g.layer_bwd, "concat.dgrad.reducescatter"), 11);
         assert_int_equal(runs(&g.layer_fwd, "conv.allgather"), 5);
         assert_int_equal(runs(&g.layer_fwd, "fc.allgather"), 1);
         assert_int_equal(kind_runs(&g.layer_fwd, OP_COMM), 11 + 5 + 1);
@@ -408,6 +410,51 @@ static void test_inception_branch_placement(void **state)
                       "(%.2fx the even share)\n",
                       tp, gemm_flops(&g), gemm_flops(&g1) / tp, tp * gemm_flops(&g) / gemm_flops(&g1));
     }
+}
+
+/* A placer's stem (issue 26): with rates, a top-level convolution runs
+ * whole on one device where its all-gather and reduce-scatter of large
+ * early activations cost more than the compute the split saves; the pool
+ * after it follows it there, and the stem's output is sent on once (and
+ * its gradient brought back) before the first module.  A slow device
+ * against a fast link keeps the split; cnn_split kernel never runs whole. */
+static void test_whole_stem(void **state)
+{
+    (void)state;
+    Model m = *model("inception-v3");
+    m.cnn_split = CNN_SPLIT_BRANCH;
+    Graph g1, g;
+    GraphParams p = params(1, 1, 32);
+    build(&m, &p, &g1);
+    p = params(2, 1, 32);
+    p.rates = (GraphRates){.flop_s = 80e12,
+                           .hbm_bytes_s = 800e9,
+                           .launch_s = 5e-6,
+                           .coll_latency_s = 10e-6,
+                           .coll_bytes_s = 40e9};
+    build(&m, &p, &g);
+    assert_int_equal(runs(&g.layer_fwd, "conv.allgather"), 0);
+    assert_int_equal(runs(&g.layer_bwd, "conv.dgrad.reducescatter"), 0);
+    assert_int_equal(runs(&g.layer_fwd, "whole.broadcast"), 1);
+    assert_int_equal(runs(&g.layer_bwd, "whole.dgrad.reduce"), 1);
+    const double e = 2.0; /* fp16 */
+    assert_rel(find(&g.layer_fwd, "whole.broadcast")->comm_bytes, 32.0 * 35 * 35 * 192 * e, 1e-12);
+    assert_int_equal(find(&g.layer_fwd, "whole.broadcast")->coll, COLL_P2P);
+    assert_rel(g.params_total, 23834568.0, 0);
+    assert_rel(g.hw_flops_per_sample, g1.hw_flops_per_sample, 1e-12);
+    /* a device 1,000 times slower against the same link: split */
+    p.rates.flop_s = 80e9;
+    p.rates.hbm_bytes_s = 800e6;
+    build(&m, &p, &g);
+    assert_int_equal(runs(&g.layer_fwd, "conv.allgather"), 5);
+    assert_int_equal(runs(&g.layer_fwd, "whole.broadcast"), 0);
+    /* the kernel split splits every layer, whatever the rates */
+    m.cnn_split = CNN_SPLIT_KERNEL;
+    p.rates.flop_s = 80e12;
+    p.rates.hbm_bytes_s = 800e9;
+    build(&m, &p, &g);
+    assert_int_equal(runs(&g.layer_fwd, "whole.broadcast"), 0);
+    assert_true(runs(&g.layer_fwd, "conv.allgather") > 5);
 }
 
 /* ---- pipeline ----------------------------------------------------------- */
@@ -790,6 +837,7 @@ int main(void)
         cmocka_unit_test(test_pipeline_partition), cmocka_unit_test(test_recompute),
         cmocka_unit_test(test_loader_errors),      cmocka_unit_test(test_templates),
         cmocka_unit_test(test_end_to_end),         cmocka_unit_test(test_split_modes),
+        cmocka_unit_test(test_whole_stem),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

@@ -728,6 +728,13 @@ static void test_baselines(void **state)
         fill_row(&run.row[i], "r", pts[i].series, pts[i].devices, STATUS_OK, 1);
         snprintf(run.row[i].sc.baseline, sizeof run.row[i].sc.baseline, "DP");
         run.row[i].r.speedup = pts[i].speedup;
+        /* best against best: the series' own value on each of its rows (H:
+         * 1.3, 1.1 to 1.45 over the critical batch halved and doubled; G
+         * without a curve: no range) */
+        const int h = pts[i].series[0] == 'H';
+        run.row[i].r.speedup_best = h ? 1.3 : 0.9;
+        run.row[i].r.speedup_best_bcrit_half = h ? 1.45 : NAN;
+        run.row[i].r.speedup_best_bcrit_double = h ? 1.1 : NAN;
     }
     fill_row(&run.row[n], "dp", "DP", 8, STATUS_OK, 1); /* the baseline itself has none */
     run.row[n].r.speedup = NAN;
@@ -743,6 +750,18 @@ static void test_baselines(void **state)
     assert_int_equal(b[1].crossover, 0);
     assert_int_equal(b[1].best_devices, 8);
     assert_int_equal(b[2].crossover, 8);
+    assert_rel(b[0].bvb, 1.3, 0);
+    assert_rel(b[0].bvb_lo, 1.1, 0);
+    assert_rel(b[0].bvb_hi, 1.45, 0);
+    char text[RPT_BVB_MAX];
+    rpt_fmt_bvb(&b[0], text, sizeof text);
+    assert_string_equal(
+        text, "; best against best 1.30x, 1.10x to 1.45x with the critical batch halved or doubled");
+    rpt_fmt_bvb(&b[1], text, sizeof text);
+    assert_string_equal(text, "; best against best 0.90x");
+    b[1].bvb = NAN;
+    rpt_fmt_bvb(&b[1], text, sizeof text);
+    assert_string_equal(text, "");
     assert_int_equal(rpt_baselines(&run, b, 1), 1); /* at most max comparisons */
     free(run.row);
 }

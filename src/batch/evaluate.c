@@ -42,6 +42,7 @@ static void reset(Result *r)
     r->conv_extrapolated = -1;
     r->ttt_bcrit_half_s = r->ttt_bcrit_double_s = NAN;
     r->speedup_bcrit_half = r->speedup_bcrit_double = NAN;
+    r->speedup_best = r->speedup_best_bcrit_half = r->speedup_best_bcrit_double = NAN;
     for (int i = 0; i < COMP_COUNT; i++)
         r->comp_energy_j[i] = NAN;
 }

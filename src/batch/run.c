@@ -6,6 +6,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <pthread.h>
@@ -450,6 +451,71 @@ static void speedups(Run *run, const Key *k)
     }
 }
 
+/* A series' best times to train (same model) at any device count: as
+ * computed, and with the critical batch halved and doubled, each its own
+ * minimum over the series' ok rows (NaN: none finite). */
+typedef struct {
+    double ttt, half, dbl;
+} Best;
+
+static void best_add(Best *b, const Result *r)
+{
+    if (isfinite(r->time_to_train_s) && !(b->ttt <= r->time_to_train_s))
+        b->ttt = r->time_to_train_s;
+    if (isfinite(r->ttt_bcrit_half_s) && !(b->half <= r->ttt_bcrit_half_s))
+        b->half = r->ttt_bcrit_half_s;
+    if (isfinite(r->ttt_bcrit_double_s) && !(b->dbl <= r->ttt_bcrit_double_s))
+        b->dbl = r->ttt_bcrit_double_s;
+}
+
+/* Best against best (issue 26): the baseline's best over the series'. */
+static void best_apply(const Best *base, const Best *own, Result *r)
+{
+    r->speedup_best = base->ttt / own->ttt;
+    r->speedup_best_bcrit_half = base->half / own->half;
+    r->speedup_best_bcrit_double = base->dbl / own->dbl;
+}
+
+/* Best against best for every row with a baseline series (Best). */
+static void best_speedups(Run *run, const Key *k)
+{
+    Best *gb = malloc(sizeof *gb * (size_t)(run->n > 0 ? run->n : 1)); /* by key position: its group's */
+    if (!gb)
+        return;
+    for (int g = 0; g < run->n;) {
+        int end = g + 1;
+        while (end < run->n && !strcmp(k[end].a, k[g].a) && !strcmp(k[end].b, k[g].b))
+            end++;
+        Best b = {NAN, NAN, NAN};
+        for (int i = g; i < end; i++) {
+            const RunRow *rr = &run->row[k[i].idx];
+            if (rr->built && rr->r.status == STATUS_OK)
+                best_add(&b, &rr->r);
+        }
+        for (int i = g; i < end; i++)
+            gb[i] = b;
+        g = end;
+    }
+    for (int i = 0; i < run->n; i++) {
+        RunRow *a = &run->row[k[i].idx];
+        a->r.speedup_best = a->r.speedup_best_bcrit_half = a->r.speedup_best_bcrit_double = NAN;
+        if (!a->built || a->r.status != STATUS_OK || !a->sc.baseline[0])
+            continue;
+        const Key want = {a->sc.baseline, a->sc.model.name, INT_MIN, -1};
+        int lo = 0, hi = run->n;
+        while (lo < hi) {
+            int mid = lo + (hi - lo) / 2;
+            if (key_cmp(&k[mid], &want) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < run->n && !strcmp(k[lo].a, want.a) && !strcmp(k[lo].b, want.b))
+            best_apply(&gb[lo], &gb[i], &a->r);
+    }
+    free(gb);
+}
+
 /* Start up to threads pool threads (0 started: the caller works alone). */
 static int pool_start(Pool *p, int threads, pthread_t **tid)
 {
@@ -601,6 +667,7 @@ static void tally(Run *run)
     if (k) {
         scaling_efficiency(run, k);
         speedups(run, k);
+        best_speedups(run, k);
         free(k);
     }
 }
@@ -752,6 +819,7 @@ static void group_key(const char *series, const char *model, int devices, char *
 typedef struct {
     int have, devices;
     double ttt, sps, half, dbl;
+    Best best; /* a group's: its best times to train at any device count */
 } Ref;
 
 typedef struct {
@@ -795,8 +863,11 @@ static int refs_add(Refs *rf, const RunRow *rr)
     Ref *g = ref_at(&rf->groups, &rf->group, &rf->ngroup_cap, key);
     if (!g)
         return -1;
-    if (!g->have || rr->sc.devices < g->devices)
-        *g = (Ref){1, rr->sc.devices, rr->r.time_to_train_s, rr->r.samples_per_s, 0, 0};
+    if (!g->have || rr->sc.devices < g->devices) {
+        const Best best = g->have ? g->best : (Best){NAN, NAN, NAN};
+        *g = (Ref){1, rr->sc.devices, rr->r.time_to_train_s, rr->r.samples_per_s, 0, 0, best};
+    }
+    best_add(&g->best, &rr->r);
     group_key(rr->sc.series, rr->sc.model.name, rr->sc.devices, key, sizeof key);
     Ref *c = ref_at(&rf->cells, &rf->cell, &rf->ncell_cap, key);
     if (!c)
@@ -807,7 +878,8 @@ static int refs_add(Refs *rf, const RunRow *rr)
                    rr->r.time_to_train_s,
                    rr->r.samples_per_s,
                    rr->r.ttt_bcrit_half_s,
-                   rr->r.ttt_bcrit_double_s};
+                   rr->r.ttt_bcrit_double_s,
+                   {NAN, NAN, NAN}};
     return 0;
 }
 
@@ -829,8 +901,15 @@ static void refs_apply(const Refs *rf, RunRow *a)
     }
     a->r.speedup = NAN;
     a->r.speedup_bcrit_half = a->r.speedup_bcrit_double = NAN;
+    a->r.speedup_best = a->r.speedup_best_bcrit_half = a->r.speedup_best_bcrit_double = NAN;
     if (!a->built || a->r.status != STATUS_OK || !a->sc.baseline[0])
         return;
+    group_key(a->sc.series, a->sc.model.name, 0, key, sizeof key);
+    const Ref *own = ref_find(&rf->groups, rf->group, key);
+    group_key(a->sc.baseline, a->sc.model.name, 0, key, sizeof key);
+    const Ref *base = ref_find(&rf->groups, rf->group, key);
+    if (own && base && own->have && base->have)
+        best_apply(&base->best, &own->best, &a->r);
     group_key(a->sc.baseline, a->sc.model.name, a->sc.devices, key, sizeof key);
     const Ref *b = ref_find(&rf->cells, rf->cell, key);
     if (!b || !b->have)

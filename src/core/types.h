@@ -657,6 +657,11 @@ typedef struct {
      * speedups over the baseline with them (batch runner). */
     double ttt_bcrit_half_s, ttt_bcrit_double_s;
     double speedup_bcrit_half, speedup_bcrit_double;
+    /* Best against best (batch runner; issue 26): the baseline series'
+     * best time to train at any device count over this row's series' best
+     * (same model), and with the critical batch halved and doubled (each
+     * variant's own bests); NaN none. */
+    double speedup_best, speedup_best_bcrit_half, speedup_best_bcrit_double;
     /* co-design (Scenario.codesign): the best budget found, how many design
      * points were evaluated, and the starting design's figure (time to
      * train, or time per sample when the row has no amount) */

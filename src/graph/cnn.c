@@ -6,8 +6,9 @@
  * residual add, dropout and softmax + cross-entropy as memory-bound ops,
  * fully connected layers as GEMMs.  Model parallelism: the kernel split
  * (each of tp devices computes ceil(Cout/tp) output channels of every conv
- * and fc layer, then all-gathers the output; backward all-reduces the
- * input gradient); branch placement at a concat (Pal et al., IEEE Micro
+ * and fc layer, then all-gathers the output; backward reduce-scatters the
+ * input gradient); a top-level layer run whole on one device where that
+ * is faster; branch placement at a concat (Pal et al., IEEE Micro
  * 2019, "Optimizing multi-GPU parallelization strategies for deep learning
  * training", whose DLPlacer places the branches of Inception modules on
  * different devices: each device runs its branches whole, one all-gather
@@ -62,8 +63,19 @@
  *    (comm_bytes = N·Ho·Wo·Cout·e) before the next layer, which needs all
  *    channels; pooling, concat, add, dropout and softmax run replicated on
  *    full tensors.  Backward: each device holds the full output gradient
- *    (replicated), takes its shard, and all-reduces its partial input
- *    gradient (comm_bytes = N·H·W·Cin·e) unless the input needs none.
+ *    (replicated), takes its shard, and reduce-scatters its partial input
+ *    gradient (comm_bytes = N·H·W·Cin·e) unless the input needs none: the
+ *    layer before wants only its own channels' share of it (the ops
+ *    between, per channel or per position, run on a share as well).
+ *  - A layer run whole (issue 26; as DLPlacer puts Inception-V3's stem on
+ *    one GPU): a top-level convolution under branch or auto placement, with
+ *    rates, runs unsplit on one device (no all-gather, no reduce-scatter)
+ *    where its estimated time so is below the kernel split's, and a
+ *    top-level pool after it follows it there; the first layer after them
+ *    that the whole group runs has the tensor sent on first (a pipelined
+ *    broadcast, COLL_P2P of its bytes) and its gradient brought back
+ *    (another).  The greedy choice, layer by layer, does not look ahead to
+ *    that send.
  *  - Branch placement (Model.cnn_split): a concat's branches go to the tp
  *    devices whole, by longest processing time first on their forward +
  *    backward GEMM FLOPs (Graham 1969: the most FLOPs first, each to the
@@ -75,7 +87,7 @@
  *    and one all-gather fills the rest (shards padded to the device with
  *    the most channels, as NCCL gathers equal shards: comm_bytes = tp ·
  *    N·Ho·Wo·max_c·e).  Backward: each device sums its branches' input
- *    gradients and one all-reduce (N·H·W·Cin·e) sums the devices'.  The
+ *    gradients and one reduce-scatter (N·H·W·Cin·e) sums the devices'.  The
  *    graph lists the slowest device: the one with the largest estimated
  *    time (below), or without rates the most FLOPs.  Layers outside
  *    concats keep the kernel split.  params_per_layer counts tp x the
@@ -197,6 +209,7 @@ typedef struct {
     int n_units, cap_units;
     OpBuf *fwd, *bwd; /* where ops go; NULL: count only */
     int oom;
+    int whole; /* the current activation lives on one device of the group (a top-level layer run whole) */
 } Walk;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -421,7 +434,7 @@ static int layer_conv(Walk *w, const CnnLayer *L, int in, Shape *s)
     /* backward, last first (the list is reversed at the end) */
     if (grad_in) {
         if (w->tp > 1)
-            comm(w, 1, "conv.dgrad.allreduce", COLL_ALLREDUCE, x * e);
+            comm(w, 1, "conv.dgrad.reducescatter", COLL_REDUCESCATTER, x * e);
         gemm(w, 1, "conv.dgrad", COMP_GEMM, m, k, cl, raw * e + (double)k * cl * ei + x * e);
     }
     wgrad_split(w, "conv.wgrad", k, cl, m, (x + raw) * ei);
@@ -498,7 +511,7 @@ static int layer_fc(Walk *w, const CnnLayer *L, int in, Shape *s)
     }
     if (grad_in) {
         if (w->tp > 1)
-            comm(w, 1, "fc.dgrad.allreduce", COLL_ALLREDUCE, (double)nb * (double)f * e);
+            comm(w, 1, "fc.dgrad.reducescatter", COLL_REDUCESCATTER, (double)nb * (double)f * e);
         op = graph_gemm_op("fc.dgrad", COMP_GEMM, 1, nb, f, ol, ei, e);
         add_op(w, 1, &op);
     }
@@ -655,7 +668,7 @@ static double placed_gather_bytes(const Walk *w, const BranchPlan *bp, const Sha
 /* How a concat splits over the group: 1 branch placement (bp filled), 0
  * kernel split, -1 error.  cnn_split: kernel, branch, or auto: branch
  * placement when its estimated time on the listed device (its branches
- * whole, one all-gather of the output, one all-reduce of the input
+ * whole, one all-gather of the output, one reduce-scatter of the input
  * gradient) is below the kernel split's (every branch on ceil(Cout/tp)
  * channels, its collectives); without rates auto keeps the kernel split. */
 static int concat_mode(Walk *w, const CnnLayer *L, int in, const Shape *s, int depth, BranchPlan *bp)
@@ -684,7 +697,7 @@ static int concat_mode(Walk *w, const CnnLayer *L, int in, const Shape *s, int d
     Op ag = graph_comm_op("concat.allgather", COLL_ALLGATHER, placed_gather_bytes(w, bp, &o));
     placed += est_op(w, &ag);
     if (w->t[in].grad) {
-        Op ar = graph_comm_op("concat.dgrad.allreduce", COLL_ALLREDUCE, elems(w, s) * w->e);
+        Op ar = graph_comm_op("concat.dgrad.reducescatter", COLL_REDUCESCATTER, elems(w, s) * w->e);
         placed += est_op(w, &ar);
     }
     return placed < kernel;
@@ -704,7 +717,7 @@ static int layer_concat(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
         /* backward, last first: the device's partial input gradient,
          * summed over the group once */
         if (w->t[in].grad)
-            comm(w, 1, "concat.dgrad.allreduce", COLL_ALLREDUCE, elems(w, s) * w->e);
+            comm(w, 1, "concat.dgrad.reducescatter", COLL_REDUCESCATTER, elems(w, s) * w->e);
     }
     fork_grads(w, in, own);
     Shape o = {0, 0, 0};
@@ -787,13 +800,85 @@ static int layer_block(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
     return cur;
 }
 
+/* A tensor that one device holds (a layer run whole), wanted by the whole
+ * group: that device sends it on (a pipelined broadcast: S over each
+ * link), and backward brings the group's gradient of it back (S). */
+static void unwhole(Walk *w, int in)
+{
+    if (!w->whole)
+        return;
+    w->whole = 0;
+    comm(w, 0, "whole.broadcast", COLL_P2P, w->t[in].bytes);
+    if (w->t[in].grad)
+        comm(w, 1, "whole.dgrad.reduce", COLL_P2P, w->t[in].bytes);
+}
+
+/* The estimated time of conv layer L on tp devices, walked dry. */
+static double conv_est(Walk *w, const CnnLayer *L, int in, const Shape *s, int64_t tp)
+{
+    const Unit u0 = w->u;
+    const double est0 = w->est;
+    const int nt0 = w->nt, saved0 = w->t[in].saved, whole0 = w->whole;
+    const int64_t tp0 = w->tp;
+    OpBuf *fwd0 = w->fwd, *bwd0 = w->bwd;
+    w->est = 0;
+    w->tp = tp;
+    w->fwd = w->bwd = NULL;
+    Shape o = *s;
+    if (tp > 1)
+        unwhole(w, in);
+    const int out = layer_conv(w, L, in, &o);
+    const double est = out < 0 ? -1.0 : w->est;
+    w->u = u0;
+    w->est = est0;
+    w->nt = nt0;
+    w->t[in].saved = saved0;
+    w->whole = whole0;
+    w->tp = tp0;
+    w->fwd = fwd0;
+    w->bwd = bwd0;
+    return est;
+}
+
+/* Whether a top-level convolution runs whole on one device (1) rather than
+ * split over the group (0), as a placer puts Inception-V3's stem on one GPU
+ * (Pal et al. 2019; issue 26): where its all-gather and reduce-scatter of
+ * large, early activations cost more than the compute the split saves.
+ * Only with rates (the estimate), never under cnn_split kernel; -1 error. */
+static int conv_whole(Walk *w, const CnnLayer *L, int in, const Shape *s)
+{
+    if (w->group <= 1 || w->tp != w->group || !w->rated || w->split == CNN_SPLIT_KERNEL)
+        return 0;
+    const double split = conv_est(w, L, in, s, w->group), whole = conv_est(w, L, in, s, 1);
+    if (split < 0 || whole < 0)
+        return -1;
+    return whole < split;
+}
+
 static int walk_one(Walk *w, const CnnLayer *L, int in, Shape *s, int depth)
 {
     if (L->kind != CNN_CONCAT && L->kind != CNN_BLOCK && count_layer(w, L))
         return -1;
+    /* a layer run whole leaves its output on one device: a top-level pool
+     * follows it there, anything else takes it back to the group */
+    if (L->kind != CNN_CONV && !(L->kind == CNN_POOL && depth == 1))
+        unwhole(w, in);
     switch (L->kind) {
-    case CNN_CONV:
-        return layer_conv(w, L, in, s);
+    case CNN_CONV: {
+        const int whole = depth == 1 ? conv_whole(w, L, in, s) : 0; /* a top-level layer (walk_net) */
+        if (whole < 0)
+            return -1;
+        if (!whole) {
+            unwhole(w, in);
+            return layer_conv(w, L, in, s);
+        }
+        const int64_t tp = w->tp;
+        w->tp = 1; /* the device runs it whole, as a placed branch */
+        const int out = layer_conv(w, L, in, s);
+        w->tp = tp;
+        w->whole = 1;
+        return out;
+    }
     case CNN_POOL:
         return layer_pool(w, L, in, s);
     case CNN_FC:

@@ -24,8 +24,8 @@
 #include "io/atomic.h"
 #include "report.h"
 
-#define BAR_WRAP_MAX 6  /* bars whose labels are wrapped under them; more are turned */
-#define CHART_STYLES 24 /* distinct line styles: 8 colours x 3 markers and dashes */
+#define BAR_WRAP_MAX 6                        /* bars whose labels are wrapped under them; more are turned */
+#define CHART_STYLES (8 * RPT_STYLE_VARIANTS) /* distinct line styles: 8 colours x 5 markers and dashes */
 
 #ifndef DF_VERSION
 #define DF_VERSION "0.0.0"
@@ -243,7 +243,7 @@ static void plot_series(FILE *f, const PlotCtx *c, const char *dat, int block, c
  * and marker (line_styles' table: colour i % 8, dash and marker i / 8). */
 static int style_of(const RptSeries *s)
 {
-    return 1 + s->colour % 8 + 8 * (s->variant % 3);
+    return 1 + s->colour % 8 + 8 * (s->variant % RPT_STYLE_VARIANTS);
 }
 
 /* Panels of a chart against devices: one per model that has points (a
@@ -343,14 +343,16 @@ static void line_styles(FILE *f)
 {
     /* eight distinguishable colours (Okabe-Ito); past eight series the
      * colours repeat with another marker and dash, so that no two of the
-     * first 24 series look alike */
+     * first 40 series look alike (filled circle, square, triangle, diamond
+     * and downward triangle; solid, dashed, dot-dash, dash-dot-dot and
+     * dotted) */
     static const char *const col[8] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                        "#E69F00", "#56B4E9", "#000000", "#F0E442"};
-    static const int pt[3] = {7, 5, 9}, dt[3] = {1, 2, 4};
+    static const int pt[RPT_STYLE_VARIANTS] = {7, 5, 9, 13, 11}, dt[RPT_STYLE_VARIANTS] = {1, 2, 4, 5, 3};
     for (int i = 0; i < CHART_STYLES; i++)
         fprintf(f,
                 "set style line %d linecolor rgb '%s' linewidth 2 dashtype %d pointtype %d pointsize 1.2\n",
-                i + 1, col[i % 8], dt[(i / 8) % 3], pt[(i / 8) % 3]);
+                i + 1, col[i % 8], dt[(i / 8) % RPT_STYLE_VARIANTS], pt[(i / 8) % RPT_STYLE_VARIANTS]);
 }
 
 typedef struct {

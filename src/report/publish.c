@@ -200,12 +200,14 @@ static void closing(const ReportInput *in, const char *dir, unsigned formats, co
     RptBaseline cmp[64];
     int ncmp = rpt_baselines(run, cmp, 64);
     for (int k = 0; k < ncmp; k++) {
+        char bvb[RPT_BVB_MAX];
+        rpt_fmt_bvb(&cmp[k], bvb, sizeof bvb);
         if (cmp[k].crossover)
-            printf(" %s beats %s from %d devices on (best %.2fx at %d).", cmp[k].series, cmp[k].baseline,
-                   cmp[k].crossover, cmp[k].best, cmp[k].best_devices);
+            printf(" %s beats %s from %d devices on (best %.2fx at %d%s).", cmp[k].series, cmp[k].baseline,
+                   cmp[k].crossover, cmp[k].best, cmp[k].best_devices, bvb);
         else
-            printf(" %s never beats %s for good (best %.2fx at %d).", cmp[k].series, cmp[k].baseline,
-                   cmp[k].best, cmp[k].best_devices);
+            printf(" %s never beats %s for good (best %.2fx at %d%s).", cmp[k].series, cmp[k].baseline,
+                   cmp[k].best, cmp[k].best_devices, bvb);
     }
     { /* what the swept values change; co-design: what the split search gained, per series (its best row) */
         RptSeriesSet set;

@@ -208,7 +208,10 @@ typedef struct RptSeriesSet {
     int ngroup; /* models: charts against devices have one panel each */
 } RptSeriesSet;
 
-#define RPT_LEGEND_MAX 8 /* series a chart draws; a model with more gets more charts, */
+/* Line styles of the series of one system in one chart: a dash and a
+ * marker each (charts.c and the workbook's charts), colour by system. */
+#define RPT_STYLE_VARIANTS 5
+#define RPT_LEGEND_MAX     8 /* series a chart draws; a model with more gets more charts, */
 #define RPT_LEGEND_ROOM                                                                                      \
     10 /* but one of at most this many keeps one chart where each has a style of its own */
 
@@ -246,10 +249,20 @@ typedef struct {
     int crossover;        /* devices, 0 none */
     double best;          /* best speedup (NaN none) */
     int best_devices;
+    /* best against best: the baseline's best time to train at any device
+     * count over the series' (Result.speedup_best), and its range over the
+     * critical batch halved and doubled (NaN none) */
+    double bvb, bvb_lo, bvb_hi;
 } RptBaseline;
 
 /* Fills out[0..max) and returns how many comparisons there are. */
 int rpt_baselines(const Run *run, RptBaseline *out, int max);
+
+/* "; best against best 1.21x, 0.95x to 1.40x with the critical batch
+ * halved or doubled", without its range where it has none; "" where b has
+ * no best against best. */
+#define RPT_BVB_MAX 96
+void rpt_fmt_bvb(const RptBaseline *b, char *buf, size_t n);
 
 /* 1 when row a is better than row b by the rule above. */
 int rpt_better(const RunRow *a, int ia, const RunRow *b, int ib);

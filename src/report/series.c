@@ -105,7 +105,7 @@ static int find_series(const RptSeriesSet *set, const char *name)
 
 /* 1 when the series of model group g (before it is cut into charts) have
  * line styles of their own: more than one system, and no two series with
- * the same colour and dash (charts.c: colour % 8, dash variant % 3). */
+ * the same colour and dash (charts.c: colour % 8, dash variant % RPT_STYLE_VARIANTS). */
 static int distinct_styles(const RptSeriesSet *set, int g)
 {
     int sys = -1, several = 0;
@@ -123,7 +123,7 @@ static int distinct_styles(const RptSeriesSet *set, int g)
             int vj = 0;
             for (int k = 0; k < j; k++)
                 vj += set->s[k].group == g && set->s[k].colour == set->s[j].colour;
-            if (vj % 3 == variant % 3)
+            if (vj % RPT_STYLE_VARIANTS == variant % RPT_STYLE_VARIANTS)
                 return 0;
         }
     }
@@ -395,7 +395,16 @@ int rpt_baselines(const Run *run, RptBaseline *out, int max)
         if (k < 0) {
             if (n == max)
                 continue;
-            out[n] = (RptBaseline){a->sc.series, a->sc.baseline, a->sc.model.name, 0, 0, NAN, 0};
+            const Result *r = &a->r;
+            const double c[3] = {r->speedup_best, r->speedup_best_bcrit_half, r->speedup_best_bcrit_double};
+            double lo = c[0], hi = c[0];
+            for (int j = 1; j < 3; j++)
+                if (isfinite(c[j])) {
+                    lo = fmin(lo, c[j]);
+                    hi = fmax(hi, c[j]);
+                }
+            out[n] =
+                (RptBaseline){a->sc.series, a->sc.baseline, a->sc.model.name, 0, 0, NAN, 0, c[0], lo, hi};
             k = n++;
         }
         RptBaseline *b = &out[k];
@@ -425,6 +434,18 @@ int rpt_baselines(const Run *run, RptBaseline *out, int max)
         out[k].crossover = cross[k];
     free(cross);
     return n;
+}
+
+void rpt_fmt_bvb(const RptBaseline *b, char *buf, size_t n)
+{
+    if (!isfinite(b->bvb))
+        snprintf(buf, n, "%s", "");
+    else if (b->bvb_hi - b->bvb_lo >= 0.005)
+        snprintf(buf, n,
+                 "; best against best %.2fx, %.2fx to %.2fx with the critical batch halved or doubled",
+                 b->bvb, b->bvb_lo, b->bvb_hi);
+    else
+        snprintf(buf, n, "; best against best %.2fx", b->bvb);
 }
 
 /* ---- the recommendation --------------------------------------------------- */

@@ -203,16 +203,18 @@ static const lxw_color_t series_palette[] = {0x0072B2, 0xD55E00, 0x009E73, 0xCC7
 
 static void style_series(lxw_chart_series *cs, const RptSeries *s, int lines)
 {
-    static const uint8_t dash[4] = {LXW_CHART_LINE_DASH_SOLID, LXW_CHART_LINE_DASH_DASH,
-                                    LXW_CHART_LINE_DASH_ROUND_DOT, LXW_CHART_LINE_DASH_DASH_DOT};
-    static const uint8_t marker[4] = {LXW_CHART_MARKER_CIRCLE, LXW_CHART_MARKER_SQUARE,
-                                      LXW_CHART_MARKER_TRIANGLE, LXW_CHART_MARKER_DIAMOND};
+    static const uint8_t dash[RPT_STYLE_VARIANTS] = {
+        LXW_CHART_LINE_DASH_SOLID, LXW_CHART_LINE_DASH_DASH, LXW_CHART_LINE_DASH_ROUND_DOT,
+        LXW_CHART_LINE_DASH_DASH_DOT, LXW_CHART_LINE_DASH_LONG_DASH_DOT_DOT};
+    static const uint8_t marker[RPT_STYLE_VARIANTS] = {LXW_CHART_MARKER_CIRCLE, LXW_CHART_MARKER_SQUARE,
+                                                       LXW_CHART_MARKER_TRIANGLE, LXW_CHART_MARKER_DIAMOND,
+                                                       LXW_CHART_MARKER_STAR};
     const lxw_color_t col = series_palette[s->colour % NPALETTE];
     if (lines) {
-        lxw_chart_line ln = {.color = col, .width = 2.25, .dash_type = dash[s->variant % 4]};
+        lxw_chart_line ln = {.color = col, .width = 2.25, .dash_type = dash[s->variant % RPT_STYLE_VARIANTS]};
         chart_series_set_line(cs, &ln);
     }
-    chart_series_set_marker_type(cs, marker[s->variant % 4]);
+    chart_series_set_marker_type(cs, marker[s->variant % RPT_STYLE_VARIANTS]);
     chart_series_set_marker_size(cs, 6);
     lxw_chart_fill mf = {.color = col};
     lxw_chart_line ml = {.color = col};
@@ -915,15 +917,25 @@ static int baseline_table(X *x, Sheet *sh, int r)
     RptBaseline cmp[64];
     int ncmp = rpt_baselines(run, cmp, 64);
     if (ncmp > 0) {
-        xl_put_long(x, sh, r++, 0, "Against the baseline series at the same device count", x->section);
+        xl_put_long(x, sh, r++, 0, "Against the baseline series", x->section);
         xl_put_long(
             x, sh, r++, 0,
             "Crossover = the smallest device count from which the series trains faster than its "
             "baseline at every larger count; speedup = the baseline's time to train over the series'.",
             x->note);
-        static const char *const ch[6] = {"Series",       "Baseline",    "Model", "Crossover [devices]",
-                                          "Best speedup", "At [devices]"};
-        for (int c = 0; c < 6; c++)
+        xl_put_long(x, sh, r++, 0,
+                    "Best against best = the baseline's best time to train at any device count over the "
+                    "series' best; its range with the convergence curve's critical batch halved or doubled.",
+                    x->note);
+        static const char *const ch[8] = {"Series",
+                                          "Baseline",
+                                          "Model",
+                                          "Crossover [devices]",
+                                          "Best speedup",
+                                          "At [devices]",
+                                          "Best against best",
+                                          "Range (critical batch /2, x2)"};
+        for (int c = 0; c < 8; c++)
             if (c < 3)
                 xl_put_header(x, sh, r, c, ch[c]);
             else
@@ -940,6 +952,12 @@ static int baseline_table(X *x, Sheet *sh, int r)
                 xl_put_text(x, sh, r, 3, "never", NULL);
             xl_put_num(x, sh, r, 4, cmp[k].best, x->speedup);
             xl_put_num(x, sh, r, 5, cmp[k].best_devices, x->intf);
+            if (isfinite(cmp[k].bvb)) {
+                char range[64];
+                snprintf(range, sizeof range, "%.2fx to %.2fx", cmp[k].bvb_lo, cmp[k].bvb_hi);
+                xl_put_num(x, sh, r, 6, cmp[k].bvb, x->speedup);
+                xl_put_text(x, sh, r, 7, range, NULL);
+            }
         }
         r++;
     }
