@@ -196,6 +196,15 @@ def main(argv):
 
     # ---- Summary and its charts
     sm = wb["Summary"]
+    # the best scenario of each series says when its convergence curve is
+    # extrapolated, as summary.csv's convergence column does
+    for r in range(1, sm.max_row + 1):
+        name, rng = sm.cell(row=r, column=2).value, sm.cell(row=r, column=4).value
+        if name in by_name and isinstance(rng, str) and " to " in rng and "convergence" in by_name[name]:
+            extra = by_name[name]["convergence"].startswith("extrapolated")
+            if extra != rng.endswith("; curve extrapolated"):
+                fail("Summary best %r: range %r, summary.csv convergence %r"
+                     % (name, rng, by_name[name]["convergence"]))
     charts = sm._charts
     if len(charts) < 3:
         fail("Summary has %d charts, expected at least 3" % len(charts))

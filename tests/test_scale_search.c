@@ -357,6 +357,19 @@ static void test_curve_sensitivity(void **state)
     assert_true(s2 < s1);
     assert_int_equal(scale_steps_scaled(&sc, 0.5, &s2, &e2, why, sizeof why), 0);
     assert_rel(e2, 10 * (1 + 8.0), 1e-12);
+    /* the band: halved and doubled by convention, or the curve's own
+     * (b_crit_low, b_crit_high: LM1B's 100 k to 1 M tokens) */
+    double lo, hi;
+    scale_band(c, &lo, &hi);
+    assert_rel(lo, 0.5, 0);
+    assert_rel(hi, 2.0, 0);
+    c->band_lo = 1000;
+    c->band_hi = 10000;
+    scale_band(c, &lo, &hi);
+    assert_rel(lo, 1.0, 0);
+    assert_rel(hi, 10.0, 0);
+    assert_int_equal(scale_steps_scaled(&sc, hi, &s2, &e2, why, sizeof why), 0);
+    assert_rel(e2, 10 * (1 + 0.4), 1e-12);
 }
 
 /* replica_batch = auto: the best of the per-replica batches 1 ... 1,024

@@ -20,7 +20,7 @@
 #include "io/ytree.h"
 #include "tech/tech.h"
 
-static const char *const kinds[] = {"devices", "networks", "systems", "models", "frameworks"};
+static const char *const kinds[] = {"devices", "networks", "systems", "models", "frameworks", "convergence"};
 
 typedef struct {
     char root[64]; /* /tmp/df-tpl-XXXXXX */
@@ -711,6 +711,33 @@ static void test_model_finish(void **state)
                            "up for every head: kv_heads must equal heads (16), got 4"));
 }
 
+/* A convergence curve's band brackets its critical batch (issue 26). */
+static void test_convergence_band(void **state)
+{
+    Fix *f = *state;
+    static const char curve[] =
+        "name: c\nkind: critical_batch\nunit: tokens\nepochs_min: 25\nb_crit: 100000\n";
+    char text[512];
+    snprintf(text, sizeof text, "%sb_crit_low: 100000\nb_crit_high: 1000000\n", curve);
+    put(f, "convergence/band.yaml", text);
+    const Template *t = get_ok(f, &param_convergence_table, "band");
+    const Convergence *c = t->obj;
+    assert_rel(c->band_lo, 1e5, 0);
+    assert_rel(c->band_hi, 1e6, 0);
+    snprintf(text, sizeof text, "%sb_crit_low: 200000\n", curve);
+    put(f, "convergence/low.yaml", text);
+    get_fail(f, &param_convergence_table, "low");
+    expect_at(f, "convergence/low.yaml",
+              "6:13: key 'b_crit_low': b_crit_low (200000) is above the critical "
+              "batch (100000)");
+    snprintf(text, sizeof text, "%sb_crit_high: 50000\n", curve);
+    put(f, "convergence/high.yaml", text);
+    get_fail(f, &param_convergence_table, "high");
+    expect_at(f, "convergence/high.yaml",
+              "6:14: key 'b_crit_high': b_crit_high (50000) is below the critical "
+              "batch (100000)");
+}
+
 /* A stack's prediction interval must bracket 1 and come in pairs. */
 static void test_framework_interval(void **state)
 {
@@ -1012,6 +1039,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_yaml_faults, setup, teardown),
         cmocka_unit_test_setup_teardown(test_file_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_base_cycle, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_convergence_band, setup, teardown),
         cmocka_unit_test_setup_teardown(test_framework_interval, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_finish, setup, teardown),
         cmocka_unit_test_setup_teardown(test_model_finish_required, setup, teardown),

@@ -268,9 +268,11 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
         r->energy_to_train_plan_j = r->energy_to_train_j * (1 - r->clock_plan_saving);
         if (r->conv_extrapolated >= 0) {
             double s2, e2;
-            if (scale_steps_scaled(sc, 1.0 / SCALE_SENSITIVITY, &s2, &e2, why, sizeof why) == 0)
+            double lo, hi;
+            scale_band(&sc->model.convergence, &lo, &hi);
+            if (scale_steps_scaled(sc, lo, &s2, &e2, why, sizeof why) == 0)
                 r->ttt_bcrit_half_s = s2 * r->step_time_s;
-            if (scale_steps_scaled(sc, SCALE_SENSITIVITY, &s2, &e2, why, sizeof why) == 0)
+            if (scale_steps_scaled(sc, hi, &s2, &e2, why, sizeof why) == 0)
                 r->ttt_bcrit_double_s = s2 * r->step_time_s;
         }
         if (sc->system.price_per_device_hour > 0)

@@ -434,6 +434,21 @@ static int conv_finish(void *obj, Diag *d)
                                   i + 1);
         }
     }
+    { /* the band brackets the critical batch (b_noise in the steps form) */
+        const double b = c->b_crit > 0 ? c->b_crit : c->b_noise;
+        if ((c->band_lo > 0 || c->band_hi > 0) && !(b > 0))
+            return diag_keyed(
+                d, c->band_lo > 0 ? "b_crit_low" : "b_crit_high", NULL, NULL,
+                "keys 'b_crit_low', 'b_crit_high' bracket a critical batch: set b_crit (or b_noise)");
+        if (c->band_lo > 0 && c->band_lo > b)
+            return diag_keyed(d, "b_crit_low", NULL, NULL,
+                              "key 'b_crit_low': b_crit_low (%g) is above the critical batch (%g)",
+                              c->band_lo, b);
+        if (c->band_hi > 0 && c->band_hi < b)
+            return diag_keyed(d, "b_crit_high", NULL, NULL,
+                              "key 'b_crit_high': b_crit_high (%g) is below the critical batch (%g)",
+                              c->band_hi, b);
+    }
     return 0;
 }
 
@@ -446,6 +461,10 @@ static const ParamDef convergence_defs[] = {
     PD(Convergence, "b_noise", b_noise, UNIT_NUMBER, 0, 1e15, 0, 0, "gradient noise scale (batch)"),
     PD(Convergence, "epochs_min", epochs_min, UNIT_NUMBER, 0, 1e9, 0, 0, "epochs at a batch of 1"),
     PD(Convergence, "b_crit", b_crit, UNIT_NUMBER, 0, 1e15, 0, 0, "critical batch"),
+    PD(Convergence, "b_crit_low", band_lo, UNIT_NUMBER, 0, 1e15, 0, 0,
+       "the critical batch's plausible low end, for the reports' sensitivity (0: half of it)"),
+    PD(Convergence, "b_crit_high", band_hi, UNIT_NUMBER, 0, 1e15, 0, 0,
+       "the critical batch's plausible high end, for the reports' sensitivity (0: twice it)"),
     PS(Convergence, "measured.model", measured_model, 0,
        "the model the curve was measured on (a scenario of another model borrows it)"),
     PD(Convergence, "measured.min", measured_min, UNIT_NUMBER, 0, 1e15, 0, 0,

@@ -337,6 +337,7 @@ typedef struct {
     BatchUnit unit;                    /* what B counts */
     double s_min, b_noise;             /* steps form */
     double epochs_min, b_crit;         /* epochs form */
+    double band_lo, band_hi;           /* the critical batch's plausible range (0: half and double) */
     Points table;                      /* table form: (B, epochs) points, B increasing */
     double measured_min, measured_max; /* global batches the source measured (0: the table's points) */
     char measured_model[NAME_MAX_LEN]; /* the model the source trained ("": the scenario's own) */

@@ -258,9 +258,9 @@ typedef struct {
 /* Fills out[0..max) and returns how many comparisons there are. */
 int rpt_baselines(const Run *run, RptBaseline *out, int max);
 
-/* "; best against best 1.21x, 0.95x to 1.40x with the critical batch
- * halved or doubled", without its range where it has none; "" where b has
- * no best against best. */
+/* "; best against best 1.21x, 0.95x to 1.40x over the critical batch's
+ * range" (halved to doubled, or the range the curve states), without its
+ * range where it has none; "" where b has no best against best. */
 #define RPT_BVB_MAX 96
 void rpt_fmt_bvb(const RptBaseline *b, char *buf, size_t n);
 

@@ -441,9 +441,8 @@ void rpt_fmt_bvb(const RptBaseline *b, char *buf, size_t n)
     if (!isfinite(b->bvb))
         snprintf(buf, n, "%s", "");
     else if (b->bvb_hi - b->bvb_lo >= 0.005)
-        snprintf(buf, n,
-                 "; best against best %.2fx, %.2fx to %.2fx with the critical batch halved or doubled",
-                 b->bvb, b->bvb_lo, b->bvb_hi);
+        snprintf(buf, n, "; best against best %.2fx, %.2fx to %.2fx over the critical batch's range", b->bvb,
+                 b->bvb_lo, b->bvb_hi);
     else
         snprintf(buf, n, "; best against best %.2fx", b->bvb);
 }

@@ -105,9 +105,12 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
     else
         xl_put_num(x, sh, row, B_TIME, r->step_time_s, x->secs);
     if (isfinite(r->interval_lo) && isfinite(r->interval_hi)) {
-        char range[64];
-        snprintf(range, sizeof range, "%.3g to %.3g", xl_shown_time(x, rr, r->interval_lo),
-                 xl_shown_time(x, rr, r->interval_hi));
+        /* a global batch beyond what its convergence curve's source
+         * measured: said here too, not only on the Scenarios sheet */
+        char range[96];
+        snprintf(range, sizeof range, "%.3g to %.3g%s", xl_shown_time(x, rr, r->interval_lo),
+                 xl_shown_time(x, rr, r->interval_hi),
+                 x->set.by_ttt && r->conv_extrapolated > 0 ? "; curve extrapolated" : "");
         xl_put_text(x, sh, row, B_RANGE, range, NULL);
     } else {
         xl_put_text(x, sh, row, B_RANGE, "none (ideal stack)", x->note);
@@ -923,10 +926,11 @@ static int baseline_table(X *x, Sheet *sh, int r)
             "Crossover = the smallest device count from which the series trains faster than its "
             "baseline at every larger count; speedup = the baseline's time to train over the series'.",
             x->note);
-        xl_put_long(x, sh, r++, 0,
-                    "Best against best = the baseline's best time to train at any device count over the "
-                    "series' best; its range with the convergence curve's critical batch halved or doubled.",
-                    x->note);
+        xl_put_long(
+            x, sh, r++, 0,
+            "Best against best = the baseline's best time to train at any device count over the "
+            "series' best; its range over the critical batch's (halved to doubled, or the curve's own).",
+            x->note);
         static const char *const ch[8] = {"Series",
                                           "Baseline",
                                           "Model",
@@ -934,7 +938,7 @@ static int baseline_table(X *x, Sheet *sh, int r)
                                           "Best speedup",
                                           "At [devices]",
                                           "Best against best",
-                                          "Range (critical batch /2, x2)"};
+                                          "Range over the critical batch"};
         for (int c = 0; c < 8; c++)
             if (c < 3)
                 xl_put_header(x, sh, r, c, ch[c]);

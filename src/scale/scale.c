@@ -66,6 +66,13 @@ int scale_steps(const Scenario *sc, double *steps, double *epochs, char *why, si
     return scale_steps_scaled(sc, 1.0, steps, epochs, why, n);
 }
 
+void scale_band(const Convergence *c, double *lo, double *hi)
+{
+    const double b = c->b_crit > 0 ? c->b_crit : c->b_noise;
+    *lo = b > 0 && c->band_lo > 0 ? c->band_lo / b : 1.0 / SCALE_SENSITIVITY;
+    *hi = b > 0 && c->band_hi > 0 ? c->band_hi / b : SCALE_SENSITIVITY;
+}
+
 int scale_steps_scaled(const Scenario *sc, double bscale, double *steps, double *epochs, char *why, size_t n)
 {
     const double gb = (double)sc->st.global_batch;

@@ -21,6 +21,11 @@ int scale_steps(const Scenario *sc, double *steps, double *epochs, char *why, si
 #define SCALE_SENSITIVITY 2.0
 int scale_steps_scaled(const Scenario *sc, double bscale, double *steps, double *epochs, char *why, size_t n);
 
+/* The factors on the critical batch that the sensitivity uses: the
+ * curve's stated band (b_crit_low, b_crit_high) over its critical batch,
+ * else 1/SCALE_SENSITIVITY and SCALE_SENSITIVITY. */
+void scale_band(const Convergence *c, double *lo, double *hi);
+
 /* Whether the steps of a scenario rest on its convergence curve inside the
  * global batches the curve's source measured (0), outside them (1), or on
  * no curve at all (-1: an explicit amount of training). */
