@@ -59,6 +59,20 @@ static int key_cmp(const void *x, const void *y)
     return c ? c : (p->idx > q->idx) - (p->idx < q->idx);
 }
 
+/* The first of the n sorted keys not below want (n when none). */
+static int key_lower_bound(const Key *k, int n, const Key *want)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (key_cmp(&k[mid], want) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Keys (series, model, devices) of every row, sorted; NULL when out of memory. */
 static Key *series_keys(const Run *run)
 {
@@ -426,16 +440,9 @@ static void speedups(Run *run, const Key *k)
             continue;
         /* the first key not below (baseline, model, devices) */
         const Key want = {a->sc.baseline, a->sc.model.name, a->sc.devices, -1};
-        int lo = 0, hi = run->n;
-        while (lo < hi) {
-            int mid = lo + (hi - lo) / 2;
-            if (key_cmp(&k[mid], &want) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        for (; lo < run->n && !strcmp(k[lo].a, want.a) && !strcmp(k[lo].b, want.b) &&
-               k[lo].devices == want.devices;
+        for (int lo = key_lower_bound(k, run->n, &want);
+             lo < run->n && !strcmp(k[lo].a, want.a) && !strcmp(k[lo].b, want.b) &&
+             k[lo].devices == want.devices;
              lo++) {
             const RunRow *b = &run->row[k[lo].idx];
             if (!b->built || b->r.status != STATUS_OK)
@@ -502,14 +509,7 @@ static void best_speedups(Run *run, const Key *k)
         if (!a->built || a->r.status != STATUS_OK || !a->sc.baseline[0])
             continue;
         const Key want = {a->sc.baseline, a->sc.model.name, INT_MIN, -1};
-        int lo = 0, hi = run->n;
-        while (lo < hi) {
-            int mid = lo + (hi - lo) / 2;
-            if (key_cmp(&k[mid], &want) < 0)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
+        const int lo = key_lower_bound(k, run->n, &want);
         if (lo < run->n && !strcmp(k[lo].a, want.a) && !strcmp(k[lo].b, want.b))
             best_apply(&gb[lo], &gb[i], &a->r);
     }

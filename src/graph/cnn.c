@@ -574,20 +574,48 @@ typedef struct {
     Shape s; /* its output */
 } Branch;
 
+/* What a dry run changes in a walk, kept to be put back (dry_begin,
+ * dry_end): the unit, the estimate, the layer and tensor counts, the
+ * input's saved flag, whether the activation is held whole, the split and
+ * where ops go. */
+typedef struct {
+    Unit u;
+    double est;
+    int layers, nt, saved, whole;
+    int64_t tp;
+    OpBuf *fwd, *bwd;
+} DryState;
+
+/* Start a dry run from `in` on tp devices: no ops kept, the estimate from 0. */
+static DryState dry_begin(Walk *w, int in, int64_t tp)
+{
+    const DryState d = {w->u, w->est, w->layers, w->nt, w->t[in].saved, w->whole, w->tp, w->fwd, w->bwd};
+    w->est = 0;
+    w->tp = tp;
+    w->fwd = w->bwd = NULL;
+    return d;
+}
+
+static void dry_end(Walk *w, int in, const DryState *d)
+{
+    w->u = d->u;
+    w->est = d->est;
+    w->layers = d->layers;
+    w->nt = d->nt;
+    w->t[in].saved = d->saved;
+    w->whole = d->whole;
+    w->tp = d->tp;
+    w->fwd = d->fwd;
+    w->bwd = d->bwd;
+}
+
 /* Walk q on tp devices from `in` as a dry run: no ops, no tensors, the unit
  * and the layer count as they were; *br gets what the walk added (flops at
  * tp: one device's share). */
 static int dry_walk(Walk *w, const CnnSeq *q, int in, int64_t tp, const Shape *s, int depth, Branch *br)
 {
-    const Unit u0 = w->u;
-    const double est0 = w->est;
-    const int layers0 = w->layers, nt0 = w->nt, saved0 = w->t[in].saved;
-    const int64_t tp0 = w->tp;
-    OpBuf *fwd0 = w->fwd, *bwd0 = w->bwd;
+    const DryState d = dry_begin(w, in, tp);
     w->u = (Unit){0};
-    w->est = 0;
-    w->tp = tp;
-    w->fwd = w->bwd = NULL;
     Shape o = *s;
     int out = walk_seq(w, q, in, &o, depth);
     if (out >= 0)
@@ -596,17 +624,10 @@ static int dry_walk(Walk *w, const CnnSeq *q, int in, int64_t tp, const Shape *s
                        w->u.params,
                        w->u.macs,
                        w->est,
-                       w->layers - layers0,
+                       w->layers - d.layers,
                        w->t[out].grad,
                        o};
-    w->u = u0;
-    w->est = est0;
-    w->layers = layers0;
-    w->nt = nt0;
-    w->t[in].saved = saved0;
-    w->tp = tp0;
-    w->fwd = fwd0;
-    w->bwd = bwd0;
+    dry_end(w, in, &d);
     return out < 0 ? -1 : 0;
 }
 
@@ -816,27 +837,13 @@ static void unwhole(Walk *w, int in)
 /* The estimated time of conv layer L on tp devices, walked dry. */
 static double conv_est(Walk *w, const CnnLayer *L, int in, const Shape *s, int64_t tp)
 {
-    const Unit u0 = w->u;
-    const double est0 = w->est;
-    const int nt0 = w->nt, saved0 = w->t[in].saved, whole0 = w->whole;
-    const int64_t tp0 = w->tp;
-    OpBuf *fwd0 = w->fwd, *bwd0 = w->bwd;
-    w->est = 0;
-    w->tp = tp;
-    w->fwd = w->bwd = NULL;
+    const DryState d = dry_begin(w, in, tp);
     Shape o = *s;
     if (tp > 1)
         unwhole(w, in);
     const int out = layer_conv(w, L, in, &o);
     const double est = out < 0 ? -1.0 : w->est;
-    w->u = u0;
-    w->est = est0;
-    w->nt = nt0;
-    w->t[in].saved = saved0;
-    w->whole = whole0;
-    w->tp = tp0;
-    w->fwd = fwd0;
-    w->bwd = bwd0;
+    dry_end(w, in, &d);
     return est;
 }
 
