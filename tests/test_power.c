@@ -171,10 +171,24 @@ static void test_voltage_is_the_bisection(void **state)
             }
             if (v != 0.5 * (lo + hi))
                 fail_msg("device %zu, phi %.17g: %.17g, the bisection %.17g", k, phi, v, 0.5 * (lo + hi));
+            /* Newton alone (the clock plan's): within 1e-12 V of it */
+            double vn;
+            if (pwr_voltage_near(&d, phi, &vn) || fabs(vn - v) > 1e-12)
+                fail_msg("device %zu, phi %.17g: Newton %.17g, the bisection %.17g", k, phi, vn, v);
             compared++;
         }
     }
     assert_true(compared > 90000);
+    /* both refuse a clock out of reach, and give the nominal voltage at 1 */
+    Device d = {0};
+    d.v_nominal = 0.9;
+    d.v_threshold = 0.3;
+    d.v_min = 0.65;
+    double v;
+    assert_int_equal(pwr_voltage_near(&d, 0.1, &v), -1);
+    assert_int_equal(pwr_voltage_near(&d, 1.1, &v), -1);
+    assert_int_equal(pwr_voltage_near(&d, 1.0, &v), 0);
+    assert_true(v == 0.9);
 }
 
 static void test_system_power(void **state)

@@ -150,11 +150,13 @@ typedef struct {
     const Table *t;
     char *reldir;
     int c_name, c_series;
-    Setting *set;
+    Setting *set;       /* a row's settings: the columns' meanings resolved once */
+    Scenario *defaults; /* what every row starts from (scenario_defaults), made once */
 } Builder;
 
 static void builder_close(Builder *b)
 {
+    free(b->defaults);
     free(b->set);
     free(b->reldir);
     memset(b, 0, sizeof *b);
@@ -167,12 +169,18 @@ static int builder_open(Builder *b, TemplateDB *db, const Table *t, Diag *d)
     b->t = t;
     b->reldir = dir_of(t->path);
     b->set = calloc((size_t)(t->ncol > 0 ? t->ncol : 1), sizeof *b->set);
+    b->defaults = malloc(sizeof *b->defaults);
     b->c_name = table_col(t, "scenario");
     b->c_series = table_col(t, "series");
-    if (!b->reldir || !b->set) {
+    if (!b->reldir || !b->set || !b->defaults) {
         builder_close(b);
         return diag_set(d, t->path, 0, 0, "out of memory");
     }
+    for (int c = 0; c < t->ncol; c++) {
+        b->set[c].name = t->col_name[c];
+        scenario_resolve(&b->set[c]);
+    }
+    scenario_defaults(b->defaults);
     return 0;
 }
 
@@ -262,7 +270,8 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
         row_fail(rr, name);
         return;
     }
-    if (scenario_build(b->db, t->path, b->reldir, set, t->ncol, tr->line, &rr->sc, &rr->src, &rr->diag)) {
+    if (scenario_build_from(b->db, t->path, b->reldir, set, t->ncol, tr->line, b->defaults, &rr->sc, &rr->src,
+                            &rr->diag)) {
         /* one of a sweep's scenarios: say which */
         if (sw->suffix[0] && !strcmp(rr->diag.file, t->path) && !strstr(rr->diag.msg, name)) {
             char msg[DIAG_MSG_MAX + 600];

@@ -110,20 +110,81 @@ int scenario_check_header(const Table *t, Diag *d)
     return 0;
 }
 
+enum { ROLE_SYSTEM = 1, ROLE_MODEL, ROLE_MEASURED, ROLE_PARAM, ROLE_UNKNOWN };
+
+static int build_resolved(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
+                          int row_line, Scenario *sc, ScenarioSource *src, Diag *d);
+
+void scenario_resolve(Setting *s)
+{
+    s->def = NULL;
+    s->owner = NULL;
+    s->base = 0;
+    if (!strcasecmp(s->name, "system"))
+        s->role = ROLE_SYSTEM;
+    else if (!strcasecmp(s->name, "model"))
+        s->role = ROLE_MODEL;
+    else if (scenario_measured_column(s->name))
+        s->role = ROLE_MEASURED;
+    else
+        s->role = (s->def = param_find(&param_scenario_table, s->name, &s->owner, &s->base)) ? ROLE_PARAM
+                                                                                             : ROLE_UNKNOWN;
+}
+
+void scenario_defaults(Scenario *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    param_defaults(&param_scenario_table, sc);
+    sc->st.dp = 0; /* derived below unless set */
+}
+
 int scenario_build(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
                    int row_line, Scenario *sc, ScenarioSource *src, Diag *d)
 {
-    memset(sc, 0, sizeof *sc);
-    memset(src, 0, sizeof *src);
-    param_defaults(&param_scenario_table, sc);
-    sc->st.dp = 0; /* derived below unless set */
+    Scenario *defaults = malloc(sizeof *defaults);
+    if (!defaults)
+        return diag_set(d, file, row_line, 0, "out of memory");
+    scenario_defaults(defaults);
+    const int rc = scenario_build_from(db, file, reldir, s, n, row_line, defaults, sc, src, d);
+    free(defaults);
+    return rc;
+}
 
+int scenario_build_from(TemplateDB *db, const char *file, const char *reldir, const Setting *in, int n,
+                        int row_line, const Scenario *defaults, Scenario *sc, ScenarioSource *src, Diag *d)
+{
+    memcpy(sc, defaults, sizeof *sc);
+    memset(src, 0, sizeof *src);
+    /* each setting's meaning: as resolved once by the caller, else now */
+    int resolved = 1;
+    for (int i = 0; i < n && resolved; i++)
+        resolved = in[i].role != 0;
+    if (resolved)
+        return build_resolved(db, file, reldir, in, n, row_line, sc, src, d);
+    Setting one[64], *s = one;
+    if (n > (int)(sizeof one / sizeof one[0]) && !(s = malloc(sizeof *s * (size_t)n)))
+        return diag_set(d, file, row_line, 0, "out of memory");
+    for (int i = 0; i < n; i++) {
+        s[i] = in[i];
+        if (!s[i].role)
+            scenario_resolve(&s[i]);
+    }
+    const int rc = build_resolved(db, file, reldir, s, n, row_line, sc, src, d);
+    if (s != one)
+        free(s);
+    return rc;
+}
+
+/* scenario_build_from with every setting resolved (Setting.role). */
+static int build_resolved(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
+                          int row_line, Scenario *sc, ScenarioSource *src, Diag *d)
+{
     /* The two base templates first, so that overrides apply on top. */
     static const char *const bases[2] = {"system", "model"};
     for (int b = 0; b < 2; b++) {
         const Setting *found = NULL;
         for (int i = 0; i < n; i++)
-            if (!strcasecmp(s[i].name, bases[b]) && s[i].text[0])
+            if (s[i].role == (b ? ROLE_MODEL : ROLE_SYSTEM) && s[i].text[0])
                 found = &s[i];
         if (!found)
             return diag_set(d, file, row_line, 0, "column '%s': required, names a template in templates/%ss",
@@ -140,12 +201,12 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
     BadCells bad = {0};
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < n; i++) {
-            if (!s[i].text[0] || !strcasecmp(s[i].name, "system") || !strcasecmp(s[i].name, "model") ||
-                scenario_measured_column(s[i].name))
+            if (!s[i].text[0] || s[i].role == ROLE_SYSTEM || s[i].role == ROLE_MODEL ||
+                s[i].role == ROLE_MEASURED)
                 continue;
-            size_t base = 0;
-            const ParamTable *owner = NULL;
-            const ParamDef *def = param_find(&param_scenario_table, s[i].name, &owner, &base);
+            const size_t base = s[i].base;
+            const ParamTable *owner = s[i].owner;
+            const ParamDef *def = s[i].def;
             if ((def && def->type == P_SUB) != (pass == 0))
                 continue;
             if (!def) /* a misspelt header: said at the header, not at the row's cell */
@@ -295,7 +356,7 @@ int scenario_build_kv(TemplateDB *db, const char *file, const char *const *kv, c
         }
         for (size_t k = 0; k < (size_t)(eq - kv[i]); k++)
             keys[i][k] = (char)tolower((unsigned char)kv[i][k]);
-        set[i] = (Setting){keys[i], eq + 1, at, 0, 0, 0};
+        set[i] = (Setting){.name = keys[i], .text = eq + 1, .line = at};
     }
     { /* as a table refuses a duplicate column: never 'the last wins' */
         const char **names = calloc((size_t)(n > 0 ? n : 1), sizeof *names);

@@ -16,6 +16,12 @@ typedef struct {
     const char *text; /* value as written; "" = not given */
     int line, col;    /* where it was written; 0 = unknown */
     int hline, hcol;  /* where its column's name is (a table's header); 0 = none */
+    /* what the name means, found once per table column (scenario_resolve;
+     * 0: not yet, found by scenario_build itself) */
+    int role;
+    const ParamDef *def;
+    const ParamTable *owner;
+    size_t base;
 } Setting;
 
 typedef struct {
@@ -37,11 +43,26 @@ int scenario_check_header(const Table *t, Diag *d);
  * table runs under deepflow run. */
 int scenario_measured_column(const char *name);
 
+/* Find once what a setting's name means (the base templates, a measured
+ * figure, a parameter and where it lies in a Scenario), so that building
+ * each of a table's rows need not look its columns up again.  The name
+ * must not change afterwards. */
+void scenario_resolve(Setting *s);
+
+/* The scenario every row starts from (param_defaults of the scenario
+ * table), once: scenario_build_from copies it. */
+void scenario_defaults(Scenario *sc);
+
 /* Build sc from settings.  file: the table (or "<command line>") for
  * messages; reldir: folder for file-relative template names.  Returns 0, or
  * -1 with d filled (file:line:col of the offending setting). */
 int scenario_build(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
                    int row_line, Scenario *sc, ScenarioSource *src, Diag *d);
+
+/* The same from a defaults image (scenario_defaults) made once by the
+ * caller, for many rows. */
+int scenario_build_from(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
+                        int row_line, const Scenario *defaults, Scenario *sc, ScenarioSource *src, Diag *d);
 
 /* The same from "key=value" strings (the eval command's form; keys are
  * case-insensitive).  Setting i is placed at line[i] (its argument number;

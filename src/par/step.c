@@ -905,7 +905,7 @@ static void clock_plan(const Scenario *sc, const Ctx *x, const Layout *L, const 
     const double count[3] = {1, pp - 2, 1};
     static const Component bound[] = {COMP_GEMM, COMP_ATTENTION, COMP_RECOMPUTE, COMP_EMBED_HEAD};
     double v0 = nom->v_nominal;
-    if (pwr_voltage(nom, x->phi, &v0) != 0 || !(v0 > 0))
+    if (pwr_voltage_near(nom, x->phi, &v0) != 0 || !(v0 > 0))
         return;
     const double floor = pwr_min_clock(nom) / x->phi, T = o->t_stage;
     double saved = 0, qs[3] = {1, 1, 1}; /* each stage's voltage in its steady state, over v0 */
@@ -925,7 +925,7 @@ static void clock_plan(const Scenario *sc, const Ctx *x, const Layout *L, const 
         if (phi < floor)
             phi = floor;
         double v = v0;
-        if (phi >= 1.0 || pwr_voltage(nom, x->phi * phi, &v) != 0)
+        if (phi >= 1.0 || pwr_voltage_near(nom, x->phi * phi, &v) != 0)
             continue;
         const double q = qs[k] = v / v0;
         saved += count[k] * (double)w->m_micro * (eb * (1 - q * q) + x->dev->idle_w * T * (1 - q));
@@ -956,7 +956,7 @@ static void clock_plan(const Scenario *sc, const Ctx *x, const Layout *L, const 
             double phi = sb / (allowed - fixed), v = v0;
             if (phi < floor)
                 phi = floor;
-            if (phi >= 1.0 || pwr_voltage(nom, x->phi * phi, &v) != 0)
+            if (phi >= 1.0 || pwr_voltage_near(nom, x->phi * phi, &v) != 0)
                 continue;
             const double q = v / v0;
             if (!(q < qs[k]))

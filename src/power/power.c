@@ -128,6 +128,19 @@ int pwr_voltage(const Device *dev, double phi, double *v)
     return 0;
 }
 
+int pwr_voltage_near(const Device *dev, double phi, double *v)
+{
+    if (!has_dvfs(dev) || phi == 1.0) {
+        *v = dev->v_nominal;
+        return !has_dvfs(dev) && phi != 1.0 ? -1 : 0;
+    }
+    const double lo = dev->v_min > dev->v_threshold ? dev->v_min : dev->v_threshold, hi = dev->v_nominal;
+    const double nominal = clock_shape(dev, dev->v_nominal);
+    if (phi > 1.0 + 1e-12 || phi < clock_ratio_of(dev, lo, nominal) - 1e-12)
+        return -1;
+    return voltage_root(dev, phi, lo, hi, nominal, v) == 0 ? 0 : pwr_voltage(dev, phi, v);
+}
+
 void pwr_scale_device(const Device *dev, double phi, Device *out)
 {
     *out = *dev;
