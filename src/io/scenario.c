@@ -142,40 +142,32 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
                    int row_line, Scenario *sc, ScenarioSource *src, Diag *d)
 {
     Scenario *defaults = malloc(sizeof *defaults);
-    if (!defaults)
-        return diag_set(d, file, row_line, 0, "out of memory");
-    scenario_defaults(defaults);
-    const int rc = scenario_build_from(db, file, reldir, s, n, row_line, defaults, sc, src, d);
+    Setting *set = malloc(sizeof *set * (size_t)(n > 0 ? n : 1));
+    int rc = -1;
+    if (!defaults || !set) {
+        diag_set(d, file, row_line, 0, "out of memory");
+    } else {
+        scenario_defaults(defaults);
+        for (int i = 0; i < n; i++) {
+            set[i] = s[i];
+            scenario_resolve(&set[i]);
+        }
+        rc = scenario_build_from(db, file, reldir, set, n, row_line, defaults, sc, src, d);
+    }
+    free(set);
     free(defaults);
     return rc;
 }
 
-int scenario_build_from(TemplateDB *db, const char *file, const char *reldir, const Setting *in, int n,
+int scenario_build_from(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
                         int row_line, const Scenario *defaults, Scenario *sc, ScenarioSource *src, Diag *d)
 {
     memcpy(sc, defaults, sizeof *sc);
     memset(src, 0, sizeof *src);
-    /* each setting's meaning: as resolved once by the caller, else now */
-    int resolved = 1;
-    for (int i = 0; i < n && resolved; i++)
-        resolved = in[i].role != 0;
-    if (resolved)
-        return build_resolved(db, file, reldir, in, n, row_line, sc, src, d);
-    Setting one[64], *s = one;
-    if (n > (int)(sizeof one / sizeof one[0]) && !(s = malloc(sizeof *s * (size_t)n)))
-        return diag_set(d, file, row_line, 0, "out of memory");
-    for (int i = 0; i < n; i++) {
-        s[i] = in[i];
-        if (!s[i].role)
-            scenario_resolve(&s[i]);
-    }
-    const int rc = build_resolved(db, file, reldir, s, n, row_line, sc, src, d);
-    if (s != one)
-        free(s);
-    return rc;
+    return build_resolved(db, file, reldir, s, n, row_line, sc, src, d);
 }
 
-/* scenario_build_from with every setting resolved (Setting.role). */
+/* Build onto sc (defaults in place) from resolved settings (Setting.role). */
 static int build_resolved(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
                           int row_line, Scenario *sc, ScenarioSource *src, Diag *d)
 {

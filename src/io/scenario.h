@@ -17,7 +17,7 @@ typedef struct {
     int line, col;    /* where it was written; 0 = unknown */
     int hline, hcol;  /* where its column's name is (a table's header); 0 = none */
     /* what the name means, found once per table column (scenario_resolve;
-     * 0: not yet, found by scenario_build itself) */
+     * scenario_build resolves its own copy, scenario_build_from needs it) */
     int role;
     const ParamDef *def;
     const ParamTable *owner;
@@ -59,8 +59,9 @@ void scenario_defaults(Scenario *sc);
 int scenario_build(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
                    int row_line, Scenario *sc, ScenarioSource *src, Diag *d);
 
-/* The same from a defaults image (scenario_defaults) made once by the
- * caller, for many rows. */
+/* The same from a defaults image (scenario_defaults) and settings
+ * resolved (scenario_resolve), both made once by the caller for many
+ * rows. */
 int scenario_build_from(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
                         int row_line, const Scenario *defaults, Scenario *sc, ScenarioSource *src, Diag *d);
 

@@ -885,6 +885,34 @@ static void step_exchange(const Scenario *sc, const Device *dev, const Layout *L
  * steady-state stage clock (the warm-up forwards' are not counted: they
  * mostly reach the floor); none with one stage or DualPipe (whose ranks
  * hold both ends). */
+/* The clock (over the running one) at which work c just fills span: its
+ * clock-bound part (GEMMs, attention, recompute, embedding and head)
+ * stretches by 1/phi, the rest does not; no lower than floor.  Into *q
+ * its voltage over v0, into *eb that part's dynamic energy.  0, or -1 when
+ * it cannot run lower (no clock-bound work, no slack, out of reach). */
+static int plan_clock(const Ctx *x, const Device *nom, const Costs *c, double span, double floor, double v0,
+                      double *phi, double *q, double *eb)
+{
+    static const Component bound[] = {COMP_GEMM, COMP_ATTENTION, COMP_RECOMPUTE, COMP_EMBED_HEAD};
+    double sb = 0;
+    *eb = 0;
+    for (size_t j = 0; j < sizeof bound / sizeof bound[0]; j++) {
+        sb += c->t[bound[j]];
+        *eb += c->e[bound[j]];
+    }
+    const double fixed = costs_total(c) - sb;
+    if (!(sb > 0) || !(span - fixed > sb))
+        return -1; /* the bounding stage, or one as long */
+    *phi = sb / (span - fixed);
+    if (*phi < floor)
+        *phi = floor;
+    double v = v0;
+    if (*phi >= 1.0 || pwr_voltage_near(nom, x->phi * *phi, &v) != 0)
+        return -1;
+    *q = v / v0;
+    return 0;
+}
+
 static void clock_plan(const Scenario *sc, const Ctx *x, const Layout *L, const Work *w, const Held *h,
                        const Pipe *o, Result *r)
 {
@@ -903,31 +931,16 @@ static void clock_plan(const Scenario *sc, const Ctx *x, const Layout *L, const 
     }
     const Costs *stages[3] = {&w->first, &mid, &w->last};
     const double count[3] = {1, pp - 2, 1};
-    static const Component bound[] = {COMP_GEMM, COMP_ATTENTION, COMP_RECOMPUTE, COMP_EMBED_HEAD};
     double v0 = nom->v_nominal;
     if (pwr_voltage_near(nom, x->phi, &v0) != 0 || !(v0 > 0))
         return;
     const double floor = pwr_min_clock(nom) / x->phi, T = o->t_stage;
     double saved = 0, qs[3] = {1, 1, 1}; /* each stage's voltage in its steady state, over v0 */
     for (int k = 0; k < 3; k++) {
-        if (count[k] <= 0)
+        double phi, q, eb;
+        if (count[k] <= 0 || plan_clock(x, nom, stages[k], T, floor, v0, &phi, &q, &eb))
             continue;
-        const Costs *c = stages[k];
-        double sb = 0, eb = 0;
-        for (size_t j = 0; j < sizeof bound / sizeof bound[0]; j++) {
-            sb += c->t[bound[j]];
-            eb += c->e[bound[j]];
-        }
-        const double fixed = costs_total(c) - sb;
-        if (!(sb > 0) || !(T - fixed > sb))
-            continue; /* the bounding stage, or one as long */
-        double phi = sb / (T - fixed);
-        if (phi < floor)
-            phi = floor;
-        double v = v0;
-        if (phi >= 1.0 || pwr_voltage_near(nom, x->phi * phi, &v) != 0)
-            continue;
-        const double q = qs[k] = v / v0;
+        qs[k] = q;
         saved += count[k] * (double)w->m_micro * (eb * (1 - q * q) + x->dev->idle_w * T * (1 - q));
         if (phi < r->plan_min_clock)
             r->plan_min_clock = phi;
@@ -945,22 +958,12 @@ static void clock_plan(const Scenario *sc, const Ctx *x, const Layout *L, const 
         for (int k = 1; k <= pp - 2; k++)
             warm[1] += (double)(pp - k - 1 < m1 ? pp - k - 1 : m1);
         for (int k = 0; k < 2; k++) {
-            double sb = 0, eb = 0;
-            for (size_t j = 0; j < sizeof bound / sizeof bound[0]; j++) {
-                sb += fwd[k].t[bound[j]];
-                eb += fwd[k].e[bound[j]];
-            }
-            const double fixed = costs_total(&fwd[k]) - sb, allowed = costs_total(&fwd[k]) + o->t_b_last;
-            if (!(warm[k] > 0) || !(sb > 0))
-                continue;
-            double phi = sb / (allowed - fixed), v = v0;
-            if (phi < floor)
-                phi = floor;
-            if (phi >= 1.0 || pwr_voltage_near(nom, x->phi * phi, &v) != 0)
-                continue;
-            const double q = v / v0;
-            if (!(q < qs[k]))
-                continue; /* no lower than its steady state */
+            /* each may take its own time and a backward's */
+            const double allowed = costs_total(&fwd[k]) + o->t_b_last;
+            double phi, q, eb;
+            if (!(warm[k] > 0) || plan_clock(x, nom, &fwd[k], allowed, floor, v0, &phi, &q, &eb) ||
+                !(q < qs[k]))
+                continue; /* none, or no lower than its steady state */
             saved += warm[k] * (eb * (qs[k] * qs[k] - q * q) + x->dev->idle_w * allowed * (qs[k] - q));
         }
     }
