@@ -470,6 +470,12 @@ static void test_recommendation_per_model(void **state)
     assert_non_null(strstr(buf, "model on 1 B tokens, with no deadline, budget or power budget stated: the "
                                 "cheapest is A on 64 devices: 40 days"));
     assert_null(strstr(buf, "Recommended"));
+    /* two amounts alike in three digits are named in every digit, each once */
+    rows[4].sc.train_tokens = 300.2e9;
+    assert_int_equal(rpt_recommend(&run, buf, sizeof buf), 0);
+    assert_non_null(strstr(buf, "model on 300 B tokens, with no deadline"));
+    assert_non_null(strstr(buf, "model on 300.2 B tokens, with no deadline"));
+    rows[4].sc.train_tokens = 1e9;
     assert_int_equal(rpt_recommended(&run, recs, 8), 3);
     assert_int_equal(recs[0], 0);
     assert_int_equal(recs[1], 2);

@@ -183,6 +183,14 @@ static void test_basic(void **state)
     assert_int_equal(f->sc.st.tp, 1);
     assert_int_equal(f->sc.st.global_batch, 8);
     assert_null(prov_find(&f->src.over, "tp"));
+    /* a row's own amount of training is not overruled by its model's
+     * tokens: GPT-3's template trains on 300 B tokens */
+    build_ok(f, "system=dgx-h100, model=gpt3-175b, devices=8, train_samples=1e8");
+    assert_rel(f->sc.train_samples, 1e8, 1e-15);
+    assert_rel(f->sc.train_tokens, 0, 0);
+    build_ok(f, "system=dgx-h100, model=gpt3-175b, devices=8, epochs=2");
+    assert_rel(f->sc.epochs, 2, 1e-15);
+    assert_rel(f->sc.train_tokens, 0, 0);
 }
 
 static void test_overrides(void **state)

@@ -271,10 +271,12 @@ static int build_resolved(TemplateDB *db, const char *file, const char *reldir, 
                     amounts[k]);
         }
     }
-    if (sc->train_tokens == 0)
+    /* the model's own amount where the row states none: a row's
+     * train_samples or epochs is not overruled by its model's tokens */
+    if (sc->train_tokens == 0 && sc->train_samples == 0 && sc->epochs == 0) {
         sc->train_tokens = sc->model.train_tokens;
-    if (sc->train_samples == 0)
         sc->train_samples = sc->model.train_samples;
+    }
     if (sc->st.dp == 0 && sc->st.tp != AUTO_VALUE && sc->st.pp != AUTO_VALUE && sc->st.cp != AUTO_VALUE) {
         int mp = sc->st.tp * sc->st.cp * sc->st.pp;
         if (sc->devices % mp && sc->st.cp == 1)

@@ -328,7 +328,7 @@ const char *rpt_other_question(const Scenario *a, const Scenario *b);
 
 /* A question's name: the model's, with its amount of training when
  * `amount` ("Llama-3-405B on 800 B tokens"): where a study trains one
- * model on two amounts. */
+ * model on two amounts; in three digits at 1, in every digit at 2. */
 void rpt_question_label(const Scenario *sc, int amount, char *buf, size_t n);
 
 /* The question (model and amount of training) of each of rows[0..n): q[i]
@@ -337,7 +337,8 @@ void rpt_question_label(const Scenario *sc, int amount, char *buf, size_t n);
 int rpt_questions(const Run *run, const int *rows, int n, int *q, int *rep, int max);
 
 /* Question k's name among the nq of rep (rpt_question_label, its amount
- * given where another question trains the same model). */
+ * given where another question trains the same model, in every digit
+ * where three digits would name two questions alike). */
 void rpt_question_labels(const Run *run, const int *rep, int nq, int k, char *buf, size_t n);
 
 /* The study's deadline and power budget where every built row states the

@@ -615,8 +615,9 @@ const char *rpt_other_question(const Scenario *a, const Scenario *b)
 void rpt_question_label(const Scenario *sc, int amount, char *buf, size_t n)
 {
     const double t = sc->train_tokens;
+    const int prec = amount > 1 ? 15 : 3; /* every digit where three would not tell two apart */
     if (amount && t > 0)
-        snprintf(buf, n, "%s on %.3g %s tokens", sc->model.name,
+        snprintf(buf, n, "%s on %.*g %s tokens", sc->model.name, prec,
                  t / (t >= 1e12  ? 1e12
                       : t >= 1e9 ? 1e9
                                  : 1e6),
@@ -624,9 +625,9 @@ void rpt_question_label(const Scenario *sc, int amount, char *buf, size_t n)
                  : t >= 1e9 ? "B"
                             : "M");
     else if (amount && sc->train_samples > 0)
-        snprintf(buf, n, "%s on %.3g samples", sc->model.name, sc->train_samples);
+        snprintf(buf, n, "%s on %.*g samples", sc->model.name, prec, sc->train_samples);
     else if (amount && sc->epochs > 0)
-        snprintf(buf, n, "%s for %.3g epochs", sc->model.name, sc->epochs);
+        snprintf(buf, n, "%s for %.*g epochs", sc->model.name, prec, sc->epochs);
     else
         snprintf(buf, n, "%s", sc->model.name);
 }
@@ -657,6 +658,19 @@ void rpt_question_labels(const Run *run, const int *rep, int nq, int k, char *bu
     for (int j = 0; j < nq; j++)
         twice |= j != k && !strcmp(run->row[rep[j]].sc.model.name, run->row[rep[k]].sc.model.name);
     rpt_question_label(&run->row[rep[k]].sc, twice, buf, n);
+    if (!twice)
+        return;
+    /* two amounts that print alike in three digits get every digit */
+    char other[RPT_QUESTION_MAX];
+    for (int j = 0; j < nq; j++) {
+        if (j == k)
+            continue;
+        rpt_question_label(&run->row[rep[j]].sc, 1, other, sizeof other);
+        if (!strcmp(other, buf)) {
+            rpt_question_label(&run->row[rep[k]].sc, 2, buf, n);
+            return;
+        }
+    }
 }
 
 void rpt_study_constraints(const Run *run, double *deadline_s, double *power_w)
