@@ -417,6 +417,51 @@ static void test_too_many_rows(void **state)
     free(csv);
 }
 
+/* The cells' store: rows across many blocks of cells and characters read
+ * back intact, a text repeated on every line is kept once, and a row wider
+ * than a block of cells gets one of its own. */
+static void test_store(void **state)
+{
+    (void)state;
+    const int rows = 20000, wide = 5000;
+    size_t n = 64 + (size_t)rows * 48 + (size_t)wide * 4;
+    char *csv = malloc(n);
+    assert_non_null(csv);
+    size_t len = put(csv, "scenario,system,devices\n");
+    for (int i = 0; i < rows; i++)
+        len += (size_t)snprintf(csv + len, n - len, "s%d,%s,%d\n", i, i % 2 ? "dgx-h100" : "dgx-b200",
+                                8 << (i % 5));
+    for (int i = 0; i < wide; i++) /* a row of 5,000 fields: an error, kept */
+        len += (size_t)snprintf(csv + len, n - len, "%s%d", i ? "," : "", i % 7);
+    csv[len++] = '\n';
+    Table t;
+    Diag d;
+    assert_int_equal(table_parse("t.csv", csv, len, &t, &d), 0);
+    assert_int_equal(t.nrow, rows + 1);
+    char want[32];
+    for (int i = 0; i < rows; i++) {
+        snprintf(want, sizeof want, "s%d", i);
+        assert_string_equal(t.row[i].cell[0].text, want);
+        assert_string_equal(t.row[i].cell[1].text, i % 2 ? "dgx-h100" : "dgx-b200");
+        snprintf(want, sizeof want, "%d", 8 << (i % 5));
+        assert_string_equal(t.row[i].cell[2].text, want);
+        assert_int_equal(t.row[i].cell[2].line, i + 2);
+    }
+    assert_ptr_equal(t.row[0].cell[1].text, t.row[rows - 2].cell[1].text); /* kept once */
+    assert_ptr_equal(t.row[3].cell[2].text, t.row[rows - 2].cell[2].text);
+    assert_ptr_not_equal(t.row[0].cell[1].text, t.row[1].cell[1].text);
+    const TableRow *w = &t.row[rows];
+    assert_int_equal(w->ncell, TABLE_MAX_COLS + 1); /* wider than a block; no more is kept */
+    assert_non_null(w->error);
+    for (int i = 0; i < w->ncell; i++) {
+        snprintf(want, sizeof want, "%d", i % 7);
+        assert_string_equal(w->cell[i].text, want);
+    }
+    table_free(&t);
+    table_free(&t); /* safe twice */
+    free(csv);
+}
+
 static void test_read_file(void **state)
 {
     (void)state;
@@ -453,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_cell_positions),  cmocka_unit_test(test_limits),
         cmocka_unit_test(test_too_many_rows),   cmocka_unit_test(test_read_file),
         cmocka_unit_test(test_other_encodings), cmocka_unit_test(test_nul_record),
+        cmocka_unit_test(test_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,6 +72,118 @@ static int oom(const Reader *r)
     return diag_set(r->d, r->path, 0, 0, "out of memory");
 }
 
+/* ---- the cells' store --------------------------------------------------- */
+
+enum { STORE_CELLS = 4096, STORE_CHARS = 1 << 20 };
+
+/* The rows' cell arrays, carved from blocks of cells, and every distinct
+ * text once, in blocks of characters, found again through an open-address
+ * hash of the texts kept. */
+typedef struct TableStore TableStore;
+struct TableStore {
+    void **blk; /* every block, cells and characters */
+    int nblk, cap_blk;
+    TableCell *cells; /* the current block's free cells */
+    size_t ncells;
+    char *chars; /* the current block's free characters */
+    size_t nchars;
+    const char **slot; /* nslot (a power of two) texts or NULL */
+    size_t nslot, nused;
+};
+
+static void *store_block(TableStore *st, size_t bytes)
+{
+    if (st->nblk == st->cap_blk) {
+        int cap = st->cap_blk ? 2 * st->cap_blk : 64;
+        void **b = realloc(st->blk, (size_t)cap * sizeof *b);
+        if (!b)
+            return NULL;
+        st->blk = b;
+        st->cap_blk = cap;
+    }
+    void *p = calloc(1, bytes);
+    if (p)
+        st->blk[st->nblk++] = p;
+    return p;
+}
+
+static void store_free(TableStore *st)
+{
+    if (!st)
+        return;
+    for (int i = 0; i < st->nblk; i++)
+        free(st->blk[i]);
+    free(st->blk);
+    free(st->slot);
+    free(st);
+}
+
+/* n zeroed cells, contiguous; NULL when out of memory */
+static TableCell *store_cells(TableStore *st, size_t n)
+{
+    if (n > st->ncells) {
+        const size_t want = n > STORE_CELLS ? n : STORE_CELLS;
+        TableCell *b = store_block(st, want * sizeof *b);
+        if (!b)
+            return NULL;
+        st->cells = b;
+        st->ncells = want;
+    }
+    TableCell *c = st->cells;
+    st->cells += n;
+    st->ncells -= n;
+    return c;
+}
+
+static size_t text_hash(const char *s)
+{
+    size_t h = 1469598103934665603u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+/* The store's copy of s: the one already kept, or a new one; NULL when out
+ * of memory. */
+static const char *store_text(TableStore *st, const char *s)
+{
+    if (2 * (st->nused + 1) > st->nslot) { /* at most half full */
+        const size_t n = st->nslot ? 2 * st->nslot : 1024;
+        const char **slot = calloc(n, sizeof *slot);
+        if (!slot)
+            return NULL;
+        for (size_t i = 0; i < st->nslot; i++)
+            if (st->slot[i]) {
+                size_t k = text_hash(st->slot[i]) & (n - 1);
+                while (slot[k])
+                    k = (k + 1) & (n - 1);
+                slot[k] = st->slot[i];
+            }
+        free(st->slot);
+        st->slot = slot;
+        st->nslot = n;
+    }
+    size_t k = text_hash(s) & (st->nslot - 1);
+    for (; st->slot[k]; k = (k + 1) & (st->nslot - 1))
+        if (!strcmp(st->slot[k], s))
+            return st->slot[k];
+    const size_t len = strlen(s) + 1;
+    if (len > st->nchars) {
+        const size_t want = len > STORE_CHARS ? len : STORE_CHARS;
+        char *b = store_block(st, want);
+        if (!b)
+            return NULL;
+        st->chars = b;
+        st->nchars = want;
+    }
+    char *t = st->chars;
+    memcpy(t, s, len);
+    st->chars += len;
+    st->nchars -= len;
+    st->nused++;
+    return st->slot[k] = t;
+}
+
 /* ---- positions ---------------------------------------------------------- */
 
 static int is_blank(int c)
@@ -467,11 +579,13 @@ static int add_row(Reader *r, const Cur *start, const Diag *qerr)
         t->row = rows;
         r->cap_row = cap;
     }
+    if (!t->store && !(t->store = calloc(1, sizeof *t->store)))
+        return oom(r);
     TableRow *row = &t->row[t->nrow];
     memset(row, 0, sizeof *row);
     row->line = start->line;
     int ncell = r->nfld > t->ncol ? r->nfld : t->ncol;
-    row->cell = calloc((size_t)ncell, sizeof *row->cell);
+    row->cell = store_cells(t->store, (size_t)ncell);
     if (!row->cell)
         return oom(r);
     t->nrow++; /* from here table_free frees what the row holds */
@@ -485,8 +599,7 @@ static int add_row(Reader *r, const Cur *start, const Diag *qerr)
         TableCell *c = &row->cell[i];
         if (i < r->nfld && r->fld[i].text) {
             FieldPos p = field_pos(r, i, start);
-            c->text = r->fld[i].text;
-            r->fld[i].text = NULL;
+            c->text = store_text(t->store, r->fld[i].text);
             c->line = p.line;
             c->col = p.col;
         } else {
@@ -498,7 +611,7 @@ static int add_row(Reader *r, const Cur *start, const Diag *qerr)
                 c->line = r->end.line;
                 c->col = r->end.col;
             }
-            c->text = calloc(1, 1);
+            c->text = store_text(t->store, "");
         }
         row->ncell = i + 1;
         if (!c->text)
@@ -656,14 +769,10 @@ void table_free(Table *t)
 {
     if (!t)
         return;
-    for (int i = 0; i < t->nrow; i++) {
-        TableRow *row = &t->row[i];
-        for (int j = 0; j < row->ncell; j++)
-            free(row->cell[j].text);
-        free(row->cell);
-        free(row->error);
-    }
+    for (int i = 0; i < t->nrow; i++)
+        free(t->row[i].error);
     free(t->row);
+    store_free(t->store);
     for (int i = 0; i < t->ncol; i++)
         free(t->col_name[i]);
     free(t->col_name);
