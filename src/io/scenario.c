@@ -191,6 +191,12 @@ static int build_resolved(TemplateDB *db, const char *file, const char *reldir, 
      * override of the swapped template lands whatever the column order. */
     char label[300];
     BadCells bad = {0};
+    int nset = 0;
+    for (int i = 0; i < n; i++)
+        nset +=
+            s[i].text[0] && s[i].role != ROLE_SYSTEM && s[i].role != ROLE_MODEL && s[i].role != ROLE_MEASURED;
+    if (prov_reserve(&src->over, src->over.n + nset))
+        return diag_set(d, file, row_line, 0, "out of memory");
     for (int pass = 0; pass < 2; pass++) {
         for (int i = 0; i < n; i++) {
             if (!s[i].text[0] || s[i].role == ROLE_SYSTEM || s[i].role == ROLE_MODEL ||

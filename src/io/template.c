@@ -16,6 +16,18 @@
 #include "cnnload.h"
 #include "ytree.h"
 
+int prov_reserve(ProvList *l, int n)
+{
+    if (n <= l->cap)
+        return 0;
+    Prov *p = realloc(l->p, sizeof *p * (size_t)n);
+    if (!p)
+        return -1;
+    l->p = p;
+    l->cap = n;
+    return 0;
+}
+
 int prov_add(ProvList *l, const char *key, const char *file, int line, int col)
 {
     for (int i = 0; i < l->n; i++)

@@ -83,6 +83,10 @@ const Template *tdb_get(TemplateDB *db, const ParamTable *table, const char *nam
 int tdb_list(const TemplateDB *db, const char *kind, char ***names, int *n);
 
 int prov_add(ProvList *l, const char *key, const char *file, int line, int col);
+/* Room for n entries in all (a row's overrides: each held row keeps its
+ * list, so it is sized to them, not doubled past them); -1 when out of
+ * memory. */
+int prov_reserve(ProvList *l, int n);
 const Prov *prov_find(const ProvList *l, const char *key);
 void prov_free(ProvList *l);
 

@@ -26,6 +26,7 @@ void xl_sheet_scenarios(X *x, Sheet *sh)
         xl_put_col_header(x, sh, top, i, &report_cols[i]);
         scale[i] = xl_col_scale(x, &report_cols[i], &unit);
     }
+    xl_header_height(sh, top, 2); /* before the rows: the sheet is written a row at a time */
     const int rows = x->ndetail;
     for (int r = 0; r < rows; r++) {
         const RunRow *rr = xl_detail_row(x, r);
@@ -37,7 +38,6 @@ void xl_sheet_scenarios(X *x, Sheet *sh)
                 xl_put_text(x, sh, top + r + 1, i, text, NULL);
         }
     }
-    xl_header_height(sh, top, 2);
     xl_widen(sh, xl_col_index("mfu"), 10); /* room for the data bars */
     if (sh->w[xl_col_index("error")] > 60)
         sh->w[xl_col_index("error")] = 60;

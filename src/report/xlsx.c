@@ -548,7 +548,12 @@ static Sheet *write_sheets(X *x)
         at[i] = &sh[k++];
         rpt_sheet_name(all[i], sname[i], sizeof sname[i]);
         at[i]->name = sname[i];
+        /* the per-scenario sheets write their rows in order and hold a
+         * row at a time (libxlsxwriter takes the mode per sheet from the
+         * workbook's option when the sheet is added) */
+        x->wb->options.constant_memory = i == S_SCENARIOS || i == S_BREAKDOWN;
         at[i]->ws = workbook_add_worksheet(x->wb, sname[i]);
+        x->wb->options.constant_memory = LXW_FALSE;
         if (!at[i]->ws)
             xl_check(x, LXW_ERROR_MEMORY_MALLOC_FAILED);
     }
