@@ -8,8 +8,11 @@
 #     folders (workbook, CSVs, charts), stdout, stderr and exit status must
 #     be identical: searched rows, runners-up, co-design, failed and
 #     duplicate rows, sweeps, warnings;
+#   - DEEPFLOW_STREAM streams a study however small, its workbook listing
+#     every row from the file the stream kept them in: the same report;
 #   - 40,000 scenarios under a 300 MB address-space limit: streamed (as a
-#     study over DEEPFLOW_DETAIL_MAX is) it runs, held in memory it cannot
+#     study over DEEPFLOW_DETAIL_MAX is) it runs, held in memory it cannot;
+#     with the workbook listing all of them it runs too
 #     (skipped under AddressSanitizer, which reserves terabytes of address
 #     space).  make bench runs the million-scenario case (bench_stream.sh).
 #
@@ -38,6 +41,22 @@ same() {
     rm -rf "$T/held" "$T/streamed"
 }
 
+# same_all NAME TABLE [OPTIONS...]: held in memory, then streamed however
+# small, the workbook listing every row (each row's cells kept in a file as
+# the rows pass: report/detail.c)
+same_all() {
+    name=$1
+    table=$2
+    shift 2
+    mkdir -p "$T/held" "$T/streamed"
+    (cd "$T/held" && DEEPFLOW_NO_STREAM=1 "$DF" run "$ROOT/$table" -o out -q "$@" \
+        >../held.out 2>../held.err; echo $? >../held.rc)
+    (cd "$T/streamed" && DEEPFLOW_STREAM=1 "$DF" run "$ROOT/$table" -o out -q "$@" \
+        >../streamed.out 2>../streamed.err; echo $? >../streamed.rc)
+    same_run "$name, every row listed" held streamed streamed
+    rm -rf "$T/held" "$T/streamed"
+}
+
 same "default study" inputs/default.csv
 same "dp-vs-hybrid (baselines, speedups)" inputs/dp-vs-hybrid.csv -f csv,xlsx
 same "frontier (MoE, goodput)" inputs/frontier.csv -f csv,xlsx
@@ -50,6 +69,11 @@ same "bad sweeps" tests/cli/tables/sweep-errors.csv
 same "sweep" tests/cli/tables/sweep.csv
 same "a broken template" tests/cli/tables/broken-template.csv
 same "too many scenarios" tests/cli/tables/too-many-scenarios.csv
+same_all "dp-vs-hybrid" inputs/dp-vs-hybrid.csv
+same_all "runners-up" tests/cli/tables/top.csv --top 3
+same_all "co-design" tests/cli/tables/codesign.csv
+same_all "failed rows" tests/cli/tables/eval-errors.csv
+same_all "duplicate names" tests/cli/tables/duplicate-names.csv
 
 # the Inputs sheet lists the first table lines (here 3) and counts the rest
 (cd "$T" && DEEPFLOW_DETAIL_MAX=3 "$DF" run "$ROOT/inputs/default.csv" -o inputs -q -f xlsx >/dev/null 2>&1)
@@ -82,6 +106,18 @@ case $DF in
         bad "memory: 40,000 scenarios held in memory ran in 300 MB too: the limit tests nothing"
     else
         ok "memory: 40,000 scenarios streamed in a 300 MB address space (held in memory they do not fit)"
+    fi
+    # with the workbook, which lists every one of them (its Scenarios sheet)
+    (cd "$T" && ulimit -v 300000 && "$DF" run wide.csv -o book -q -f csv,xlsx -j 1 >book.out 2>book.err)
+    st=$?
+    rows=$(/usr/bin/python3 -c 'import sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1], read_only=True)
+print(sum(1 for _ in wb["Scenarios"].iter_rows()))' "$T/book/wide.xlsx" 2>/dev/null || echo 0)
+    if [ "$st" -eq 0 ] && [ "$rows" -eq 40001 ]; then
+        ok "memory: 40,000 scenarios with a workbook listing every one, in a 300 MB address space"
+    else
+        bad "memory: 40,000 scenarios with the workbook in 300 MB: status $st, $rows rows on its Scenarios sheet"
+        head -n 3 "$T/book.err"
     fi
     ;;
 esac

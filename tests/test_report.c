@@ -316,6 +316,78 @@ static void test_every_column_read(void **state)
     }
 }
 
+/* What the per-scenario sheets show of a row (RptDetail) reads back from
+ * its file as it was made: numbers bit for bit (NaN and infinity too),
+ * texts, the runners-up; the end of the file and a record this program
+ * did not write are refused. */
+static void test_detail_file(void **state)
+{
+    (void)state;
+    RunRow rr;
+    fill_row(&rr, "row \"1\"", "A", 64, STATUS_OK, 20);
+    Candidate top[2];
+    memset(top, 0, sizeof top);
+    for (int k = 0; k < 2; k++) {
+        top[k].st = rr.r.st;
+        top[k].merit.time_to_train_s = rr.r.time_to_train_s * (1 + k);
+        top[k].merit.samples_per_s = 1 + k;
+    }
+    rr.top = top;
+    rr.ntop = 2;
+    RptDetail *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(rpt_detail_of(&rr, a), 0);
+    assert_true(a->evaluated);
+    assert_int_equal(a->ncol, report_ncols);
+    assert_int_equal(a->ntop, 2);
+    assert_int_equal(a->ndesign, 0);
+    assert_string_equal(rpt_detail_text(a, a->name), "row \"1\"");
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(rpt_detail_write(f, a), 0);
+    assert_int_equal(rpt_detail_write(f, a), 0);
+    rewind(f);
+    for (int rec = 0; rec < 2; rec++) {
+        assert_int_equal(rpt_detail_read(f, b), 0);
+        assert_int_equal(b->evaluated, a->evaluated);
+        assert_memory_equal(&b->step_time_s, &a->step_time_s, sizeof a->step_time_s);
+        assert_memory_equal(&b->energy_per_step_j, &a->energy_per_step_j, sizeof a->energy_per_step_j);
+        assert_memory_equal(b->comp_time_s, a->comp_time_s, sizeof a->comp_time_s);
+        assert_memory_equal(b->comp_energy_j, a->comp_energy_j, sizeof a->comp_energy_j);
+        assert_string_equal(rpt_detail_text(b, b->name), rpt_detail_text(a, a->name));
+        assert_string_equal(rpt_detail_text(b, b->series), "A");
+        assert_int_equal(b->ncol, a->ncol);
+        for (int i = 0; i < a->ncol; i++) {
+            assert_int_equal(b->text_at[i] < 0, a->text_at[i] < 0);
+            if (a->text_at[i] < 0)
+                assert_memory_equal(&b->num[i], &a->num[i], sizeof a->num[i]);
+            else
+                assert_string_equal(rpt_detail_text(b, b->text_at[i]), rpt_detail_text(a, a->text_at[i]));
+        }
+        assert_int_equal(b->ntop, 2);
+        assert_int_equal(b->ntopcol, a->ntopcol);
+        for (int j = 0; j < a->ntop * a->ntopcol; j++) {
+            assert_int_equal(b->top_text[j] < 0, a->top_text[j] < 0);
+            if (a->top_text[j] < 0)
+                assert_memory_equal(&b->top_num[j], &a->top_num[j], sizeof a->top_num[j]);
+            else
+                assert_string_equal(rpt_detail_text(b, b->top_text[j]), rpt_detail_text(a, a->top_text[j]));
+        }
+    }
+    assert_int_equal(rpt_detail_read(f, b), -1); /* the end */
+    rewind(f);
+    const int wrong[8] = {1, 0, 0, RPT_DETAIL_COLS + 1, 0, 0, 0, 0};
+    assert_int_equal(fwrite(wrong, sizeof wrong, 1, f), 1);
+    rewind(f);
+    assert_int_equal(rpt_detail_read(f, b), -1); /* not a record of ours */
+    fclose(f);
+    rpt_detail_free(a);
+    rpt_detail_free(b);
+    free(a);
+    free(b);
+}
+
 /* The axis table (core/types.h's STRATEGY_AXES) reaches every place that
  * names an axis: iterate it, set every axis off its default, and read each
  * place back: the scenario table's row, the summary's and the runners-up's
@@ -940,6 +1012,7 @@ int main(void)
         cmocka_unit_test(test_baselines),
         cmocka_unit_test(test_document_time),
         cmocka_unit_test(test_writers),
+        cmocka_unit_test(test_detail_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,12 +23,13 @@ int rpt_write_atomic(const char *path, void (*body)(FILE *, const void *), const
                      size_t n);
 
 /* The most scenarios the workbook's per-scenario sheets list: a study of
- * more lists its rows of interest there (and is streamed: batch/run.h
- * run_stream, report/keep.c). */
+ * more lists its rows of interest there (batch/run.h run_stream,
+ * report/keep.c); up to it, a streamed study lists every row from a file
+ * (report/detail.c). */
 #define RPT_DETAIL_MAX 100000
 
-/* A study without a workbook holds at most this many rows in memory: a
- * larger one is streamed (its report is the same byte for byte). */
+/* A study holds at most this many rows in memory: a larger one is
+ * streamed (its report is the same byte for byte). */
 #define RPT_STREAM_MIN 4096
 
 /* The table lines the Inputs sheet lists one by one, each a block of
@@ -89,6 +90,46 @@ int rpt_design_rows(const RunRow *rr, RptDesignRow *v, int max);
 
 /* design.csv: scenario, quantity, unit, template_split, codesigned. */
 int rpt_design_csv(const Run *run, const char *path, char *err, size_t n);
+
+/* ---- the per-scenario sheets' rows (detail.c) ----------------------------
+ * What the workbook's per-scenario sheets (Scenarios, Breakdown, Design,
+ * Runners-up) show of one row, as their cells take it: a streamed study
+ * keeps these in a file as its rows pass (about a kilobyte a row, where
+ * the row is 13), a study held in memory makes them from its rows, and
+ * both write the same workbook. */
+#define RPT_DETAIL_TEXT 600 /* the longest text a sheet's cell takes from a column */
+#define RPT_DETAIL_COLS 128 /* summary columns the Scenarios sheet lists, at most */
+#define RPT_RUNNER_COLS 64  /* runners-up columns the Runners-up sheet lists, at most */
+
+typedef struct {
+    int evaluated; /* built and not failed: the Breakdown sheet lists it */
+    double step_time_s, energy_per_step_j;
+    double comp_time_s[COMP_COUNT], comp_energy_j[COMP_COUNT];
+    int name, series;             /* offsets into text */
+    int ncol;                     /* summary columns: */
+    double num[RPT_DETAIL_COLS];  /* each one's number (report_value) ... */
+    int text_at[RPT_DETAIL_COLS]; /* ... or its text's offset; -1: the number */
+    int ndesign;                  /* co-design quantities (rpt_design_rows) */
+    RptDesignRow design[RPT_DESIGN_MAX];
+    int ntop, ntopcol;                             /* runners-up: ranks x columns */
+    double top_num[RUN_MAX_TOP * RPT_RUNNER_COLS]; /* as num, rank after rank */
+    int top_text[RUN_MAX_TOP * RPT_RUNNER_COLS];
+    char *text; /* every text, NUL-terminated, one after another */
+    size_t ntext, cap;
+} RptDetail;
+
+/* rr's values; 0, or -1 when out of memory.  Uses rpt_design_rows (one
+ * thread at a time). */
+int rpt_detail_of(const RunRow *rr, RptDetail *d);
+/* One record to f, and the next from f: 0, or -1 on a write or read error
+ * (or at the end of f). */
+int rpt_detail_write(FILE *f, const RptDetail *d);
+int rpt_detail_read(FILE *f, RptDetail *d);
+void rpt_detail_free(RptDetail *d);
+static inline const char *rpt_detail_text(const RptDetail *d, int at)
+{
+    return d->text + at;
+}
 
 /* One summary row (header when rr is NULL) to a stream, as in summary.csv. */
 void rpt_summary_row(FILE *f, const RunRow *rr);
@@ -170,6 +211,10 @@ typedef struct {
                              larger study lists its rows of interest there (0: 100,000) */
     const char *streamed; /* a streamed run: the folder its CSVs were written into as the rows
                              passed (moved into the report); NULL: written from run */
+    FILE *detail_spool;   /* a streamed run of at most detail_max scenarios: every row's
+                             RptDetail, in table order (the workbook's per-scenario sheets list
+                             these); NULL: made from run's rows */
+    int detail_n;         /* ... how many */
 } ReportInput;
 
 /* The date a report carries, never the clock: $SOURCE_DATE_EPOCH when set
@@ -439,11 +484,14 @@ void rpt_print_warnings(const TemplateDB *db, const Run *run);
 /* run_table for a study too large to hold (batch/run.h run_stream): the
  * CSVs go into a staging folder of their own in dir (sdir; rpt_publish
  * takes them from there, ReportInput.streamed), the rows the report needs
- * into run.  Returns 0, 1 with d filled when the table cannot be run, 2
- * when the CSVs cannot be written. */
+ * into run, and, for a workbook that lists every row (at most detail_max),
+ * each row's RptDetail into a temporary file (*spool, rewound by its
+ * reader, *nspool rows; NULL otherwise; the caller closes it).  Returns 0,
+ * 1 with d filled when the table cannot be run, 2 when the CSVs or the
+ * rows' file cannot be written. */
 int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunProgress progress, void *pctx,
                      const char *dir, unsigned formats, int detail_max, Run *run, char *sdir, size_t sn,
-                     Diag *d);
+                     FILE **spool, int *nspool, Diag *d);
 
 /* One study from its table to its report (study.c): every row evaluated
  * (streamed through rpt_stream_table when the study is larger than the

@@ -16,7 +16,7 @@ static int breakdown_table(X *x, Sheet *sh, int r, int c0, int energy)
     char head[320];
     int ne = 0;
     for (int i = 0; i < x->ndetail; i++)
-        ne += xl_evaluated(xl_detail_row(x, i));
+        ne += xl_detail(x, i)->evaluated;
     const int room = XL_LAST_ROW - (r + 1); /* rows below the title and header */
     const char *what = energy ? "energy per step" : "time per step", *unit = energy ? "J" : "s";
     if (x->detail)
@@ -42,17 +42,17 @@ static int breakdown_table(X *x, Sheet *sh, int r, int c0, int energy)
     xl_header_height(sh, ah, 2);
     int row = ah + 1;
     for (int i = 0; i < x->ndetail && row <= XL_LAST_ROW; i++) {
-        const RunRow *rr = xl_detail_row(x, i);
-        if (!xl_evaluated(rr))
+        const RptDetail *d = xl_detail(x, i);
+        if (!d->evaluated)
             continue;
-        xl_put_text(x, sh, row, c0, rr->sc.name, NULL);
-        xl_put_text(x, sh, row, c0 + 1, rr->sc.series, NULL);
+        xl_put_text(x, sh, row, c0, rpt_detail_text(d, d->name), NULL);
+        xl_put_text(x, sh, row, c0 + 1, rpt_detail_text(d, d->series), NULL);
         if (energy)
-            xl_put_num(x, sh, row, c0 + 2, rr->r.energy_per_step_j, x->sci);
+            xl_put_num(x, sh, row, c0 + 2, d->energy_per_step_j, x->sci);
         else
-            xl_put_num(x, sh, row, c0 + 2, rr->r.step_time_s, x->secs0);
+            xl_put_num(x, sh, row, c0 + 2, d->step_time_s, x->secs0);
         for (int k = 0; k < COMP_COUNT; k++)
-            xl_put_num(x, sh, row, c0 + 3 + k, energy ? rr->r.comp_energy_j[k] : rr->r.comp_time_s[k],
+            xl_put_num(x, sh, row, c0 + 3 + k, energy ? d->comp_energy_j[k] : d->comp_time_s[k],
                        energy ? x->sci : x->secs0);
         row++;
     }
@@ -147,7 +147,7 @@ void xl_sheet_breakdown(X *x, Sheet *sh)
                               scenario below are for the screen (and breakdown.csv) */
     int ne = 0;
     for (int i = 0; i < x->ndetail; i++)
-        ne += xl_evaluated(xl_detail_row(x, i));
+        ne += xl_detail(x, i)->evaluated;
     if (r + 2 * (ne + 3) <= XL_LAST_ROW) { /* time above energy */
         r = breakdown_table(x, sh, r, 0, 0);
         breakdown_table(x, sh, r, 0, 1);

@@ -24,13 +24,12 @@ void xl_sheet_design(X *x, Sheet *sh)
         xl_put_header(x, sh, 3, c, heads[c]);
     lxw_format *pct = xl_numfmt(x, "+0.0%;-0.0%;0.0%");
     lxw_format *num = xl_numfmt(x, "[<0.001]0.00000;[<10]0.000;#,##0.0");
-    RptDesignRow v[RPT_DESIGN_MAX];
     int row = 4;
     for (int i = 0; i < x->ndetail && row <= XL_LAST_ROW; i++) {
-        const RunRow *rr = xl_detail_row(x, i);
-        const int n = rpt_design_rows(rr, v, RPT_DESIGN_MAX);
-        for (int j = 0; j < n && row <= XL_LAST_ROW; j++, row++) {
-            snprintf(text, sizeof text, "%s", rr->sc.name);
+        const RptDetail *d = xl_detail(x, i);
+        const RptDesignRow *v = d->design;
+        for (int j = 0; j < d->ndesign && row <= XL_LAST_ROW; j++, row++) {
+            snprintf(text, sizeof text, "%s", rpt_detail_text(d, d->name));
             xl_put_text(x, sh, row, 0, text, j == 0 ? x->bold : NULL);
             xl_put_text(x, sh, row, 1, v[j].quantity, NULL);
             xl_put_text(x, sh, row, 2, v[j].unit, NULL);

@@ -29,14 +29,14 @@ void xl_sheet_runners_up(X *x, Sheet *sh)
     }
     int row = 4;
     for (int r = 0; r < x->ndetail && row <= XL_LAST_ROW; r++) {
-        const RunRow *rr = xl_detail_row(x, r);
-        for (int k = 0; k < rr->ntop && row <= XL_LAST_ROW; k++, row++)
-            for (int i = 0; i < runner_ncols && i < 64; i++) {
-                double v;
-                if (runner_value(i, rr, k, &v, text, sizeof text))
-                    xl_put_num(x, sh, row, i, v * scale[i], fmt[i]);
+        const RptDetail *d = xl_detail(x, r);
+        for (int k = 0; k < d->ntop && row <= XL_LAST_ROW; k++, row++)
+            for (int i = 0; i < d->ntopcol; i++) {
+                const int j = k * d->ntopcol + i;
+                if (d->top_text[j] < 0)
+                    xl_put_num(x, sh, row, i, d->top_num[j] * scale[i], fmt[i]);
                 else
-                    xl_put_text(x, sh, row, i, text, k == 0 ? x->bold : NULL);
+                    xl_put_text(x, sh, row, i, rpt_detail_text(d, d->top_text[j]), k == 0 ? x->bold : NULL);
             }
     }
     if (row == 4)

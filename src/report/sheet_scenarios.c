@@ -29,13 +29,12 @@ void xl_sheet_scenarios(X *x, Sheet *sh)
     xl_header_height(sh, top, 2); /* before the rows: the sheet is written a row at a time */
     const int rows = x->ndetail;
     for (int r = 0; r < rows; r++) {
-        const RunRow *rr = xl_detail_row(x, r);
-        for (int i = 0; i < report_ncols && i < 128; i++) {
-            double v;
-            if (report_value(i, rr, &v, text, sizeof text))
-                xl_put_num(x, sh, top + r + 1, i, v * scale[i], x->colfmt[i]);
+        const RptDetail *d = xl_detail(x, r);
+        for (int i = 0; i < d->ncol; i++) {
+            if (d->text_at[i] < 0)
+                xl_put_num(x, sh, top + r + 1, i, d->num[i] * scale[i], x->colfmt[i]);
             else
-                xl_put_text(x, sh, top + r + 1, i, text, NULL);
+                xl_put_text(x, sh, top + r + 1, i, rpt_detail_text(d, d->text_at[i]), NULL);
         }
     }
     xl_widen(sh, xl_col_index("mfu"), 10); /* room for the data bars */

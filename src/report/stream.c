@@ -3,6 +3,7 @@
  * and only the rows the report needs kept (report/keep.c). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "batch/dist.h"
@@ -17,6 +18,9 @@ static const RptRowWriter stream_writers[4] = {rpt_summary_row, rpt_breakdown_ro
 typedef struct {
     FILE *f[4]; /* as stream_files; NULL: not written */
     RptKeep *keep;
+    FILE *spool;    /* every row's RptDetail (the workbook lists them all); NULL: none */
+    RptDetail *det; /* ... the row's, made there */
+    int nspool, spool_bad;
 } StreamOut;
 
 static void stream_row(void *ctx, const RunRow *rr, int index)
@@ -26,13 +30,21 @@ static void stream_row(void *ctx, const RunRow *rr, int index)
         if (o->f[i])
             stream_writers[i](o->f[i], rr);
     rpt_keep_add(o->keep, rr, index);
+    if (o->spool && !o->spool_bad) {
+        if (rpt_detail_of(rr, o->det) || rpt_detail_write(o->spool, o->det))
+            o->spool_bad = errno ? errno : ENOMEM;
+        else
+            o->nspool++;
+    }
 }
 
 int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunProgress progress, void *pctx,
                      const char *dir, unsigned formats, int detail_max, Run *run, char *sdir, size_t sn,
-                     Diag *d)
+                     FILE **spool, int *nspool, Diag *d)
 {
-    StreamOut o = {{NULL, NULL, NULL, NULL}, NULL};
+    StreamOut o = {{NULL, NULL, NULL, NULL}, NULL, NULL, NULL, 0, 0};
+    *spool = NULL;
+    *nspool = 0;
     memset(run, 0, sizeof *run);
     long total;
     if (run_count_checked(t, &total, d)) /* before any folder is made */
@@ -62,6 +74,16 @@ int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunPro
         diag_set(d, t->path, 0, 0, "out of memory");
         ok = 0;
     }
+    /* a workbook that lists every row: their cells kept in a file */
+    if (rank0 && ok && (formats & RPT_XLSX) && total <= (detail_max > 0 ? detail_max : RPT_DETAIL_MAX)) {
+        o.det = calloc(1, sizeof *o.det);
+        o.spool = o.det ? tmpfile() : NULL;
+        if (!o.spool) {
+            diag_set(d, t->path, 0, 0, "no temporary file for the workbook's rows: %s",
+                     strerror(o.det ? errno : ENOMEM));
+            ok = 0;
+        }
+    }
     int rc = 0;
     if (!dist_all_ok(ok)) { /* every rank stops here, or none */
         if (ok)
@@ -80,6 +102,20 @@ int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunPro
         diag_set(d, t->path, 0, 0, "out of memory for the rows the report keeps");
         rc = 1;
     }
+    if (!rc && o.spool && (o.spool_bad || fflush(o.spool))) {
+        diag_set(d, dir, 0, 0, "cannot keep the workbook's rows in a temporary file: %s",
+                 strerror(o.spool_bad ? o.spool_bad : errno));
+        rc = 2;
+    }
     rpt_keep_free(o.keep);
+    if (o.det)
+        rpt_detail_free(o.det);
+    free(o.det);
+    if (!rc && o.spool) {
+        *spool = o.spool;
+        *nspool = o.nspool;
+    } else if (o.spool) {
+        fclose(o.spool);
+    }
     return rc;
 }

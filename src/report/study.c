@@ -14,19 +14,20 @@
 
 int rpt_study(const Study *s)
 {
-    /* a study larger than the workbook lists one by one is streamed: its
-     * rows pass, its CSVs are written as they do, and only the rows the
-     * report needs are kept (DEEPFLOW_DETAIL_MAX lowers that size, for
-     * tests; DEEPFLOW_NO_STREAM holds every row regardless).  Without a
-     * workbook nothing lists every row: a study of more than a few windows
-     * of rows is streamed whatever its size, in the same memory. */
+    /* a study of more than a few windows of rows is streamed: its rows
+     * pass, its CSVs are written as they do, only the rows the report
+     * needs are kept, and, where the workbook lists every row, what its
+     * per-scenario sheets show of each is kept in a file (DEEPFLOW_DETAIL_MAX
+     * lowers the size the workbook lists, DEEPFLOW_STREAM streams any study
+     * and DEEPFLOW_NO_STREAM holds every row, for tests) */
     const char *dm = getenv("DEEPFLOW_DETAIL_MAX");
     const long dml = dm ? strtol(dm, NULL, 10) : 0;
     const int detail_max = dml > 0 && dml <= RPT_DETAIL_MAX ? (int)dml : 0;
     long held_max = detail_max > 0 ? detail_max : RPT_DETAIL_MAX;
-    if (!(s->formats & RPT_XLSX) && held_max > RPT_STREAM_MIN)
+    if (held_max > RPT_STREAM_MIN)
         held_max = RPT_STREAM_MIN;
-    const int streamed = run_count(s->table) > held_max && !getenv("DEEPFLOW_NO_STREAM");
+    const int streamed =
+        (run_count(s->table) > held_max || getenv("DEEPFLOW_STREAM")) && !getenv("DEEPFLOW_NO_STREAM");
     /* one writer at a time: the folder's lock, held to the end (rank 0
      * writes the report) */
     int lock = -1;
@@ -45,9 +46,11 @@ int rpt_study(const Study *s)
     Diag rd;
     diag_clear(&rd);
     char sdir[1200] = "";
+    FILE *spool = NULL;
+    int nspool = 0;
     const int got =
         streamed ? rpt_stream_table(s->db, s->table, s->jobs, s->top_k, s->progress, s->progress_ctx, s->dir,
-                                    s->formats, detail_max, &run, sdir, sizeof sdir, &rd)
+                                    s->formats, detail_max, &run, sdir, sizeof sdir, &spool, &nspool, &rd)
                  : run_table(s->db, s->table, s->jobs, s->top_k, s->progress, s->progress_ctx, &run, &rd);
     if (got) {
         char msg[1200];
@@ -82,6 +85,8 @@ int rpt_study(const Study *s)
                        .resolve = s->resolve,
                        .detail_max = detail_max,
                        .streamed = sdir[0] ? sdir : NULL,
+                       .detail_spool = spool,
+                       .detail_n = nspool,
                        .force = s->force};
     if (rpt_publish(&rin, s->dir, s->formats) != 0)
         rc = STUDY_OUTPUT;
@@ -91,6 +96,8 @@ int rpt_study(const Study *s)
         close(lock);
     if (have_set)
         rpt_series_free(&set);
+    if (spool)
+        fclose(spool);
     run_free(&run);
     return rc;
 }

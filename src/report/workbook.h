@@ -15,9 +15,10 @@
 #define DF_VERSION "0.0.0"
 #endif
 
-#define XL_MAX_CHARS 32767   /* characters in one cell */
-#define XL_LAST_ROW  1048575 /* 0-based index of Excel's last row */
-#define MAXW         160     /* columns whose width is tracked */
+#define XL_MAX_CHARS  32767   /* characters in one cell */
+#define XL_LAST_ROW   1048575 /* 0-based index of Excel's last row */
+#define MAXW          160     /* columns whose width is tracked */
+#define XL_NUMFMT_MAX 64      /* number formats xl_numfmt keeps one format of */
 
 typedef struct {
     lxw_worksheet *ws;
@@ -50,12 +51,22 @@ typedef struct {
     int *detail;             /* rows the per-scenario sheets list, ascending; NULL: every row */
     int ndetail;
     int detail_max; /* the most rows a per-scenario sheet lists */
+    RptDetail *det; /* the listed row xl_detail gave last (the ... det_at-th), -1: none */
+    int det_at;
+    struct {
+        char nf[96];
+        lxw_format *f;
+    } numfmt[XL_NUMFMT_MAX]; /* the formats xl_numfmt made, by number format */
+    int nnumfmt;
 } X;
 
 /* ---- the writer (report/xlsx.c) ---------------------------------------- */
 
-/* The k-th row the per-scenario sheets list. */
-const RunRow *xl_detail_row(const X *x, int k);
+/* What the per-scenario sheets show of the k-th row they list (made from
+ * the run's row, or read from a streamed run's file: the sheets go through
+ * their rows in order, each sheet from the first).  A file that cannot be
+ * read fails the workbook (an empty record is returned). */
+const RptDetail *xl_detail(X *x, int k);
 void xl_check(X *x, lxw_error e);
 void xl_widen(Sheet *sh, int col, double w);
 size_t xl_utf8_chars(const char *s);

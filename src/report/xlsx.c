@@ -186,8 +186,15 @@ static int choose_detail(X *x)
     const Run *run = x->run;
     x->detail = NULL;
     x->ndetail = run->n;
+    x->det_at = -1;
+    if (!(x->det = calloc(1, sizeof *x->det)))
+        return -1;
     const int max = x->in->detail_max > 0 ? x->in->detail_max : RPT_DETAIL_MAX;
     x->detail_max = max;
+    if (x->in->detail_spool) { /* every row, as the stream kept them */
+        x->ndetail = x->in->detail_n;
+        return 0;
+    }
     if (run_total(run) <= max)
         return 0;
     unsigned char *mark = calloc((size_t)run->n, 1);
@@ -219,10 +226,43 @@ static int choose_detail(X *x)
     return 0;
 }
 
-/* The k-th row the per-scenario sheets list. */
-const RunRow *xl_detail_row(const X *x, int k)
+static void detail_free(X *x)
 {
-    return &x->run->row[x->detail ? x->detail[k] : k];
+    free(x->detail);
+    x->detail = NULL;
+    if (x->det)
+        rpt_detail_free(x->det);
+    free(x->det);
+    x->det = NULL;
+}
+
+const RptDetail *xl_detail(X *x, int k)
+{
+    if (k == x->det_at)
+        return x->det;
+    FILE *f = x->in->detail_spool;
+    int bad = 0;
+    if (!f) {
+        bad = rpt_detail_of(&x->run->row[x->detail ? x->detail[k] : k], x->det) != 0;
+        x->det_at = k;
+    } else {
+        if (k < x->det_at || x->det_at < 0) { /* a sheet starting over */
+            bad = fseek(f, 0, SEEK_SET) != 0;
+            x->det_at = -1;
+        }
+        while (!bad && x->det_at < k)
+            if (rpt_detail_read(f, x->det))
+                bad = 1;
+            else
+                x->det_at++;
+    }
+    if (bad) { /* nothing to list: the sheets write no cell of it */
+        xl_check(x, f ? LXW_ERROR_READING_TMPFILE : LXW_ERROR_MEMORY_MALLOC_FAILED);
+        RptDetail *d = x->det;
+        d->evaluated = d->ncol = d->ndesign = d->ntop = 0;
+        x->det_at = -1;
+    }
+    return x->det;
 }
 
 void xl_check(X *x, lxw_error e)
@@ -384,8 +424,18 @@ void xl_page_setup(Sheet *sh, int header_row, int ncols)
 
 lxw_format *xl_numfmt(X *x, const char *nf)
 {
+    /* one format a number format: libxlsxwriter hashes a duplicate's
+     * properties again on every cell it formats (it keeps the index on the
+     * first of equal formats only) */
+    for (int i = 0; i < x->nnumfmt; i++)
+        if (!strcmp(x->numfmt[i].nf, nf))
+            return x->numfmt[i].f;
     lxw_format *f = workbook_add_format(x->wb);
     format_set_num_format(f, nf);
+    if (f && x->nnumfmt < XL_NUMFMT_MAX && strlen(nf) < sizeof x->numfmt[0].nf) {
+        snprintf(x->numfmt[x->nnumfmt].nf, sizeof x->numfmt[0].nf, "%s", nf);
+        x->numfmt[x->nnumfmt++].f = f;
+    }
     return f;
 }
 
@@ -459,7 +509,8 @@ static void make_formats(X *x)
     x->kw = xl_numfmt(x, "#,##0.0");
     x->mwh = xl_numfmt(x, "#,##0.0");
     x->usd = xl_numfmt(x, "\"$\"#,##0");
-    x->speedup = xl_numfmt(x, "0.00\"\xC3\x97\"");
+    x->speedup = workbook_add_format(wb); /* bold: not the plain number format's */
+    format_set_num_format(x->speedup, "0.00\"\xC3\x97\"");
     format_set_bold(x->speedup);
     x->secs = xl_numfmt(x, rpt_num_format(RC_NUM, RF_SECONDS));
     x->secs0 = xl_numfmt(x, "[=0]0;[<0.01]0.000###;#,##0.000");
@@ -617,6 +668,7 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     if (no_set || choose_detail(&x)) {
         if (!no_set && own_set)
             rpt_series_free(&x.set);
+        detail_free(&x);
         free(x.buf);
         atomic_abort(&a);
         snprintf(err, n, "%s: out of memory", path);
@@ -627,7 +679,7 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     lxw_workbook_options opt = {.constant_memory = LXW_FALSE, .tmpdir = NULL, .use_zip64 = LXW_FALSE};
     x.wb = workbook_new_opt(a.tmp, &opt);
     if (!x.wb) {
-        free(x.detail);
+        detail_free(&x);
         free(x.buf);
         if (own_set)
             rpt_series_free(&x.set);
@@ -657,7 +709,7 @@ int rpt_xlsx_write(const ReportInput *in, const char *path, char *err, size_t n)
     free(x.buf);
     if (own_set)
         rpt_series_free(&x.set);
-    free(x.detail);
+    detail_free(&x);
     if (x.err == LXW_NO_ERROR)
         x.err = e;
     if (x.err != LXW_NO_ERROR) {
