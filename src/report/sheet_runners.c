@@ -18,7 +18,7 @@ void xl_sheet_runners_up(X *x, Sheet *sh)
              "(fastest to train, then least energy). Only strategies that fit in memory are listed.",
              run->top_k);
     xl_put_long(x, sh, 1, 0, text, x->note);
-    double scale[64];
+    double scale[64] = {0}; /* each listed column's, below */
     const char *unit;
     for (int i = 0; i < runner_ncols && i < 64; i++) {
         fmt[i] = runner_cols[i].type == RC_TEXT
@@ -31,7 +31,7 @@ void xl_sheet_runners_up(X *x, Sheet *sh)
     for (int r = 0; r < x->ndetail && row <= XL_LAST_ROW; r++) {
         const RptDetail *d = xl_detail(x, r);
         for (int k = 0; k < d->ntop && row <= XL_LAST_ROW; k++, row++)
-            for (int i = 0; i < d->ntopcol; i++) {
+            for (int i = 0; i < d->ntopcol && i < runner_ncols && i < 64; i++) {
                 const int j = k * d->ntopcol + i;
                 if (d->top_text[j] < 0)
                     xl_put_num(x, sh, row, i, d->top_num[j] * scale[i], fmt[i]);

@@ -20,7 +20,7 @@ void xl_sheet_scenarios(X *x, Sheet *sh)
                  x->ndetail, x->ndetail == 1 ? "" : "s", run_total(run));
         xl_put_long(x, sh, top++, 0, text, x->note);
     }
-    double scale[128];
+    double scale[128] = {0}; /* each listed column's, below */
     const char *unit;
     for (int i = 0; i < report_ncols && i < 128; i++) {
         xl_put_col_header(x, sh, top, i, &report_cols[i]);
@@ -30,7 +30,7 @@ void xl_sheet_scenarios(X *x, Sheet *sh)
     const int rows = x->ndetail;
     for (int r = 0; r < rows; r++) {
         const RptDetail *d = xl_detail(x, r);
-        for (int i = 0; i < d->ncol; i++) {
+        for (int i = 0; i < d->ncol && i < report_ncols && i < 128; i++) {
             if (d->text_at[i] < 0)
                 xl_put_num(x, sh, top + r + 1, i, d->num[i] * scale[i], x->colfmt[i]);
             else
