@@ -205,6 +205,26 @@ def main(argv):
             if extra != rng.endswith("; curve extrapolated"):
                 fail("Summary best %r: range %r, summary.csv convergence %r"
                      % (name, rng, by_name[name]["convergence"]))
+    # the baseline table: best against best as summary.csv's speedup_best,
+    # and the product of its two parts (fewer samples, throughput)
+    for r in range(1, sm.max_row + 1):
+        if sm.cell(row=r, column=7).value != "Best against best":
+            continue
+        if sm.cell(row=r, column=9).value != "... from fewer samples":
+            fail("Summary's baseline table has no parts of best against best (row %d)" % r)
+        for k in range(r + 1, sm.max_row + 1):
+            series, bvb = sm.cell(row=k, column=1).value, sm.cell(row=k, column=7).value
+            if not series:
+                break
+            if not isinstance(bvb, (int, float)):
+                continue
+            want = [num(x["speedup_best"]) for x in rows if x["series"] == series and x["speedup_best"]]
+            if not want or not close(bvb, want[0]):
+                fail("Summary: %r best against best %r, summary.csv %r" % (series, bvb, want[:1]))
+            a, b = sm.cell(row=k, column=9).value, sm.cell(row=k, column=10).value
+            if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not close(a * b, bvb, 1e-9):
+                fail("Summary: %r best against best %r is not fewer samples %r x throughput %r"
+                     % (series, bvb, a, b))
     charts = sm._charts
     if len(charts) < 3:
         fail("Summary has %d charts, expected at least 3" % len(charts))

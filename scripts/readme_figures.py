@@ -77,6 +77,23 @@ def dp_vs_hybrid(rows, stdout):
         out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
             m, same(m, "DGX-1 V100", 2048), best(m, " hybrid (V100)"), best(m, " 2-way "),
             best(m, " 4-way "), best(m, " hybrid (H100)"), paper[m]))
+    def fastest(series):
+        ok = [r for r in rows if r["series"] == series and r["status"] == "ok" and r["time_to_train_days"]]
+        return min(ok, key=lambda r: num(r["time_to_train_days"])) if ok else None
+
+    def parts(model, series, baseline):
+        s, b = fastest("%s %s" % (model, series)), fastest("%s %s" % (model, baseline))
+        if not s or not b:
+            return "%s n/a" % model
+        fewer = num(b["steps"]) * num(b["global_batch"]) / (num(s["steps"]) * num(s["global_batch"]))
+        return "%s %.2f × %.2f" % (model, fewer, num(s["samples_per_s"]) / num(b["samples_per_s"]))
+    batch = {"Inception-V3": "64", "GNMT": "128", "BigLSTM": "128"}
+    out.append("")
+    out.append("Where best against best comes from, fewer samples to train × throughput (the Summary's "
+               "baseline table): the paper's 4-way policy on V100 — %s; hybrid on H100 — %s." % (
+                   ", ".join(parts(m, "4-way %s/worker (V100)" % batch[m], "DP %s/GPU (V100)" % batch[m])
+                             for m in ("Inception-V3", "GNMT", "BigLSTM")),
+                   ", ".join(parts(m, "hybrid (H100)", "DP-only (H100)") for m in ("Inception-V3", "GNMT", "BigLSTM"))))
     cross = {}
     for m in re.finditer(r"(\S+) hybrid \((V100|H100)\) (beats|never beats) \S+ DP-only \(\w+\)"
                          r"(?: from (\d+) devices on)?", stdout):

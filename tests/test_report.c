@@ -817,8 +817,22 @@ static void test_baselines(void **state)
     fill_row(&run.row[n], "dp", "DP", 8, STATUS_OK, 1); /* the baseline itself has none */
     run.row[n].r.speedup = NAN;
     run.n = n + 1;
+    /* best against best in its parts, at each series' fastest row: H's at
+     * 64 devices trains 1,000 steps of 64 samples at 640 a second, the
+     * baseline 2,000 steps of 128 at 1,280: 4x fewer samples, half the
+     * throughput */
+    run.row[3].r.time_to_train_s = 0.5 * 86400;
+    run.row[3].r.steps = 1000;
+    run.row[3].r.st.global_batch = 64;
+    run.row[3].r.samples_per_s = 640;
+    run.row[n].r.steps = 2000;
+    run.row[n].r.st.global_batch = 128;
+    run.row[n].r.samples_per_s = 1280;
     RptBaseline b[8];
     assert_int_equal(rpt_baselines(&run, b, 8), 3);
+    assert_rel(b[0].from_samples, 4.0, 1e-15);
+    assert_rel(b[0].from_rate, 0.5, 1e-15);
+    assert_true(isnan(b[1].from_samples) && isnan(b[1].from_rate)); /* G's rows state no steps */
     assert_string_equal(b[0].series, "H");
     assert_int_equal(b[0].points, 4);
     assert_int_equal(b[0].crossover, 32);

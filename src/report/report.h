@@ -298,6 +298,12 @@ typedef struct {
      * count over the series' (Result.speedup_best), and its range over the
      * critical batch halved and doubled (NaN none) */
     double bvb, bvb_lo, bvb_hi;
+    /* ... and where it comes from, at the two best rows: the baseline's
+     * samples to train (steps x global batch) over the series' (a smaller
+     * global batch trains on fewer: the convergence curve), and the series'
+     * throughput over the baseline's (the step times); their product is
+     * bvb (NaN none) */
+    double from_samples, from_rate;
 } RptBaseline;
 
 /* Fills out[0..max) and returns how many comparisons there are. */

@@ -384,6 +384,39 @@ static int compared(const RunRow *a)
     return a->built && a->sc.baseline[0] && isfinite(a->r.speedup);
 }
 
+/* The fastest evaluated row of a series and model to train (as run.c's
+ * best against best takes it), -1 none. */
+static int fastest_of(const Run *run, const char *series, const char *model)
+{
+    int best = -1;
+    for (int i = 0; i < run->n; i++) {
+        const RunRow *a = &run->row[i];
+        if (a->built && a->r.status == STATUS_OK && isfinite(a->r.time_to_train_s) &&
+            !strcmp(a->sc.series, series) && !strcmp(a->sc.model.name, model) &&
+            (best < 0 || a->r.time_to_train_s < run->row[best].r.time_to_train_s))
+            best = i;
+    }
+    return best;
+}
+
+/* Best against best in its two parts (RptBaseline.from_samples and
+ * from_rate): time to train = samples to train / throughput. */
+static void best_against_best_parts(const Run *run, RptBaseline *out, int n)
+{
+    for (int k = 0; k < n; k++) {
+        const int s = fastest_of(run, out[k].series, out[k].model);
+        const int b = fastest_of(run, out[k].baseline, out[k].model);
+        if (s < 0 || b < 0)
+            continue;
+        const Result *rs = &run->row[s].r, *rb = &run->row[b].r;
+        const double ss = rs->steps * rs->st.global_batch, sb = rb->steps * rb->st.global_batch;
+        if (ss > 0 && sb > 0 && rs->samples_per_s > 0 && rb->samples_per_s > 0) {
+            out[k].from_samples = sb / ss;
+            out[k].from_rate = rs->samples_per_s / rb->samples_per_s;
+        }
+    }
+}
+
 int rpt_baselines(const Run *run, RptBaseline *out, int max)
 {
     int n = 0;
@@ -403,8 +436,8 @@ int rpt_baselines(const Run *run, RptBaseline *out, int max)
                     lo = fmin(lo, c[j]);
                     hi = fmax(hi, c[j]);
                 }
-            out[n] =
-                (RptBaseline){a->sc.series, a->sc.baseline, a->sc.model.name, 0, 0, NAN, 0, c[0], lo, hi};
+            out[n] = (RptBaseline){
+                a->sc.series, a->sc.baseline, a->sc.model.name, 0, 0, NAN, 0, c[0], lo, hi, NAN, NAN};
             k = n++;
         }
         RptBaseline *b = &out[k];
@@ -433,6 +466,7 @@ int rpt_baselines(const Run *run, RptBaseline *out, int max)
     for (int k = 0; k < n; k++)
         out[k].crossover = cross[k];
     free(cross);
+    best_against_best_parts(run, out, n);
     return n;
 }
 

@@ -931,15 +931,22 @@ static int baseline_table(X *x, Sheet *sh, int r)
             "Best against best = the baseline's best time to train at any device count over the "
             "series' best; its range over the critical batch's (halved to doubled, or the curve's own).",
             x->note);
-        static const char *const ch[8] = {"Series",
-                                          "Baseline",
-                                          "Model",
-                                          "Crossover [devices]",
-                                          "Best speedup",
-                                          "At [devices]",
-                                          "Best against best",
-                                          "Range over the critical batch"};
-        for (int c = 0; c < 8; c++)
+        xl_put_long(x, sh, r++, 0,
+                    "It is the product of its two parts, at the two best rows: fewer samples to train (the "
+                    "baseline's over the series': a smaller global batch needs fewer epochs, by the "
+                    "convergence curve) and throughput (the series' samples per second over the baseline's).",
+                    x->note);
+        static const char *const ch[10] = {"Series",
+                                           "Baseline",
+                                           "Model",
+                                           "Crossover [devices]",
+                                           "Best speedup",
+                                           "At [devices]",
+                                           "Best against best",
+                                           "Range over the critical batch",
+                                           "... from fewer samples",
+                                           "... from throughput"};
+        for (int c = 0; c < 10; c++)
             if (c < 3)
                 xl_put_header(x, sh, r, c, ch[c]);
             else
@@ -961,6 +968,9 @@ static int baseline_table(X *x, Sheet *sh, int r)
                 snprintf(range, sizeof range, "%.2fx to %.2fx", cmp[k].bvb_lo, cmp[k].bvb_hi);
                 xl_put_num(x, sh, r, 6, cmp[k].bvb, x->speedup);
                 xl_put_text(x, sh, r, 7, range, NULL);
+                lxw_format *times = xl_numfmt(x, "0.00\"\xC3\x97\""); /* a factor, not bold */
+                xl_put_num(x, sh, r, 8, cmp[k].from_samples, times);
+                xl_put_num(x, sh, r, 9, cmp[k].from_rate, times);
             }
         }
         r++;
