@@ -282,6 +282,20 @@ static void test_convergence_column(void **state)
     assert_string_equal(t, "extrapolated");
 }
 
+/* n runners-up for rr: its strategy, rank k taking 1 + k times its time
+ * to train at 1 + k samples a second. */
+static void with_top(RunRow *rr, Candidate *top, int n)
+{
+    memset(top, 0, sizeof *top * (size_t)n);
+    for (int k = 0; k < n; k++) {
+        top[k].st = rr->r.st;
+        top[k].merit.time_to_train_s = rr->r.time_to_train_s * (1 + k);
+        top[k].merit.samples_per_s = 1 + k;
+    }
+    rr->top = top;
+    rr->ntop = n;
+}
+
 /* Every summary and runners-up column has a reader (report_value never
  * falls through to "unknown"), and answers with its declared type. */
 static void test_every_column_read(void **state)
@@ -290,12 +304,7 @@ static void test_every_column_read(void **state)
     RunRow rr;
     fill_row(&rr, "row", "A", 64, STATUS_OK, 20);
     Candidate top[1];
-    memset(top, 0, sizeof top);
-    top[0].st = rr.r.st;
-    top[0].merit.time_to_train_s = rr.r.time_to_train_s;
-    top[0].merit.samples_per_s = 1;
-    rr.top = top;
-    rr.ntop = 1;
+    with_top(&rr, top, 1);
     char t[512];
     double v;
     for (int i = 0; i < report_ncols; i++) {
@@ -326,14 +335,7 @@ static void test_detail_file(void **state)
     RunRow rr;
     fill_row(&rr, "row \"1\"", "A", 64, STATUS_OK, 20);
     Candidate top[2];
-    memset(top, 0, sizeof top);
-    for (int k = 0; k < 2; k++) {
-        top[k].st = rr.r.st;
-        top[k].merit.time_to_train_s = rr.r.time_to_train_s * (1 + k);
-        top[k].merit.samples_per_s = 1 + k;
-    }
-    rr.top = top;
-    rr.ntop = 2;
+    with_top(&rr, top, 2);
     RptDetail *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
     assert_non_null(a);
     assert_non_null(b);
