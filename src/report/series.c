@@ -472,13 +472,20 @@ int rpt_baselines(const Run *run, RptBaseline *out, int max)
 
 void rpt_fmt_bvb(const RptBaseline *b, char *buf, size_t n)
 {
+    int l = 0;
     if (!isfinite(b->bvb))
-        snprintf(buf, n, "%s", "");
+        l = snprintf(buf, n, "%s", "");
     else if (b->bvb_hi - b->bvb_lo >= 0.005)
-        snprintf(buf, n, "; best against best %.2fx, %.2fx to %.2fx over the critical batch's range", b->bvb,
-                 b->bvb_lo, b->bvb_hi);
+        l = snprintf(buf, n, "; best against best %.2fx, %.2fx to %.2fx over the critical batch's range",
+                     b->bvb, b->bvb_lo, b->bvb_hi);
     else
-        snprintf(buf, n, "; best against best %.2fx", b->bvb);
+        l = snprintf(buf, n, "; best against best %.2fx", b->bvb);
+    /* where it comes from: samples to train and throughput (when the
+     * amount of training is fixed, throughput alone: not said) */
+    if (l > 0 && (size_t)l < n && isfinite(b->from_samples) && isfinite(b->from_rate) &&
+        fabs(b->from_samples - 1.0) >= 0.005)
+        snprintf(buf + l, n - (size_t)l, ": %.2fx from the samples to train, %.2fx from the throughput",
+                 b->from_samples, b->from_rate);
 }
 
 /* ---- the recommendation --------------------------------------------------- */
