@@ -48,7 +48,7 @@ int rpt_detail_of(const RunRow *rr, RptDetail *d)
     d->ndesign = rpt_design_rows(rr, d->design, RPT_DESIGN_MAX);
     if (d->ndesign < 0)
         d->ndesign = 0;
-    d->ntop = rr->top ? rr->ntop : 0;
+    d->ntop = !rr->top ? 0 : rr->ntop < RUN_MAX_TOP ? rr->ntop : RUN_MAX_TOP;
     d->ntopcol = runner_ncols < RPT_RUNNER_COLS ? runner_ncols : RPT_RUNNER_COLS;
     for (int k = 0; k < d->ntop; k++)
         for (int i = 0; i < d->ntopcol; i++) {
