@@ -75,6 +75,25 @@ same_all "co-design" tests/cli/tables/codesign.csv
 same_all "failed rows" tests/cli/tables/eval-errors.csv
 same_all "duplicate names" tests/cli/tables/duplicate-names.csv
 
+# a streamed run's scratch files go in $TMPDIR (tmpfile(3) would ignore
+# it): where that folder is missing, one message names it and no report is
+# written; a study held in memory needs none
+(cd "$T" && DEEPFLOW_STREAM=1 TMPDIR="$T/missing" "$DF" run "$ROOT/inputs/default.csv" -o scratch -q \
+    >/dev/null 2>scratch.err)
+st=$?
+if [ "$st" -eq 4 ] && grep -q "scratch files go in $T/missing: TMPDIR" "$T/scratch.err" && [ ! -e "$T/scratch" ]; then
+    ok "scratch files: a missing TMPDIR is named, and nothing is written"
+else
+    bad "scratch files: a missing TMPDIR: exit $st"
+    cat "$T/scratch.err"
+fi
+(cd "$T" && DEEPFLOW_NO_STREAM=1 TMPDIR="$T/missing" "$DF" run "$ROOT/inputs/default.csv" -o held -q -f csv \
+    >/dev/null 2>held.err)
+st=$?
+[ "$st" -eq 0 ] && ok "scratch files: a study held in memory needs none" ||
+    { bad "scratch files: held in memory with a missing TMPDIR: exit $st"; cat "$T/held.err"; }
+rm -rf "$T/held"
+
 # the Inputs sheet lists the first table lines (here 3) and counts the rest
 (cd "$T" && DEEPFLOW_DETAIL_MAX=3 "$DF" run "$ROOT/inputs/default.csv" -o inputs -q -f xlsx >/dev/null 2>&1)
 if /usr/bin/python3 -c 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read("xl/sharedStrings.xml").decode())' \

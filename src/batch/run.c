@@ -21,6 +21,7 @@
 #include "core/keymap.h"
 #include "core/text.h"
 #include "core/units.h"
+#include "io/atomic.h"
 #include "io/sweep.h"
 
 static char *dir_of(const char *path)
@@ -1072,14 +1073,16 @@ int run_stream(TemplateDB *db, const Table *t, int threads, int top_k, RunProgre
         s.win.row = calloc(STREAM_WINDOW, sizeof *s.win.row);
         s.bufcap = 2 * sizeof(int) + sizeof(Result) + (size_t)s.win.top_k * sizeof(Candidate);
         s.buf = malloc(s.bufcap);
-        s.spill = dist_rank() == 0 ? tmpfile() : NULL;
+        s.spill = dist_rank() == 0 ? scratch_file() : NULL;
         const int nc = threads > 1 ? threads : 1;
         if ((s.caches = malloc(sizeof *s.caches * (size_t)nc)))
             for (int i = 0; i < nc; i++)
                 gemm_cache_init(&s.caches[i]);
         if (!s.win.row || !s.buf || !s.caches || nameset_init(&s.names, s.total) ||
             (dist_rank() == 0 && !s.spill))
-            rc = diag_set(d, t->path, 0, 0, "out of memory (or no temporary file) for a streamed run");
+            rc = diag_set(d, t->path, 0, 0,
+                          "out of memory, or no scratch file in %s (TMPDIR), for a streamed run",
+                          scratch_dir());
     }
     /* the ranks of an MPI run go on together or not at all */
     if (!dist_all_ok(rc == 0) && rc == 0)

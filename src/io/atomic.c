@@ -119,3 +119,30 @@ int file_read_all(const char *path, size_t max, char **data, size_t *len, Diag *
     *len = n;
     return 0;
 }
+
+const char *scratch_dir(void)
+{
+    const char *dir = getenv("TMPDIR");
+    return dir && dir[0] ? dir : "/tmp";
+}
+
+FILE *scratch_file(void)
+{
+    const char *dir = scratch_dir();
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/deepflow-scratch-XXXXXX", dir) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    const int fd = mkstemp(path);
+    if (fd < 0)
+        return NULL;
+    unlink(path);
+    FILE *f = fdopen(fd, "w+b");
+    if (!f) {
+        const int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}

@@ -34,4 +34,13 @@ int file_read_all(const char *path, size_t max, char **data, size_t *len, Diag *
 /* mkdir -p */
 int mkdir_p(const char *path);
 
+/* A scratch file for a run's own use ("w+b"), in $TMPDIR (/tmp when unset
+ * or empty) and already unlinked, so it goes when it is closed or the
+ * program ends: tmpfile(3) ignores $TMPDIR, and a large study's scratch
+ * (its results between the passes, the workbook's rows) belongs where the
+ * user points it.  NULL with errno set. */
+FILE *scratch_file(void);
+/* Where scratch_file puts them, for messages. */
+const char *scratch_dir(void);
+
 #endif

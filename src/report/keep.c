@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/keymap.h"
+#include "io/atomic.h"
 #include "report.h"
 
 /* A kept row: a deep copy (its provenance and runners-up; its warnings are
@@ -179,7 +180,7 @@ RptKeep *rpt_keep_new(const char *input, int detail_max)
     k->detail_max = detail_max > 0 ? detail_max : RPT_DETAIL_MAX;
     k->inputs_max = rpt_inputs_lines(detail_max);
     k->line_last = -1;
-    if (!(k->said_file = tmpfile()) || !(k->said = rpt_said_new(k->said_file))) {
+    if (!(k->said_file = scratch_file()) || !(k->said = rpt_said_new(k->said_file))) {
         rpt_keep_free(k);
         return NULL;
     }

@@ -70,17 +70,20 @@ int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunPro
             }
         }
     }
+    errno = 0;
     if (rank0 && ok && !(o.keep = rpt_keep_new(t->path, detail_max))) {
-        diag_set(d, t->path, 0, 0, "out of memory");
+        diag_set(d, t->path, 0, 0, "cannot start the report's scratch: %s (scratch files go in %s: TMPDIR)",
+                 strerror(errno ? errno : ENOMEM), scratch_dir());
         ok = 0;
     }
     /* a workbook that lists every row: their cells kept in a file */
     if (rank0 && ok && (formats & RPT_XLSX) && total <= (detail_max > 0 ? detail_max : RPT_DETAIL_MAX)) {
         o.det = calloc(1, sizeof *o.det);
-        o.spool = o.det ? tmpfile() : NULL;
+        o.spool = o.det ? scratch_file() : NULL;
         if (!o.spool) {
-            diag_set(d, t->path, 0, 0, "no temporary file for the workbook's rows: %s",
-                     strerror(o.det ? errno : ENOMEM));
+            diag_set(d, t->path, 0, 0,
+                     "no scratch file for the workbook's rows: %s (scratch files go in %s: TMPDIR)",
+                     strerror(o.det ? errno : ENOMEM), scratch_dir());
             ok = 0;
         }
     }
