@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "workbook.h"
 
 /* s appended to d's texts; its offset, or -1 when out of memory */
 static int add_text(RptDetail *d, const char *s)
@@ -31,7 +31,7 @@ int rpt_detail_of(const RunRow *rr, RptDetail *d)
 {
     char t[RPT_DETAIL_TEXT];
     d->ntext = 0;
-    d->evaluated = rr->built && rr->r.status != STATUS_ERROR;
+    d->evaluated = xl_evaluated(rr);
     d->step_time_s = rr->r.step_time_s;
     d->energy_per_step_j = rr->r.energy_per_step_j;
     memcpy(d->comp_time_s, rr->r.comp_time_s, sizeof d->comp_time_s);

@@ -118,6 +118,14 @@ typedef struct {
     size_t ntext, cap;
 } RptDetail;
 
+/* A streamed run's RptDetail records, in table order, in a scratch file:
+ * how many, and how many of those rows were evaluated (the Breakdown
+ * sheet's count).  f NULL: none. */
+typedef struct {
+    FILE *f;
+    int n, evaluated;
+} RptSpool;
+
 /* rr's values; 0, or -1 when out of memory.  Uses rpt_design_rows (one
  * thread at a time). */
 int rpt_detail_of(const RunRow *rr, RptDetail *d);
@@ -211,10 +219,9 @@ typedef struct {
                              larger study lists its rows of interest there (0: 100,000) */
     const char *streamed; /* a streamed run: the folder its CSVs were written into as the rows
                              passed (moved into the report); NULL: written from run */
-    FILE *detail_spool;   /* a streamed run of at most detail_max scenarios: every row's
-                             RptDetail, in table order (the workbook's per-scenario sheets list
-                             these); NULL: made from run's rows */
-    int detail_n;         /* ... how many */
+    RptSpool detail;      /* a streamed run of at most detail_max scenarios: every row's
+                             RptDetail (the workbook's per-scenario sheets list these); f NULL:
+                             made from run's rows */
 } ReportInput;
 
 /* The date a report carries, never the clock: $SOURCE_DATE_EPOCH when set
@@ -494,13 +501,13 @@ void rpt_print_warnings(const TemplateDB *db, const Run *run);
  * CSVs go into a staging folder of their own in dir (sdir; rpt_publish
  * takes them from there, ReportInput.streamed), the rows the report needs
  * into run, and, for a workbook that lists every row (at most detail_max),
- * each row's RptDetail into a temporary file (*spool, rewound by its
- * reader, *nspool rows; NULL otherwise; the caller closes it).  Returns 0,
+ * each row's RptDetail into a scratch file (spool; its reader rewinds it;
+ * f NULL otherwise; the caller closes it).  Returns 0,
  * 1 with d filled when the table cannot be run, 2 when the CSVs or the
  * rows' file cannot be written. */
 int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunProgress progress, void *pctx,
                      const char *dir, unsigned formats, int detail_max, Run *run, char *sdir, size_t sn,
-                     FILE **spool, int *nspool, Diag *d);
+                     RptSpool *spool, Diag *d);
 
 /* One study from its table to its report (study.c): every row evaluated
  * (streamed through rpt_stream_table when the study is larger than the

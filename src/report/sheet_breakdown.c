@@ -14,9 +14,7 @@
 static int breakdown_table(X *x, Sheet *sh, int r, int c0, int energy)
 {
     char head[320];
-    int ne = 0;
-    for (int i = 0; i < x->ndetail; i++)
-        ne += xl_detail(x, i)->evaluated;
+    const int ne = x->nevaluated;
     const int room = XL_LAST_ROW - (r + 1); /* rows below the title and header */
     const char *what = energy ? "energy per step" : "time per step", *unit = energy ? "J" : "s";
     if (x->detail)
@@ -145,9 +143,7 @@ void xl_sheet_breakdown(X *x, Sheet *sh)
     }
     const int printed = r; /* printed: the best of each series and its chart; the tables of every
                               scenario below are for the screen (and breakdown.csv) */
-    int ne = 0;
-    for (int i = 0; i < x->ndetail; i++)
-        ne += xl_detail(x, i)->evaluated;
+    const int ne = x->nevaluated;
     if (r + 2 * (ne + 3) <= XL_LAST_ROW) { /* time above energy */
         r = breakdown_table(x, sh, r, 0, 0);
         breakdown_table(x, sh, r, 0, 1);

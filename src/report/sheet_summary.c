@@ -953,6 +953,7 @@ static int baseline_table(X *x, Sheet *sh, int r)
                 xl_put_header_num(x, sh, r, c, ch[c]);
         xl_header_height(sh, r, 2);
         r++;
+        lxw_format *times = xl_numfmt(x, "0.00\"\xC3\x97\""); /* the two parts: factors, not bold */
         for (int k = 0; k < ncmp; k++, r++) {
             xl_put_text(x, sh, r, 0, cmp[k].series, x->bold);
             xl_put_text(x, sh, r, 1, cmp[k].baseline, NULL);
@@ -968,7 +969,6 @@ static int baseline_table(X *x, Sheet *sh, int r)
                 snprintf(range, sizeof range, "%.2fx to %.2fx", cmp[k].bvb_lo, cmp[k].bvb_hi);
                 xl_put_num(x, sh, r, 6, cmp[k].bvb, x->speedup);
                 xl_put_text(x, sh, r, 7, range, NULL);
-                lxw_format *times = xl_numfmt(x, "0.00\"\xC3\x97\""); /* a factor, not bold */
                 xl_put_num(x, sh, r, 8, cmp[k].from_samples, times);
                 xl_put_num(x, sh, r, 9, cmp[k].from_rate, times);
             }

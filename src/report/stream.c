@@ -18,9 +18,9 @@ static const RptRowWriter stream_writers[4] = {rpt_summary_row, rpt_breakdown_ro
 typedef struct {
     FILE *f[4]; /* as stream_files; NULL: not written */
     RptKeep *keep;
-    FILE *spool;    /* every row's RptDetail (the workbook lists them all); NULL: none */
+    RptSpool spool; /* every row's RptDetail (the workbook lists them all); f NULL: none */
     RptDetail *det; /* ... the row's, made there */
-    int nspool, spool_bad;
+    int spool_bad;
 } StreamOut;
 
 static void stream_row(void *ctx, const RunRow *rr, int index)
@@ -30,21 +30,22 @@ static void stream_row(void *ctx, const RunRow *rr, int index)
         if (o->f[i])
             stream_writers[i](o->f[i], rr);
     rpt_keep_add(o->keep, rr, index);
-    if (o->spool && !o->spool_bad) {
-        if (rpt_detail_of(rr, o->det) || rpt_detail_write(o->spool, o->det))
+    if (o->spool.f && !o->spool_bad) {
+        if (rpt_detail_of(rr, o->det) || rpt_detail_write(o->spool.f, o->det)) {
             o->spool_bad = errno ? errno : ENOMEM;
-        else
-            o->nspool++;
+        } else {
+            o->spool.n++;
+            o->spool.evaluated += o->det->evaluated;
+        }
     }
 }
 
 int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunProgress progress, void *pctx,
                      const char *dir, unsigned formats, int detail_max, Run *run, char *sdir, size_t sn,
-                     FILE **spool, int *nspool, Diag *d)
+                     RptSpool *spool, Diag *d)
 {
-    StreamOut o = {{NULL, NULL, NULL, NULL}, NULL, NULL, NULL, 0, 0};
-    *spool = NULL;
-    *nspool = 0;
+    StreamOut o = {{NULL, NULL, NULL, NULL}, NULL, {NULL, 0, 0}, NULL, 0};
+    *spool = (RptSpool){NULL, 0, 0};
     memset(run, 0, sizeof *run);
     long total;
     if (run_count_checked(t, &total, d)) /* before any folder is made */
@@ -79,8 +80,8 @@ int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunPro
     /* a workbook that lists every row: their cells kept in a file */
     if (rank0 && ok && (formats & RPT_XLSX) && total <= (detail_max > 0 ? detail_max : RPT_DETAIL_MAX)) {
         o.det = calloc(1, sizeof *o.det);
-        o.spool = o.det ? scratch_file() : NULL;
-        if (!o.spool) {
+        o.spool.f = o.det ? scratch_file() : NULL;
+        if (!o.spool.f) {
             diag_set(d, t->path, 0, 0,
                      "no scratch file for the workbook's rows: %s (scratch files go in %s: TMPDIR)",
                      strerror(o.det ? errno : ENOMEM), scratch_dir());
@@ -105,7 +106,7 @@ int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunPro
         diag_set(d, t->path, 0, 0, "out of memory for the rows the report keeps");
         rc = 1;
     }
-    if (!rc && o.spool && (o.spool_bad || fflush(o.spool))) {
+    if (!rc && o.spool.f && (o.spool_bad || fflush(o.spool.f))) {
         diag_set(d, dir, 0, 0, "cannot keep the workbook's rows in a temporary file: %s",
                  strerror(o.spool_bad ? o.spool_bad : errno));
         rc = 2;
@@ -114,11 +115,9 @@ int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunPro
     if (o.det)
         rpt_detail_free(o.det);
     free(o.det);
-    if (!rc && o.spool) {
+    if (!rc)
         *spool = o.spool;
-        *nspool = o.nspool;
-    } else if (o.spool) {
-        fclose(o.spool);
-    }
+    else if (o.spool.f)
+        fclose(o.spool.f);
     return rc;
 }

@@ -46,11 +46,10 @@ int rpt_study(const Study *s)
     Diag rd;
     diag_clear(&rd);
     char sdir[1200] = "";
-    FILE *spool = NULL;
-    int nspool = 0;
+    RptSpool spool = {NULL, 0, 0};
     const int got =
         streamed ? rpt_stream_table(s->db, s->table, s->jobs, s->top_k, s->progress, s->progress_ctx, s->dir,
-                                    s->formats, detail_max, &run, sdir, sizeof sdir, &spool, &nspool, &rd)
+                                    s->formats, detail_max, &run, sdir, sizeof sdir, &spool, &rd)
                  : run_table(s->db, s->table, s->jobs, s->top_k, s->progress, s->progress_ctx, &run, &rd);
     if (got) {
         char msg[1200];
@@ -85,8 +84,7 @@ int rpt_study(const Study *s)
                        .resolve = s->resolve,
                        .detail_max = detail_max,
                        .streamed = sdir[0] ? sdir : NULL,
-                       .detail_spool = spool,
-                       .detail_n = nspool,
+                       .detail = spool,
                        .force = s->force};
     if (rpt_publish(&rin, s->dir, s->formats) != 0)
         rc = STUDY_OUTPUT;
@@ -96,8 +94,8 @@ int rpt_study(const Study *s)
         close(lock);
     if (have_set)
         rpt_series_free(&set);
-    if (spool)
-        fclose(spool);
+    if (spool.f)
+        fclose(spool.f);
     run_free(&run);
     return rc;
 }

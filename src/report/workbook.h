@@ -50,6 +50,7 @@ typedef struct {
     lxw_format *colfmt[128]; /* per summary column */
     int *detail;             /* rows the per-scenario sheets list, ascending; NULL: every row */
     int ndetail;
+    int nevaluated; /* ... of them evaluated (xl_evaluated) */
     int detail_max; /* the most rows a per-scenario sheet lists */
     RptDetail *det; /* the listed row xl_detail gave last (the ... det_at-th), -1: none */
     int det_at;

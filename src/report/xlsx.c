@@ -191,12 +191,16 @@ static int choose_detail(X *x)
         return -1;
     const int max = x->in->detail_max > 0 ? x->in->detail_max : RPT_DETAIL_MAX;
     x->detail_max = max;
-    if (x->in->detail_spool) { /* every row, as the stream kept them */
-        x->ndetail = x->in->detail_n;
+    if (x->in->detail.f) { /* every row, as the stream kept them */
+        x->ndetail = x->in->detail.n;
+        x->nevaluated = x->in->detail.evaluated;
         return 0;
     }
-    if (run_total(run) <= max)
+    if (run_total(run) <= max) {
+        for (int i = 0; i < run->n; i++)
+            x->nevaluated += xl_evaluated(&run->row[i]);
         return 0;
+    }
     unsigned char *mark = calloc((size_t)run->n, 1);
     x->detail = malloc(sizeof *x->detail * (size_t)max);
     if (!mark || !x->detail) {
@@ -220,8 +224,10 @@ static int choose_detail(X *x)
         mark[x->in->sens->s[k].row] = 1;
     x->ndetail = 0;
     for (int i = 0; i < run->n && x->ndetail < max; i++)
-        if (mark[i])
+        if (mark[i]) {
             x->detail[x->ndetail++] = i;
+            x->nevaluated += xl_evaluated(&run->row[i]);
+        }
     free(mark);
     return 0;
 }
@@ -240,7 +246,7 @@ const RptDetail *xl_detail(X *x, int k)
 {
     if (k == x->det_at)
         return x->det;
-    FILE *f = x->in->detail_spool;
+    FILE *f = x->in->detail.f;
     int bad = 0;
     if (!f) {
         bad = rpt_detail_of(&x->run->row[x->detail ? x->detail[k] : k], x->det) != 0;
