@@ -572,8 +572,11 @@ MIN_SOURCES = 2   # sources behind a prediction interval
 # gated at its achieved figure, rounded up, against regressions, and is
 # listed in the README as a miss.
 LOSO_TARGET, ALL_TARGET = 0.12, 0.09
-THRESHOLDS = {"smith2022": 0.21, "ibm_pytorch_fsdp_blog_202403": 0.24, "kempnerforge_mfu_h200_202604": 0.23,
-              "nemo_perf_2502": 0.19, "torchao_float8_training_bench_202503": 0.21,
+# torchao's went from 21 % to 23 % when the IBM rows got their cluster's
+# 800 Gb/s a node and bf16 gradient reduction: the compile family's refit
+# moved from 0.59 to 0.62 (the IBM blog's went from 21.1 % to 17.1 %).
+THRESHOLDS = {"smith2022": 0.21, "ibm_pytorch_fsdp_blog_202403": 0.18, "kempnerforge_mfu_h200_202604": 0.23,
+              "nemo_perf_2502": 0.19, "torchao_float8_training_bench_202503": 0.23,
               "torchtitan_asynctp_h100_202506": 0.15, "torchtitan_perf_doc_202408": 0.14}
 ALL_GATE = 0.10  # all sources together: the target is ALL_TARGET; gated at the achieved figure, rounded up
 COVERAGE = (0.85, 0.95)  # target band of the out-of-sample coverage of the 90 % range
