@@ -361,6 +361,55 @@ def moe_interval(by_src, exclude=None):
     return interval_from(ratios)
 
 
+# ---- expert-parallel exchanges (validation/published/moe_a2a.csv) -------------
+
+A2A_SYSTEMS = {"h100": "dgx-h100", "gb200": "gb200-nvl72"}
+A2A_DISPATCHER = {"alltoall": "alltoall", "hybridep": "deepep"}  # deepflow has no HybridEP: its nearest
+A2ACOLS = ["scenario", "system", "model", "devices", "tp", "pp", "ep", "dp", "microbatch", "global_batch",
+           "recompute", "zero", "precision", "model.layers", "model.hidden", "model.heads", "model.kv_heads",
+           "model.ffn", "model.expert_ffn", "model.experts", "model.experts_per_token", "model.seq_len",
+           "model.vocab", "model.expert_imbalance", "system.framework.moe_dispatcher",
+           "system.framework.ep_overlap"]
+
+
+def evaluate_a2a(deepflow, root, out):
+    """[(id, gpu, dispatcher, ep, phase, predicted us, measured us, gate or None)]: one token dispatch or
+    combine of Table 7's setup (hidden 7168, 4,096 tokens a rank, 256 experts, top-8, bf16), costed by
+    deepflow as a one-layer model on one microbatch: its EP time over the layer's four exchanges (dispatch
+    and combine, forward and backward, the same bytes each)."""
+    rows = []
+    with open(os.path.join(root, "validation", "published", "moe_a2a.csv"), newline="") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    scen = {}
+    for r in rows:
+        key = "a2a-%s-%s-ep%s" % (r["gpu"], r["dispatcher"], r["ep"])
+        r["_key"] = key
+        ep = int(r["ep"])
+        scen[key] = {"scenario": key, "system": A2A_SYSTEMS[r["gpu"]], "model": "mixtral-8x7b", "devices": ep,
+                     "tp": 1, "pp": 1, "ep": ep, "dp": ep, "microbatch": 1, "global_batch": ep,
+                     "recompute": "none", "zero": 1, "precision": "bf16", "model.layers": 1,
+                     "model.hidden": 7168, "model.heads": 56, "model.kv_heads": 8, "model.ffn": 2048,
+                     "model.expert_ffn": 2048, "model.experts": 256, "model.experts_per_token": 8,
+                     "model.seq_len": 4096, "model.vocab": 32000, "model.expert_imbalance": 1,
+                     "system.framework.moe_dispatcher": A2A_DISPATCHER[r["dispatcher"]],
+                     "system.framework.ep_overlap": "no"}
+    run_rows(deepflow, out, "a2a", "expert-parallel exchanges (validation/published/moe_a2a.csv)", A2ACOLS,
+             list(scen.values()))
+    ep_time = {}
+    with open(os.path.join(out, "a2a", "breakdown.csv"), newline="") as f:
+        for b in csv.DictReader(f):
+            if b["component"] == "ep_comm" and b["time_s"]:
+                ep_time[b["scenario"]] = float(b["time_s"]) / 4.0
+    res = []
+    for r in rows:
+        t = ep_time.get(r["_key"])
+        if t is None:
+            raise SystemExit("validate: no expert-parallel time for %s" % r["id"])
+        res.append((r["id"], r["gpu"], r["dispatcher"], int(r["ep"]), r["phase"], 1e6 * t,
+                    float(r["measured_us"]), float(r["gate"]) if r["gate"] else None))
+    return res
+
+
 # ---- pipeline schedules (validation/published/schedules.csv) ------------------
 
 SCOLS = ["scenario", "series", "system", "system.framework", "model", "devices", "tp", "pp", "dp", "microbatch",
@@ -1038,6 +1087,19 @@ def main():
               "over %d runs" % (100 * sum(abs(e) for e in sched_abs) / len(sched_abs),
                                 100 * max(abs(e) for e in sched_abs), 100 * sum(sched_abs) / len(sched_abs),
                                 len(sched_abs)))
+    a2a = evaluate_a2a(deepflow, root, out)
+    print("\nexpert-parallel exchanges: one dispatch or combine, microseconds (Megatron Core MoE report, Table 7; "
+          "validation/published/moe_a2a.csv; not fitted):")
+    for rid, gpu, disp, ep, phase, pred, meas, gate in a2a:
+        print("  %-6s %-9s %-8s ep %2d  predicted %7.0f  measured %7.0f  %+6.1f %%  %s" % (
+            gpu, disp, phase, ep, pred, meas, 100 * (pred / meas - 1),
+            "gate %.0f %%" % (100 * gate) if gate is not None else "not gated (deepflow's deepep)"))
+        if gate is not None and abs(pred / meas - 1) > gate:
+            bad.append("expert-parallel exchange %s: %+.1f %% against its gate of %.0f %%" % (
+                rid, 100 * (pred / meas - 1), 100 * gate))
+    gated = [abs(p / m - 1) for _, _, _, _, _, p, m, g in a2a if g is not None]
+    print("  standard all-to-all: mean |error| %.1f %%, largest %.1f %% over %d exchanges" % (
+        100 * sum(gated) / len(gated), 100 * max(gated), len(gated)))
     fp = evaluate_footprints(deepflow, root)
     print("\npublished training footprints (validation/footprints; energy and carbon, not fitted):")
     for line in footprint_lines(fp):
