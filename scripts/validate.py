@@ -5,7 +5,7 @@ out of sample.
 
 Reads vTrain's measured A100 iterations (validation/vtrain/), the published
 training runs (validation/published/runs.csv) and the mixture-of-experts runs
-(moe_runs.csv, evaluated and never fitted on); runs `deepflow run` on each
+(moe_runs.csv, fitted with their stack's family); runs `deepflow run` on each
 family's runs over a grid of its fitted parameters; prints, per source, the
 in-sample and left-out error and coverage, vTrain's group statistics, the
 ranges and the MFU ceilings; fails when a source's left-out error passes its
@@ -289,13 +289,15 @@ MCOLS = ["scenario", "series", "system", "model", "devices", "tp", "cp", "pp", "
          "model.expert_ffn", "model.experts", "model.experts_per_token", "model.shared_experts", "model.seq_len",
          "model.vocab", "model.expert_imbalance", "model.attention_window", "model.window_layers",
          "model.dense_layers", "model.moe_every", "model.q_lora_rank", "model.kv_lora_rank", "model.rope_head_dim",
-         "model.v_head_dim", "model.mtp_layers", "system.framework.moe_dispatcher", "system.framework.ep_overlap"]
+         "model.v_head_dim", "model.mtp_layers", "model.capacity_factor", "system.framework.moe_dispatcher",
+         "system.framework.ep_overlap", "system.framework.cuda_graphs"]
 
 
 def moe_rows(root, path):
-    """Mixture-of-experts runs (validation/published/moe_runs.csv), evaluated
-    with the fitted stacks and never fitted on: the range of a stack's MoE
-    rows.  Rows the model cannot express say why in `exclude`."""
+    """Mixture-of-experts runs (validation/published/moe_runs.csv), fitted
+    with their stack's family; their residuals, each source left out, give a
+    mixture-of-experts row its range.  Rows the model cannot express say why
+    in `exclude`."""
     rows, skipped = [], []
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
@@ -331,27 +333,14 @@ def moe_rows(root, path):
                   "model.mtp_layers": r["mtp_layers"],
                   # the recipe's token dispatcher and expert all-to-all overlap, where its code states them
                   "system.framework.moe_dispatcher": r["moe_dispatcher"],
-                  "system.framework.ep_overlap": {"1": "yes", "0": "no"}.get(r["ep_overlap"], "")}
+                  "system.framework.ep_overlap": {"1": "yes", "0": "no"}.get(r["ep_overlap"], ""),
+                  # token dropping (a capacity) and the recipe's CUDA graphs, where its code states them
+                  "model.capacity_factor": r.get("capacity_factor", ""),
+                  "system.framework.cuda_graphs": r.get("cuda_graphs", "")}
             sc["_row"] = r
             sc["_stack"] = system_stack(root, sysname)
             rows.append(sc)
     return rows, skipped
-
-
-def evaluate_moe(deepflow, root, out):
-    """{source: [(run id, predicted / measured - 1)]}, the rows not evaluated, and the stack of the runs."""
-    mrows, skipped = moe_rows(root, os.path.join(root, "validation", "published", "moe_runs.csv"))
-    pred = run_rows(deepflow, out, "moe", "mixture-of-experts runs (validation/published/moe_runs.csv)", MCOLS,
-                    mrows)
-    by_src, stacks = {}, set()
-    for sc in mrows:
-        p = pred.get(sc["scenario"])
-        if not p or p["status"] == "error" or not p["step_time_s"]:
-            skipped.append((sc["scenario"], p["error"] if p else "missing"))
-            continue
-        by_src.setdefault(sc["series"], []).append((sc["scenario"], measured_ratio(sc, p) - 1.0))
-        stacks.add(sc["_stack"])
-    return by_src, skipped, stacks
 
 
 def moe_interval(by_src, exclude=None):
@@ -626,12 +615,23 @@ LOSO_TARGET, ALL_TARGET = 0.12, 0.09
 # moved from 0.59 to 0.62 (the IBM blog's went from 21.1 % to 17.1 %).
 THRESHOLDS = {"smith2022": 0.21, "ibm_pytorch_fsdp_blog_202403": 0.18, "kempnerforge_mfu_h200_202604": 0.23,
               "nemo_perf_2502": 0.19, "torchao_float8_training_bench_202503": 0.23,
-              "torchtitan_asynctp_h100_202506": 0.15, "torchtitan_perf_doc_202408": 0.14}
-ALL_GATE = 0.10  # all sources together: the target is ALL_TARGET; gated at the achieved figure, rounded up
+              "torchtitan_asynctp_h100_202506": 0.15, "torchtitan_perf_doc_202408": 0.14,
+              # the Megatron-Bridge performance pages with mixture-of-experts runs (the
+              # same model's H100 figure moves by 2x between containers of one layout)
+              "megatron_bridge_perf_2509": 0.16, "megatron_bridge_perf_2511": 0.23,
+              "megatron_bridge_perf_2602": 0.25, "megatron_bridge_perf_260201": 0.21,
+              "megatron_bridge_perf_2604": 0.14, "megatron_bridge_perf_2606": 0.24}
+# all sources together: the target is ALL_TARGET; gated at the achieved
+# figure, rounded up.  The mixture-of-experts runs joined the fit and the
+# gate in December 2026 (they had been evaluated, never fitted): their
+# sources, 11-24 % each, took all sources from 9.7 % to 11.8 %; the dense
+# runs' sources keep their own gate at 10 %.
+ALL_GATE = 0.12
+DENSE_GATE = 0.10  # the same mean over the dense runs of every source
 COVERAGE = (0.85, 0.95)  # target band of the out-of-sample coverage of the 90 % range
 
 
-GCOLS = PCOLS + ["model.attention"]
+GCOLS = PCOLS + ["model.attention"] + [c for c in MCOLS if c not in PCOLS]
 
 
 def evaluate_grid(deepflow, fam, rows, out):
@@ -639,12 +639,17 @@ def evaluate_grid(deepflow, fam, rows, out):
     cols = GCOLS + OVERRIDE_KEYS + ["system.framework.gemm_efficiency", "system.framework.op_overhead"]
     sweep = ["|".join(pstr(n, v).replace(" ", "") for v in GRID[n]) for n in PARAMS]
     table = os.path.join(out, "grid-%s.csv" % fam)
+    # a long run id goes into the table as a short alias: with its sweep
+    # values a scenario name has a length limit
+    alias = {}
     with open(table, "w", newline="") as f:
         f.write("# title: validation grid, %s\n" % fam)
         w = csv.writer(f, lineterminator="\n")
         w.writerow(cols)
-        for r in rows:
-            w.writerow([r["sc"].get(c, "") for c in GCOLS + OVERRIDE_KEYS] + sweep)
+        for i, r in enumerate(rows):
+            name = r["sc"]["scenario"] if len(r["sc"]["scenario"]) <= 44 else "run-%d" % i
+            alias[name] = r["sc"]["scenario"]
+            w.writerow([name] + [r["sc"].get(c, "") for c in (GCOLS + OVERRIDE_KEYS)[1:]] + sweep)
     summary = run_csv(deepflow, table, os.path.join(out, "grid-" + fam))
     index = {tuple(pstr(n, v).replace(" ", "") for n, v in zip(PARAMS, pt)): pt for pt in points()}
     preds = {}
@@ -654,6 +659,7 @@ def evaluate_grid(deepflow, fam, rows, out):
         ci = {c: i for i, c in enumerate(hdr)}
         for x in rd:
             name, _, tail = x[ci["scenario"]].partition(" [")
+            name = alias.get(name, name)
             vals = tuple(kv.split("=", 1)[1] for kv in tail.rstrip("]").split(","))
             ok = x[ci["status"]] != "error" and x[ci["step_time_s"]]
             preds.setdefault(name, {})[index[vals]] = {
@@ -777,7 +783,8 @@ def mfu_ceilings(rows, preds, fitted, insample):
     for r in rows:
         e = insample[r["id"]]
         p = preds[r["id"]].get(fitted[r["family"]])
-        if r["kind"] != "published" or e is None or not p or not p["mfu"]:
+        # a mixture of experts' MFU (small experts, routing) bounds no dense run
+        if r["kind"] != "published" or r["regime"] == "moe" or e is None or not p or not p["mfu"]:
             continue
         key = (GEN_OF_SYSTEM[r["sc"]["system"]], r["sc"]["precision"])
         v = float(p["mfu"]) * (1.0 + e)
@@ -865,6 +872,13 @@ def main():
     for sc in prow:
         rows.append({"id": sc["scenario"], "source": sc["series"], "subset": "published", "kind": "published",
                      "stack": sc["_stack"], "regime": "multi" if int(sc["devices"]) > 8 else "single", "sc": sc})
+    # the mixture-of-experts runs: fitted with their stack's family like any
+    # run (a stack's host time per op shows most where experts are small),
+    # their own regime for the range of a mixture-of-experts row
+    mrows, moe_skipped = moe_rows(root, os.path.join(root, "validation", "published", "moe_runs.csv"))
+    for sc in mrows:
+        rows.append({"id": sc["scenario"], "source": sc["series"], "subset": "moe", "kind": "published",
+                     "stack": sc["_stack"], "regime": "moe", "sc": sc})
     for r in rows:
         r["family"] = family_of(r["stack"])
         if r["family"] is None:
@@ -917,7 +931,8 @@ def main():
         results["vtrain-" + kind] = report(kind, vt[kind], pred, verbose and kind == "multi")
 
     # published runs, in sample and out
-    print("\n== published runs: %d evaluated, %d not modelled ==" % (len(prow), len(skipped)))
+    print("\n== published runs: %d evaluated (%d of them mixture of experts), %d not modelled ==" %
+          (len(prow) + len(mrows), len(mrows), len(skipped) + len(moe_skipped)))
     print("%-34s %5s %3s %3s %4s %10s %10s %8s %8s" %
           ("run", "gpus", "tp", "pp", "dp", "measured", "predicted", "error", "loso"))
     for r in rows:
@@ -1004,6 +1019,14 @@ def main():
           % (100 * all_in, 100 * all_loso, 100 * ALL_TARGET, 100 * ALL_GATE, "ok" if all_loso <= ALL_GATE else "FAIL"))
     if all_loso > ALL_GATE:
         bad.append("all sources")
+    dense = [[abs(loso[r["id"]]) for r in v if r["regime"] != "moe" and loso[r["id"]] is not None]
+             for v in srcs_all.values()]
+    dense = [sum(d) / len(d) for d in dense if d]
+    dense_loso = sum(dense) / len(dense)
+    print("dense runs of every source (each source weighs the same): left out %.1f %% over %d sources (gate %.0f %%) %s"
+          % (100 * dense_loso, len(dense), 100 * DENSE_GATE, "ok" if dense_loso <= DENSE_GATE else "FAIL"))
+    if dense_loso > DENSE_GATE:
+        bad.append("the dense runs")
     print("out-of-sample coverage of the 90 %% range: %.0f %% of sources' runs on average, %d of %d runs "
           "(%.0f %%); target %.0f-%.0f %%" % (100 * cov_mean, cov_in, cov_runs, 100.0 * cov_in / cov_runs,
                                               100 * COVERAGE[0], 100 * COVERAGE[1]))
@@ -1032,12 +1055,18 @@ def main():
           % ("uncovered", "both", pooled[2], pooled[3], pooled[0],
                                                               pooled[1], 100 * pooled[5]))
 
-    # mixture of experts: evaluated with the fitted stacks, never fitted on
-    moe_src, moe_skipped, moe_stacks = evaluate_moe(deepflow, root, out)
+    # mixture of experts: their runs out of sample (each source left out of
+    # the fit), and the range of a mixture-of-experts row from them
+    moe_src, moe_stacks = {}, set()
+    for r in rows:
+        if r["regime"] == "moe" and loso[r["id"]] is not None:
+            moe_src.setdefault(r["source"], []).append((r["id"], loso[r["id"]]))
+            moe_stacks.add(r["stack"])
     moe_iv = moe_interval(moe_src)
     moe_table = []
     inside_all = n_all = 0
-    print("\nmixture-of-experts runs (validation/published/moe_runs.csv; evaluated, not fitted, not gated):")
+    print("\nmixture-of-experts runs (validation/published/moe_runs.csv; in the fit of their stack's family, "
+          "each source left out):")
     for src in sorted(moe_src):
         errs = [e for _, e in moe_src[src]]
         iv = moe_interval(moe_src, exclude=src)
@@ -1122,7 +1151,7 @@ def main():
                                                                             100 * (pred / meas - 1)))
     print("  mean |error| %.1f %% over %d runs" % (100 * sum(abs(p / m - 1) for _, _, _, p, m in sb) / len(sb),
                                                   len(sb)))
-    rt = readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv)
+    rt = readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv)
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
     for (gen, prec), (v, rid) in sorted(ceilings.items()):
         print("  %-10s %-5s %5.1f %%  %s" % (gen, prec, 100 * v, rid))
@@ -1151,15 +1180,21 @@ SOURCE_NAMES = {
     "llama3_2024": "Llama 3 405B (H100, 8,192-16,384 GPUs)",
     "nemo_perf_2407": "NeMo 24.07 performance page (H100, fp8)",
     "mbridge_perf_2511": "Megatron-Bridge 25.11 performance page (H100, B200, GB200; fp8)",
-    "megatron_bridge_perf_2509": "Megatron-Bridge 25.09 performance page (H100, B200; fp8)",
-    "nemo_perf_2502": "NeMo 25.02 performance page (B200, fp8)",
-    "nemo_perf_2504": "NeMo 25.04 performance page (GB200, fp8)",
+    "megatron_bridge_perf_2509": "Megatron-Bridge 25.09 performance page (H100, B200; fp8; dense and mixture of experts)",
+    "nemo_perf_2502": "NeMo 25.02 performance page (B200, fp8; Llama, Nemotron, Mixtral)",
+    "megatron_bridge_perf_2511": "Megatron-Bridge 25.11 performance page, mixture of experts (H100, B200)",
+    "megatron_bridge_perf_2602": "Megatron-Bridge 26.02 performance page, mixture of experts (H100, B200)",
+    "megatron_bridge_perf_260201": "Megatron-Bridge 26.02.01 performance page, mixture of experts (H100, B200)",
+    "megatron_bridge_perf_2604": "Megatron-Bridge 26.04 performance page, mixture of experts (H100, B200)",
+    "megatron_bridge_perf_260401": "Megatron-Bridge 26.04.01 performance page, mixture of experts (H100, B200)",
+    "megatron_bridge_perf_2606": "Megatron-Bridge 26.06 performance page, mixture of experts (H100)",
+    "nemo_perf_2504": "NeMo 25.04 performance page (GB200, fp8; Llama, Nemotron, Mixtral)",
     "nemo_perf_2507": "NeMo 25.07 performance page (GB200, fp8)",
     "nemo_long_seq_perf": "NeMo long-sequence performance page (H100, fp8, 4k-1M tokens, cp up to 32)",
     "dgxc_bench_v24111": "DGX Cloud benchmarking recipes 24.11.1 (H100, 8-2,048 GPUs)",
     "dgxc_bench_v2502": "DGX Cloud benchmarking recipes 25.02 (H100, 8-2,048 GPUs)",
     "dgxc_bench_v2504": "DGX Cloud benchmarking recipes 25.04 (H100, 8-2,048 GPUs)",
-    "dgxc_bench_v2505": "DGX Cloud benchmarking recipes 25.05 (H100, 16 GPUs)",
+    "dgxc_bench_v2505": "DGX Cloud benchmarking recipes 25.05 (H100, 16-1,024 GPUs; dense and mixture of experts)",
     "torchtitan_bench_h100_202412": "torchtitan benchmarks, December 2024 (H100, 8-512 GPUs)",
     "torchtitan_asynctp_h100_202506": "torchtitan async-TP benchmarks, June 2025 (H100)",
     "torchtitan_perf_doc_202408": "torchtitan performance page, August 2024 (H100, A100)",
@@ -1177,20 +1212,22 @@ def pct(x):
     return ("%.1f %%" % (100 * x)).replace("-", "−")
 
 
-def readme_table(table, all_in, all_loso, cov_mean, cov_in, cov_runs, rho, misses, moe_table=(), moe_iv=None):
+def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, rho, misses, moe_table=(),
+                 moe_iv=None):
     out = ["| source | stack family | runs | in sample: mean \\|error\\| | left out: mean \\|error\\| | "
            "left out: max | left out: signed | in the 90 % range (out of sample) | gate |\n",
            "|---|---|---|---|---|---|---|---|---|\n"]
     for s, fam, n, mi, mxi, mo, mxo, opt, sg, inside, th in table:
         out.append("| %s | %s | %d | %s | %s | %s | %s | %d of %d | %.0f %% |\n" %
                    (SOURCE_NAMES.get(s, s), fam, n, pct(mi), pct(mo), pct(mxo), pct(sg), inside, n, 100 * th))
-    out.append("\nAll sources, each weighing the same: %s in sample, %s left out (target %.0f %%). "
-               "The 90 %% range, built without the source it is tested on, holds %.0f %% of a source's runs "
-               "on average (%d of %d runs).\n" % (pct(all_in), pct(all_loso), 100 * ALL_TARGET, 100 * cov_mean,
-                                                 cov_in, cov_runs))
+    out.append("\nAll sources, each weighing the same: %s in sample, %s left out (target %.0f %%); their dense "
+               "runs alone %s left out. The 90 %% range, built without the source it is tested on, holds %.0f %% "
+               "of a source's runs on average (%d of %d runs).\n" % (pct(all_in), pct(all_loso), 100 * ALL_TARGET,
+                                                                     pct(dense_loso), 100 * cov_mean, cov_in,
+                                                                     cov_runs))
     if moe_table:
-        out.append("\nMixture-of-experts runs (`moe_runs.csv`), evaluated with the fitted stacks and never fitted on "
-                   "(not gated: the MoE physics is incomplete):\n\n")
+        out.append("\nMixture-of-experts runs (`moe_runs.csv`, in the table above with their sources), each source "
+                   "left out of the fit:\n\n")
         out.append("| source | runs | mean \\|error\\| | max | signed | in the range (out of sample) |\n")
         out.append("|---|---|---|---|---|---|\n")
         for src, n, m, mx, sg, inside in moe_table:

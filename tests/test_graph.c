@@ -535,6 +535,54 @@ static void test_expert_gemms(void **state)
     free(g);
 }
 
+/* Where each op sits for CUDA graphs (Op.scope): a dropless mixture of
+ * experts' token path, forward, backward and recomputed, and the embedding,
+ * head and loss outside the layers' graphs; the router (and its gradients)
+ * its own scope; attention and norms the layer's.  With a capacity the
+ * token path's shapes are fixed: the layer's. */
+static void test_graph_scope(void **state)
+{
+    (void)state;
+    Model m = llama2(4, 2048, 32, 4, 768);
+    m.head_dim = 128;
+    m.experts = 128;
+    m.experts_per_token = 8;
+    m.expert_ffn = 768;
+    m.expert_imbalance = 1.0;
+    GraphParams p = params(1, 0, 1, RECOMPUTE_FULL);
+    p.ep = 8;
+    Graph *g = build_ok(&m, &p);
+    const char *tokens[] = {"moe.permute", "moe.dispatch", "expert_up",
+                            "expert_down", "moe.combine",  "moe.unpermute"};
+    for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++) {
+        assert_int_equal(find_op(&g->layer_fwd, tokens[i])->scope, SCOPE_OUTSIDE);
+        assert_int_equal(find_op(&g->layer_recompute, tokens[i])->scope, SCOPE_OUTSIDE);
+    }
+    assert_int_equal(find_op(&g->layer_bwd, "expert_up.wgrad")->scope, SCOPE_OUTSIDE);
+    assert_int_equal(find_op(&g->layer_bwd, "moe.dispatch.bwd")->scope, SCOPE_OUTSIDE);
+    assert_int_equal(find_op(&g->layer_fwd, "router")->scope, SCOPE_ROUTER);
+    assert_int_equal(find_op(&g->layer_fwd, "router.topk")->scope, SCOPE_ROUTER);
+    assert_int_equal(find_op(&g->layer_recompute, "router")->scope, SCOPE_ROUTER);
+    assert_int_equal(find_op(&g->layer_bwd, "router.wgrad")->scope, SCOPE_ROUTER);
+    assert_int_equal(find_op(&g->layer_fwd, "qkv")->scope, SCOPE_LAYER);
+    assert_int_equal(find_op(&g->layer_fwd, "proj")->scope, SCOPE_LAYER);
+    assert_int_equal(find_op(&g->layer_bwd, "qkv.dgrad")->scope, SCOPE_LAYER);
+    const OpList *outside[] = {&g->first_fwd, &g->first_bwd, &g->last_fwd, &g->last_bwd};
+    for (size_t i = 0; i < sizeof outside / sizeof outside[0]; i++) {
+        assert_true(outside[i]->n > 0);
+        for (int j = 0; j < outside[i]->n; j++)
+            assert_int_equal(outside[i]->op[j].scope, SCOPE_OUTSIDE);
+    }
+    free(g);
+
+    m.capacity_factor = 1.25;
+    g = build_ok(&m, &p);
+    for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
+        assert_int_equal(find_op(&g->layer_fwd, tokens[i])->scope, SCOPE_LAYER);
+    assert_int_equal(find_op(&g->layer_fwd, "router")->scope, SCOPE_ROUTER);
+    free(g);
+}
+
 /* DeepSeek-V3 as published (DeepSeek-V3 report 2.1, 4.2; config.json): 61
  * layers, the first 3 dense, multi-head latent attention, one prediction
  * module.  The parameter count term by term, and 671 B for the main model
@@ -1054,6 +1102,7 @@ int main(void)
         cmocka_unit_test(test_selective_per_op),
         cmocka_unit_test(test_sliding_window),
         cmocka_unit_test(test_expert_gemms),
+        cmocka_unit_test(test_graph_scope),
         cmocka_unit_test(test_deepseek_v3_params),
         cmocka_unit_test(test_dense_moe_mix),
         cmocka_unit_test(test_latent_attention),

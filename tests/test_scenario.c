@@ -125,7 +125,7 @@ static void eval_ok(const Scenario *sc, Result *r)
 /* Evaluate `base` with `extra` settings appended. */
 static void eval_spec(Fix *f, const char *base, const char *extra, Result *r)
 {
-    char spec[512];
+    char spec[1024];
     snprintf(spec, sizeof spec, "%s, %s", base, extra);
     build_ok(f, spec);
     eval_ok(&f->sc, r);
@@ -850,6 +850,52 @@ static void test_moe_host_sync(void **state)
     assert_rel(sync0.step_time_s, cap0.step_time_s, 1e-12);
 }
 
+/* CUDA graphs (system.framework.cuda_graphs): what a graph replays costs no
+ * host dispatch.  router takes the router off the host; partial the whole
+ * layer but a dropless mixture of experts' token path (and the embedding,
+ * head and loss): less host time each, still some; with a capacity the
+ * token path's shapes are fixed and it is captured too.  full leaves the
+ * host nothing, and refuses a dropless mixture of experts, naming the
+ * setting.  The device's work never moves. */
+static void test_cuda_graphs(void **state)
+{
+    Fix *f = *state;
+    Result none, router, part, part_cap, full_cap;
+    const char *base =
+        "system=dgx-h100, model=mixtral-8x7b, model.layers=4, model.hidden=2048, model.heads=32, "
+        "model.kv_heads=4, model.head_dim=128, model.ffn=768, model.experts=128, "
+        "model.experts_per_token=8, model.seq_len=4096, model.expert_imbalance=1, devices=8, tp=1, "
+        "pp=1, ep=8, microbatch=1, global_batch=8, precision=bf16, recompute=none, zero=1, "
+        "system.framework.op_overhead=100 us";
+    eval_spec(f, base, "model.capacity_factor=0, system.framework.cuda_graphs=none", &none);
+    eval_spec(f, base, "model.capacity_factor=0, system.framework.cuda_graphs=router", &router);
+    eval_spec(f, base, "model.capacity_factor=0, system.framework.cuda_graphs=partial", &part);
+    eval_spec(f, base, "model.capacity_factor=1, system.framework.cuda_graphs=partial", &part_cap);
+    eval_spec(f, base, "model.capacity_factor=1, system.framework.cuda_graphs=full", &full_cap);
+    print_message("host: none %.4g s, router %.4g s, partial %.4g s, partial with a capacity %.4g s\n",
+                  none.comp_time_s[COMP_HOST], router.comp_time_s[COMP_HOST], part.comp_time_s[COMP_HOST],
+                  part_cap.comp_time_s[COMP_HOST]);
+    assert_true(part.comp_time_s[COMP_HOST] > 0.0);
+    assert_true(router.comp_time_s[COMP_HOST] < none.comp_time_s[COMP_HOST]);
+    assert_true(part.comp_time_s[COMP_HOST] < router.comp_time_s[COMP_HOST]);
+    assert_true(part.comp_time_s[COMP_HOST] < 0.8 * none.comp_time_s[COMP_HOST]);
+    assert_true(part_cap.comp_time_s[COMP_HOST] < part.comp_time_s[COMP_HOST]);
+    assert_true(full_cap.comp_time_s[COMP_HOST] == 0.0);
+    assert_true(part.step_time_s < none.step_time_s);
+    for (int c = 0; c < COMP_COUNT; c++)
+        if (c != COMP_HOST)
+            assert_rel(part.comp_time_s[c], none.comp_time_s[c], 1e-12);
+
+    char spec[1024];
+    snprintf(spec, sizeof spec, "%s, model.capacity_factor=0, system.framework.cuda_graphs=full", base);
+    build_ok(f, spec);
+    Result r;
+    assert_int_not_equal(evaluate(&f->sc, &r), 0);
+    assert_int_equal(r.status, STATUS_ERROR);
+    assert_non_null(strstr(r.error, "cuda_graphs full: a graph of the whole step needs fixed shapes"));
+    assert_string_equal(r.error_key, "system.framework.cuda_graphs");
+}
+
 /* FlashAttention-2 kernels (flash_attention: fa2) take the fused attention
  * blocks 1 / efficiency.attention_fa2 as long: 0.52 on H100 (PyTorch's
  * SDPA against cuDNN), 1 on A100 (FA2 is Ampere's best); nothing else
@@ -1101,6 +1147,7 @@ int main(void)
         cmocka_unit_test(test_interval_coverage),
         cmocka_unit_test(test_attention_fa2),
         cmocka_unit_test(test_moe_host_sync),
+        cmocka_unit_test(test_cuda_graphs),
         cmocka_unit_test(test_gemm_shapes_h100),
         cmocka_unit_test(test_optimizers),
         cmocka_unit_test(test_sparse_gradients),

@@ -252,6 +252,7 @@ static const char *const flash_choices[] = {"no", "yes", "fa2", NULL};
 static const char *const grad_choices[] = {"fp32", "16bit", NULL};
 static const char *const selective_choices[] = {"megatron", "per_op", NULL};
 static const char *const dispatcher_choices[] = {"alltoall", "deepep", NULL};
+static const char *const graphs_choices[] = {"none", "router", "partial", "full", NULL};
 
 /* The four keys of one regime's prediction interval (make validate writes them). */
 #define P_INTERVAL(regime, words)                                                                            \
@@ -323,10 +324,16 @@ static const ParamDef framework_defs[] = {
     PI(Framework, "ep_comm_sms", ep_comm_sms, 0, 1e4, 20, 0, 0,
        "streaming multiprocessors the expert all-to-all's kernels hold while it runs under compute, which "
        "the compute loses for that time (20: DeepSeek-V3 technical report, section 3.2.2)"),
+    PE(Framework, "cuda_graphs", cuda_graphs, graphs_choices, GRAPHS_NONE, 0,
+       "ops replayed as CUDA graphs pay no host dispatch (op_overhead): none; router (Megatron-Core's "
+       "cuda_graph_scope moe_router, moe_preprocess: a mixture of experts' router and top-k); partial (scope "
+       "attn, mlp, moe_router, moe_preprocess: each transformer layer's static-shape work, not a dropless "
+       "mixture of experts' token path from permutation to combine nor the embedding, head and loss); full "
+       "(the whole step; a dropless mixture of experts cannot be captured)"),
     P_INTERVAL(single_node, "one node"),
     P_INTERVAL(multi_node, "several nodes"),
     P_INTERVAL(uncovered, "a row no validation source covers (every source's out-of-sample residuals)"),
-    P_INTERVAL(moe, "a mixture-of-experts row (the published MoE runs, evaluated and never fitted on)"),
+    P_INTERVAL(moe, "a mixture-of-experts row (the published MoE runs, each source left out of the fit)"),
     PS(Framework, "interval.generations", generations, 0,
        "device generations the stack's validation runs cover, space-separated (make validate)"),
     PI(Framework, "interval.max_devices", max_devices, 0, 1e8, 0, 0, 0,

@@ -242,6 +242,13 @@ typedef enum { DISPATCH_ALLTOALL, DISPATCH_DEEPEP } DispatchKind;
  * core) or PyTorch's per-op policy (every matmul but every second one and
  * the attention kept; norms, activations and the other matmuls redone). */
 typedef enum { SELECTIVE_MEGATRON, SELECTIVE_PER_OP } SelectiveKind;
+/* What the stack replays as CUDA graphs, whose kernels the host does not
+ * dispatch one by one: nothing; a mixture of experts' router (Megatron-Core's
+ * cuda_graph_scope moe_router, moe_preprocess); the static-shape work of each
+ * transformer layer (scope attn, mlp, moe_router, moe_preprocess: attention,
+ * norms, dense MLPs, shared experts, the router), not a dropless mixture of
+ * experts' token path nor the embedding, head and loss; or the whole step. */
+typedef enum { GRAPHS_NONE, GRAPHS_ROUTER, GRAPHS_PARTIAL, GRAPHS_FULL } GraphsKind;
 
 /* Prediction interval of a stack on one regime: quantiles of the ratio
  * measured / predicted step time over the public validation runs of that
@@ -271,6 +278,7 @@ typedef struct {
     DispatchKind dispatcher; /* mixture of experts: how tokens reach their experts' ranks */
     int ep_overlap;          /* the expert all-to-all of one microbatch hidden under another's compute */
     int ep_comm_sms;         /* SMs the overlapped expert all-to-all takes from the compute */
+    GraphsKind cuda_graphs;  /* what runs as CUDA graphs, without a host dispatch per op */
     Interval single_node, multi_node;
     Interval uncovered;               /* for a row no validation source covers: every source's residuals */
     Interval moe;                     /* mixture-of-experts rows: the published MoE runs' residuals */

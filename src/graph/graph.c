@@ -20,6 +20,7 @@ void graph_sink_init(OpSink *k, OpList *list, const char *list_name, Diag *d)
     k->list_name = list_name;
     k->d = d;
     k->failed = 0;
+    k->scope = SCOPE_LAYER;
 }
 
 void graph_emit(OpSink *k, const Op *op)
@@ -31,7 +32,10 @@ void graph_emit(OpSink *k, const Op *op)
                              GRAPH_MAX_OPS);
         return;
     }
-    k->list->op[k->list->n++] = *op;
+    Op *out = &k->list->op[k->list->n++];
+    *out = *op;
+    if (k->scope > out->scope)
+        out->scope = k->scope;
 }
 
 Op graph_gemm_op_bytes(const char *name, Component comp, int64_t batch, int64_t m, int64_t n, int64_t k,

@@ -27,6 +27,14 @@ typedef enum {
     COLL_COUNT
 } Collective;
 
+/* Where an op sits for a stack's CUDA graphs (Framework.cuda_graphs): the
+ * static-shape work of a layer (attention, norms, dense MLP, shared
+ * experts), a mixture of experts' router (and its top-k), or outside what a
+ * layer's graphs capture: a transformer's embedding, head and loss, and a
+ * dropless mixture of experts' token path, whose shapes change every step
+ * (permutation, dispatch, expert GEMMs, combine). */
+typedef enum { SCOPE_LAYER, SCOPE_ROUTER, SCOPE_OUTSIDE } GraphScope;
+
 /* One kernel or collective, or `repeat` of them run one after the other
  * (an LSTM's timesteps, a CNN's layers of one shape): the other fields
  * describe one run, and the step model charges every run its time, energy,
@@ -48,6 +56,7 @@ typedef struct {
     Collective coll;
     double comm_bytes; /* message size per device (the full buffer, as NCCL counts it) */
     int fanout;        /* COLL_ALLTOALL of tokens: copies of each token in comm_bytes (top-k; 0: 1) */
+    GraphScope scope;  /* what CUDA graphs of a stack capture it (Framework.cuda_graphs) */
 } Op;
 
 #define GROUP_EP  1

@@ -14,7 +14,8 @@ typedef struct {
     OpList *list;
     const char *list_name; /* "layer_fwd", ... for the diagnostic */
     Diag *d;
-    int failed; /* 0, or -1 after the first overflow */
+    int failed;       /* 0, or -1 after the first overflow */
+    GraphScope scope; /* ops appended get at least this scope (SCOPE_LAYER < ROUTER < OUTSIDE) */
 } OpSink;
 
 void graph_sink_init(OpSink *k, OpList *list, const char *list_name, Diag *d);

@@ -626,9 +626,12 @@ static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int
 static void moe_forward(OpSink *k, const Dims *x)
 {
     const int64_t rl = (int64_t)ceil(x->rows_loc);
+    const GraphScope outer = k->scope;
+    k->scope = outer > SCOPE_ROUTER ? outer : SCOPE_ROUTER;
     gemm(k, x, "router", COMP_GEMM, 1, rl, x->E, x->h);
     membound(k, "router.topk", COMP_MEMBOUND, x->rows_loc * (double)x->E * 2.0 * 4.0,
              x->rows_loc * (double)x->E * 4.0);
+    k->scope = outer;
     /* tokens gathered by expert before the dispatch and scattered back (and
      * weighted) after the combine: each pair read and written once */
     const double pairs = x->rows_loc * (double)x->topk * (double)x->h * x->e;
@@ -636,7 +639,11 @@ static void moe_forward(OpSink *k, const Dims *x)
      * the grouped GEMM need the tokens per expert on the host, a
      * device-to-host copy the host waits for (Megatron-Core's alltoall
      * dispatcher, tokens_per_expert .to("cpu")); with a capacity the sizes
-     * are known */
+     * are known.  The token path's shapes then change every step: no CUDA
+     * graph captures it (the router before and the shared experts after
+     * it, yes). */
+    if (x->dropless)
+        k->scope = SCOPE_OUTSIDE;
     Op permute = graph_membound_op("moe.permute", COMP_MEMBOUND, 2.0 * pairs, 0.0);
     permute.sync = x->dropless;
     graph_emit(k, &permute);
@@ -646,6 +653,7 @@ static void moe_forward(OpSink *k, const Dims *x)
     etp_coll(k, x, "moe.etp.reducescatter", COLL_REDUCESCATTER);
     a2a(k, x, "moe.combine");
     membound(k, "moe.unpermute", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
+    k->scope = outer;
     if (x->shared > 0)
         mlp_forward(k, x, 1, x->rows, x->f_s_l, x->n_up_s, "shared_up", "shared_down", 0);
 }
@@ -656,6 +664,9 @@ static void moe_backward(OpSink *k, const Dims *x)
         mlp_backward(k, x, 1, x->rows, x->f_s_l, x->n_up_s, "shared_down.dgrad", "shared_down.wgrad",
                      "shared_up.dgrad", "shared_up.wgrad", 0);
     const double pairs = x->rows_loc * (double)x->topk * (double)x->h * x->e;
+    const GraphScope outer = k->scope;
+    if (x->dropless)
+        k->scope = SCOPE_OUTSIDE;
     membound(k, "moe.unpermute.bwd", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
     a2a(k, x, "moe.combine.bwd");
     etp_coll(k, x, "moe.etp.reducescatter.bwd", COLL_ALLGATHER);
@@ -664,7 +675,9 @@ static void moe_backward(OpSink *k, const Dims *x)
     etp_coll(k, x, "moe.etp.allgather.bwd", COLL_REDUCESCATTER);
     a2a(k, x, "moe.dispatch.bwd");
     membound(k, "moe.permute.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+    k->scope = outer > SCOPE_ROUTER ? outer : SCOPE_ROUTER;
     gemm_grads(k, x, "router.dgrad", "router.wgrad", COMP_GEMM, (int64_t)ceil(x->rows_loc), x->E, x->h);
+    k->scope = outer;
 }
 
 static void layer_forward(OpSink *k, const Dims *x)
@@ -1120,6 +1133,9 @@ int transformer_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
     graph_sink_init(&k[7], &g->dense_fwd, "dense_fwd", d);
     graph_sink_init(&k[8], &g->dense_bwd, "dense_bwd", d);
     graph_sink_init(&k[9], &g->dense_recompute, "dense_recompute", d);
+    /* the embedding, head and loss lie outside the layers a partial CUDA graph captures */
+    for (int i = 3; i <= 6; i++)
+        k[i].scope = SCOPE_OUTSIDE;
     layer_forward(&k[0], &x);
     layer_backward(&k[1], &x);
     layer_recompute(&k[2], &x, &g->layer_fwd);

@@ -75,9 +75,27 @@ static Precision op_precision(const Ctx *x, const Op *op)
     return x->prec;
 }
 
+/* Whether the stack replays the op as part of a CUDA graph. */
+static int op_captured(GraphsKind graphs, const Op *op)
+{
+    switch (graphs) {
+    case GRAPHS_FULL:
+        return 1;
+    case GRAPHS_PARTIAL:
+        return op->scope != SCOPE_OUTSIDE;
+    case GRAPHS_ROUTER:
+        return op->scope == SCOPE_ROUTER;
+    case GRAPHS_NONE:
+    default:
+        return 0;
+    }
+}
+
 /* Cost one op list.  Ops run in order on one stream; the host dispatches
  * them ahead of the device, so the list takes max(device time, ops x host
- * dispatch time): the excess is charged to COMP_HOST.  An op that repeats
+ * dispatch time): the excess is charged to COMP_HOST.  Ops the stack
+ * replays as CUDA graphs (Framework.cuda_graphs) are not dispatched one by
+ * one: they count no host time.  An op that repeats
  * r times (Op.repeat) costs r runs: r x its time, energy and link bytes,
  * and r dispatches; a GEMM's cost is looked up once.  A stack that
  * overlaps tensor-parallel communication with the GEMMs (Megatron-Core's
@@ -89,9 +107,11 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
     double t_op[GRAPH_MAX_OPS]; /* each op's device time, for the segments between host syncs */
     int syncs = 0;
     const double host_op = x->sys->framework.host_op_s;
+    const GraphsKind graphs = x->sys->framework.cuda_graphs;
     for (int i = 0; i < l->n; i++) {
         const Op *op = &l->op[i];
         const double r = op_runs(op);
+        const double r_host = op_captured(graphs, op) ? 0.0 : r; /* the runs the host dispatches */
         syncs += op->sync != 0;
         double t = 0;
         Component comp = recompute ? COMP_RECOMPUTE : op->comp;
@@ -139,7 +159,7 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         c->t[comp] += t;
         c->e[comp] += e;
         device += t;
-        runs += r;
+        runs += r_host;
         t_op[i] = t;
     }
     const double device_all = device;
@@ -160,7 +180,9 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
                 seg_dev = seg_runs = 0;
             }
             if (i < l->n) {
-                seg_runs += op_runs(&l->op[i]);
+                const Op *op = &l->op[i];
+                if (!op_captured(graphs, op))
+                    seg_runs += op_runs(op);
                 seg_dev += t_op[i];
             }
         }
@@ -379,6 +401,16 @@ static int step_layout(const Scenario *sc, Ctx *x, Layout *L, Result *r)
                  precision_name(sc->precision));
         fail(r, msg);
         snprintf(r->error_key, sizeof r->error_key, "precision");
+        return -1;
+    }
+    /* a graph of the whole step replays fixed shapes; a dropless mixture of
+     * experts' tokens per expert change every step and go to the host */
+    if (sys->framework.cuda_graphs == GRAPHS_FULL && sc->model.experts > 0 &&
+        !(sc->model.capacity_factor > 0)) {
+        fail(r, "cuda_graphs full: a graph of the whole step needs fixed shapes, and a dropless mixture of "
+                "experts (capacity_factor 0) sends its tokens per expert to the host every layer; set "
+                "model.capacity_factor (token dropping) or cuda_graphs partial");
+        snprintf(r->error_key, sizeof r->error_key, "system.framework.cuda_graphs");
         return -1;
     }
 
