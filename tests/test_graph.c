@@ -511,18 +511,26 @@ static void test_sliding_window(void **state)
     free(same);
 }
 
-/* The experts' GEMMs run one expert after another (a GEMM per local
- * expert), so the graph carries one expert's shape repeated E / ep times:
- * the FLOPs are those of the whole batch. */
-static void test_expert_gemms(void **state)
+/* Fine-grained experts, four layers of Qwen3-30B-A3B's shape: 128 experts
+ * of 768, top-8, balanced. */
+static Model fine_experts(void)
 {
-    (void)state;
     Model m = llama2(4, 2048, 32, 4, 768);
     m.head_dim = 128;
     m.experts = 128;
     m.experts_per_token = 8;
     m.expert_ffn = 768;
     m.expert_imbalance = 1.0;
+    return m;
+}
+
+/* The experts' GEMMs run one expert after another (a GEMM per local
+ * expert), so the graph carries one expert's shape repeated E / ep times:
+ * the FLOPs are those of the whole batch. */
+static void test_expert_gemms(void **state)
+{
+    (void)state;
+    Model m = fine_experts();
     GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
     p.ep = 8;
     Graph *g = build_ok(&m, &p);
@@ -543,12 +551,7 @@ static void test_expert_gemms(void **state)
 static void test_graph_scope(void **state)
 {
     (void)state;
-    Model m = llama2(4, 2048, 32, 4, 768);
-    m.head_dim = 128;
-    m.experts = 128;
-    m.experts_per_token = 8;
-    m.expert_ffn = 768;
-    m.expert_imbalance = 1.0;
+    Model m = fine_experts();
     GraphParams p = params(1, 0, 1, RECOMPUTE_FULL);
     p.ep = 8;
     Graph *g = build_ok(&m, &p);

@@ -826,6 +826,14 @@ static void test_interval_coverage(void **state)
     assert_non_null(strstr(moe.interval_basis, "no validation run on a hopper device"));
 }
 
+/* Four layers of Qwen3-30B-A3B's shape on 8 H100s: 128 fine-grained
+ * experts, top-8, balanced, one expert-parallel group. */
+#define FINE_EXPERTS                                                                                         \
+    "system=dgx-h100, model=mixtral-8x7b, model.layers=4, model.hidden=2048, model.heads=32, "               \
+    "model.kv_heads=4, model.head_dim=128, model.ffn=768, model.experts=128, "                               \
+    "model.experts_per_token=8, model.seq_len=4096, model.expert_imbalance=1, devices=8, tp=1, "             \
+    "pp=1, ep=8, microbatch=1, global_batch=8, precision=bf16, recompute=none, zero=1"
+
 /* Dropless routing sends the tokens per expert to the host (the
  * dispatcher's device-to-host copy): the host cannot run ahead past it, so
  * a layer whose expert ops are host-bound pays for them even where its
@@ -835,11 +843,7 @@ static void test_moe_host_sync(void **state)
 {
     Fix *f = *state;
     Result sync, cap, sync0, cap0;
-    const char *base =
-        "system=dgx-h100, model=mixtral-8x7b, model.layers=4, model.hidden=2048, model.heads=32, "
-        "model.kv_heads=4, model.head_dim=128, model.ffn=768, model.experts=128, "
-        "model.experts_per_token=8, model.seq_len=4096, model.expert_imbalance=1, devices=8, tp=1, "
-        "pp=1, ep=8, microbatch=1, global_batch=8, precision=bf16, recompute=none, zero=1";
+    const char *base = FINE_EXPERTS;
     eval_spec(f, base, "model.capacity_factor=0, system.framework.op_overhead=50 us", &sync);
     eval_spec(f, base, "model.capacity_factor=1, system.framework.op_overhead=50 us", &cap);
     assert_true(sync.comp_time_s[COMP_HOST] > 2.0 * cap.comp_time_s[COMP_HOST]);
@@ -861,12 +865,7 @@ static void test_cuda_graphs(void **state)
 {
     Fix *f = *state;
     Result none, router, part, part_cap, full_cap;
-    const char *base =
-        "system=dgx-h100, model=mixtral-8x7b, model.layers=4, model.hidden=2048, model.heads=32, "
-        "model.kv_heads=4, model.head_dim=128, model.ffn=768, model.experts=128, "
-        "model.experts_per_token=8, model.seq_len=4096, model.expert_imbalance=1, devices=8, tp=1, "
-        "pp=1, ep=8, microbatch=1, global_batch=8, precision=bf16, recompute=none, zero=1, "
-        "system.framework.op_overhead=100 us";
+    const char *base = FINE_EXPERTS ", system.framework.op_overhead=100 us";
     eval_spec(f, base, "model.capacity_factor=0, system.framework.cuda_graphs=none", &none);
     eval_spec(f, base, "model.capacity_factor=0, system.framework.cuda_graphs=router", &router);
     eval_spec(f, base, "model.capacity_factor=0, system.framework.cuda_graphs=partial", &part);
