@@ -280,7 +280,7 @@ static void test_cube_mesh(void **state)
  * share for other nodes, (n-1)/n S, through its own port while its node's
  * share, (g-1)/p S, crosses NVLink; with top-k copies of each token,
  * DeepEP's dispatch sends a token once to each other node that holds one
- * of its experts. */
+ * of its experts, and once to each other rank of its node. */
 static void test_alltoall_across_nodes(void **state)
 {
     (void)state;
@@ -301,15 +301,21 @@ static void test_alltoall_across_nodes(void **state)
     const double out = S / 8 * 3 * (1 - pow(0.75, 8));
     assert_rel(c.inter_bytes, out, 1e-12);
     assert_rel(c.time_s, out / ib, 1e-12);
-    /* one copy: nothing to merge; inside a node: as the plain all-to-all */
+    /* the node's share: 7 of the 31 other ranks, each met once, 1 - (31/32)^8 */
+    assert_rel(c.intra_bytes, S / 8 * 7 * (1 - pow(31.0 / 32, 8)), 1e-12);
+    /* one copy: nothing to merge */
     CollCost plain;
     net_alltoall_tokens(&s, &g, S, 1, &c);
     net_collective(&s, &g, COLL_ALLTOALL, S, &plain);
     assert_rel(c.time_s, plain.time_s, 1e-15);
+    /* inside a node: the plain all-to-all of the bytes the token's distinct
+     * ranks take, 8 (1 - (7/8)^8) / 8 of them */
     net_group(&s, 8, 1, &g);
     net_alltoall_tokens(&s, &g, S, 8, &c);
-    net_collective(&s, &g, COLL_ALLTOALL, S, &plain);
+    const double met = 8.0 / 8 * (1 - pow(7.0 / 8, 8));
+    net_collective(&s, &g, COLL_ALLTOALL, S * met, &plain);
     assert_rel(c.time_s, plain.time_s, 1e-15);
+    assert_rel(c.intra_bytes, plain.intra_bytes, 1e-15);
     assert_string_equal(c.tier, "intra");
     /* latency: p - 1 sends, each paying the slower tier's */
     s.inter.latency_s = 10e-6;

@@ -177,21 +177,31 @@ double net_tier_time(const Network *net, Collective c, double bytes, int p, Algo
     return t + steps * net->alpha_extra;
 }
 
+/* Of an all-to-all's bytes holding fanout copies of each token, spread
+ * evenly over m destinations (ranks or nodes), the share that reaches the
+ * other m - 1 once per destination met, as DeepEP sends a token (its
+ * get_dispatch_layout: is_token_in_rank, num_tokens_per_rdma_rank): the
+ * token meets (m - 1)(1 - (1 - 1/m)^fanout) of them, in place of fanout
+ * (m - 1) / m copies. */
+static double token_share(double m, int fanout)
+{
+    return fanout > 1 ? m / (double)fanout * (1.0 - pow(1.0 - 1.0 / m, (double)fanout)) : 1.0;
+}
+
 /* An all-to-all across nodes on a switched scale-out tier: each rank's
  * share for other nodes through its own port, its node's share on the
  * intra-node tier at the same time.  fanout > 1: bytes hold fanout copies
  * of each token, and a token crosses to each other node that holds one of
- * its copies' destinations once (DeepEP): with the copies spread evenly
- * over the n nodes it meets (n - 1)(1 - (1 - 1/n)^fanout) of them, in
- * place of fanout (n - 1) / n. */
+ * its copies' destinations once, and to each other rank of its own node
+ * once (DeepEP; token_share).  The forwarding of a token that arrived over
+ * the scale-out tier to its node's ranks is not counted: it runs on the
+ * intra-node tier, several times faster, under the crossing. */
 static void alltoall_across(const System *sys, const Group *g, const Network *xn, double bytes, int fanout,
                             CollCost *out)
 {
     const double n = (double)g->nodes, p = (double)g->p;
-    double out_node = (n - 1.0) / n * bytes;
-    if (fanout > 1)
-        out_node = bytes / fanout * (n - 1.0) * (1.0 - pow(1.0 - 1.0 / n, (double)fanout));
-    const double in_node = (double)(g->per_node - 1) / p * bytes;
+    const double out_node = (n - 1.0) / n * bytes * token_share(n, fanout);
+    const double in_node = (double)(g->per_node - 1) / p * bytes * token_share(p, fanout);
     const double t_out = out_node / (xn->bw_bytes_per_s * xn->efficiency);
     const double t_in =
         g->per_node > 1 ? in_node / (net_group_bw(&sys->intra, g->per_node) * sys->intra.efficiency) : 0.0;
@@ -216,7 +226,10 @@ static void collective(const System *sys, const Group *g, Collective c, double b
         return;
     double frac = c == COLL_ALLREDUCE ? 2.0 * (p - 1) / p : c == COLL_P2P ? 1.0 : (double)(p - 1) / p;
     if (g->nodes <= 1) {
-        /* Inside a node NCCL runs rings (its trees span nodes). */
+        /* Inside a node NCCL runs rings (its trees span nodes); DeepEP's
+         * tokens go once to each rank they meet (token_share). */
+        if (c == COLL_ALLTOALL)
+            bytes *= token_share((double)p, fanout);
         out->algo = c == COLL_P2P ? ALGO_DIRECT : ALGO_RING;
         out->time_s = net_tier_time(&sys->intra, c, bytes, p, ALGO_RING, 1.0);
         out->intra_bytes = frac * bytes;
