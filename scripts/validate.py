@@ -366,7 +366,6 @@ def evaluate_a2a(deepflow, root, out):
     combine of Table 7's setup (hidden 7168, 4,096 tokens a rank, 256 experts, top-8, bf16), costed by
     deepflow as a one-layer model on one microbatch: its EP time over the layer's four exchanges (dispatch
     and combine, forward and backward, the same bytes each)."""
-    rows = []
     with open(os.path.join(root, "validation", "published", "moe_a2a.csv"), newline="") as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     scen = {}

@@ -23,6 +23,14 @@ void graph_sink_init(OpSink *k, OpList *list, const char *list_name, Diag *d)
     k->scope = SCOPE_LAYER;
 }
 
+GraphScope graph_scope_raise(OpSink *k, GraphScope scope)
+{
+    const GraphScope was = k->scope;
+    if (scope > k->scope)
+        k->scope = scope;
+    return was;
+}
+
 void graph_emit(OpSink *k, const Op *op)
 {
     if (k->failed)

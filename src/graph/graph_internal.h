@@ -19,6 +19,9 @@ typedef struct {
 } OpSink;
 
 void graph_sink_init(OpSink *k, OpList *list, const char *list_name, Diag *d);
+/* Raise the sink's scope to at least `scope` (never lower it); the scope it
+ * had, for the caller to restore. */
+GraphScope graph_scope_raise(OpSink *k, GraphScope scope);
 void graph_emit(OpSink *k, const Op *op);
 
 /* batch x [m x k].[k x n]: flops 2*batch*m*n*k; bytes: both inputs read at

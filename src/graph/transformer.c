@@ -626,8 +626,7 @@ static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int
 static void moe_forward(OpSink *k, const Dims *x)
 {
     const int64_t rl = (int64_t)ceil(x->rows_loc);
-    const GraphScope outer = k->scope;
-    k->scope = outer > SCOPE_ROUTER ? outer : SCOPE_ROUTER;
+    const GraphScope outer = graph_scope_raise(k, SCOPE_ROUTER);
     gemm(k, x, "router", COMP_GEMM, 1, rl, x->E, x->h);
     membound(k, "router.topk", COMP_MEMBOUND, x->rows_loc * (double)x->E * 2.0 * 4.0,
              x->rows_loc * (double)x->E * 4.0);
@@ -643,7 +642,7 @@ static void moe_forward(OpSink *k, const Dims *x)
      * graph captures it (the router before and the shared experts after
      * it, yes). */
     if (x->dropless)
-        k->scope = SCOPE_OUTSIDE;
+        graph_scope_raise(k, SCOPE_OUTSIDE);
     Op permute = graph_membound_op("moe.permute", COMP_MEMBOUND, 2.0 * pairs, 0.0);
     permute.sync = x->dropless;
     graph_emit(k, &permute);
@@ -666,7 +665,7 @@ static void moe_backward(OpSink *k, const Dims *x)
     const double pairs = x->rows_loc * (double)x->topk * (double)x->h * x->e;
     const GraphScope outer = k->scope;
     if (x->dropless)
-        k->scope = SCOPE_OUTSIDE;
+        graph_scope_raise(k, SCOPE_OUTSIDE);
     membound(k, "moe.unpermute.bwd", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
     a2a(k, x, "moe.combine.bwd");
     etp_coll(k, x, "moe.etp.reducescatter.bwd", COLL_ALLGATHER);
@@ -675,7 +674,8 @@ static void moe_backward(OpSink *k, const Dims *x)
     etp_coll(k, x, "moe.etp.allgather.bwd", COLL_REDUCESCATTER);
     a2a(k, x, "moe.dispatch.bwd");
     membound(k, "moe.permute.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
-    k->scope = outer > SCOPE_ROUTER ? outer : SCOPE_ROUTER;
+    k->scope = outer;
+    graph_scope_raise(k, SCOPE_ROUTER);
     gemm_grads(k, x, "router.dgrad", "router.wgrad", COMP_GEMM, (int64_t)ceil(x->rows_loc), x->E, x->h);
     k->scope = outer;
 }

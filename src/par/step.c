@@ -105,13 +105,13 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
 {
     double device = 0, runs = 0, t_gemm = 0, t_coll = 0;
     double t_op[GRAPH_MAX_OPS]; /* each op's device time, for the segments between host syncs */
+    double h_op[GRAPH_MAX_OPS]; /* and the runs of it the host dispatches (none where a graph replays it) */
     int syncs = 0;
     const double host_op = x->sys->framework.host_op_s;
     const GraphsKind graphs = x->sys->framework.cuda_graphs;
     for (int i = 0; i < l->n; i++) {
         const Op *op = &l->op[i];
         const double r = op_runs(op);
-        const double r_host = op_captured(graphs, op) ? 0.0 : r; /* the runs the host dispatches */
         syncs += op->sync != 0;
         double t = 0;
         Component comp = recompute ? COMP_RECOMPUTE : op->comp;
@@ -159,8 +159,9 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         c->t[comp] += t;
         c->e[comp] += e;
         device += t;
-        runs += r_host;
         t_op[i] = t;
+        h_op[i] = op_captured(graphs, op) ? 0.0 : r;
+        runs += h_op[i];
     }
     const double device_all = device;
     if (x->tp_overlap > 0 && t_coll > 0) {
@@ -180,9 +181,7 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
                 seg_dev = seg_runs = 0;
             }
             if (i < l->n) {
-                const Op *op = &l->op[i];
-                if (!op_captured(graphs, op))
-                    seg_runs += op_runs(op);
+                seg_runs += h_op[i];
                 seg_dev += t_op[i];
             }
         }
