@@ -615,17 +615,21 @@ LOSO_TARGET, ALL_TARGET = 0.12, 0.09
 THRESHOLDS = {"smith2022": 0.21, "ibm_pytorch_fsdp_blog_202403": 0.18, "kempnerforge_mfu_h200_202604": 0.23,
               "nemo_perf_2502": 0.19, "torchao_float8_training_bench_202503": 0.23,
               "torchtitan_asynctp_h100_202506": 0.15, "torchtitan_perf_doc_202408": 0.14,
-              # the Megatron-Bridge performance pages with mixture-of-experts runs (the
-              # same model's H100 figure moves by 2x between containers of one layout)
-              "megatron_bridge_perf_2509": 0.16, "megatron_bridge_perf_2511": 0.23,
-              "megatron_bridge_perf_2602": 0.25, "megatron_bridge_perf_260201": 0.21,
-              "megatron_bridge_perf_2604": 0.14, "megatron_bridge_perf_2606": 0.24}
+              # the Megatron-Bridge performance pages with mixture-of-experts runs: their
+              # H100 Qwen3-30B runs with the expert all-to-all overlapped run 1.8-2x slower
+              # than the layout's other containers (42-57 % optimistic)
+              "megatron_bridge_perf_2511": 0.22, "megatron_bridge_perf_2602": 0.16,
+              # Llama 4 Maverick on 512 H100s (expert parallelism 128, one expert a
+              # rank): 25-27 % pessimistic since the dispatcher's own kernels and its
+              # all-gather of the token counts joined the MoE layer
+              "dgxc_bench_v2505": 0.13}
 # all sources together: the target is ALL_TARGET; gated at the achieved
 # figure, rounded up.  The mixture-of-experts runs joined the fit and the
 # gate in December 2026 (they had been evaluated, never fitted): their
-# sources, 11-24 % each, took all sources from 9.7 % to 11.8 %; the dense
+# sources took all sources from 9.7 % to 11.8 %; the dispatcher's kernels
+# and host work as Megatron-Core runs them brought it to 9.9 %; the dense
 # runs' sources keep their own gate at 10 %.
-ALL_GATE = 0.12
+ALL_GATE = 0.10
 DENSE_GATE = 0.10  # the same mean over the dense runs of every source
 COVERAGE = (0.85, 0.95)  # target band of the out-of-sample coverage of the 90 % range
 

@@ -111,6 +111,14 @@ static const Op *find_op(const OpList *l, const char *name)
     return NULL;
 }
 
+static int has_op(const OpList *l, const char *name)
+{
+    for (int i = 0; i < l->n; i++)
+        if (strcmp(l->op[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
 /* ---- parameters ---------------------------------------------------------- */
 
 static void test_gpt3_params(void **state)
@@ -555,18 +563,33 @@ static void test_graph_scope(void **state)
     GraphParams p = params(1, 0, 1, RECOMPUTE_FULL);
     p.ep = 8;
     Graph *g = build_ok(&m, &p);
-    const char *tokens[] = {"moe.permute", "moe.dispatch", "expert_up",
-                            "expert_down", "moe.combine",  "moe.unpermute"};
+    /* the token path from the counts' host copies to the combine: no graph
+     * captures it; the host waits for the counts before the dispatch */
+    const char *tokens[] = {"moe.d2h",     "moe.dispatch", "moe.sort",    "expert_up",
+                            "expert_down", "moe.unsort",   "moe.combine", "moe.unpermute"};
     for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++) {
         assert_int_equal(find_op(&g->layer_fwd, tokens[i])->scope, SCOPE_OUTSIDE);
         assert_int_equal(find_op(&g->layer_recompute, tokens[i])->scope, SCOPE_OUTSIDE);
     }
+    assert_int_equal(find_op(&g->layer_fwd, "moe.dispatch")->sync, 1);
+    assert_int_equal(find_op(&g->layer_fwd, "moe.permute")->sync, 0);
+    /* a rank's 16 experts: one grouped GEMM call launching 16 kernels */
+    assert_int_equal(find_op(&g->layer_fwd, "expert_up")->repeat, 16);
+    assert_int_equal(find_op(&g->layer_fwd, "expert_up")->grouped, 1);
+    assert_int_equal(find_op(&g->layer_bwd, "expert_down.wgrad")->grouped, 1);
+    assert_int_equal(find_op(&g->layer_fwd, "router.aux")->repeat, 7);
     assert_int_equal(find_op(&g->layer_bwd, "expert_up.wgrad")->scope, SCOPE_OUTSIDE);
     assert_int_equal(find_op(&g->layer_bwd, "moe.dispatch.bwd")->scope, SCOPE_OUTSIDE);
-    assert_int_equal(find_op(&g->layer_fwd, "router")->scope, SCOPE_ROUTER);
-    assert_int_equal(find_op(&g->layer_fwd, "router.topk")->scope, SCOPE_ROUTER);
+    /* the router and the all-to-all dispatcher's preprocessing, up to the
+     * permutation: what moe_router and moe_preprocess graphs capture */
+    const char *router[] = {"router",     "router.topk",          "router.aux",
+                            "moe.counts", "moe.counts.allgather", "moe.permute.map",
+                            "moe.permute"};
+    for (size_t i = 0; i < sizeof router / sizeof router[0]; i++)
+        assert_int_equal(find_op(&g->layer_fwd, router[i])->scope, SCOPE_ROUTER);
     assert_int_equal(find_op(&g->layer_recompute, "router")->scope, SCOPE_ROUTER);
     assert_int_equal(find_op(&g->layer_bwd, "router.wgrad")->scope, SCOPE_ROUTER);
+    assert_int_equal(find_op(&g->layer_bwd, "router.aux.bwd")->scope, SCOPE_ROUTER);
     assert_int_equal(find_op(&g->layer_fwd, "qkv")->scope, SCOPE_LAYER);
     assert_int_equal(find_op(&g->layer_fwd, "proj")->scope, SCOPE_LAYER);
     assert_int_equal(find_op(&g->layer_bwd, "qkv.dgrad")->scope, SCOPE_LAYER);
@@ -578,11 +601,33 @@ static void test_graph_scope(void **state)
     }
     free(g);
 
+    /* DeepEP permutes what it received: after the dispatch, outside */
+    p.fused_dispatch = 1;
+    g = build_ok(&m, &p);
+    assert_int_equal(find_op(&g->layer_fwd, "moe.permute")->scope, SCOPE_OUTSIDE);
+    assert_int_equal(find_op(&g->layer_fwd, "moe.dispatch.layout")->scope, SCOPE_OUTSIDE);
+    assert_int_equal(find_op(&g->layer_fwd, "moe.topk")->scope, SCOPE_ROUTER);
+    assert_int_equal(find_op(&g->layer_fwd, "moe.dispatch")->sync, 1);
+    assert_false(has_op(&g->layer_fwd, "moe.counts"));
+    assert_false(has_op(&g->layer_fwd, "moe.sort"));
+    free(g);
+    p.fused_dispatch = 0;
+
     m.capacity_factor = 1.25;
     g = build_ok(&m, &p);
-    for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)
+    for (size_t i = 2; i < sizeof tokens / sizeof tokens[0]; i++)
         assert_int_equal(find_op(&g->layer_fwd, tokens[i])->scope, SCOPE_LAYER);
+    assert_false(has_op(&g->layer_fwd, "moe.d2h")); /* the sizes are known: nothing goes to the host */
+    assert_int_equal(find_op(&g->layer_fwd, "moe.dispatch")->sync, 0);
     assert_int_equal(find_op(&g->layer_fwd, "router")->scope, SCOPE_ROUTER);
+    free(g);
+
+    /* without an all-to-all the host waits for the grouped GEMM's sizes at the permutation */
+    m.capacity_factor = 0;
+    p.ep = 1;
+    g = build_ok(&m, &p);
+    assert_int_equal(find_op(&g->layer_fwd, "moe.permute")->sync, 1);
+    assert_false(has_op(&g->layer_fwd, "moe.dispatch"));
     free(g);
 }
 

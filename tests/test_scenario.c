@@ -849,9 +849,12 @@ static void test_moe_host_sync(void **state)
     assert_true(sync.comp_time_s[COMP_HOST] > 2.0 * cap.comp_time_s[COMP_HOST]);
     assert_true(sync.step_time_s > cap.step_time_s);
     assert_rel(sync.comp_time_s[COMP_GEMM], cap.comp_time_s[COMP_GEMM], 1e-12);
+    /* with no host time they differ only by the device time of the
+     * counts' host copies (4 small copies a layer), which a capacity spares */
     eval_spec(f, base, "model.capacity_factor=0, system.framework.op_overhead=0 us", &sync0);
     eval_spec(f, base, "model.capacity_factor=1, system.framework.op_overhead=0 us", &cap0);
-    assert_rel(sync0.step_time_s, cap0.step_time_s, 1e-12);
+    assert_true(sync0.step_time_s > cap0.step_time_s);
+    assert_rel(sync0.step_time_s, cap0.step_time_s, 5e-3);
 }
 
 /* CUDA graphs (system.framework.cuda_graphs): what a graph replays costs no
@@ -878,8 +881,20 @@ static void test_cuda_graphs(void **state)
     assert_true(router.comp_time_s[COMP_HOST] < none.comp_time_s[COMP_HOST]);
     assert_true(part.comp_time_s[COMP_HOST] < router.comp_time_s[COMP_HOST]);
     assert_true(part.comp_time_s[COMP_HOST] < 0.8 * none.comp_time_s[COMP_HOST]);
-    assert_true(part_cap.comp_time_s[COMP_HOST] < part.comp_time_s[COMP_HOST]);
+    assert_true(part_cap.comp_time_s[COMP_HOST] <= part.comp_time_s[COMP_HOST]);
     assert_true(full_cap.comp_time_s[COMP_HOST] == 0.0);
+    /* where the host is slow enough that the token path's dispatches show,
+     * a capacity (the token path captured too) takes them off */
+    Result slow, slow_cap;
+    eval_spec(f, FINE_EXPERTS,
+              "system.framework.op_overhead=400 us, model.capacity_factor=0, "
+              "system.framework.cuda_graphs=partial",
+              &slow);
+    eval_spec(f, FINE_EXPERTS,
+              "system.framework.op_overhead=400 us, model.capacity_factor=1, "
+              "system.framework.cuda_graphs=partial",
+              &slow_cap);
+    assert_true(slow_cap.comp_time_s[COMP_HOST] < 0.5 * slow.comp_time_s[COMP_HOST]);
     assert_true(part.step_time_s < none.step_time_s);
     for (int c = 0; c < COMP_COUNT; c++)
         if (c != COMP_HOST)

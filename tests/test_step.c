@@ -489,8 +489,10 @@ static void test_mixture_of_experts(void **state)
     assert_int_equal(graph_build(&dense, &gp, &gd, &d), 0);
     assert_rel(g.model_flops_per_sample - gd.model_flops_per_sample, 3.0 * 32 * 2.0 * 4096 * 4096 * 8, 1e-9);
     /* no all-to-all with ep 1; with ep 8 a dispatch and a combine of the
-     * rank's tokens x top-k x hidden, 2 bytes each */
-    int a2a = 0;
+     * rank's tokens x top-k x hidden, 2 bytes each (the dispatch with each
+     * pair's fp32 routing probability), and before them the all-gather of
+     * the tokens per expert (8 experts x 8 ranks, int64) */
+    int a2a = 0, counts = 0;
     for (int i = 0; i < g.layer_fwd.n; i++)
         a2a += g.layer_fwd.op[i].kind == OP_COMM && g.layer_fwd.op[i].group == GROUP_EP;
     assert_int_equal(a2a, 0);
@@ -498,13 +500,18 @@ static void test_mixture_of_experts(void **state)
     assert_int_equal(graph_build(&sc.model, &gp, &g, &d), 0);
     for (int i = 0; i < g.layer_fwd.n; i++) {
         const Op *op = &g.layer_fwd.op[i];
-        if (op->kind == OP_COMM && op->group == GROUP_EP) {
+        if (op->kind == OP_COMM && op->group == GROUP_EP && op->coll == COLL_ALLGATHER) {
+            counts++;
+            assert_rel(op->comm_bytes, 8.0 * 8 * 8, 1e-12);
+        } else if (op->kind == OP_COMM && op->group == GROUP_EP) {
             a2a++;
             assert_int_equal(op->coll, COLL_ALLTOALL);
-            assert_rel(op->comm_bytes, 4096.0 * 2 * 4096 * 2, 1e-12);
+            const double probs = strcmp(op->name, "moe.dispatch") ? 0.0 : 4096.0 * 2 * 4;
+            assert_rel(op->comm_bytes, 4096.0 * 2 * 4096 * 2 + probs, 1e-12);
         }
     }
     assert_int_equal(a2a, 2);
+    assert_int_equal(counts, 1);
 
     /* expert weights: / ep on each device; the rest as before */
     Result r1, r8;
@@ -572,9 +579,10 @@ static void test_expert_tensor_parallel(void **state)
         for (int i = 0; i < g.layer_fwd.n; i++) {
             const Op *op = &g.layer_fwd.op[i];
             gather += !strcmp(op->name, "ln2.allgather");
-            if (op->kind == OP_COMM && op->group == GROUP_EP) {
+            if (op->kind == OP_COMM && op->group == GROUP_EP && op->coll == COLL_ALLTOALL) {
                 n_ep++;
-                assert_rel(op->comm_bytes, rows / 2 * topk * h * 2, 1e-12);
+                const double probs = strcmp(op->name, "moe.dispatch") ? 0.0 : rows / 2 * topk * 4;
+                assert_rel(op->comm_bytes, rows / 2 * topk * h * 2 + probs, 1e-12);
             }
             if (op->kind == OP_COMM && op->group == GROUP_ETP) {
                 n_etp++;

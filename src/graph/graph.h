@@ -50,6 +50,8 @@ typedef struct {
     double bytes; /* minimum HBM bytes read + written (GEMM: inputs + output once) */
     int repeat;   /* the op runs this many times in sequence; 0 or 1 = once */
     int sync;     /* the host waits for the device before dispatching it (a device-to-host copy of sizes) */
+    int grouped;  /* the repeat runs are launched by one host call from a C++ loop (a grouped GEMM): one
+                     dispatch and a kernel launch for each further run */
     /* OP_COMM: */
     int group; /* OP_COMM: 0 the tensor-parallel group, GROUP_EP the expert-parallel one, GROUP_ETP the
                   expert-tensor-parallel one */
@@ -161,13 +163,14 @@ typedef struct {
     Recompute recompute;
     int pp; /* pipeline stages (>= 1): graphs of unlike layers partition on it */
     GraphRates rates;
-    int flash;       /* the training stack has fused (flash) attention: used when the model says auto */
-    int cp;          /* context-parallel degree (0 or 1: none): a rank holds s/cp of each sequence */
-    int ep;          /* expert-parallel degree (0 or 1: none): a rank holds experts/ep of each layer's */
-    int etp;         /* expert-tensor-parallel degree: each expert's inner size split over etp (0: tp) */
-    int quant_casts; /* fp8/fp4: the stack quantizes linear-layer operands in kernels of their own */
-    int sel_per_op;  /* selective recompute as PyTorch's per-op policy (torchtitan), not Megatron's */
-    int unfused;     /* eager PyTorch: norms, rotary and activations as separate element-wise kernels */
+    int flash;          /* the training stack has fused (flash) attention: used when the model says auto */
+    int cp;             /* context-parallel degree (0 or 1: none): a rank holds s/cp of each sequence */
+    int ep;             /* expert-parallel degree (0 or 1: none): a rank holds experts/ep of each layer's */
+    int etp;            /* expert-tensor-parallel degree: each expert's inner size split over etp (0: tp) */
+    int quant_casts;    /* fp8/fp4: the stack quantizes linear-layer operands in kernels of their own */
+    int sel_per_op;     /* selective recompute as PyTorch's per-op policy (torchtitan), not Megatron's */
+    int unfused;        /* eager PyTorch: norms, rotary and activations as separate element-wise kernels */
+    int fused_dispatch; /* mixture of experts: a fused token dispatcher (DeepEP) rather than all-to-alls */
 } GraphParams;
 
 /* Whether a model's attention runs fused: its own choice, else the stack's. */

@@ -116,6 +116,7 @@ typedef struct {
     int sp;          /* sequence parallelism (only when t > 1) */
     int swiglu, rms, rotary, learned, fused;
     int dropless;        /* MoE without a capacity: the tokens per expert go to the host */
+    int fused_dispatch;  /* MoE: DeepEP's fused dispatch and combine, not all-to-alls */
     int per_op;          /* selective recompute as PyTorch's per-op policy (dense layers) */
     int unfused;         /* eager element-wise kernels (eager_traffic) */
     int64_t window;      /* sliding-window attention (0: none) */
@@ -256,6 +257,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
         const double imb = m->expert_imbalance >= 1 ? m->expert_imbalance : 1.0;
         const double cap = m->capacity_factor > 0 ? fmin(imb, m->capacity_factor) : imb;
         x->dropless = !(m->capacity_factor > 0);
+        x->fused_dispatch = p->fused_dispatch;
         x->m_e = (int64_t)ceil(x->rows_loc * (double)x->etp * (double)x->topk / (double)x->E_l * cap);
         if (x->m_e < 1)
             x->m_e = 1;
@@ -276,13 +278,18 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
 static void gemm(OpSink *k, const Dims *x, const char *name, Component comp, int64_t batch, int64_t m,
                  int64_t n, int64_t kk)
 {
-    /* the experts' GEMMs run one expert after another (Transformer Engine's
-     * GroupedLinear launches a cuBLAS GEMM per local expert), each at its
-     * own small shape's efficiency and dispatch cost */
+    /* the experts' GEMMs run one expert after another, each at its own
+     * small shape's efficiency: Transformer Engine's GroupedLinear is one
+     * Python call whose C++ loop launches a cuBLASLt GEMM per local expert
+     * (te_general_grouped_gemm; NVIDIA/TransformerEngine
+     * pytorch/module/grouped_linear.py and csrc/extensions/gemm.cpp at
+     * d0067d0) */
     const int per_expert = batch > 1 && !strncmp(name, "expert_", 7);
     Op op = graph_gemm_op(name, comp, per_expert ? 1 : batch, m, n, kk, x->e_in, x->e);
-    if (per_expert)
+    if (per_expert) {
         op.repeat = (int)batch;
+        op.grouped = 1;
+    }
     graph_emit(k, &op);
 }
 
@@ -618,40 +625,145 @@ static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int
     gemm_grads_b(k, x, up_d, up_w, batch, m, n_up, x->h);
 }
 
+/* The small kernels of a dropless mixture of experts' routing and token
+ * path, as Megatron-Core launches them with its fused router and fused
+ * permutation (moe_router_fusion, moe_permute_fusion), counted in its code
+ * (NVIDIA/Megatron-LM megatron/core/transformer/moe/router.py,
+ * token_dispatcher.py, moe_utils.py, fused_a2a.py at d98e8a6): besides the gating GEMM and the fused top-k,
+ * the router's auxiliary-loss scores, tokens per expert, fused load-balancing loss and its logging (7
+ * kernels; forced balancing in benchmarks adds 2), and in backward the loss scaler, the loss's, scores' and
+ * top-k's gradients, the logits' gradient sum and the gate's main_grad (7).  The all-to-all dispatcher counts
+ * the tokens per rank (6 kernels and an all-gather of the counts over the expert-parallel group), copies 4
+ * split tensors to the host, builds the permutation's row map (3 Triton kernels), sends each pair's routing
+ * probability behind its token, and with several local experts sorts the received tokens by expert (a map and
+ * a pass) and back (a copy, a map and a pass).  DeepEP's dispatch takes a top-k, a layout and a notify
+ * kernel, and its combine a notify kernel; the received tokens become a multi-hot map (1) before the same
+ * permutation. */
+enum {
+    MOE_ROUTER_FWD = 7,
+    MOE_ROUTER_BWD = 7,
+    MOE_COUNT_KERNELS = 6,
+    MOE_D2H_COPIES = 4,
+    MOE_ROW_MAP_KERNELS = 3,
+    MOE_SORT_MAP_KERNELS = 1,
+    MOE_UNSORT_MAP_KERNELS = 2,
+    DEEPEP_DISPATCH_KERNELS = 2,
+};
+
+/* count kernels of a few bytes each: their cost is their launch */
+static void small_kernels(OpSink *k, const char *name, int count, double bytes)
+{
+    if (count <= 0)
+        return;
+    Op op = graph_membound_op(name, COMP_MEMBOUND, bytes, 0.0);
+    op.repeat = count;
+    graph_emit(k, &op);
+}
+
+/* A collective of a few bytes over the expert-parallel group (the counts'
+ * all-gather, the probabilities' all-to-all). */
+static void ep_small(OpSink *k, const Dims *x, const char *name, Collective coll, double bytes)
+{
+    if (x->ep <= 1)
+        return;
+    Op op = graph_comm_op(name, coll, bytes);
+    op.group = GROUP_EP;
+    op.comp = COMP_EP_COMM;
+    graph_emit(k, &op);
+}
+
+/* The tokens' dispatch all-to-all (with extra bytes a rank sends beside
+ * its pairs); dropless, the host waits for the counts before it. */
+static void dispatch(OpSink *k, const Dims *x, double extra)
+{
+    if (x->ep <= 1)
+        return;
+    Op send = graph_comm_op("moe.dispatch", COLL_ALLTOALL,
+                            x->rows_loc * (double)x->topk * (double)x->h * x->e + extra);
+    send.group = GROUP_EP;
+    send.fanout = (int)x->topk;
+    send.comp = COMP_EP_COMM;
+    send.sync = x->dropless;
+    graph_emit(k, &send);
+}
+
 /* A mixture-of-experts MLP (GShard, Switch; Megatron-Core's all-to-all
  * dispatcher): the router scores the experts; the tokens go to the ranks of
  * their experts (all-to-all over the ep group), each rank runs its E/ep
  * experts as a batch of GEMMs over the busiest expert's tokens, the results
- * come back (all-to-all); shared experts run on every token. */
+ * come back (all-to-all); shared experts run on every token.  The router
+ * and the dispatcher's preprocessing (with the all-to-all dispatcher, the
+ * permutation too) are what a stack's router-scope CUDA graphs capture
+ * (moe_router, moe_preprocess). */
 static void moe_forward(OpSink *k, const Dims *x)
 {
     const int64_t rl = (int64_t)ceil(x->rows_loc);
+    const double scores = x->rows_loc * (double)x->E * 4.0, counts = (double)(x->E * x->ep) * 8.0;
     const GraphScope outer = graph_scope_raise(k, SCOPE_ROUTER);
+    /* dropless routing: the permutation, the all-to-all's split sizes and
+     * the grouped GEMM need the tokens per expert on the host, a
+     * device-to-host copy the host waits for before the dispatch
+     * (Megatron-Core's alltoall dispatcher, d2h_event.synchronize(); DeepEP's
+     * host spin on its received counts); with a capacity the sizes are
+     * known.  The token path's shapes then change every step: no CUDA graph
+     * captures it (the router before and the shared experts after it,
+     * yes). */
+    const GraphScope path = x->dropless ? SCOPE_OUTSIDE : outer;
     gemm(k, x, "router", COMP_GEMM, 1, rl, x->E, x->h);
     membound(k, "router.topk", COMP_MEMBOUND, x->rows_loc * (double)x->E * 2.0 * 4.0,
              x->rows_loc * (double)x->E * 4.0);
-    k->scope = outer;
+    small_kernels(k, "router.aux", MOE_ROUTER_FWD, scores);
     /* tokens gathered by expert before the dispatch and scattered back (and
      * weighted) after the combine: each pair read and written once */
     const double pairs = x->rows_loc * (double)x->topk * (double)x->h * x->e;
-    /* dropless routing: the permutation, the all-to-all's split sizes and
-     * the grouped GEMM need the tokens per expert on the host, a
-     * device-to-host copy the host waits for (Megatron-Core's alltoall
-     * dispatcher, tokens_per_expert .to("cpu")); with a capacity the sizes
-     * are known.  The token path's shapes then change every step: no CUDA
-     * graph captures it (the router before and the shared experts after
-     * it, yes). */
-    if (x->dropless)
-        graph_scope_raise(k, SCOPE_OUTSIDE);
-    Op permute = graph_membound_op("moe.permute", COMP_MEMBOUND, 2.0 * pairs, 0.0);
-    permute.sync = x->dropless;
-    graph_emit(k, &permute);
-    a2a(k, x, "moe.dispatch");
+    const double row_map = x->rows_loc * (double)x->E * 4.0;
+    if (!x->fused_dispatch) {
+        small_kernels(k, "moe.counts", MOE_COUNT_KERNELS, counts);
+        ep_small(k, x, "moe.counts.allgather", COLL_ALLGATHER, counts);
+        if (x->dropless) {
+            k->scope = SCOPE_OUTSIDE;
+            small_kernels(k, "moe.d2h", MOE_D2H_COPIES, counts);
+            k->scope = SCOPE_ROUTER > outer ? SCOPE_ROUTER : outer;
+        }
+        small_kernels(k, "moe.permute.map", MOE_ROW_MAP_KERNELS, row_map);
+        /* without an all-to-all the grouped GEMM's split sizes are what the host waits for */
+        Op permute = graph_membound_op("moe.permute", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+        permute.sync = x->dropless && x->ep <= 1;
+        graph_emit(k, &permute);
+        k->scope = path;
+        /* each pair's routing probability goes in an all-to-all of its own
+         * right behind the tokens' (4 bytes a pair): counted as the
+         * tokens' bytes, not as a second exchange's latency */
+        dispatch(k, x, x->rows_loc * (double)x->topk * 4.0);
+    } else {
+        small_kernels(k, "moe.topk", 1, scores);
+        k->scope = path;
+        small_kernels(k, "moe.dispatch.layout", DEEPEP_DISPATCH_KERNELS, counts);
+        dispatch(k, x, 0.0);
+        small_kernels(k, "moe.multihot", 1, row_map);
+        small_kernels(k, "moe.permute.map", MOE_ROW_MAP_KERNELS, row_map);
+        membound(k, "moe.permute", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+    }
+    const int sort = !x->fused_dispatch && x->E_l > 1 && x->ep > 1;
+    if (sort) { /* the received tokens in expert order */
+        small_kernels(k, "moe.sort.map", MOE_SORT_MAP_KERNELS, counts);
+        membound(k, "moe.sort", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+    }
     etp_coll(k, x, "moe.etp.allgather", COLL_ALLGATHER);
     mlp_forward(k, x, x->E_l, x->m_e, x->f_e_l, x->n_up_e, "expert_up", "expert_down", 0);
     etp_coll(k, x, "moe.etp.reducescatter", COLL_REDUCESCATTER);
-    a2a(k, x, "moe.combine");
-    membound(k, "moe.unpermute", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
+    if (sort) {
+        small_kernels(k, "moe.unsort.map", MOE_UNSORT_MAP_KERNELS, counts);
+        membound(k, "moe.unsort", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+    }
+    if (x->fused_dispatch) { /* DeepEP: back in token order, then its combine */
+        membound(k, "moe.unpermute", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
+        small_kernels(k, "moe.combine.notify", 1, counts);
+        a2a(k, x, "moe.combine");
+    } else {
+        a2a(k, x, "moe.combine");
+        membound(k, "moe.unpermute", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
+    }
     k->scope = outer;
     if (x->shared > 0)
         mlp_forward(k, x, 1, x->rows, x->f_s_l, x->n_up_s, "shared_up", "shared_down", 0);
@@ -663,20 +775,44 @@ static void moe_backward(OpSink *k, const Dims *x)
         mlp_backward(k, x, 1, x->rows, x->f_s_l, x->n_up_s, "shared_down.dgrad", "shared_down.wgrad",
                      "shared_up.dgrad", "shared_up.wgrad", 0);
     const double pairs = x->rows_loc * (double)x->topk * (double)x->h * x->e;
+    const double scores = x->rows_loc * (double)x->E * 4.0, counts = (double)(x->E * x->ep) * 8.0;
+    const double row_map = x->rows_loc * (double)x->E * 4.0;
     const GraphScope outer = k->scope;
     if (x->dropless)
         graph_scope_raise(k, SCOPE_OUTSIDE);
-    membound(k, "moe.unpermute.bwd", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
-    a2a(k, x, "moe.combine.bwd");
+    const int sort = !x->fused_dispatch && x->E_l > 1 && x->ep > 1;
+    if (x->fused_dispatch) { /* DeepEP's cached dispatch carries the combine's gradient */
+        small_kernels(k, "moe.combine.bwd.notify", 1, counts);
+        a2a(k, x, "moe.combine.bwd");
+        membound(k, "moe.unpermute.bwd", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
+    } else {
+        membound(k, "moe.unpermute.bwd", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
+        a2a(k, x, "moe.combine.bwd");
+    }
+    if (sort)
+        membound(k, "moe.unsort.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
     etp_coll(k, x, "moe.etp.reducescatter.bwd", COLL_ALLGATHER);
     mlp_backward(k, x, x->E_l, x->m_e, x->f_e_l, x->n_up_e, "expert_down.dgrad", "expert_down.wgrad",
                  "expert_up.dgrad", "expert_up.wgrad", 0);
     etp_coll(k, x, "moe.etp.allgather.bwd", COLL_REDUCESCATTER);
-    a2a(k, x, "moe.dispatch.bwd");
-    membound(k, "moe.permute.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+    if (sort)
+        membound(k, "moe.sort.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+    if (x->fused_dispatch) {
+        membound(k, "moe.permute.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+        small_kernels(k, "moe.multihot.bwd", 1, row_map);
+        small_kernels(k, "moe.dispatch.bwd.notify", 1, counts);
+        a2a(k, x, "moe.dispatch.bwd");
+    } else {
+        a2a(k, x, "moe.dispatch.bwd");
+        membound(k, "moe.permute.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+    }
+    /* the MoE input's gradient: the tokens' path and the router's summed */
+    membound(k, "moe.input.bwd", COMP_MEMBOUND, 3.0 * x->rows_loc * (double)x->h * x->e, 0.0);
     k->scope = outer;
     graph_scope_raise(k, SCOPE_ROUTER);
+    small_kernels(k, "router.aux.bwd", MOE_ROUTER_BWD - 1 + (x->fused_dispatch ? 2 : 0), scores);
     gemm_grads(k, x, "router.dgrad", "router.wgrad", COMP_GEMM, (int64_t)ceil(x->rows_loc), x->E, x->h);
+    small_kernels(k, "router.main_grad", 1, (double)(x->E * x->h) * 4.0);
     k->scope = outer;
 }
 

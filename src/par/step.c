@@ -97,10 +97,12 @@ static int op_captured(GraphsKind graphs, const Op *op)
  * replays as CUDA graphs (Framework.cuda_graphs) are not dispatched one by
  * one: they count no host time.  An op that repeats
  * r times (Op.repeat) costs r runs: r x its time, energy and link bytes,
- * and r dispatches; a GEMM's cost is looked up once.  A stack that
- * overlaps tensor-parallel communication with the GEMMs (Megatron-Core's
- * tp_comm_overlap) hides the fraction tp_overlap of the list's collective
- * time, at most the list's GEMM time. */
+ * and r dispatches, or where one host call launches them all from C++ (a
+ * grouped GEMM, Op.grouped) one dispatch and a kernel launch
+ * (launch_overhead) for each further run; a GEMM's cost is looked up
+ * once.  A stack that overlaps tensor-parallel communication with the
+ * GEMMs (Megatron-Core's tp_comm_overlap) hides the fraction tp_overlap of
+ * the list's collective time, at most the list's GEMM time. */
 static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
 {
     double device = 0, runs = 0, t_gemm = 0, t_coll = 0;
@@ -160,7 +162,10 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         c->e[comp] += e;
         device += t;
         t_op[i] = t;
-        h_op[i] = op_captured(graphs, op) ? 0.0 : r;
+        /* a grouped GEMM: one dispatch, and the host's launch of each further expert's kernel */
+        h_op[i] = op_captured(graphs, op) ? 0.0
+                  : op->grouped && r > 1  ? 1.0 + (r - 1.0) * x->nominal->launch_s / fmax(host_op, 1e-12)
+                                          : r;
         runs += h_op[i];
     }
     const double device_all = device;
@@ -513,7 +518,8 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Graph 
                       .etp = L->etp,
                       .quant_casts = fw->fp8_casts,
                       .sel_per_op = fw->selective == SELECTIVE_PER_OP,
-                      .unfused = !fw->fused_elementwise};
+                      .unfused = !fw->fused_elementwise,
+                      .fused_dispatch = fw->dispatcher == DISPATCH_DEEPEP};
     if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time */
         graph_rates(x->nominal, sc->precision, sys, &x->tp_group, &gp.rates);
     if (graph_build(mdl, &gp, g, &d))
