@@ -1191,6 +1191,7 @@ SOURCE_NAMES = {
     "megatron_bridge_perf_2604": "Megatron-Bridge 26.04 performance page, mixture of experts (H100, B200)",
     "megatron_bridge_perf_260401": "Megatron-Bridge 26.04.01 performance page, mixture of experts (H100, B200)",
     "megatron_bridge_perf_2606": "Megatron-Bridge 26.06 performance page, mixture of experts (H100)",
+    "megatron_bridge_docs_202605": "Megatron-Bridge documentation, May 2026: Qwen3-30B on 16 H100, overlap and CUDA-graph A/B runs",
     "nemo_perf_2504": "NeMo 25.04 performance page (GB200, fp8; Llama, Nemotron, Mixtral)",
     "nemo_perf_2507": "NeMo 25.07 performance page (GB200, fp8)",
     "nemo_long_seq_perf": "NeMo long-sequence performance page (H100, fp8, 4k-1M tokens, cp up to 32)",
