@@ -101,22 +101,28 @@ static int count_kind(const OpList *l, OpKind k)
     return n;
 }
 
-static const Op *find_op(const OpList *l, const char *name)
+/* The op of that name in the list, or NULL. */
+static const Op *lookup_op(const OpList *l, const char *name)
 {
     for (int i = 0; i < l->n; i++)
         if (strcmp(l->op[i].name, name) == 0)
             return &l->op[i];
-    print_error("op '%s' not found\n", name);
-    fail();
     return NULL;
+}
+
+static const Op *find_op(const OpList *l, const char *name)
+{
+    const Op *op = lookup_op(l, name);
+    if (!op) {
+        print_error("op '%s' not found\n", name);
+        fail();
+    }
+    return op;
 }
 
 static int has_op(const OpList *l, const char *name)
 {
-    for (int i = 0; i < l->n; i++)
-        if (strcmp(l->op[i].name, name) == 0)
-            return 1;
-    return 0;
+    return lookup_op(l, name) != NULL;
 }
 
 /* ---- parameters ---------------------------------------------------------- */

@@ -327,12 +327,9 @@ static const ParamDef framework_defs[] = {
     PE(Framework, "cuda_graphs", cuda_graphs, graphs_choices, GRAPHS_NONE, 0,
        "ops replayed as CUDA graphs pay no host dispatch (op_overhead): none; router (Megatron-Core's "
        "cuda_graph_scope moe_router, moe_preprocess: a mixture of experts' router, its top-k and loss, and "
-       "the "
-       "dispatcher's token counts and permutation); partial (scope attn, mlp, moe_router, moe_preprocess: "
-       "each "
-       "transformer layer's static-shape work, not a dropless mixture of experts' token path from the "
-       "counts' "
-       "host copies to the combine nor the embedding, head and loss); full "
+       "the dispatcher's token counts and permutation); partial (scope attn, mlp, moe_router, "
+       "moe_preprocess: each transformer layer's static-shape work, not a dropless mixture of experts' token "
+       "path from the counts' host copies to the combine nor the embedding, head and loss); full "
        "(the whole step; a dropless mixture of experts cannot be captured)"),
     P_INTERVAL(single_node, "one node"),
     P_INTERVAL(multi_node, "several nodes"),

@@ -369,16 +369,24 @@ static void comm(OpSink *k, const char *name, Collective coll, double comm_bytes
 }
 
 /* An all-to-all on the expert-parallel group (token dispatch or combine):
- * this rank's token-expert pairs, a hidden vector each; nothing with ep 1. */
-static void a2a(OpSink *k, const Dims *x, const char *name)
+ * this rank's token-expert pairs, a hidden vector each, and `extra` bytes
+ * beside them; `sync`: the host waits for the device before it; nothing
+ * with ep 1. */
+static void a2a_x(OpSink *k, const Dims *x, const char *name, double extra, int sync)
 {
     if (x->ep <= 1)
         return;
-    Op op = graph_comm_op(name, COLL_ALLTOALL, x->rows_loc * (double)x->topk * (double)x->h * x->e);
+    Op op = graph_comm_op(name, COLL_ALLTOALL, x->rows_loc * (double)x->topk * (double)x->h * x->e + extra);
     op.group = GROUP_EP;
     op.fanout = (int)x->topk;
     op.comp = COMP_EP_COMM;
+    op.sync = sync;
     graph_emit(k, &op);
+}
+
+static void a2a(OpSink *k, const Dims *x, const char *name)
+{
+    a2a_x(k, x, name, 0.0, 0);
 }
 
 /* The expert-tensor-parallel group's collective on the dispatched pairs
@@ -641,7 +649,8 @@ static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int
  * permutation. */
 enum {
     MOE_ROUTER_FWD = 7,
-    MOE_ROUTER_BWD = 7,
+    MOE_ROUTER_BWD = 6, /* and the gate's main_grad, an op of its own */
+    DEEPEP_TOPK_BWD = 2,
     MOE_COUNT_KERNELS = 6,
     MOE_D2H_COPIES = 4,
     MOE_ROW_MAP_KERNELS = 3,
@@ -660,31 +669,23 @@ static void small_kernels(OpSink *k, const char *name, int count, double bytes)
     graph_emit(k, &op);
 }
 
-/* A collective of a few bytes over the expert-parallel group (the counts'
- * all-gather, the probabilities' all-to-all). */
-static void ep_small(OpSink *k, const Dims *x, const char *name, Collective coll, double bytes)
+/* The all-gather of the tokens per expert over the expert-parallel group
+ * (int64 counts, a few bytes). */
+static void ep_counts(OpSink *k, const Dims *x, double bytes)
 {
     if (x->ep <= 1)
         return;
-    Op op = graph_comm_op(name, coll, bytes);
+    Op op = graph_comm_op("moe.counts.allgather", COLL_ALLGATHER, bytes);
     op.group = GROUP_EP;
     op.comp = COMP_EP_COMM;
     graph_emit(k, &op);
 }
 
-/* The tokens' dispatch all-to-all (with extra bytes a rank sends beside
- * its pairs); dropless, the host waits for the counts before it. */
-static void dispatch(OpSink *k, const Dims *x, double extra)
+/* The all-to-all dispatcher sorts a rank's received tokens by its several
+ * local experts (and back); DeepEP's layout needs no sort. */
+static int sorts_by_expert(const Dims *x)
 {
-    if (x->ep <= 1)
-        return;
-    Op send = graph_comm_op("moe.dispatch", COLL_ALLTOALL,
-                            x->rows_loc * (double)x->topk * (double)x->h * x->e + extra);
-    send.group = GROUP_EP;
-    send.fanout = (int)x->topk;
-    send.comp = COMP_EP_COMM;
-    send.sync = x->dropless;
-    graph_emit(k, &send);
+    return !x->fused_dispatch && x->E_l > 1 && x->ep > 1;
 }
 
 /* A mixture-of-experts MLP (GShard, Switch; Megatron-Core's all-to-all
@@ -698,8 +699,10 @@ static void dispatch(OpSink *k, const Dims *x, double extra)
 static void moe_forward(OpSink *k, const Dims *x)
 {
     const int64_t rl = (int64_t)ceil(x->rows_loc);
-    const double scores = x->rows_loc * (double)x->E * 4.0, counts = (double)(x->E * x->ep) * 8.0;
-    const GraphScope outer = graph_scope_raise(k, SCOPE_ROUTER);
+    /* a tokens x experts table of 4-byte values (scores, the row map); the
+     * tokens per expert of every rank (int64) */
+    const double table = x->rows_loc * (double)x->E * 4.0, counts = (double)(x->E * x->ep) * 8.0;
+    const GraphScope outer = graph_scope_raise(k, SCOPE_ROUTER), router = k->scope;
     /* dropless routing: the permutation, the all-to-all's split sizes and
      * the grouped GEMM need the tokens per expert on the host, a
      * device-to-host copy the host waits for before the dispatch
@@ -712,20 +715,19 @@ static void moe_forward(OpSink *k, const Dims *x)
     gemm(k, x, "router", COMP_GEMM, 1, rl, x->E, x->h);
     membound(k, "router.topk", COMP_MEMBOUND, x->rows_loc * (double)x->E * 2.0 * 4.0,
              x->rows_loc * (double)x->E * 4.0);
-    small_kernels(k, "router.aux", MOE_ROUTER_FWD, scores);
+    small_kernels(k, "router.aux", MOE_ROUTER_FWD, table);
     /* tokens gathered by expert before the dispatch and scattered back (and
      * weighted) after the combine: each pair read and written once */
     const double pairs = x->rows_loc * (double)x->topk * (double)x->h * x->e;
-    const double row_map = x->rows_loc * (double)x->E * 4.0;
     if (!x->fused_dispatch) {
         small_kernels(k, "moe.counts", MOE_COUNT_KERNELS, counts);
-        ep_small(k, x, "moe.counts.allgather", COLL_ALLGATHER, counts);
+        ep_counts(k, x, counts);
         if (x->dropless) {
             k->scope = SCOPE_OUTSIDE;
             small_kernels(k, "moe.d2h", MOE_D2H_COPIES, counts);
-            k->scope = SCOPE_ROUTER > outer ? SCOPE_ROUTER : outer;
+            k->scope = router;
         }
-        small_kernels(k, "moe.permute.map", MOE_ROW_MAP_KERNELS, row_map);
+        small_kernels(k, "moe.permute.map", MOE_ROW_MAP_KERNELS, table);
         /* without an all-to-all the grouped GEMM's split sizes are what the host waits for */
         Op permute = graph_membound_op("moe.permute", COMP_MEMBOUND, 2.0 * pairs, 0.0);
         permute.sync = x->dropless && x->ep <= 1;
@@ -734,17 +736,17 @@ static void moe_forward(OpSink *k, const Dims *x)
         /* each pair's routing probability goes in an all-to-all of its own
          * right behind the tokens' (4 bytes a pair): counted as the
          * tokens' bytes, not as a second exchange's latency */
-        dispatch(k, x, x->rows_loc * (double)x->topk * 4.0);
+        a2a_x(k, x, "moe.dispatch", x->rows_loc * (double)x->topk * 4.0, x->dropless);
     } else {
-        small_kernels(k, "moe.topk", 1, scores);
+        small_kernels(k, "moe.topk", 1, table);
         k->scope = path;
         small_kernels(k, "moe.dispatch.layout", DEEPEP_DISPATCH_KERNELS, counts);
-        dispatch(k, x, 0.0);
-        small_kernels(k, "moe.multihot", 1, row_map);
-        small_kernels(k, "moe.permute.map", MOE_ROW_MAP_KERNELS, row_map);
+        a2a_x(k, x, "moe.dispatch", 0.0, x->dropless);
+        small_kernels(k, "moe.multihot", 1, table);
+        small_kernels(k, "moe.permute.map", MOE_ROW_MAP_KERNELS, table);
         membound(k, "moe.permute", COMP_MEMBOUND, 2.0 * pairs, 0.0);
     }
-    const int sort = !x->fused_dispatch && x->E_l > 1 && x->ep > 1;
+    const int sort = sorts_by_expert(x);
     if (sort) { /* the received tokens in expert order */
         small_kernels(k, "moe.sort.map", MOE_SORT_MAP_KERNELS, counts);
         membound(k, "moe.sort", COMP_MEMBOUND, 2.0 * pairs, 0.0);
@@ -775,12 +777,11 @@ static void moe_backward(OpSink *k, const Dims *x)
         mlp_backward(k, x, 1, x->rows, x->f_s_l, x->n_up_s, "shared_down.dgrad", "shared_down.wgrad",
                      "shared_up.dgrad", "shared_up.wgrad", 0);
     const double pairs = x->rows_loc * (double)x->topk * (double)x->h * x->e;
-    const double scores = x->rows_loc * (double)x->E * 4.0, counts = (double)(x->E * x->ep) * 8.0;
-    const double row_map = x->rows_loc * (double)x->E * 4.0;
+    const double table = x->rows_loc * (double)x->E * 4.0, counts = (double)(x->E * x->ep) * 8.0;
     const GraphScope outer = k->scope;
     if (x->dropless)
         graph_scope_raise(k, SCOPE_OUTSIDE);
-    const int sort = !x->fused_dispatch && x->E_l > 1 && x->ep > 1;
+    const int sort = sorts_by_expert(x);
     if (x->fused_dispatch) { /* DeepEP's cached dispatch carries the combine's gradient */
         small_kernels(k, "moe.combine.bwd.notify", 1, counts);
         a2a(k, x, "moe.combine.bwd");
@@ -799,7 +800,7 @@ static void moe_backward(OpSink *k, const Dims *x)
         membound(k, "moe.sort.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
     if (x->fused_dispatch) {
         membound(k, "moe.permute.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
-        small_kernels(k, "moe.multihot.bwd", 1, row_map);
+        small_kernels(k, "moe.multihot.bwd", 1, table);
         small_kernels(k, "moe.dispatch.bwd.notify", 1, counts);
         a2a(k, x, "moe.dispatch.bwd");
     } else {
@@ -810,7 +811,7 @@ static void moe_backward(OpSink *k, const Dims *x)
     membound(k, "moe.input.bwd", COMP_MEMBOUND, 3.0 * x->rows_loc * (double)x->h * x->e, 0.0);
     k->scope = outer;
     graph_scope_raise(k, SCOPE_ROUTER);
-    small_kernels(k, "router.aux.bwd", MOE_ROUTER_BWD - 1 + (x->fused_dispatch ? 2 : 0), scores);
+    small_kernels(k, "router.aux.bwd", MOE_ROUTER_BWD + (x->fused_dispatch ? DEEPEP_TOPK_BWD : 0), table);
     gemm_grads(k, x, "router.dgrad", "router.wgrad", COMP_GEMM, (int64_t)ceil(x->rows_loc), x->E, x->h);
     small_kernels(k, "router.main_grad", 1, (double)(x->E * x->h) * 4.0);
     k->scope = outer;

@@ -105,9 +105,9 @@ static int op_captured(GraphsKind graphs, const Op *op)
  * the list's collective time, at most the list's GEMM time. */
 static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
 {
-    double device = 0, runs = 0, t_gemm = 0, t_coll = 0;
+    double device = 0, host = 0, t_gemm = 0, t_coll = 0;
     double t_op[GRAPH_MAX_OPS]; /* each op's device time, for the segments between host syncs */
-    double h_op[GRAPH_MAX_OPS]; /* and the runs of it the host dispatches (none where a graph replays it) */
+    double h_op[GRAPH_MAX_OPS]; /* and the host's time dispatching it (none where a graph replays it) */
     int syncs = 0;
     const double host_op = x->sys->framework.host_op_s;
     const GraphsKind graphs = x->sys->framework.cuda_graphs;
@@ -162,11 +162,12 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         c->e[comp] += e;
         device += t;
         t_op[i] = t;
-        /* a grouped GEMM: one dispatch, and the host's launch of each further expert's kernel */
-        h_op[i] = op_captured(graphs, op) ? 0.0
-                  : op->grouped && r > 1  ? 1.0 + (r - 1.0) * x->nominal->launch_s / fmax(host_op, 1e-12)
-                                          : r;
-        runs += h_op[i];
+        /* a grouped GEMM: one dispatch, and the host's launch of each
+         * further expert's kernel (none on a stack without host time) */
+        h_op[i] = op_captured(graphs, op) || host_op <= 0 ? 0.0
+                  : op->grouped                           ? host_op + (r - 1.0) * x->nominal->launch_s
+                                                          : r * host_op;
+        host += h_op[i];
     }
     const double device_all = device;
     if (x->tp_overlap > 0 && t_coll > 0) {
@@ -179,21 +180,20 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
          * takes the longer of its device and host times (the hidden TP
          * share spread over the segments) */
         const double f = device_all > 0 ? device / device_all : 1.0;
-        double seg_dev = 0, seg_runs = 0, excess = 0;
+        double seg_dev = 0, seg_host = 0, excess = 0;
         for (int i = 0; i <= l->n; i++) {
             if (i == l->n || l->op[i].sync) {
-                excess += fmax(0.0, seg_runs * host_op - seg_dev * f);
-                seg_dev = seg_runs = 0;
+                excess += fmax(0.0, seg_host - seg_dev * f);
+                seg_dev = seg_host = 0;
             }
             if (i < l->n) {
-                seg_runs += h_op[i];
+                seg_host += h_op[i];
                 seg_dev += t_op[i];
             }
         }
         c->t[COMP_HOST] += excess;
         return;
     }
-    double host = runs * host_op;
     if (host > device)
         c->t[COMP_HOST] += host - device;
 }
