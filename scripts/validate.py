@@ -614,7 +614,7 @@ MIN_SOURCES = 2   # sources behind a prediction interval
 LOSO_TARGET, ALL_TARGET = 0.12, 0.09
 THRESHOLDS = {"smith2022": 0.21, "kempnerforge_mfu_h200_202604": 0.23,
               "nemo_perf_2502": 0.19,
-              "torchtitan_asynctp_h100_202506": 0.15, "torchtitan_perf_doc_202408": 0.14,
+              "torchtitan_perf_doc_202408": 0.14,
               # the Megatron-Bridge performance pages with mixture-of-experts runs: their
               # H100 Qwen3-30B runs with the expert all-to-all overlapped run 1.8-2x slower
               # than the layout's other containers (42-57 % optimistic)

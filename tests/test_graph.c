@@ -485,8 +485,32 @@ static void test_selective_per_op(void **state)
         assert_true(strncmp(g->layer_recompute.op[i].name, "attn.", 5) != 0);
     assert_non_null(find_op(&g->layer_recompute, "ln1"));
     assert_non_null(find_op(&g->layer_recompute, "swiglu"));
+    assert_int_equal(count_kind(&g->layer_recompute, OP_COMM), 0); /* no tensor parallelism */
     free(meg);
     free(g);
+
+    /* With sequence parallelism the policy keeps the reduce-scatters, not
+     * the all-gathers: backward gathers the attention's and the MLP's
+     * inputs again, at the forward's size; full recompute redoes all four */
+    GraphParams q = params(8, 1, 2, RECOMPUTE_SELECTIVE);
+    q.sel_per_op = 1;
+    Graph *t = build_ok(&m, &q);
+    assert_int_equal(count_coll(&t->layer_recompute, COLL_ALLGATHER), 2);
+    assert_int_equal(count_coll(&t->layer_recompute, COLL_REDUCESCATTER), 0);
+    assert_rel(find_op(&t->layer_recompute, "ln1.allgather")->comm_bytes,
+               find_op(&t->layer_fwd, "ln1.allgather")->comm_bytes, 1e-15);
+    assert_rel(find_op(&t->layer_recompute, "ln2.allgather")->comm_bytes,
+               find_op(&t->layer_fwd, "ln2.allgather")->comm_bytes, 1e-15);
+    q.sel_per_op = 0; /* Megatron's selective: the attention core alone */
+    Graph *tm = build_ok(&m, &q);
+    assert_int_equal(count_kind(&tm->layer_recompute, OP_COMM), 0);
+    q.recompute = RECOMPUTE_FULL;
+    Graph *tf = build_ok(&m, &q);
+    assert_int_equal(count_coll(&tf->layer_recompute, COLL_ALLGATHER), 2);
+    assert_int_equal(count_coll(&tf->layer_recompute, COLL_REDUCESCATTER), 2);
+    free(t);
+    free(tm);
+    free(tf);
 }
 
 /* Sliding-window attention (attention_window): a query block meets the key
