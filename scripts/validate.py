@@ -275,7 +275,7 @@ def published_rows(root, path):
             for kv in filter(None, (x.strip() for x in r.get("overrides", "").split(";"))):
                 k, v = kv.split("=", 1)
                 sc[k.strip()] = v.strip()
-                if k.strip() not in OVERRIDE_KEYS:
+                if k.strip() not in OVERRIDE_KEYS and k.strip() not in GCOLS:  # a scenario column: set in place
                     OVERRIDE_KEYS.append(k.strip())
             sc["_row"] = r
             sc["_stack"] = stack
