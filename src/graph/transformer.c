@@ -902,7 +902,8 @@ static double per_op_redo(const Dims *x, const char *name)
  * again for the matmuls it redoes and for the weight gradients. */
 static int per_op_regathers(const Op *op)
 {
-    return op->coll == COLL_ALLGATHER && (!strcmp(op->name, "ln1.allgather") || !strcmp(op->name, "ln2.allgather"));
+    return op->coll == COLL_ALLGATHER &&
+           (!strcmp(op->name, "ln1.allgather") || !strcmp(op->name, "ln2.allgather"));
 }
 
 /* Selective: the attention core (the COMP_ATTENTION ops) again, or under
