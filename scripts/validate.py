@@ -398,6 +398,51 @@ def evaluate_a2a(deepflow, root, out):
     return res
 
 
+# ---- fused attention kernels (validation/published/attention.csv) ------------
+
+ATTCOLS = ["scenario", "system", "system.framework", "system.framework.flash_attention", "model", "devices", "tp",
+           "pp", "dp", "microbatch", "global_batch", "recompute", "zero", "precision", "model.layers",
+           "model.hidden", "model.heads", "model.kv_heads", "model.ffn", "model.seq_len", "model.vocab",
+           "model.causal"]
+ATT_SYSTEMS = {"h100": "dgx-h100"}
+ATT_KERNELS = {"cudnn": "yes", "fa2": "fa2"}  # the measured kernel -> deepflow's flash_attention
+
+
+def evaluate_attention(deepflow, root, out):
+    """[(id, kernel, seq, predicted ms, measured ms)]: one layer's fused attention, forward and backward, of
+    FlashAttention-3's benchmark shape (not causal), on Megatron-Core's stack with flash_attention set to
+    the kernel; measured = forward FLOPs / forward rate + 2.5 x forward FLOPs / backward rate.  Not
+    fitted and not gated: it shows what the step model charges a fused attention kernel (its GEMMs in
+    the tile model, score matrices' L2 and HBM traffic included, which the kernels never write)."""
+    with open(os.path.join(root, "validation", "published", "attention.csv"), newline="") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    scen = []
+    for r in rows:
+        b, h, d, s = int(r["batch"]), int(r["heads"]), int(r["head_dim"]), int(r["seq_len"])
+        scen.append({"scenario": r["id"], "system": ATT_SYSTEMS[r["gpu"]], "system.framework": "megatron-core",
+                     "system.framework.flash_attention": ATT_KERNELS[r["kernel"]], "model": "gpt", "devices": 1,
+                     "tp": 1, "pp": 1, "dp": 1, "microbatch": b, "global_batch": b, "recompute": "none",
+                     "zero": 0, "precision": "bf16", "model.layers": 1, "model.hidden": h * d, "model.heads": h,
+                     "model.kv_heads": h, "model.ffn": 4 * h * d, "model.seq_len": s, "model.vocab": 32000,
+                     "model.causal": "no"})
+    run_rows(deepflow, out, "attention", "fused attention kernels (validation/published/attention.csv)", ATTCOLS,
+             scen)
+    t_att = {}
+    with open(os.path.join(out, "attention", "breakdown.csv"), newline="") as f:
+        for x in csv.DictReader(f):
+            if x["component"] == "attention" and x["time_s"]:
+                t_att[x["scenario"]] = float(x["time_s"])
+    res = []
+    for r in rows:
+        b, h, d, s = int(r["batch"]), int(r["heads"]), int(r["head_dim"]), int(r["seq_len"])
+        fwd = 4.0 * s * s * d * h * b
+        meas = fwd / (float(r["fwd_tflops"]) * 1e12) + 2.5 * fwd / (float(r["bwd_tflops"]) * 1e12)
+        if r["id"] not in t_att:
+            raise SystemExit("validate: no attention time for %s" % r["id"])
+        res.append((r["id"], r["kernel"], s, 1e3 * t_att[r["id"]], 1e3 * meas))
+    return res
+
+
 # ---- pipeline schedules (validation/published/schedules.csv) ------------------
 
 SCOLS = ["scenario", "series", "system", "system.framework", "model", "devices", "tp", "pp", "dp", "microbatch",
@@ -1170,6 +1215,15 @@ def main():
     gated = [abs(p / m - 1) for _, _, _, _, _, p, m, g in a2a if g is not None]
     print("  standard all-to-all: mean |error| %.1f %%, largest %.1f %% over %d exchanges" % (
         100 * sum(gated) / len(gated), 100 * max(gated), len(gated)))
+    att = evaluate_attention(deepflow, root, out)
+    print("\nfused attention kernels, one layer forward and backward, ms (FlashAttention-3's H100 figures; "
+          "validation/published/attention.csv; not fitted, not gated):")
+    for rid, kern, s, pred, meas in att:
+        print("  %-20s %-6s seq %6d  predicted %8.3f  measured %8.3f  %+7.1f %%" % (rid, kern, s, pred, meas,
+                                                                                 100 * (pred / meas - 1)))
+    for kern in sorted({k for _, k, _, _, _ in att}):
+        e = [abs(p / m - 1) for _, k, _, p, m in att if k == kern]
+        print("  %s: mean |error| %.1f %% over %d shapes" % (kern, 100 * sum(e) / len(e), len(e)))
     fp = evaluate_footprints(deepflow, root)
     print("\npublished training footprints (validation/footprints; energy and carbon, not fitted):")
     for line in footprint_lines(fp):
