@@ -416,9 +416,11 @@ def evaluate_attention(deepflow, root, out):
     the tile model, score matrices' L2 and HBM traffic included, which the kernels never write)."""
     with open(os.path.join(root, "validation", "published", "attention.csv"), newline="") as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    scen = []
+    scen, meas = [], {}
     for r in rows:
         b, h, d, s = int(r["batch"]), int(r["heads"]), int(r["head_dim"]), int(r["seq_len"])
+        fwd = 4.0 * s * s * d * h * b
+        meas[r["id"]] = fwd / (float(r["fwd_tflops"]) * 1e12) + 2.5 * fwd / (float(r["bwd_tflops"]) * 1e12)
         scen.append({"scenario": r["id"], "system": ATT_SYSTEMS[r["gpu"]], "system.framework": "megatron-core",
                      "system.framework.flash_attention": ATT_KERNELS[r["kernel"]], "model": "gpt", "devices": 1,
                      "tp": 1, "pp": 1, "dp": 1, "microbatch": b, "global_batch": b, "recompute": "none",
@@ -434,12 +436,9 @@ def evaluate_attention(deepflow, root, out):
                 t_att[x["scenario"]] = float(x["time_s"])
     res = []
     for r in rows:
-        b, h, d, s = int(r["batch"]), int(r["heads"]), int(r["head_dim"]), int(r["seq_len"])
-        fwd = 4.0 * s * s * d * h * b
-        meas = fwd / (float(r["fwd_tflops"]) * 1e12) + 2.5 * fwd / (float(r["bwd_tflops"]) * 1e12)
         if r["id"] not in t_att:
             raise SystemExit("validate: no attention time for %s" % r["id"])
-        res.append((r["id"], r["kernel"], s, 1e3 * t_att[r["id"]], 1e3 * meas))
+        res.append((r["id"], r["kernel"], int(r["seq_len"]), 1e3 * t_att[r["id"]], 1e3 * meas[r["id"]]))
     return res
 
 
@@ -728,17 +727,12 @@ def beyond_ideal(deepflow, rows, out):
     Such a run is listed, not fitted; one rule for every run."""
     scs, by_name = [], {}
     for i, r in enumerate(rows):
-        sc = dict(r["sc"])
-        sc["system.framework"] = "ideal"
-        sc["scenario"] = "ideal-%d" % i
+        sc = dict(r["sc"], **{"system.framework": "ideal", "scenario": "ideal-%d" % i})
         scs.append(sc)
         by_name[sc["scenario"]] = (r, sc)
-    cols = []
-    for sc in scs:
-        cols += [k for k in sc if not k.startswith("_") and k not in cols]
     beyond = {}
-    for name, pred in run_rows(deepflow, out, "ideal", "every published run on the ideal stack", cols,
-                               scs).items():
+    for name, pred in run_rows(deepflow, out, "ideal", "every published run on the ideal stack",
+                               GCOLS + OVERRIDE_KEYS, scs).items():
         r, sc = by_name[name]
         if pred["status"] == "error" or not pred["step_time_s"]:
             continue

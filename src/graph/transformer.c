@@ -896,22 +896,14 @@ static double per_op_redo(const Dims *x, const char *name)
     return 0.0;
 }
 
-/* Whether the per-op policy redoes a forward collective: its save list
- * keeps the reduce-scatters ("_c10d_functional.reduce_scatter_tensor") and
- * not the all-gathers of the sequence-parallel inputs, which backward needs
- * again for the matmuls it redoes and for the weight gradients. */
-static int per_op_regathers(const Op *op)
-{
-    return op->coll == COLL_ALLGATHER &&
-           (!strcmp(op->name, "ln1.allgather") || !strcmp(op->name, "ln2.allgather"));
-}
-
 /* Selective: the attention core (the COMP_ATTENTION ops) again, or under
  * the per-op policy every memory-bound op, the matmuls it did not keep
- * (per_op_redo) and the all-gathers it did not keep (per_op_regathers),
- * the attention kept; full: the whole forward layer again, its TP
- * collectives included.  Compute ops are charged to COMP_RECOMPUTE,
- * collectives stay COMP_TP_COMM. */
+ * (per_op_redo) and every all-gather (its save list keeps the
+ * reduce-scatters, "_c10d_functional.reduce_scatter_tensor", not the
+ * gathered sequence-parallel inputs, which backward needs again for the
+ * matmuls it redoes and the weight gradients), the attention kept; full:
+ * the whole forward layer again, its TP collectives included.  Compute ops
+ * are charged to COMP_RECOMPUTE, collectives stay COMP_TP_COMM. */
 static void layer_recompute(OpSink *k, const Dims *x, const OpList *fwd)
 {
     if (x->recompute == RECOMPUTE_NONE)
@@ -920,7 +912,7 @@ static void layer_recompute(OpSink *k, const Dims *x, const OpList *fwd)
         Op op = fwd->op[i];
         if (x->recompute == RECOMPUTE_SELECTIVE && x->per_op) {
             if (op.kind == OP_COMM) {
-                if (per_op_regathers(&op))
+                if (op.coll == COLL_ALLGATHER)
                     graph_emit(k, &op);
                 continue;
             }
