@@ -513,6 +513,33 @@ static void test_selective_per_op(void **state)
     free(tf);
 }
 
+/* The loss op by op (Megatron's vocab_parallel_cross_entropy on
+ * logits.float(), torchtitan's F.cross_entropy on upcast logits) moves 36 + e
+ * bytes a logit forward and 12 + e backward, against the fused kernel's
+ * e + 8 and 4 + e; the fp32 copy lies beside the subtracted tensor on the
+ * last stage (4 bytes a logit more).  Nothing else changes. */
+static void test_unfused_cross_entropy(void **state)
+{
+    (void)state;
+    Model m = llama2(32, 4096, 32, 8, 14336);
+    GraphParams p = params(2, 1, 2, RECOMPUTE_NONE);
+    Graph *f = build_ok(&m, &p);
+    p.unfused_xent = 1;
+    Graph *u = build_ok(&m, &p);
+    const Op *head = find_op(&f->last_fwd, "head");
+    const double logits = (double)head->m * (double)head->n, e = 2;
+    assert_rel(logits, 4096.0 * 2 * 32000 / 2, 1e-15); /* 32,000 is a multiple of 128 x 2 */
+    assert_rel(find_op(&f->last_fwd, "xent")->bytes, logits * (e + 8), 1e-15);
+    assert_rel(find_op(&f->last_bwd, "xent.bwd")->bytes, logits * (4 + e), 1e-15);
+    assert_rel(find_op(&u->last_fwd, "xent")->bytes, logits * (36 + e), 1e-15);
+    assert_rel(find_op(&u->last_bwd, "xent.bwd")->bytes, logits * (12 + e), 1e-15);
+    assert_rel(u->act_bytes_last - f->act_bytes_last, 4.0 * logits, 1e-12);
+    assert_rel(graph_gemm_flops(&u->last_fwd), graph_gemm_flops(&f->last_fwd), 1e-15);
+    assert_rel(u->act_bytes_per_layer, f->act_bytes_per_layer, 1e-15);
+    free(f);
+    free(u);
+}
+
 /* Sliding-window attention (attention_window): a query block meets the key
  * blocks its window reaches and the diagonal one, (128 / 128 + 1) x 128 =
  * 256 keys for a 128-token window; on half the layers (GPT-OSS alternates)
@@ -1178,6 +1205,7 @@ int main(void)
         cmocka_unit_test(test_llama_shapes),
         cmocka_unit_test(test_head_dim),
         cmocka_unit_test(test_selective_per_op),
+        cmocka_unit_test(test_unfused_cross_entropy),
         cmocka_unit_test(test_sliding_window),
         cmocka_unit_test(test_expert_gemms),
         cmocka_unit_test(test_graph_scope),

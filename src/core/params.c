@@ -313,6 +313,10 @@ static const ParamDef framework_defs[] = {
        "the "
        "element-wise kernels eager PyTorch runs (9x the HBM traffic of a fused RMSNorm, 5x of a fused rotary "
        "embedding, 1.7x of a fused SwiGLU)"),
+    PB(Framework, "fused_cross_entropy", fused_xent, 1,
+       "the LM loss as a fused kernel: the 16-bit logits read once, the fp32 softmax written and read (16 "
+       "bytes a logit with its gradient); no: op by op on an fp32 copy of the logits (Megatron's "
+       "vocab-parallel cross-entropy, PyTorch's cross_entropy on upcast logits: about 52 bytes a logit)"),
     PE(Framework, "moe_dispatcher", dispatcher, dispatcher_choices, DISPATCH_ALLTOALL, 0,
        "mixture of experts: alltoall (every token-expert pair crosses the network, Megatron-Core's alltoall "
        "dispatcher) or deepep (a token crosses to each node holding one of its experts once and fans out "

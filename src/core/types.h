@@ -275,6 +275,7 @@ typedef struct {
     GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
     SelectiveKind selective; /* what recompute: selective keeps and redoes */
     int fused_elementwise;   /* norms, rotary and activations fused (TE, torch.compile) or eager kernels */
+    int fused_xent;          /* the LM loss as one fused pass, or the op-by-op fp32 cross-entropy */
     DispatchKind dispatcher; /* mixture of experts: how tokens reach their experts' ranks */
     int ep_overlap;          /* the expert all-to-all of one microbatch hidden under another's compute */
     int ep_comm_sms;         /* SMs the overlapped expert all-to-all takes from the compute */

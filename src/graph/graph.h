@@ -170,6 +170,7 @@ typedef struct {
     int quant_casts;    /* fp8/fp4: the stack quantizes linear-layer operands in kernels of their own */
     int sel_per_op;     /* selective recompute as PyTorch's per-op policy (torchtitan), not Megatron's */
     int unfused;        /* eager PyTorch: norms, rotary and activations as separate element-wise kernels */
+    int unfused_xent;   /* the LM loss op by op on an fp32 copy of the logits, not one fused kernel */
     int fused_dispatch; /* mixture of experts: a fused token dispatcher (DeepEP) rather than all-to-alls */
 } GraphParams;
 

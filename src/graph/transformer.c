@@ -119,6 +119,7 @@ typedef struct {
     int fused_dispatch;  /* MoE: DeepEP's fused dispatch and combine, not all-to-alls */
     int per_op;          /* selective recompute as PyTorch's per-op policy (dense layers) */
     int unfused;         /* eager element-wise kernels (eager_traffic) */
+    int unfused_xent;    /* the loss op by op on an fp32 copy of the logits (xent_bytes) */
     int64_t window;      /* sliding-window attention (0: none) */
     double window_share; /* share of the layers with it */
     Recompute recompute;
@@ -265,6 +266,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->recompute = p->recompute;
     x->per_op = p->sel_per_op && !x->moe;
     x->unfused = p->unfused;
+    x->unfused_xent = p->unfused_xent;
     x->e = graph_act_elem_bytes(p->precision);
     x->e_in = graph_gemm_elem_bytes(p->precision);
     x->quant = p->quant_casts && x->e_in < x->e;
@@ -978,11 +980,29 @@ static void first_backward(OpSink *k, const Dims *x)
     membound(k, "embed.wgrad", COMP_EMBED_HEAD, sbh * e + 2.0 * sbh * e / (double)x->t, sbh / (double)x->t);
 }
 
+/* HBM bytes per logit the cross-entropy moves, forward and backward.
+ * Fused (one kernel each way): read the e-byte logits, write the fp32
+ * softmax, read it again for the normaliser (e + 8); backward reads the
+ * softmax and writes the e-byte gradient (4 + e).  Op by op, as
+ * Megatron-LM's vocab_parallel_cross_entropy runs on `logits.float()`
+ * (megatron/core/tensor_parallel/cross_entropy.py): the fp32 copy (read e,
+ * write 4), the row max (read 4), the max subtracted into a new tensor
+ * (read 4, write 4), exp in place (4 + 4), the row sum (4), the division
+ * in place (4 + 4): 36 + e; backward scales the saved softmax in place by
+ * the loss gradient (4 + 4) and casts it back (read 4, write e): 12 + e,
+ * 52 bytes a 16-bit logit against the fused 16.  PyTorch's cross_entropy on
+ * upcast logits (log_softmax's three passes, nll_loss, and their backward)
+ * moves about as much (48). */
+static void xent_bytes(const Dims *x, double *fwd, double *bwd)
+{
+    *fwd = x->unfused_xent ? 36.0 + x->e : x->e + 8.0;
+    *bwd = x->unfused_xent ? 12.0 + x->e : 4.0 + x->e;
+}
+
 /* Final norm, vocab-parallel LM head (column-parallel over the padded V),
- * vocab-parallel cross-entropy in fp32: read the e-byte logits, write the
- * fp32 softmax, read it again for the normaliser (e + 8 bytes per logit);
- * three small all-reduces of s*b fp32 values (max, sum of exp, target logit)
- * combine it over the TP group. */
+ * vocab-parallel cross-entropy in fp32 (xent_bytes); three small
+ * all-reduces of s*b fp32 values (max, sum of exp, target logit) combine it
+ * over the TP group. */
 static void last_forward(OpSink *k, const Dims *x)
 {
     double seq = x->rows_seq * (double)x->h;
@@ -991,7 +1011,9 @@ static void last_forward(OpSink *k, const Dims *x)
     membound_x(k, x, "final_norm", COMP_MEMBOUND, 2.0 * seq * x->e, seq * norm_flops(x));
     sp_gather(k, x, "head.allgather");
     gemm(k, x, "head", COMP_EMBED_HEAD, 1, x->rows, vl, x->h);
-    membound(k, "xent", COMP_EMBED_HEAD, logits * (x->e + 8.0), logits * FLOPS_XENT);
+    double fwd, bwd;
+    xent_bytes(x, &fwd, &bwd);
+    membound(k, "xent", COMP_EMBED_HEAD, logits * fwd, logits * FLOPS_XENT);
     if (x->t > 1) {
         double small = (double)x->rows * 4.0;
         comm(k, "xent.max.allreduce", COLL_ALLREDUCE, small);
@@ -1007,7 +1029,9 @@ static void last_backward(OpSink *k, const Dims *x)
     double seq = x->rows_seq * (double)x->h;
     int64_t vl = x->vp / x->t;
     double logits = (double)x->rows * (double)vl;
-    membound(k, "xent.bwd", COMP_EMBED_HEAD, logits * (4.0 + x->e), logits * 2.0);
+    double fwd, bwd;
+    xent_bytes(x, &fwd, &bwd);
+    membound(k, "xent.bwd", COMP_EMBED_HEAD, logits * bwd, logits * 2.0);
     gemm_grads(k, x, "head.dgrad", "head.wgrad", COMP_EMBED_HEAD, x->rows, vl, x->h);
     tp_reduce(k, x, "head.dgrad.allreduce", "head.dgrad.reducescatter");
     membound_x(k, x, "final_norm.bwd", COMP_MEMBOUND, 3.0 * seq * x->e, 2.0 * seq * norm_flops(x));
@@ -1245,10 +1269,12 @@ static void count_activations(const Dims *x, const Dims *xd, double n_moe, doubl
     /* Embedding: its dropout mask (the embedding output is layer 1's input,
      * already counted there).  Head: final-norm input and head input (e
      * bytes each, /t with SP), the fp32 softmax kept for the logits
-     * gradient and the e-byte logits alive while the loss is computed. */
+     * gradient and the e-byte logits alive while the loss is computed (op
+     * by op, with the fp32 copy beside the tensor the max is subtracted
+     * into: 4 bytes a logit more). */
     g->act_bytes_first = x->rows_seq * h;
     double logits = sb * (double)x->vp / x->t; /* vp is a multiple of t */
-    g->act_bytes_last = 2.0 * x->rows_seq * h * e + logits * 4.0 + logits * e;
+    g->act_bytes_last = 2.0 * x->rows_seq * h * e + logits * (x->unfused_xent ? 8.0 : 4.0) + logits * e;
     g->act_bytes_last += (double)g->mtp * (kept + 2.0 * x->rows_seq * h * e + logits * (4.0 + e));
 }
 

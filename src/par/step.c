@@ -519,6 +519,7 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Graph 
                       .quant_casts = fw->fp8_casts,
                       .sel_per_op = fw->selective == SELECTIVE_PER_OP,
                       .unfused = !fw->fused_elementwise,
+                      .unfused_xent = !fw->fused_xent,
                       .fused_dispatch = fw->dispatcher == DISPATCH_DEEPEP};
     if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time */
         graph_rates(x->nominal, sc->precision, sys, &x->tp_group, &gp.rates);
