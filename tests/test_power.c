@@ -64,6 +64,39 @@ static void test_cap_costs_time(void **state)
     }
 }
 
+/* A cap at the device's TDP changes nothing (the matrix rates are measured
+ * under it); a cap below it holds the hottest compute phase, the GEMMs, to
+ * the cap, so the clock falls even where the step's average power is
+ * under the cap, and the average ends below it. */
+static void test_cap_holds_the_hottest_phase(void **state)
+{
+    (void)state;
+    static const char *const h100[] = {
+        "system=dgx-h100", "model=llama2-70b", "devices=64",     "tp=8",           "pp=2",
+        "microbatch=1",    "global_batch=128", "recompute=none", "power_cap=700 W"};
+    Scenario sc;
+    Result free_run, at_tdp, capped;
+    build_scenario(&sc, h100, 8);
+    assert_int_equal(evaluate(&sc, &free_run), 0);
+    build_scenario(&sc, h100, 9);
+    assert_int_equal(evaluate(&sc, &at_tdp), 0);
+    assert_rel(at_tdp.step_time_s, free_run.step_time_s, 1e-12);
+    assert_true(free_run.device_power_w < 600);
+    char cap[32];
+    snprintf(cap, sizeof cap, "power_cap=%.0f W", free_run.device_power_w * 1.02);
+    const char *kv[9];
+    memcpy(kv, h100, sizeof kv);
+    kv[8] = cap;
+    build_scenario(&sc, kv, 9);
+    assert_int_equal(evaluate(&sc, &capped), 0);
+    assert_true(capped.clock_scale < 0.995);
+    assert_true(capped.step_time_s > free_run.step_time_s);
+    assert_true(capped.device_power_w < 0.99 * sc.power_cap_w);
+    print_message("70B on 64 H100: %.0f W average at 700 W; held to %.0f W: clock %.3f, step %+.1f %%\n",
+                  free_run.device_power_w, sc.power_cap_w, capped.clock_scale,
+                  100 * (capped.step_time_s / free_run.step_time_s - 1));
+}
+
 /* The cost to train is the list price per device-hour x devices x hours,
  * computed once (evaluate.c) and read by every report; no price, no cost. */
 static void test_cost(void **state)
@@ -223,6 +256,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_energy_is_power_times_time),
         cmocka_unit_test(test_cap_costs_time),
+        cmocka_unit_test(test_cap_holds_the_hottest_phase),
         cmocka_unit_test(test_cost),
         cmocka_unit_test(test_cap_out_of_reach_is_an_error),
         cmocka_unit_test(test_alpha_power_law),

@@ -52,6 +52,35 @@ static double device_power(const Result *r)
     return r->device_energy_j / r->step_time_s;
 }
 
+/* The compute phases a power limiter can hold on their own: each runs for
+ * milliseconds a layer (the limiter's window), long enough for the clock
+ * to follow its power, not only the step's average. */
+static const Component hot_phases[] = {COMP_GEMM, COMP_ATTENTION, COMP_RECOMPUTE, COMP_EMBED_HEAD};
+
+static double hottest_phase(const Result *r)
+{
+    double p = 0;
+    for (size_t i = 0; i < sizeof hot_phases / sizeof hot_phases[0]; i++) {
+        const Component c = hot_phases[i];
+        if (r->comp_time_s[c] > 0)
+            p = fmax(p, r->comp_energy_j[c] / r->comp_time_s[c]);
+    }
+    return p;
+}
+
+/* What the limiter holds to the cap: the step's average power and its
+ * hottest phase's.  The phases count at `rated` of the model's power: the
+ * device's matrix rates are measured under its TDP, so at the nominal
+ * clock its hottest phase draws at most the TDP (rated = TDP / that
+ * phase's modelled power where the model puts it above).  A cap at the TDP
+ * is then bound by the average alone, as the rates already carry the
+ * limit; a cap below it (a 700 W part run at 500 W) throttles the GEMMs
+ * first, as the limiter does. */
+static double limited_power(const Result *r, double rated)
+{
+    return fmax(device_power(r), rated * hottest_phase(r));
+}
+
 /* The prediction interval of the scenario's training stack on its regime
  * (one node or several), from the out-of-sample residuals of the stack's
  * validation sources; a regime without runs borrows the other's.  A row
@@ -181,19 +210,22 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
         return -1;
     const Device *dev = &sc->system.device;
     const double cap = sc->power_cap_w > 0 ? sc->power_cap_w : dev->tdp_w;
-    if (cap > 0 && device_power(r) > cap) {
+    const double hot = hottest_phase(r);
+    const double rated = dev->tdp_w > 0 && hot > dev->tdp_w ? dev->tdp_w / hot : 1.0;
+    if (cap > 0 && limited_power(r, rated) > cap) {
         /* Power falls monotonically with the clock (V^2 f dynamic, V
          * leakage): bisect for the fastest clock within the cap. */
         double lo = pwr_min_clock(dev), hi = 1.0;
         Result t;
         reset(&t);
-        if (lo >= 1.0 || step_evaluate(sc, lo, cache, &t) || device_power(&t) > cap) {
-            double need = lo < 1.0 && t.step_time_s > 0 ? device_power(&t) : device_power(r);
+        if (lo >= 1.0 || step_evaluate(sc, lo, cache, &t) || limited_power(&t, rated) > cap) {
+            const Result *low = lo < 1.0 && t.step_time_s > 0 ? &t : r;
+            const double avg = device_power(low), need = limited_power(low, rated);
             r->status = STATUS_ERROR;
             snprintf(r->error, sizeof r->error,
-                     "the device cannot meet its %.0f W power cap: it draws %.0f W even at its lowest "
+                     "the device cannot meet its %.0f W power cap: %s %.0f W even at its lowest "
                      "clock (voltage.min) or has no DVFS range",
-                     cap, need);
+                     cap, need > avg ? "its GEMMs draw" : "it draws", need);
             snprintf(r->error_key, sizeof r->error_key, "%s",
                      sc->power_cap_w > 0 ? "power_cap" : "system.device");
             return -1;
@@ -202,7 +234,7 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
          * smooth and monotone, so a handful of evaluations find the
          * fastest feasible clock to 1e-4; the feasible end is kept. */
         Result best = t;
-        double f_lo = device_power(&t) - cap, f_hi = device_power(r) - cap;
+        double f_lo = limited_power(&t, rated) - cap, f_hi = limited_power(r, rated) - cap;
         int side = 0;
         for (int i = 0; i < 40 && hi - lo > 1e-4; i++) {
             double mid = lo - f_lo * (hi - lo) / (f_hi - f_lo);
@@ -211,7 +243,7 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
             reset(&t);
             if (step_evaluate(sc, mid, cache, &t))
                 break;
-            double f = device_power(&t) - cap;
+            double f = limited_power(&t, rated) - cap;
             if (f <= 0) {
                 lo = mid;
                 f_lo = f;

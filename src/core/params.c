@@ -707,7 +707,8 @@ static const ParamDef scenario_defs[] = {
        "tries powers of two from 1 to 1,024"),
     PE(Scenario, "precision", precision, precision_names, PREC_BF16, 0, "training precision"),
     PD(Scenario, "power_cap", power_cap_w, UNIT_POWER, 0, 1e5, 0, 0,
-       "per-device power cap (DVFS lowers the clock to meet it); default the TDP"),
+       "per-device power cap (DVFS lowers the clock to meet it: below the TDP, the GEMMs' power as well as "
+       "the step's average); default the TDP"),
     PE(Scenario, "codesign", codesign, codesign_names, CODESIGN_NONE, 0,
        "co-design: the budget splits of the derive: device to optimise jointly with the strategy (area, "
        "power, area+power, all: also the die edge)"),
