@@ -656,9 +656,8 @@ MIN_SOURCES = 2   # sources behind a prediction interval
 # gated at its achieved figure, rounded up, against regressions, and is
 # listed in the README as a miss.
 LOSO_TARGET, ALL_TARGET = 0.12, 0.09
-THRESHOLDS = {"smith2022": 0.21, "kempnerforge_mfu_h200_202604": 0.23,
-              "nemo_perf_2502": 0.19,
-              "torchtitan_perf_doc_202408": 0.14,
+THRESHOLDS = {"smith2022": 0.21, "kempnerforge_mfu_h200_202604": 0.13,
+              "nemo_perf_2502": 0.14,
               # the Megatron-Bridge performance pages with mixture-of-experts runs: their
               # H100 Qwen3-30B runs with the expert all-to-all overlapped run 1.8-2x slower
               # than the layout's other containers (42-57 % optimistic)
@@ -672,8 +671,10 @@ THRESHOLDS = {"smith2022": 0.21, "kempnerforge_mfu_h200_202604": 0.23,
 # gate in December 2026 (they had been evaluated, never fitted): their
 # sources took all sources from 9.7 % to 11.8 %; the dispatcher's kernels
 # and host work as Megatron-Core runs them brought it to 9.9 %; the dense
-# runs' sources keep their own gate at 10 %.
-ALL_GATE = 0.10
+# runs' sources keep their own gate at 10 %.  The stacks' loss (op by op
+# on fp32 logits) and a power cap that holds the GEMMs brought it to 8.7 %
+# (December 2026): the gate is the 9 % target.
+ALL_GATE = ALL_TARGET
 DENSE_GATE = 0.10  # the same mean over the dense runs of every source
 COVERAGE = (0.85, 0.95)  # target band of the out-of-sample coverage of the 90 % range
 
