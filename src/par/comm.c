@@ -12,11 +12,14 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
     memset(&c3, 0, sizeof c3);
     double t, n3 = 0;
     if (zero >= 1) {
-        /* ZeRO >= 1: reduce-scatter the gradients, all-gather the updated
-         * 16-bit weights; ZeRO-3 also all-gathers the weights in forward
-         * and backward of every microbatch */
+        /* ZeRO >= 1: reduce-scatter the gradients; ZeRO-1 and 2 then
+         * all-gather the updated 16-bit weights, ZeRO-3 (and FSDP) keeps
+         * them sharded and all-gathers them in forward and backward of
+         * every microbatch instead (DeepSpeed's stage 3 and FSDP gather a
+         * layer's weights where it runs, never after the step) */
         net_collective(sys, g, COLL_REDUCESCATTER, p * grad_bytes, &c1);
-        net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes, &c2);
+        if (zero < 3)
+            net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes, &c2);
         t = c1.time_s + c2.time_s;
         if (zero == 3) {
             net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes, &c3);
