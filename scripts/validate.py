@@ -97,6 +97,13 @@ def run(deepflow, table, outdir):
         return {r["scenario"]: r for r in csv.DictReader(f)}
 
 
+def component_times(out, name, component):
+    """{scenario: seconds} of one breakdown component of the run out/NAME (run_rows)."""
+    with open(os.path.join(out, name, "breakdown.csv"), newline="") as f:
+        return {b["scenario"]: float(b["time_s"]) for b in csv.DictReader(f)
+                if b["component"] == component and b["time_s"]}
+
+
 def run_rows(deepflow, out, name, title, cols, rows):
     """Scenario rows (dicts) written as out/NAME.csv with the columns cols, run; {scenario: summary row}."""
     table = os.path.join(out, name + ".csv")
@@ -383,11 +390,7 @@ def evaluate_a2a(deepflow, root, out):
                      "system.framework.ep_overlap": "no"}
     run_rows(deepflow, out, "a2a", "expert-parallel exchanges (validation/published/moe_a2a.csv)", A2ACOLS,
              list(scen.values()))
-    ep_time = {}
-    with open(os.path.join(out, "a2a", "breakdown.csv"), newline="") as f:
-        for b in csv.DictReader(f):
-            if b["component"] == "ep_comm" and b["time_s"]:
-                ep_time[b["scenario"]] = float(b["time_s"]) / 4.0
+    ep_time = {k: t / 4.0 for k, t in component_times(out, "a2a", "ep_comm").items()}
     res = []
     for r in rows:
         t = ep_time.get(r["_key"])
@@ -429,11 +432,7 @@ def evaluate_attention(deepflow, root, out):
                      "model.causal": "no"})
     run_rows(deepflow, out, "attention", "fused attention kernels (validation/published/attention.csv)", ATTCOLS,
              scen)
-    t_att = {}
-    with open(os.path.join(out, "attention", "breakdown.csv"), newline="") as f:
-        for x in csv.DictReader(f):
-            if x["component"] == "attention" and x["time_s"]:
-                t_att[x["scenario"]] = float(x["time_s"])
+    t_att = component_times(out, "attention", "attention")
     res = []
     for r in rows:
         if r["id"] not in t_att:

@@ -993,10 +993,11 @@ static void first_backward(OpSink *k, const Dims *x)
  * 52 bytes a 16-bit logit against the fused 16.  PyTorch's cross_entropy on
  * upcast logits (log_softmax's three passes, nll_loss, and their backward)
  * moves about as much (48). */
-static void xent_bytes(const Dims *x, double *fwd, double *bwd)
+static double xent_bytes(const Dims *x, int backward)
 {
-    *fwd = x->unfused_xent ? 36.0 + x->e : x->e + 8.0;
-    *bwd = x->unfused_xent ? 12.0 + x->e : 4.0 + x->e;
+    if (backward)
+        return x->unfused_xent ? 12.0 + x->e : 4.0 + x->e;
+    return x->unfused_xent ? 36.0 + x->e : x->e + 8.0;
 }
 
 /* Final norm, vocab-parallel LM head (column-parallel over the padded V),
@@ -1011,9 +1012,7 @@ static void last_forward(OpSink *k, const Dims *x)
     membound_x(k, x, "final_norm", COMP_MEMBOUND, 2.0 * seq * x->e, seq * norm_flops(x));
     sp_gather(k, x, "head.allgather");
     gemm(k, x, "head", COMP_EMBED_HEAD, 1, x->rows, vl, x->h);
-    double fwd, bwd;
-    xent_bytes(x, &fwd, &bwd);
-    membound(k, "xent", COMP_EMBED_HEAD, logits * fwd, logits * FLOPS_XENT);
+    membound(k, "xent", COMP_EMBED_HEAD, logits * xent_bytes(x, 0), logits * FLOPS_XENT);
     if (x->t > 1) {
         double small = (double)x->rows * 4.0;
         comm(k, "xent.max.allreduce", COLL_ALLREDUCE, small);
@@ -1029,9 +1028,7 @@ static void last_backward(OpSink *k, const Dims *x)
     double seq = x->rows_seq * (double)x->h;
     int64_t vl = x->vp / x->t;
     double logits = (double)x->rows * (double)vl;
-    double fwd, bwd;
-    xent_bytes(x, &fwd, &bwd);
-    membound(k, "xent.bwd", COMP_EMBED_HEAD, logits * bwd, logits * 2.0);
+    membound(k, "xent.bwd", COMP_EMBED_HEAD, logits * xent_bytes(x, 1), logits * 2.0);
     gemm_grads(k, x, "head.dgrad", "head.wgrad", COMP_EMBED_HEAD, x->rows, vl, x->h);
     tp_reduce(k, x, "head.dgrad.allreduce", "head.dgrad.reducescatter");
     membound_x(k, x, "final_norm.bwd", COMP_MEMBOUND, 3.0 * seq * x->e, 2.0 * seq * norm_flops(x));
