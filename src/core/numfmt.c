@@ -2,7 +2,9 @@
 #include "core/numfmt.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The powers of ten a double holds exactly. */
 static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
@@ -38,22 +40,28 @@ int numfmt_g6(double v, char *out)
         *p = '\0';
         return (int)(p - out);
     }
-    /* the decimal exponent: floor(log10 a) is est or est + 1 */
-    int e2;
-    frexp(a, &e2); /* a = m 2^e2, m in [0.5, 1) */
+    /* the decimal exponent: floor(log10 a) is est or est + 1; a = m 2^e2,
+     * m in [0.5, 1), e2 read from the bits (frexp for a subnormal) */
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    int e2 = (int)(bits >> 52) - 1022;
+    if (e2 == -1022)
+        frexp(a, &e2);
     int x = (int)floor((e2 - 1) * 0.30102999566398120);
     double s = scale10(a, 5 - x);
+    /* one more correctly rounded step where the estimate was one off:
+     * within a unit in the last place of s, far inside the tie margin */
     if (s >= 999999.5) {
         x++;
-        s = scale10(a, 5 - x);
+        s /= 10.0;
     } else if (s < 99999.5) {
         x--;
-        s = scale10(a, 5 - x);
+        s *= 10.0;
     }
     /* six digits, rounded to nearest; a seventh digit of 5 and then
      * nothing (to within the scaling's error) is a tie printf decides on
      * the exact value */
-    const double fl = floor(s);
+    const double fl = (double)(long)s; /* floor: s is positive */
     const double frac = s - fl;
     if (fabs(frac - 0.5) < 1e-6 || fl < 99999.0 || fl > 999999.0)
         return slow(v, out);

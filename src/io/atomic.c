@@ -9,6 +9,7 @@
 
 FILE *atomic_open(AtomicFile *a, const char *path)
 {
+    a->buf = NULL;
     snprintf(a->path, sizeof a->path, "%s", path);
     /* the process id lets a later run tell a dead run's leftover from a
      * live run's file in progress (atomic_sweep_stale) */
@@ -25,6 +26,10 @@ FILE *atomic_open(AtomicFile *a, const char *path)
         close(fd);
         unlink(a->tmp);
         errno = e;
+    } else if ((a->buf = malloc(ATOMIC_BUFFER)) != NULL &&
+               setvbuf(a->f, a->buf, _IOFBF, ATOMIC_BUFFER) != 0) {
+        free(a->buf); /* stdio's own buffer then */
+        a->buf = NULL;
     }
     return a->f;
 }
@@ -40,6 +45,8 @@ int atomic_commit(AtomicFile *a)
         e = errno;
     }
     a->f = NULL;
+    free(a->buf);
+    a->buf = NULL;
     if (!bad && rename(a->tmp, a->path) != 0) {
         bad = 1;
         e = errno;
@@ -58,6 +65,8 @@ void atomic_abort(AtomicFile *a)
         fclose(a->f);
         a->f = NULL;
     }
+    free(a->buf);
+    a->buf = NULL;
     unlink(a->tmp);
 }
 

@@ -11,9 +11,14 @@
 
 typedef struct {
     FILE *f;
+    char *buf; /* the stream's buffer (ATOMIC_BUFFER bytes), or NULL: stdio's own */
     char path[1024];
     char tmp[1100];
 } AtomicFile;
+
+/* The write buffer of an atomic file: reports of a million rows go out in
+ * a few thousand writes rather than one a row. */
+#define ATOMIC_BUFFER (256 * 1024)
 
 /* Open path's temporary; returns the stream or NULL (errno set). */
 FILE *atomic_open(AtomicFile *a, const char *path);

@@ -117,9 +117,11 @@ void rpt_csv_text(FILE *f, const char *raw)
 /* A number cell, as rpt_number writes it. */
 static void put_number(Line *l, double v)
 {
-    char b[NUMFMT_G6_MAX];
-    rpt_number(b, sizeof b, v);
-    line_put(l, b, strlen(b));
+    if (!isfinite(v))
+        return;
+    if (l->n + NUMFMT_G6_MAX > sizeof l->p)
+        line_flush(l);
+    l->n += (size_t)numfmt_g6(v, l->p + l->n); /* formatted in place */
 }
 
 /* One cell as a column reader gave it (columns.h): a number (kind != 0,

@@ -10,6 +10,8 @@
  * Memory: bounded by the series, device counts, models, systems and table
  * lines, and by the failures; not by the rows. */
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -276,6 +278,28 @@ static void keep_shortlist(RptKeep *k, const char *q, const RunRow *rr, int idx)
         k->oom = 1;
 }
 
+/* The key of a row's question (a model and an amount of training), only
+ * ever compared: the name with its length, and the amounts' bits in hex
+ * (not %.17g, which costs more than the rest of the row's keeping). */
+static void question_key(char *q, size_t n, const Scenario *sc)
+{
+    static const char hex[] = "0123456789abcdef";
+    const double amount[3] = {sc->train_tokens, sc->train_samples, sc->epochs};
+    const int len = snprintf(q, n, "%zu:%s", strlen(sc->model.name), sc->model.name);
+    if (len < 0 || (size_t)len + 3 * 17 + 1 > n)
+        return; /* cannot be: the name fits its NAME_MAX_LEN */
+    char *p = q + len;
+    for (int i = 0; i < 3; i++) {
+        uint64_t bits;
+        const double v = isnan(amount[i]) ? NAN : amount[i] == 0 ? 0.0 : amount[i]; /* one NaN, one zero */
+        memcpy(&bits, &v, sizeof bits);
+        *p++ = ' ';
+        for (int b = 60; b >= 0; b -= 4)
+            *p++ = hex[(bits >> b) & 15];
+    }
+    *p = '\0';
+}
+
 void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
 {
     if (!k)
@@ -316,8 +340,7 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
         keep_if(k, &k->h[H_ANY_TTT], rr, idx, 0);
     /* ... one decision per model and amount of training */
     char q[NAME_MAX_LEN + 96];
-    snprintf(q, sizeof q, "%zu:%s %.17g %.17g %.17g", strlen(sc->model.name), sc->model.name,
-             sc->train_tokens, sc->train_samples, sc->epochs);
+    question_key(q, sizeof q, sc);
     if (rr->built && r->status == STATUS_OK && isfinite(r->time_to_train_s)) {
         keep_if(k, held_at(&k->m[M_MODEL_TTT], q), rr, idx, 0);
         if (!isfinite(r->cost_usd)) {

@@ -12,11 +12,13 @@
 #include "report/report.h"
 
 /* A streamed run's CSVs as the rows pass, and the rows its report keeps. */
+#define STREAM_BUFFER (256 * 1024)
 static const char *const stream_files[4] = {"summary.csv", "breakdown.csv", "runners_up.csv", "design.csv"};
 static const RptRowWriter stream_writers[4] = {rpt_summary_row, rpt_breakdown_row, rpt_runners_row,
                                                rpt_design_row};
 typedef struct {
-    FILE *f[4]; /* as stream_files; NULL: not written */
+    FILE *f[4];   /* as stream_files; NULL: not written */
+    char *buf[4]; /* their buffers (STREAM_BUFFER bytes; NULL: stdio's own) */
     RptKeep *keep;
     RptSpool spool; /* every row's RptDetail (the workbook lists them all); f NULL: none */
     RptDetail *det; /* ... the row's, made there */
@@ -44,7 +46,7 @@ int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunPro
                      const char *dir, unsigned formats, int detail_max, Run *run, char *sdir, size_t sn,
                      RptSpool *spool, Diag *d)
 {
-    StreamOut o = {{NULL, NULL, NULL, NULL}, NULL, {NULL, 0, 0}, NULL, 0};
+    StreamOut o = {{NULL, NULL, NULL, NULL}, {NULL, NULL, NULL, NULL}, NULL, {NULL, 0, 0}, NULL, 0};
     *spool = (RptSpool){NULL, 0, 0};
     memset(run, 0, sizeof *run);
     long total;
@@ -67,6 +69,11 @@ int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunPro
                 diag_set(d, path, 0, 0, "cannot write: %s", strerror(errno));
                 ok = 0;
             } else {
+                /* a row's lines go out a buffer at a time, not in a write each */
+                if ((o.buf[i] = malloc(STREAM_BUFFER)) && setvbuf(o.f[i], o.buf[i], _IOFBF, STREAM_BUFFER)) {
+                    free(o.buf[i]);
+                    o.buf[i] = NULL;
+                }
                 stream_writers[i](o.f[i], NULL);
             }
         }
@@ -102,6 +109,8 @@ int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunPro
             diag_set(d, dir, 0, 0, "cannot write %s: %s", stream_files[i], strerror(errno));
             rc = 2;
         }
+    for (int i = 0; i < 4; i++)
+        free(o.buf[i]); /* after their streams are closed */
     if (!rc && rank0 && rpt_keep_finish(o.keep, &st, run)) {
         diag_set(d, t->path, 0, 0, "out of memory for the rows the report keeps");
         rc = 1;
