@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,7 +190,7 @@ static int builder_open(Builder *b, TemplateDB *db, const Table *t, Diag *d)
 static void base_name(const Builder *b, int i, const TableRow *tr, char *base, size_t n)
 {
     if (b->c_name >= 0 && tr->cell[b->c_name].text[0])
-        snprintf(base, n, "%s", tr->cell[b->c_name].text);
+        text_put(base, n, tr->cell[b->c_name].text);
     else
         snprintf(base, n, "row %d", i + 1);
 }
@@ -235,6 +236,8 @@ static void swept_series(const Table *t, const TableRow *tr, const SweepRow *sw,
     }
 }
 
+_Static_assert(offsetof(RunRow, sc) == 0, "build_one clears what follows the scenario");
+
 /* Scenario sw of table row i into rr: built, or failed with its diagnostic. */
 static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw, RunRow *rr)
 {
@@ -242,7 +245,9 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
     Setting *set = b->set;
     char base[128];
     base_name(b, i, tr, base, sizeof base);
-    memset(rr, 0, sizeof *rr);
+    /* all but the scenario, which the build copies whole from the defaults
+     * (zeroed where the row fails before it) */
+    memset((char *)rr + sizeof rr->sc, 0, sizeof *rr - sizeof rr->sc);
     rr->line = tr->line;
     for (int c = 0; c < t->ncol; c++) {
         set[c].name = t->col_name[c];
@@ -256,7 +261,7 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
     if (sw->suffix[0])
         snprintf(name, sizeof name, "%s [%s]", base, sw->suffix);
     else
-        snprintf(name, sizeof name, "%s", base);
+        text_put(name, sizeof name, base);
     diag_clear(&rr->diag);
     /* echoed everywhere: control and bidi characters as visible escapes */
     char shown[sizeof name * 8];
@@ -268,6 +273,7 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
                  "scenario name with its sweep values ('%s') is %zu bytes, more than %zu: shorten the "
                  "name in column 'scenario'",
                  shown, strlen(shown), sizeof rr->sc.name - 1);
+        memset(&rr->sc, 0, sizeof rr->sc);
         row_fail(rr, name);
         return;
     }
@@ -285,7 +291,7 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
     }
     text_copy(rr->sc.name, sizeof rr->sc.name, name); /* fits: checked above */
     if (b->c_series < 0 || !sw->val[b->c_series][0])
-        snprintf(rr->sc.series, sizeof rr->sc.series, "%s", rr->sc.system.name);
+        text_put(rr->sc.series, sizeof rr->sc.series, rr->sc.system.name);
     swept_series(t, tr, sw, rr->sc.series, sizeof rr->sc.series, &rr->sc.series_base);
     rr->built = 1;
 }

@@ -40,6 +40,24 @@ size_t text_escape(const char *in, char *out, size_t n)
     size_t o = 0;
     int fits = 1;
     while (*s) {
+        if (*s >= 0x20 && *s < 0x7F) { /* a run of printable ASCII, as it is */
+            const unsigned char *r = s + 1;
+            while (*r >= 0x20 && *r < 0x7F)
+                r++;
+            const size_t plen = (size_t)(r - s);
+            if (fits && o + plen < n) {
+                memcpy(out + o, s, plen);
+            } else if (fits) { /* what fits of it, as byte by byte */
+                fits = 0;
+                if (n) {
+                    memcpy(out + o, s, n - 1 - o);
+                    out[n - 1] = '\0';
+                }
+            }
+            o += plen;
+            s = r;
+            continue;
+        }
         unsigned cp;
         int len = text_utf8_decode(s, &cp);
         char esc[16];
@@ -90,6 +108,17 @@ int text_escape_inplace(char *s, size_t n)
     memcpy(s, tmp, need + 1);
     free(tmp);
     return 0;
+}
+
+size_t text_put(char *dst, size_t n, const char *src)
+{
+    const size_t l = strlen(src);
+    if (n) {
+        const size_t k = l < n ? l : n - 1;
+        memcpy(dst, src, k);
+        dst[k] = '\0';
+    }
+    return l;
 }
 
 int text_copy(char *dst, size_t n, const char *src)

@@ -34,6 +34,10 @@ int text_escape_inplace(char *s, size_t n);
  * it was cut. */
 int text_copy(char *dst, size_t n, const char *src);
 
+/* snprintf(dst, n, "%s", src) without printf, for the per-row paths: src
+ * cut to n - 1 bytes where it does not fit; returns strlen(src). */
+size_t text_put(char *dst, size_t n, const char *src);
+
 /* The first name (in order) that repeats an earlier one: its index, and
  * in *first the earlier one's; -1 when every name is distinct (or out of
  * memory: then the names are taken as distinct).  O(n log n): a table of

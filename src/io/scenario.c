@@ -4,6 +4,7 @@
 #include "scenario.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,7 +114,7 @@ int scenario_check_header(const Table *t, Diag *d)
 enum { ROLE_SYSTEM = 1, ROLE_MODEL, ROLE_MEASURED, ROLE_PARAM, ROLE_UNKNOWN };
 
 static int build_resolved(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
-                          int row_line, Scenario *sc, ScenarioSource *src, Diag *d);
+                          int row_line, const Scenario *defaults, Scenario *sc, ScenarioSource *src, Diag *d);
 
 void scenario_resolve(Setting *s)
 {
@@ -162,14 +163,19 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
 int scenario_build_from(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
                         int row_line, const Scenario *defaults, Scenario *sc, ScenarioSource *src, Diag *d)
 {
-    memcpy(sc, defaults, sizeof *sc);
+    /* the defaults but the system and the model, which come whole from
+     * their templates (build_resolved loads them first; where it cannot,
+     * it takes the defaults' too) */
+    const size_t sys = offsetof(Scenario, system), end = offsetof(Scenario, model) + sizeof sc->model;
+    memcpy(sc, defaults, sys);
+    memcpy((char *)sc + end, (const char *)defaults + end, sizeof *sc - end);
     memset(src, 0, sizeof *src);
-    return build_resolved(db, file, reldir, s, n, row_line, sc, src, d);
+    return build_resolved(db, file, reldir, s, n, row_line, defaults, sc, src, d);
 }
 
 /* Build onto sc (defaults in place) from resolved settings (Setting.role). */
 static int build_resolved(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
-                          int row_line, Scenario *sc, ScenarioSource *src, Diag *d)
+                          int row_line, const Scenario *defaults, Scenario *sc, ScenarioSource *src, Diag *d)
 {
     /* The two base templates first, so that overrides apply on top. */
     static const char *const bases[2] = {"system", "model"};
@@ -178,13 +184,18 @@ static int build_resolved(TemplateDB *db, const char *file, const char *reldir, 
         for (int i = 0; i < n; i++)
             if (s[i].role == (b ? ROLE_MODEL : ROLE_SYSTEM) && s[i].text[0])
                 found = &s[i];
-        if (!found)
-            return diag_set(d, file, row_line, 0, "column '%s': required, names a template in templates/%ss",
-                            bases[b], bases[b]);
         const ParamDef *def = param_find(&param_scenario_table, bases[b], NULL, NULL);
-        if (load_ref(db, file, reldir, found, def, (char *)sc + def->offset, b ? &src->model : &src->system,
-                     d))
-            return -1;
+        if (!found || load_ref(db, file, reldir, found, def, (char *)sc + def->offset,
+                               b ? &src->model : &src->system, d)) {
+            /* what is not loaded is the defaults' */
+            if (!b)
+                sc->system = defaults->system;
+            sc->model = defaults->model;
+            return found ? -1
+                         : diag_set(d, file, row_line, 0,
+                                    "column '%s': required, names a template in templates/%ss", bases[b],
+                                    bases[b]);
+        }
     }
 
     /* Template swaps (system.device=...) before the values, so that an
@@ -215,7 +226,14 @@ static int build_resolved(TemplateDB *db, const char *file, const char *reldir, 
                 if (load_ref(db, file, reldir, &s[i], def, (char *)holder + def->offset, NULL, d))
                     return -1;
             } else {
-                snprintf(label, sizeof label, "column '%s'", s[i].name);
+                /* "column 'NAME'" without printf (once per cell), cut as snprintf would */
+                const size_t k = strlen(s[i].name), room = sizeof label - 9;
+                memcpy(label, "column '", 8);
+                memcpy(label + 8, s[i].name, k < room ? k : room);
+                if (k < room)
+                    memcpy(label + 8 + k, "'", 2);
+                else
+                    label[8 + room] = '\0';
                 if (param_set(def, holder, label, s[i].text, d)) {
                     /* every bad value of the row, not only the first */
                     more_errors(&bad, d, file, &s[i]);

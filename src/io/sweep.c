@@ -393,11 +393,19 @@ static void suffix_add(char *suf, size_t *len, int *full, const char *name, cons
     *len += take + 3;
 }
 
+/* Column j holds the table's own text (a cell of one value): nothing of it is freed. */
+static int borrowed(const SweepIter *it, int j)
+{
+    return it->one && it->vals[j] == &it->one[j];
+}
+
 void sweep_iter_close(SweepIter *it)
 {
     for (int j = 0; it->vals && it->nv && j < it->ncol; j++)
-        sweep_free_values(it->vals[j], it->nv[j]);
+        if (!borrowed(it, j))
+            sweep_free_values(it->vals[j], it->nv[j]);
     free(it->vals);
+    free(it->one);
     free(it->nv);
     free(it->swept);
     free(it->row.val);
@@ -421,7 +429,8 @@ int sweep_iter_open(const Table *t, const TableRow *r, SweepIter *it, Diag *d)
     it->nv = calloc((size_t)ncol + 1, sizeof *it->nv);
     it->swept = calloc((size_t)ncol + 1, sizeof *it->swept);
     it->row.val = calloc((size_t)ncol + 1, sizeof *it->row.val);
-    if (!it->vals || !it->nv || !it->swept || !it->row.val) {
+    it->one = calloc((size_t)ncol + 1, sizeof *it->one);
+    if (!it->vals || !it->nv || !it->swept || !it->row.val || !it->one) {
         sweep_iter_close(it);
         return diag_set(d, t->path, r->line, 0, "out of memory");
     }
@@ -432,6 +441,12 @@ int sweep_iter_open(const Table *t, const TableRow *r, SweepIter *it, Diag *d)
         const int sweep = sweep_is_sweep(text);
         const int literal = sweep && text_column(t->col_name[j]); /* only a sweep's text can be literal */
         it->swept[j] = sweep && !literal;
+        if (!sweep) { /* one value, as it is: not copied */
+            it->one[j] = (char *)text;
+            it->vals[j] = &it->one[j];
+            it->nv[j] = 1;
+            continue;
+        }
         if (cell_values(text, literal, &it->vals[j], &it->nv[j], err, sizeof err) < 0) {
             int line = j < r->ncell ? r->cell[j].line : r->line;
             int col = j < r->ncell ? r->cell[j].col : 0;
@@ -510,7 +525,8 @@ int sweep_expand_row(const Table *t, const TableRow *r, SweepRow **out, int *nou
         for (int k = 0; k < it.nv[j]; k++) {
             size_t len = strlen(it.vals[j][k]) + 1;
             memcpy(str, it.vals[j][k], len);
-            free(it.vals[j][k]);
+            if (!borrowed(&it, j))
+                free(it.vals[j][k]);
             it.vals[j][k] = str;
             str += len;
         }
@@ -523,7 +539,8 @@ int sweep_expand_row(const Table *t, const TableRow *r, SweepRow **out, int *nou
     }
     /* the values now live in the block: only the arrays that held them go */
     for (int j = 0; j < ncol; j++) {
-        free(it.vals[j]);
+        if (!borrowed(&it, j))
+            free(it.vals[j]);
         it.vals[j] = NULL;
         it.nv[j] = 0;
     }

@@ -53,6 +53,7 @@ typedef struct {
     const Table *t;
     int ncol;
     char ***vals; /* vals[j][k]: column j's k-th value */
+    char **one;   /* a cell of one value: its text, the table's own (vals[j] is &one[j]) */
     int *nv;
     int *swept;
     long n; /* scenarios */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cnnload.h"
+#include "core/text.h"
 #include "ytree.h"
 
 int prov_reserve(ProvList *l, int n)
@@ -46,7 +47,7 @@ int prov_add(ProvList *l, const char *key, const char *file, int line, int col)
         l->cap = cap;
     }
     Prov *p = &l->p[l->n++];
-    snprintf(p->key, sizeof p->key, "%s", key);
+    text_put(p->key, sizeof p->key, key);
     p->file = file;
     p->line = line;
     p->col = col;
@@ -655,15 +656,30 @@ fail:
     return NULL;
 }
 
+/* t, found by its name: remembered (TemplateDB.memo); returns t. */
+static const Template *memo_put(TemplateDB *db, const ParamTable *table, const char *name, const Template *t)
+{
+    if (strlen(name) < sizeof db->memo[0].name && !ends_with(name, ".yaml") && !ends_with(name, ".yml")) {
+        db->memo[db->memo_next].table = table;
+        db->memo[db->memo_next].t = t;
+        text_put(db->memo[db->memo_next].name, sizeof db->memo[0].name, name);
+        db->memo_next = (db->memo_next + 1) % TDB_MEMO;
+    }
+    return t;
+}
+
 const Template *tdb_get(TemplateDB *db, const ParamTable *table, const char *name, const char *reldir,
                         Diag *d)
 {
+    for (int i = 0; i < TDB_MEMO; i++) /* a file name is never remembered */
+        if (db->memo[i].t && db->memo[i].table == table && !strcmp(db->memo[i].name, name))
+            return db->memo[i].t;
     char path[1024];
     if (resolve_path(db, table, name, reldir, path, sizeof path, d))
         return NULL;
     for (int i = 0; i < db->n; i++)
         if (db->t[i]->table == table && !strcmp(db->t[i]->path, path))
-            return db->t[i];
+            return memo_put(db, table, name, db->t[i]);
     for (int i = 0; i < db->nfailed; i++)
         if (db->failed[i].table == table && !strcmp(db->failed[i].path, path)) {
             *d = db->failed[i].diag;
@@ -706,7 +722,7 @@ const Template *tdb_get(TemplateDB *db, const ParamTable *table, const char *nam
         db->cap = cap;
     }
     db->t[db->n++] = t;
-    return t;
+    return memo_put(db, table, name, t);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -47,6 +47,7 @@ struct TdbFailure {
 };
 
 #define TDB_MAX_CHAIN 32 /* templates being loaded at once (base:/template: chains) */
+#define TDB_MEMO      8  /* names remembered (TemplateDB.memo) */
 
 typedef struct {
     char root[512]; /* templates/ folder */
@@ -64,6 +65,14 @@ typedef struct {
      * template is read once, however many rows name it */
     struct TdbFailure *failed;
     int nfailed, capfailed;
+    /* the last templates found by name (not by file), a table's systems
+     * and models row after row: looked up before their path is made */
+    struct {
+        const ParamTable *table;
+        const Template *t;
+        char name[128];
+    } memo[TDB_MEMO];
+    int memo_next;
 } TemplateDB;
 
 /* root: the templates folder; NULL picks $DEEPFLOW_TEMPLATES, ./templates,

@@ -10,6 +10,7 @@
 
 #include "core/param.h"
 #include "core/strategy.h"
+#include "core/text.h"
 #include "core/units.h"
 
 const ReportCol report_cols[] = {
@@ -144,7 +145,7 @@ const int report_ncols = (int)(sizeof report_cols / sizeof report_cols[0]);
 
 static int text(char *buf, size_t n, const char *s)
 {
-    snprintf(buf, n, "%s", s);
+    text_put(buf, n, s);
     return 0;
 }
 
