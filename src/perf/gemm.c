@@ -142,6 +142,7 @@ void gemm_cache_init(GemmCache *c)
         set_clear(&c->set[d], NULL);
     c->hits = 0;
     c->misses = 0;
+    c->mru = 0;
 }
 
 /* Achievable FLOP/s of the whole device for a GEMM in precision p. */
@@ -435,10 +436,15 @@ void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t
         return;
     }
 
-    /* the device's set of the memo, else the one used longest ago, emptied */
-    int d = 0;
-    while (d < GEMM_CACHE_DEVICES && !(cache->set[d].have_dev && same_gemm_device(&cache->set[d].dev, &gd)))
-        d++;
+    /* the device's set of the memo (the last used first), else the one
+     * used longest ago, emptied */
+    int d = cache->mru;
+    if (!(cache->set[d].have_dev && same_gemm_device(&cache->set[d].dev, &gd))) {
+        d = 0;
+        while (d < GEMM_CACHE_DEVICES &&
+               !(cache->set[d].have_dev && same_gemm_device(&cache->set[d].dev, &gd)))
+            d++;
+    }
     if (d == GEMM_CACHE_DEVICES) {
         d = 0;
         for (int i = 1; i < GEMM_CACHE_DEVICES; i++)
@@ -446,6 +452,7 @@ void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t
                 d = i;
         set_clear(&cache->set[d], &gd);
     }
+    cache->mru = d;
     GemmCacheSet *set = &cache->set[d];
     set->last = cache->hits + cache->misses + 1;
     size_t home = cache_home(p, batch, m, n, k);

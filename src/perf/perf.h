@@ -57,6 +57,7 @@ typedef struct {
 typedef struct {
     GemmCacheSet set[GEMM_CACHE_DEVICES];
     long hits, misses;
+    int mru; /* the set used last, looked at first (a scenario's GEMMs are on one device) */
 } GemmCache;
 
 void gemm_cache_init(GemmCache *c);
