@@ -18,7 +18,6 @@
 #include "search/design.h"
 #include "search/search.h"
 #include "tech/tech.h"
-#include "core/text.h"
 
 static void reset(Result *r)
 {
@@ -116,21 +115,31 @@ static void prediction_interval(const Scenario *sc, Result *r)
             r->interval_lo = fmin(r->interval_lo, fw->uncovered.lo);
             r->interval_hi = fmax(r->interval_hi, fw->uncovered.hi);
         }
-        snprintf(r->interval_basis, sizeof r->interval_basis,
-                 "%s: mixture of experts, %d published MoE runs%s%s", fw->name, fw->moe.runs,
-                 why[0] ? "; " : "", why);
+        size_t at = 0; /* "%s: mixture of experts, %d published MoE runs%s%s" without printf */
+        char *b = r->interval_basis;
+        const size_t n = sizeof r->interval_basis;
+        text_cat(b, n, &at, fw->name);
+        text_cat(b, n, &at, ": mixture of experts, ");
+        text_cat_long(b, n, &at, fw->moe.runs);
+        text_cat(b, n, &at, " published MoE runs");
+        text_cat(b, n, &at, why[0] ? "; " : "");
+        text_cat(b, n, &at, why);
         return;
     }
     if (why[0] && fw->uncovered.lo > 0)
         iv = &fw->uncovered;
     r->interval_lo = iv->lo;
     r->interval_hi = iv->hi;
-    if (why[0])
-        snprintf(r->interval_basis, sizeof r->interval_basis, "%s: %s; every source's range (%d runs)",
-                 fw->name, why, iv->runs);
-    else
-        snprintf(r->interval_basis, sizeof r->interval_basis, "%s, %s: %d runs", fw->name,
-                 iv == &fw->multi_node ? "multi-node" : "single-node", iv->runs);
+    /* "%s: %s; every source's range (%d runs)" or "%s, %s: %d runs", without printf (every row) */
+    size_t at = 0;
+    char *b = r->interval_basis;
+    const size_t n = sizeof r->interval_basis;
+    text_cat(b, n, &at, fw->name);
+    text_cat(b, n, &at, why[0] ? ": " : ", ");
+    text_cat(b, n, &at, why[0] ? why : iv == &fw->multi_node ? "multi-node" : "single-node");
+    text_cat(b, n, &at, why[0] ? "; every source's range (" : ": ");
+    text_cat_long(b, n, &at, iv->runs);
+    text_cat(b, n, &at, why[0] ? " runs)" : " runs");
 }
 
 #define YEAR_H 8766.0 /* hours in a year (365.25 days) */
@@ -206,7 +215,9 @@ static void carbon(const Scenario *sc, Result *r)
 static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
 {
     reset(r);
-    if (step_evaluate(sc, 1.0, cache, r))
+    StepGraphMemo memo; /* the graph, built once for the clocks the cap's search tries */
+    memo.valid = 0;
+    if (step_evaluate_memo(sc, 1.0, cache, &memo, r))
         return -1;
     const Device *dev = &sc->system.device;
     const double cap = sc->power_cap_w > 0 ? sc->power_cap_w : dev->tdp_w;
@@ -218,7 +229,7 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
         double lo = pwr_min_clock(dev), hi = 1.0;
         Result t;
         reset(&t);
-        if (lo >= 1.0 || step_evaluate(sc, lo, cache, &t) || limited_power(&t, rated) > cap) {
+        if (lo >= 1.0 || step_evaluate_memo(sc, lo, cache, &memo, &t) || limited_power(&t, rated) > cap) {
             const Result *low = lo < 1.0 && t.step_time_s > 0 ? &t : r;
             const double avg = device_power(low), need = limited_power(low, rated);
             r->status = STATUS_ERROR;
@@ -241,7 +252,7 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
             if (!(mid > lo && mid < hi))
                 mid = 0.5 * (lo + hi);
             reset(&t);
-            if (step_evaluate(sc, mid, cache, &t))
+            if (step_evaluate_memo(sc, mid, cache, &memo, &t))
                 break;
             double f = limited_power(&t, rated) - cap;
             if (f <= 0) {

@@ -61,6 +61,9 @@ typedef struct {
     Group etp_group; /* the expert-tensor-parallel collectives' */
     GemmCache *cache;
     double tp_overlap; /* fraction of TP collectives the stack hides under GEMMs (0: none) */
+    GemmOn *gemm;      /* nominal's GEMM projection and memo set, found once */
+    double v_near;     /* pwr_voltage_near(nominal, phi), from the clock's own solve */
+    int v_near_rc;     /* ... and its status */
 } Ctx;
 
 /* The precision a GEMM runs in: with fp8 training and a stack that keeps
@@ -124,7 +127,7 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
              * at phi x the clock, compute and the on-chip levels take
              * 1/phi as long, HBM the same. */
             const Precision prec = op_precision(x, op);
-            gemm_cost(x->nominal, prec, op->batch, op->m, op->n, op->k, x->cache, &g);
+            gemm_cost_on(x->gemm, prec, op->batch, op->m, op->n, op->k, &g);
             if (x->phi != 1.0)
                 gemm_at_clock(&g, x->phi, x->nominal->launch_s);
             t = r * g.time_s;
@@ -353,7 +356,8 @@ typedef struct {
 } Layout;
 
 typedef struct {
-    Graph g;
+    const Graph *g; /* own, or a memo's (StepGraphMemo) */
+    Graph own;
     Costs lf, lb, lr, ff, fb, tf, tb; /* one layer (lr: its recompute alone), the ends, one microbatch */
     Costs first, last, middle;        /* the first, the last and a middle stage, one microbatch */
     double w_layer;                   /* a layer's weight-gradient GEMMs (the split schedules defer them) */
@@ -498,33 +502,49 @@ static void blend_dense(const Ctx *x, const Scenario *sc, const Graph *g, Work *
  * costs, and the first and the last stage's (before a block recompute
  * leaves some layers out). */
 /* The model's graph for this layout and stack (ops of one microbatch). */
-static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Graph *g, Result *r)
+static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Work *w, StepGraphMemo *memo,
+                       Result *r)
 {
     const System *sys = &sc->system;
     const Model *mdl = &sc->model;
-    const int tp = L->tp, pp = L->pp, mb = L->mb, cp = L->cp;
+    const int tp = L->tp;
+    const Framework *fw = &sys->framework;
+    GraphParams gp;
+    memset(&gp, 0, sizeof gp); /* padding too: a memo compares it whole */
+    gp.tp = tp;
+    gp.seq_parallel = sc->st.seq_parallel;
+    gp.microbatch = L->mb;
+    gp.precision = sc->precision;
+    gp.recompute = sc->st.recompute;
+    gp.pp = L->pp;
+    gp.flash = fw->flash;
+    gp.cp = L->cp;
+    gp.ep = L->ep;
+    gp.etp = L->etp;
+    gp.quant_casts = fw->fp8_casts;
+    gp.sel_per_op = fw->selective == SELECTIVE_PER_OP;
+    gp.unfused = !fw->fused_elementwise;
+    gp.unfused_xent = !fw->fused_xent;
+    gp.fused_dispatch = fw->dispatcher == DISPATCH_DEEPEP;
+    if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time (at the nominal clock) */
+        graph_rates(x->nominal, sc->precision, sys, &x->tp_group, &gp.rates);
+    if (memo && memo->valid && memo->model == mdl && !memcmp(&memo->gp, &gp, sizeof gp)) {
+        w->g = &memo->g; /* this model and strategy's, built at another clock */
+        return 0;
+    }
+    Graph *g = memo ? &memo->g : &w->own;
+    if (memo)
+        memo->valid = 0;
     Diag d;
     diag_clear(&d);
-    const Framework *fw = &sys->framework;
-    GraphParams gp = {.tp = tp,
-                      .seq_parallel = sc->st.seq_parallel,
-                      .microbatch = mb,
-                      .precision = sc->precision,
-                      .recompute = sc->st.recompute,
-                      .pp = pp,
-                      .flash = fw->flash,
-                      .cp = cp,
-                      .ep = L->ep,
-                      .etp = L->etp,
-                      .quant_casts = fw->fp8_casts,
-                      .sel_per_op = fw->selective == SELECTIVE_PER_OP,
-                      .unfused = !fw->fused_elementwise,
-                      .unfused_xent = !fw->fused_xent,
-                      .fused_dispatch = fw->dispatcher == DISPATCH_DEEPEP};
-    if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time */
-        graph_rates(x->nominal, sc->precision, sys, &x->tp_group, &gp.rates);
     if (graph_build(mdl, &gp, g, &d))
         return fail(r, d.msg);
+    if (memo) {
+        memo->valid = 1;
+        memo->model = mdl;
+        memcpy(&memo->gp, &gp, sizeof gp);
+    }
+    w->g = g;
     return 0;
 }
 
@@ -556,17 +576,18 @@ static void stage_costs(const Layout *L, const Graph *g, Work *w)
     }
 }
 
-static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w, Result *r)
+static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w, StepGraphMemo *memo,
+                     Result *r)
 {
     const System *sys = &sc->system;
     const int dp = L->dp, mb = L->mb, cp = L->cp;
-    Graph *g = &w->g;
     Costs *lf = &w->lf, *lb = &w->lb, *lr = &w->lr, *ff = &w->ff, *fb = &w->fb, *tf = &w->tf, *tb = &w->tb;
     Costs *first = &w->first, *last = &w->last;
     const Costs zero = {0};
     *lf = *lb = *lr = *ff = *fb = *tf = *tb = *first = *last = w->middle = zero;
-    if (build_graph(sc, x, L, g, r))
+    if (build_graph(sc, x, L, w, memo, r))
         return -1;
+    const Graph *g = w->g;
 
     w->m_micro = (long)(sc->st.global_batch / ((int64_t)dp * mb));
     if (w->m_micro < 1)
@@ -619,7 +640,7 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
                       Result *r)
 {
     const Model *mdl = &sc->model;
-    const Graph *g = &w->g;
+    const Graph *g = w->g;
     const int tp = L->tp, pp = L->pp, v = L->v, dpc = L->dpc, ep = L->ep, etp = L->etp, edp = L->edp;
     const int dual = L->dual;
     const double lps = w->lps;
@@ -765,7 +786,7 @@ static void stage_sends(const Scenario *sc, const Layout *L, const Graph *g, lon
 static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const Held *h, Pipe *o, Result *r)
 {
     const System *sys = &sc->system;
-    const Graph *g = &w->g;
+    const Graph *g = w->g;
     const int pp = L->pp, v = L->v, dual = L->dual;
     const PpSchedule sched = L->sched;
     const double lps = w->lps, unrecomputed = h->unrecomputed, w_layer = w->w_layer;
@@ -831,7 +852,7 @@ static void step_exchange(const Scenario *sc, const Device *dev, const Layout *L
     const System *sys = &sc->system;
     const Model *mdl = &sc->model;
     const Framework *fw = &sys->framework;
-    const Graph *g = &w->g;
+    const Graph *g = w->g;
     const int tp = L->tp, pp = L->pp, dp = L->dp, dpc = L->dpc, ep = L->ep, edp = L->edp;
     const double lps = w->lps, p_first = h->p_first, p_last = h->p_last, p_dev = h->p_dev, p_exp = h->p_exp;
     const double wb = h->wb, gb = h->gb, master_b = h->master_b, t_stage = o->t_stage, t_b_last = o->t_b_last;
@@ -969,8 +990,8 @@ static void clock_plan(const Scenario *sc, const Ctx *x, const Layout *L, const 
     }
     const Costs *stages[3] = {&w->first, &mid, &w->last};
     const double count[3] = {1, pp - 2, 1};
-    double v0 = nom->v_nominal;
-    if (pwr_voltage_near(nom, x->phi, &v0) != 0 || !(v0 > 0))
+    const double v0 = x->v_near; /* pwr_voltage_near(nom, x->phi), solved with the clock */
+    if (x->v_near_rc != 0 || !(v0 > 0))
         return;
     const double floor = pwr_min_clock(nom) / x->phi, T = o->t_stage;
     double saved = 0, qs[3] = {1, 1, 1}; /* each stage's voltage in its steady state, over v0 */
@@ -1015,7 +1036,7 @@ static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const 
                        const Pipe *o, Result *r)
 {
     const Device *dev = x->dev;
-    const Graph *g = &w->g;
+    const Graph *g = w->g;
     const Costs *step = &o->step;
     const int tp = L->tp, cp = L->cp, mb = L->mb;
     const double lps = w->lps, unrecomputed = h->unrecomputed, act = h->act;
@@ -1090,6 +1111,11 @@ static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const 
 
 int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
 {
+    return step_evaluate_memo(sc, phi, cache, NULL, r);
+}
+
+int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGraphMemo *memo, Result *r)
+{
     /* a stack whose collectives reach another share of a tier's bandwidth
      * than the network template says, or pay more per step
      * (comm_efficiency, comm_latency; deepflow calibrate): the scenario
@@ -1110,7 +1136,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
         adj.system.pod.alpha_extra = af->comm_alpha_inter;
         af->comm_intra = af->comm_inter = 1.0;
         af->comm_alpha_intra = af->comm_alpha_inter = 0;
-        return step_evaluate(&adj, phi, cache, r);
+        return step_evaluate_memo(&adj, phi, cache, memo, r); /* the graph: sc's model and strategy */
     }
     const System *sys = &sc->system;
     /* the device as the training stack drives it, at the nominal clock and
@@ -1119,13 +1145,21 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     const double stack_eff = sys->framework.gemm_eff > 0 ? sys->framework.gemm_eff : 1.0;
     nominal.matrix_eff *= stack_eff;
     nominal.matrix_eff_fp8 *= stack_eff;
-    pwr_scale_device(&nominal, phi, &scaled);
-    Ctx x = {sys, &scaled, &nominal, phi, sc->precision, {0}, {0}, {0}, cache, 0.0};
+    double v_near = nominal.v_nominal;
+    int v_near_rc = 0;
+    if (phi == 1.0) /* the nominal device as it is, not a copy */
+        v_near_rc = pwr_voltage_near(&nominal, phi, &v_near);
+    else
+        pwr_scale_device_near(&nominal, phi, &scaled, &v_near, &v_near_rc);
+    const Device *dev = phi == 1.0 ? &nominal : &scaled;
+    GemmOn gemm;
+    gemm_on(&nominal, cache, &gemm);
+    Ctx x = {sys, dev, &nominal, phi, sc->precision, {0}, {0}, {0}, cache, 0.0, &gemm, v_near, v_near_rc};
     Layout L;
     Work w;
     Held h;
     Pipe o;
-    if (step_layout(sc, &x, &L, r) || step_work(sc, &x, &L, &w, r))
+    if (step_layout(sc, &x, &L, r) || step_work(sc, &x, &L, &w, memo, r))
         return -1;
     step_held(sc, x.dev, &L, &w, &h, r);
     step_pipeline(sc, &L, &w, &h, &o, r);

@@ -6,6 +6,7 @@
 #define DF_STEP_H
 
 #include "core/types.h"
+#include "graph/graph.h"
 #include "perf/perf.h"
 
 /* Tunables of the step model that are conventions, not fits. */
@@ -18,5 +19,21 @@
  * (r->status ok or oom) or -1 with r->status = STATUS_ERROR and r->error
  * saying why. */
 int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r);
+
+/* A scenario's graph kept between its evaluations at other clocks (the
+ * search for the fastest clock under a power cap): the graph does not
+ * depend on the clock, only on the model and the strategy.  The caller
+ * owns it (valid 0 before the first use) and uses it with one Scenario
+ * while that scenario does not change. */
+typedef struct {
+    int valid;
+    const Model *model;
+    GraphParams gp;
+    Graph g;
+} StepGraphMemo;
+
+/* step_evaluate, building sc's graph only where memo (may be NULL) does
+ * not hold it.  Results are identical. */
+int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGraphMemo *memo, Result *r);
 
 #endif

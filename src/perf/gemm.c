@@ -143,6 +143,7 @@ void gemm_cache_init(GemmCache *c)
     c->hits = 0;
     c->misses = 0;
     c->mru = 0;
+    c->cleared = 0;
 }
 
 /* Achievable FLOP/s of the whole device for a GEMM in precision p. */
@@ -425,24 +426,15 @@ static int same_gemm_device(const GemmDevice *a, const GemmDevice *b)
     return memcmp(a, b, sizeof *a) == 0; // NOLINT(bugprone-suspicious-memory-comparison)
 }
 
-void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t n, int64_t k,
-               GemmCache *cache, GemmCost *out)
+/* on->gd's set in cache (the last used first), else the one used longest
+ * ago, emptied for it. */
+static void gemm_on_found(GemmCache *cache, GemmOn *on)
 {
-    assert(dev && out);
-    GemmDevice gd;
-    gemm_device(dev, &gd);
-    if (!cache || batch < 1 || m < 1 || n < 1 || k < 1) {
-        gemm_compute(&gd, p, batch, m, n, k, out);
-        return;
-    }
-
-    /* the device's set of the memo (the last used first), else the one
-     * used longest ago, emptied */
     int d = cache->mru;
-    if (!(cache->set[d].have_dev && same_gemm_device(&cache->set[d].dev, &gd))) {
+    if (!(cache->set[d].have_dev && same_gemm_device(&cache->set[d].dev, &on->gd))) {
         d = 0;
         while (d < GEMM_CACHE_DEVICES &&
-               !(cache->set[d].have_dev && same_gemm_device(&cache->set[d].dev, &gd)))
+               !(cache->set[d].have_dev && same_gemm_device(&cache->set[d].dev, &on->gd)))
             d++;
     }
     if (d == GEMM_CACHE_DEVICES) {
@@ -450,10 +442,38 @@ void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t
         for (int i = 1; i < GEMM_CACHE_DEVICES; i++)
             if (cache->set[i].last < cache->set[d].last)
                 d = i;
-        set_clear(&cache->set[d], &gd);
+        set_clear(&cache->set[d], &on->gd);
+        cache->cleared++;
     }
     cache->mru = d;
-    GemmCacheSet *set = &cache->set[d];
+    on->cache = cache;
+    on->set = d;
+    on->cleared = cache->cleared;
+}
+
+void gemm_on(const Device *dev, GemmCache *cache, GemmOn *on)
+{
+    assert(dev && on);
+    gemm_device(dev, &on->gd);
+    on->cache = cache;
+    on->set = 0;
+    on->cleared = 0;
+    if (cache)
+        gemm_on_found(cache, on);
+}
+
+void gemm_cost_on(GemmOn *on, Precision p, int64_t batch, int64_t m, int64_t n, int64_t k, GemmCost *out)
+{
+    assert(on && out);
+    GemmCache *cache = on->cache;
+    if (!cache || batch < 1 || m < 1 || n < 1 || k < 1) {
+        gemm_compute(&on->gd, p, batch, m, n, k, out);
+        return;
+    }
+    if (on->cleared != cache->cleared) /* a set was given to another device since: find this one's again */
+        gemm_on_found(cache, on);
+    cache->mru = on->set;
+    GemmCacheSet *set = &cache->set[on->set];
     set->last = cache->hits + cache->misses + 1;
     size_t home = cache_home(p, batch, m, n, k);
     size_t free_slot = GEMM_CACHE_SLOTS;
@@ -472,7 +492,7 @@ void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t
     }
 
     cache->misses++;
-    gemm_compute(&gd, p, batch, m, n, k, out);
+    gemm_compute(&on->gd, p, batch, m, n, k, out);
     size_t j = free_slot != GEMM_CACHE_SLOTS ? free_slot : home; /* full probe: evict home */
     set->slot[j].batch = batch;
     set->slot[j].m = m;
@@ -481,4 +501,12 @@ void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t
     set->slot[j].prec = (int)p;
     set->slot[j].cost = *out;
     set->slot[j].used = 1;
+}
+
+void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t n, int64_t k,
+               GemmCache *cache, GemmCost *out)
+{
+    GemmOn on;
+    gemm_on(dev, cache, &on);
+    gemm_cost_on(&on, p, batch, m, n, k, out);
 }

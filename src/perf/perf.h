@@ -57,7 +57,8 @@ typedef struct {
 typedef struct {
     GemmCacheSet set[GEMM_CACHE_DEVICES];
     long hits, misses;
-    int mru; /* the set used last, looked at first (a scenario's GEMMs are on one device) */
+    int mru;      /* the set used last, looked at first (a scenario's GEMMs are on one device) */
+    long cleared; /* sets given to another device so far */
 } GemmCache;
 
 void gemm_cache_init(GemmCache *c);
@@ -73,6 +74,19 @@ void gemm_at_clock(GemmCost *g, double phi, double launch_s);
  * m, n, k, batch >= 1. */
 void gemm_cost(const Device *dev, Precision p, int64_t batch, int64_t m, int64_t n, int64_t k,
                GemmCache *cache, GemmCost *out);
+
+/* A device's projection and its set in a memo, found once for the many
+ * GEMMs of one evaluation: gemm_cost_on(on, ...) gives what
+ * gemm_cost(dev, ..., cache, ...) gives, without projecting the device and
+ * comparing it with the memo's at each GEMM.  cache may be NULL. */
+typedef struct {
+    GemmDevice gd;
+    GemmCache *cache;
+    int set;      /* its set in cache */
+    long cleared; /* cache->cleared when it was found (another device's since: found again) */
+} GemmOn;
+void gemm_on(const Device *dev, GemmCache *cache, GemmOn *on);
+void gemm_cost_on(GemmOn *on, Precision p, int64_t batch, int64_t m, int64_t n, int64_t k, GemmCost *out);
 
 /* A memory-bound kernel: bytes through HBM at achievable bandwidth, flops on
  * the vector units at achievable rate; the larger of the two + launch. */

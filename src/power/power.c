@@ -93,23 +93,15 @@ static int voltage_root(const Device *dev, double phi, double lo, double hi, dou
     return -1;
 }
 
-int pwr_voltage(const Device *dev, double phi, double *v)
+/* The bisection of pwr_voltage over [lo, hi] (root: Newton's, where known). */
+static double voltage_bisect(const Device *dev, double phi, double lo, double hi, double nominal, int known,
+                             double root)
 {
-    if (!has_dvfs(dev)) {
-        *v = dev->v_nominal;
-        return phi == 1.0 ? 0 : -1;
-    }
-    double lo = dev->v_min > dev->v_threshold ? dev->v_min : dev->v_threshold, hi = dev->v_nominal;
-    const double nominal = clock_shape(dev, dev->v_nominal);
-    if (phi > 1.0 + 1e-12 || phi < clock_ratio_of(dev, lo, nominal) - 1e-12)
-        return -1;
     /* Bisection down to adjacent doubles.  Where the midpoint is further
      * than `margin` from the root Newton found, the comparison's outcome is
      * certain (the ratio is increasing and its rounding error is worth
      * ~1e-16 V) and is not computed: the same steps, the same result, a
      * third of the pow() calls. */
-    double root = 0;
-    const int known = voltage_root(dev, phi, lo, hi, nominal, &root) == 0;
     const double margin = 1e-13 * hi;
     for (int i = 0; i < 60; i++) { /* clock_ratio is increasing in V above Vt */
         const double mid = 0.5 * (lo + hi);
@@ -124,7 +116,40 @@ int pwr_voltage(const Device *dev, double phi, double *v)
         if (settled)
             break;
     }
-    *v = 0.5 * (lo + hi);
+    return 0.5 * (lo + hi);
+}
+
+int pwr_voltage_pair(const Device *dev, double phi, double *v, double *v_near, int *near_rc)
+{
+    if (!has_dvfs(dev) || phi == 1.0) { /* nothing to solve for the estimate */
+        *near_rc = pwr_voltage_near(dev, phi, v_near);
+        return pwr_voltage(dev, phi, v);
+    }
+    const double lo = dev->v_min > dev->v_threshold ? dev->v_min : dev->v_threshold, hi = dev->v_nominal;
+    const double nominal = clock_shape(dev, dev->v_nominal);
+    if (phi > 1.0 + 1e-12 || phi < clock_ratio_of(dev, lo, nominal) - 1e-12)
+        return *near_rc = -1;
+    double root = 0;
+    const int known = voltage_root(dev, phi, lo, hi, nominal, &root) == 0;
+    *v = voltage_bisect(dev, phi, lo, hi, nominal, known, root);
+    *v_near = known ? root : *v; /* pwr_voltage_near: Newton's, else the bisection's */
+    *near_rc = 0;
+    return 0;
+}
+
+int pwr_voltage(const Device *dev, double phi, double *v)
+{
+    if (!has_dvfs(dev)) {
+        *v = dev->v_nominal;
+        return phi == 1.0 ? 0 : -1;
+    }
+    const double lo = dev->v_min > dev->v_threshold ? dev->v_min : dev->v_threshold, hi = dev->v_nominal;
+    const double nominal = clock_shape(dev, dev->v_nominal);
+    if (phi > 1.0 + 1e-12 || phi < clock_ratio_of(dev, lo, nominal) - 1e-12)
+        return -1;
+    double root = 0;
+    const int known = voltage_root(dev, phi, lo, hi, nominal, &root) == 0;
+    *v = voltage_bisect(dev, phi, lo, hi, nominal, known, root);
     return 0;
 }
 
@@ -143,11 +168,20 @@ int pwr_voltage_near(const Device *dev, double phi, double *v)
 
 void pwr_scale_device(const Device *dev, double phi, Device *out)
 {
+    double v_near;
+    int near_rc;
+    pwr_scale_device_near(dev, phi, out, &v_near, &near_rc);
+}
+
+void pwr_scale_device_near(const Device *dev, double phi, Device *out, double *v_near, int *near_rc)
+{
     *out = *dev;
-    if (phi == 1.0)
+    if (phi == 1.0) {
+        *near_rc = pwr_voltage_near(dev, phi, v_near);
         return;
+    }
     double v = dev->v_nominal;
-    if (pwr_voltage(dev, phi, &v) != 0)
+    if (pwr_voltage_pair(dev, phi, &v, v_near, near_rc) != 0)
         v = dev->v_nominal;
     const double r = dev->v_nominal > 0 ? v / dev->v_nominal : 1.0;
     for (int p = 0; p < PREC_COUNT; p++) {
