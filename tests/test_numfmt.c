@@ -76,6 +76,21 @@ static void test_ties_and_short_decimals(void **st)
     }
 }
 
+/* Whole numbers to a million and past it, where the digits are written
+ * as they are, and the values just beside the six-digit limit. */
+static void test_whole_numbers(void **st)
+{
+    (void)st;
+    for (long k = 0; k <= 1000010; k++) {
+        check((double)k);
+        check(-(double)k);
+    }
+    check(999999.49999999988);
+    check(999999.50000000012);
+    check(0.99999999999999989);
+    check(1.0000000000000002);
+}
+
 static void test_named_cases(void **st)
 {
     (void)st;
@@ -197,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_random_bits),
         cmocka_unit_test(test_report_magnitudes),
         cmocka_unit_test(test_ties_and_short_decimals),
+        cmocka_unit_test(test_whole_numbers),
         cmocka_unit_test(test_named_cases),
         cmocka_unit_test(test_said_grouping),
         cmocka_unit_test(test_said_bounded),

@@ -154,11 +154,13 @@ typedef struct {
     int c_name, c_series;
     Setting *set;       /* a row's settings: the columns' meanings resolved once */
     Scenario *defaults; /* what every row starts from (scenario_defaults), made once */
+    char *own_series;   /* per column: a swept value of it makes a series of its own (swept_series) */
 } Builder;
 
 static void builder_close(Builder *b)
 {
     free(b->defaults);
+    free(b->own_series);
     free(b->set);
     free(b->reldir);
     memset(b, 0, sizeof *b);
@@ -171,16 +173,20 @@ static int builder_open(Builder *b, TemplateDB *db, const Table *t, Diag *d)
     b->t = t;
     b->reldir = dir_of(t->path);
     b->set = calloc((size_t)(t->ncol > 0 ? t->ncol : 1), sizeof *b->set);
+    b->own_series = calloc((size_t)(t->ncol > 0 ? t->ncol : 1), 1);
     b->defaults = malloc(sizeof *b->defaults);
     b->c_name = table_col(t, "scenario");
     b->c_series = table_col(t, "series");
-    if (!b->reldir || !b->set || !b->defaults) {
+    if (!b->reldir || !b->set || !b->defaults || !b->own_series) {
         builder_close(b);
         return diag_set(d, t->path, 0, 0, "out of memory");
     }
     for (int c = 0; c < t->ncol; c++) {
-        b->set[c].name = t->col_name[c];
+        const char *col = t->col_name[c];
+        b->set[c].name = col;
         scenario_resolve(&b->set[c]);
+        /* a hardware, technology or stack value (a dotted template path), power_cap, precision */
+        b->own_series[c] = strchr(col, '.') || !strcasecmp(col, "power_cap") || !strcasecmp(col, "precision");
     }
     scenario_defaults(b->defaults);
     return 0;
@@ -211,17 +217,17 @@ static void build_unexpanded(const Builder *b, int i, const TableRow *tr, const 
  * the Summary show its effect rather than the best over it (issue 27):
  * "N5 co-designed (tdp=700 W)" (the path's last part; the series name
  * kept whole where the values would not fit). */
-static void swept_series(const Table *t, const TableRow *tr, const SweepRow *sw, char *series, size_t n,
+static void swept_series(const Builder *b, const TableRow *tr, const SweepRow *sw, char *series, size_t n,
                          int *base)
 {
+    const Table *t = b->t;
     char s[2 * NAME_MAX_LEN];
     size_t len = (size_t)snprintf(s, sizeof s, "%s", series);
     const size_t blen = len;
     int k = 0;
     for (int c = 0; c < t->ncol && c < tr->ncell && len < sizeof s; c++) {
         const char *col = t->col_name[c];
-        if (!sweep_is_sweep(tr->cell[c].text) ||
-            !(strchr(col, '.') || !strcasecmp(col, "power_cap") || !strcasecmp(col, "precision")))
+        if (!b->own_series[c] || !sweep_is_sweep(tr->cell[c].text))
             continue;
         const char *last = strrchr(col, '.');
         len += (size_t)snprintf(s + len, sizeof s - len, "%s%s=%s", k++ ? "; " : " (", last ? last + 1 : col,
@@ -292,7 +298,7 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
     text_copy(rr->sc.name, sizeof rr->sc.name, name); /* fits: checked above */
     if (b->c_series < 0 || !sw->val[b->c_series][0])
         text_put(rr->sc.series, sizeof rr->sc.series, rr->sc.system.name);
-    swept_series(t, tr, sw, rr->sc.series, sizeof rr->sc.series, &rr->sc.series_base);
+    swept_series(b, tr, sw, rr->sc.series, sizeof rr->sc.series, &rr->sc.series_base);
     rr->built = 1;
 }
 
@@ -823,10 +829,18 @@ static NameSlot *nameset_find(const NameSet *ns, const char *s)
  * the names hold. */
 static void group_key(const char *series, const char *model, int devices, char *buf, size_t n)
 {
-    if (devices > 0)
-        snprintf(buf, n, "%zu:%s%zu:%s %d", strlen(series), series, strlen(model), model, devices);
-    else
-        snprintf(buf, n, "%zu:%s%zu:%s", strlen(series), series, strlen(model), model);
+    /* "%zu:%s%zu:%s %d", without printf (a few times a row) */
+    size_t at = 0;
+    text_cat_long(buf, n, &at, (long)strlen(series));
+    text_cat(buf, n, &at, ":");
+    text_cat(buf, n, &at, series);
+    text_cat_long(buf, n, &at, (long)strlen(model));
+    text_cat(buf, n, &at, ":");
+    text_cat(buf, n, &at, model);
+    if (devices > 0) {
+        text_cat(buf, n, &at, " ");
+        text_cat_long(buf, n, &at, devices);
+    }
 }
 
 /* The reference of a (series, model) group for scaling efficiency: its

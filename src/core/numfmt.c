@@ -40,6 +40,21 @@ int numfmt_g6(double v, char *out)
         *p = '\0';
         return (int)(p - out);
     }
+    /* a whole number of at most six digits (a third of a report's cells):
+     * as it is */
+    if (a >= 1.0 && a < 999999.5) {
+        uint32_t u = (uint32_t)a;
+        if ((double)u == a) {
+            char rev[6];
+            int k = 0;
+            for (; u; u /= 10u)
+                rev[k++] = (char)('0' + u % 10u);
+            while (k)
+                *p++ = rev[--k];
+            *p = '\0';
+            return (int)(p - out);
+        }
+    }
     /* the decimal exponent: floor(log10 a) is est or est + 1; a = m 2^e2,
      * m in [0.5, 1), e2 read from the bits (frexp for a subnormal) */
     uint64_t bits;
@@ -61,18 +76,18 @@ int numfmt_g6(double v, char *out)
     /* six digits, rounded to nearest; a seventh digit of 5 and then
      * nothing (to within the scaling's error) is a tie printf decides on
      * the exact value */
-    const double fl = (double)(long)s; /* floor: s is positive */
-    const double frac = s - fl;
-    if (fabs(frac - 0.5) < 1e-6 || fl < 99999.0 || fl > 999999.0)
+    const uint32_t whole = (uint32_t)s; /* floor: s is positive, below 10^6 */
+    const double frac = s - (double)whole;
+    if (fabs(frac - 0.5) < 1e-6 || whole < 99999u || whole > 999999u)
         return slow(v, out);
-    long d = (long)fl + (frac > 0.5);
-    if (d >= 1000000) {
-        d /= 10;
+    uint32_t d = whole + (frac > 0.5);
+    if (d >= 1000000u) {
+        d /= 10u;
         x++;
     }
     char dig[6];
-    for (int i = 5; i >= 0; i--, d /= 10)
-        dig[i] = (char)('0' + d % 10);
+    for (int i = 5; i >= 0; i--, d /= 10u)
+        dig[i] = (char)('0' + d % 10u);
     int last = 5; /* the last digit kept: trailing zeros go */
     while (last > 0 && dig[last] == '0')
         last--;

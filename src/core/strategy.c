@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/param.h"
+#include "core/text.h"
 
 /* The pipeline schedule's own rules (see PpSchedule in core/types.h). */
 static int strategy_check_schedule(const Scenario *sc, Diag *d)
@@ -174,17 +175,18 @@ void strategy_set(Strategy *s, StrategyAxis a, int v)
 void strategy_value_text(StrategyAxis a, int v, char *buf, size_t n)
 {
     const AxisInfo *ax = &strategy_axes[a];
+    size_t at = 0; /* without printf: a few cells of every row */
     if (v == AUTO_VALUE)
-        snprintf(buf, n, "auto");
+        text_cat(buf, n, &at, "auto");
     else if (ax->ptype == P_BOOL)
-        snprintf(buf, n, "%s", v ? "yes" : "no");
+        text_cat(buf, n, &at, v ? "yes" : "no");
     else if (ax->ptype == P_ENUM) {
         int k = 0;
         while (k < v && ax->choices[k])
             k++;
-        snprintf(buf, n, "%s", ax->choices[k] ? ax->choices[k] : "?");
+        text_cat(buf, n, &at, ax->choices[k] ? ax->choices[k] : "?");
     } else
-        snprintf(buf, n, "%d", v);
+        text_cat_long(buf, n, &at, v);
 }
 
 int strategy_axis_applies(const Strategy *s, StrategyAxis a)

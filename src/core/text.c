@@ -121,6 +121,30 @@ size_t text_put(char *dst, size_t n, const char *src)
     return l;
 }
 
+void text_cat(char *buf, size_t n, size_t *at, const char *s)
+{
+    const size_t l = strlen(s);
+    if (*at + 1 < n) {
+        const size_t room = n - 1 - *at, k = l < room ? l : room;
+        memcpy(buf + *at, s, k);
+        buf[*at + k] = '\0';
+    }
+    *at += l;
+}
+
+void text_cat_long(char *buf, size_t n, size_t *at, long v)
+{
+    char digits[24], *p = digits + sizeof digits;
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    *--p = '\0';
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    text_cat(buf, n, at, p);
+}
+
 int text_copy(char *dst, size_t n, const char *src)
 {
     const size_t l = strlen(src);

@@ -38,6 +38,12 @@ int text_copy(char *dst, size_t n, const char *src);
  * cut to n - 1 bytes where it does not fit; returns strlen(src). */
 size_t text_put(char *dst, size_t n, const char *src);
 
+/* Text built piece by piece without printf, for the per-row paths: each
+ * call appends to buf (n bytes) at *at, cut as snprintf would cut the
+ * whole (buf always terminated); *at counts what the whole would take. */
+void text_cat(char *buf, size_t n, size_t *at, const char *s);
+void text_cat_long(char *buf, size_t n, size_t *at, long v); /* as "%ld" */
+
 /* The first name (in order) that repeats an earlier one: its index, and
  * in *first the earlier one's; -1 when every name is distinct (or out of
  * memory: then the names are taken as distinct).  O(n log n): a table of

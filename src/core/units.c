@@ -490,6 +490,18 @@ int unit_parse(const char *text, UnitKind kind, double *out, char *err, size_t e
         return fail(err, errlen, "unknown unit kind %d", (int)kind);
     if (!text)
         return fail(err, errlen, "missing number");
+    if (kind !=
+        UNIT_MONEY) { /* a bare whole number of up to 15 digits (most cells): exact, as strtod reads it */
+        size_t k = 0;
+        double w = 0;
+        for (; k < 16 && is_digit(text[k]); k++)
+            w = w * 10.0 + (double)(text[k] - '0');
+        if (k > 0 && k < 16 && text[k] == '\0') {
+            if (out)
+                *out = w;
+            return 0;
+        }
+    }
 
     const char *p = text;
     while (is_space(*p))

@@ -29,10 +29,17 @@ int prov_reserve(ProvList *l, int n)
     return 0;
 }
 
+/* Keys the same but for case (strcasecmp, the first letters compared first:
+ * a row's keys are looked up several times each). */
+static int same_key(const char *a, const char *b)
+{
+    return tolower((unsigned char)a[0]) == tolower((unsigned char)b[0]) && !strcasecmp(a, b);
+}
+
 int prov_add(ProvList *l, const char *key, const char *file, int line, int col)
 {
     for (int i = 0; i < l->n; i++)
-        if (!strcasecmp(l->p[i].key, key)) {
+        if (same_key(l->p[i].key, key)) {
             l->p[i].file = file;
             l->p[i].line = line;
             l->p[i].col = col;
@@ -57,7 +64,7 @@ int prov_add(ProvList *l, const char *key, const char *file, int line, int col)
 const Prov *prov_find(const ProvList *l, const char *key)
 {
     for (int i = 0; i < l->n; i++)
-        if (!strcasecmp(l->p[i].key, key))
+        if (same_key(l->p[i].key, key))
             return &l->p[i];
     return NULL;
 }

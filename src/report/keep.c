@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/keymap.h"
+#include "core/text.h"
 #include "io/atomic.h"
 #include "report.h"
 
@@ -285,8 +286,11 @@ static void question_key(char *q, size_t n, const Scenario *sc)
 {
     static const char hex[] = "0123456789abcdef";
     const double amount[3] = {sc->train_tokens, sc->train_samples, sc->epochs};
-    const int len = snprintf(q, n, "%zu:%s", strlen(sc->model.name), sc->model.name);
-    if (len < 0 || (size_t)len + 3 * 17 + 1 > n)
+    size_t len = 0;
+    text_cat_long(q, n, &len, (long)strlen(sc->model.name));
+    text_cat(q, n, &len, ":");
+    text_cat(q, n, &len, sc->model.name);
+    if (len + 3 * 17 + 1 > n)
         return; /* cannot be: the name fits its NAME_MAX_LEN */
     char *p = q + len;
     for (int i = 0; i < 3; i++) {
@@ -325,7 +329,12 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
             keep_if(k, &k->h[H_FIRST_TTT], rr, idx, 0);
         h = held_at(&k->m[M_SERIES_BEST], sc->series);
         keep_if(k, h, rr, idx, h && h->idx >= 0 && rpt_series_better(rr, idx, h->row, h->idx));
-        snprintf(key, sizeof key, "%zu:%s %d", strlen(sc->series), sc->series, sc->devices);
+        size_t at = 0; /* "%zu:%s %d" without printf */
+        text_cat_long(key, sizeof key, &at, (long)strlen(sc->series));
+        text_cat(key, sizeof key, &at, ":");
+        text_cat(key, sizeof key, &at, sc->series);
+        text_cat(key, sizeof key, &at, " ");
+        text_cat_long(key, sizeof key, &at, sc->devices);
         h = held_at(&k->m[M_POINT], key);
         keep_if(k, h, rr, idx, h && h->idx >= 0 && rpt_better(rr, idx, h->row, h->idx));
         h = &k->h[H_BEST];
@@ -383,7 +392,8 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
         k->lines_more += !k->listed;
     }
     if (k->listed) {
-        snprintf(key, sizeof key, "%d", rr->line);
+        size_t at = 0;
+        text_cat_long(key, sizeof key, &at, rr->line);
         h = held_at(&k->m[M_LINE], key);
         keep_if(k, h, rr, idx, 0);
         if (h) {
