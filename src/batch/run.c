@@ -253,7 +253,10 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
     base_name(b, i, tr, base, sizeof base);
     /* all but the scenario, which the build copies whole from the defaults
      * (zeroed where the row fails before it) */
+    const ProvList over = rr->src.over; /* a window slot's buffer from its earlier row (window_free) */
     memset((char *)rr + sizeof rr->sc, 0, sizeof *rr - sizeof rr->sc);
+    rr->src.over.p = over.p;
+    rr->src.over.cap = over.cap;
     rr->line = tr->line;
     for (int c = 0; c < t->ncol; c++) {
         set[c].name = t->col_name[c];
@@ -592,18 +595,68 @@ typedef struct {
     int threads;
 } Shared;
 
+/* A result in a spill or an MPI message: a map of its nonzero 8-byte
+ * words, then those words (a result is mostly empty text and zeros: about
+ * a third of its 1.8 KB travels). */
+#define RESULT_WORDS (sizeof(Result) / sizeof(uint64_t))
+#define RESULT_MAP   ((RESULT_WORDS + 7) / 8)
+_Static_assert(sizeof(Result) % sizeof(uint64_t) == 0, "a Result packs as 8-byte words");
+
+/* The most bytes a row packs into (row_pack), with top_k runners-up. */
+static size_t row_item_max(int top_k)
+{
+    return 2 * sizeof(int) + RESULT_MAP + sizeof(Result) + (size_t)top_k * sizeof(Candidate);
+}
+
+static size_t result_pack(const Result *r, unsigned char *out)
+{
+    uint64_t w[RESULT_WORDS];
+    memcpy(w, r, sizeof w);
+    unsigned char *map = out, *p = out + RESULT_MAP;
+    memset(map, 0, RESULT_MAP);
+    for (size_t i = 0; i < RESULT_WORDS; i++)
+        if (w[i]) {
+            map[i / 8] |= (unsigned char)(1u << (i % 8));
+            memcpy(p, &w[i], sizeof w[i]);
+            p += sizeof w[i];
+        }
+    return (size_t)(p - out);
+}
+
+/* The bytes of a packed result at in (len available): 0 when it runs past len. */
+static size_t result_unpack(const unsigned char *in, size_t len, Result *r)
+{
+    if (len < RESULT_MAP)
+        return 0;
+    uint64_t w[RESULT_WORDS];
+    const unsigned char *p = in + RESULT_MAP, *end = in + len;
+    for (size_t i = 0; i < RESULT_WORDS; i++) {
+        w[i] = 0;
+        if (in[i / 8] & (1u << (i % 8))) {
+            if ((size_t)(end - p) < sizeof w[i])
+                return 0;
+            memcpy(&w[i], p, sizeof w[i]);
+            p += sizeof w[i];
+        }
+    }
+    memcpy(r, w, sizeof w);
+    return (size_t)(p - in);
+}
+
 static size_t row_pack(void *ctx, int i, unsigned char *buf, size_t cap)
 {
     const RunRow *rr = &((Shared *)ctx)->run->row[i];
     int head[2] = {rr->built && rr->diag.msg[0], rr->ntop};
-    size_t need = sizeof head + sizeof rr->r + (size_t)rr->ntop * sizeof *rr->top;
-    if (need > cap)
+    if (row_item_max(rr->ntop) > cap)
         return 0;
     memcpy(buf, head, sizeof head);
-    memcpy(buf + sizeof head, &rr->r, sizeof rr->r);
-    if (rr->ntop)
-        memcpy(buf + sizeof head + sizeof rr->r, rr->top, (size_t)rr->ntop * sizeof *rr->top);
-    return need;
+    size_t at = sizeof head;
+    at += result_pack(&rr->r, buf + at);
+    if (rr->ntop) {
+        memcpy(buf + at, rr->top, (size_t)rr->ntop * sizeof *rr->top);
+        at += (size_t)rr->ntop * sizeof *rr->top;
+    }
+    return at;
 }
 
 static size_t row_unpack(void *ctx, int i, const unsigned char *buf, size_t len)
@@ -611,21 +664,23 @@ static size_t row_unpack(void *ctx, int i, const unsigned char *buf, size_t len)
     Run *run = ((Shared *)ctx)->run;
     RunRow *rr = &run->row[i];
     int head[2];
-    if (len < sizeof head + sizeof rr->r)
+    if (len < sizeof head)
         return 0;
     memcpy(head, buf, sizeof head);
     if (head[1] < 0 || head[1] > run->top_k)
         return 0;
-    size_t need = sizeof head + sizeof rr->r + (size_t)head[1] * sizeof *rr->top;
-    if (need > len)
+    Result r;
+    const size_t rlen = result_unpack(buf + sizeof head, len - sizeof head, &r);
+    const size_t tops = (size_t)head[1] * sizeof *rr->top, need = sizeof head + rlen + tops;
+    if (!rlen || need > len)
         return 0;
     if (!rr->built) /* nothing was evaluated: the row keeps its own diagnostic */
         return need;
-    memcpy(&rr->r, buf + sizeof head, sizeof rr->r);
+    rr->r = r;
     if (head[0])
         diag_set(&rr->diag, "", 0, 0, "%s", rr->r.error);
-    if (head[1] > 0 && (rr->top = malloc((size_t)head[1] * sizeof *rr->top))) {
-        memcpy(rr->top, buf + sizeof head + sizeof rr->r, (size_t)head[1] * sizeof *rr->top);
+    if (head[1] > 0 && (rr->top = malloc(tops))) {
+        memcpy(rr->top, buf + sizeof head + rlen, tops);
         rr->ntop = head[1];
     }
     return need;
@@ -652,11 +707,9 @@ static void evaluate_rows(Run *run, int threads, GemmCache *caches, RunProgress 
     /* the pool and the other ranks' ranges each make their threads' memos */
     Shared s = {run, threads};
     Pool p = {run, 0, 0, run->n, NULL, 0};
-    DistJob job = {run->n,     2 * sizeof(int) + sizeof(Result) + (size_t)run->top_k * sizeof(Candidate),
-                   &s,         row_pack,
-                   row_unpack, row_range,
-                   &p.next,    &p.done,
-                   progress,   ctx};
+    DistJob job = {
+        run->n, row_item_max(run->top_k), &s, row_pack, row_unpack, row_range, &p.next, &p.done, progress,
+        ctx};
     pthread_t *tid = NULL;
     int started = dist_rank() == 0 ? pool_start(&p, threads, &tid) : 0;
     char err[300];
@@ -988,7 +1041,8 @@ struct Stream {
 static void window_free(Run *win)
 {
     for (int i = 0; i < win->n; i++) {
-        scenario_source_free(&win->row[i].src);
+        scenario_source_clear(
+            &win->row[i].src); /* the override list's buffer stays for the slot's next row */
         free(win->row[i].top);
         win->row[i].top = NULL;
         win->row[i].ntop = 0;
@@ -1000,7 +1054,7 @@ static int flush_window(Stream *s)
 {
     Run *win = &s->win;
     Shared sh = {win, s->threads};
-    const size_t item_max = 2 * sizeof(int) + sizeof(Result) + (size_t)win->top_k * sizeof(Candidate);
+    const size_t item_max = row_item_max(win->top_k);
     if (s->pass == 1) {
         evaluate_rows(win, s->threads, s->caches, NULL, NULL, 0);
         for (int i = 0; dist_rank() == 0 && i < win->n; i++) {
@@ -1091,7 +1145,7 @@ int run_stream(TemplateDB *db, const Table *t, int threads, int top_k, RunProgre
         rc = -1;
     if (!rc) {
         s.win.row = calloc(STREAM_WINDOW, sizeof *s.win.row);
-        s.bufcap = 2 * sizeof(int) + sizeof(Result) + (size_t)s.win.top_k * sizeof(Candidate);
+        s.bufcap = row_item_max(s.win.top_k);
         s.buf = malloc(s.bufcap);
         s.spill = dist_rank() == 0 ? scratch_file() : NULL;
         const int nc = threads > 1 ? threads : 1;
@@ -1119,6 +1173,8 @@ int run_stream(TemplateDB *db, const Table *t, int threads, int top_k, RunProgre
             rc = diag_set(d, t->path, 0, 0, "cannot read back the results of the first pass");
     }
     window_free(&s.win);
+    for (int i = 0; s.win.row && i < STREAM_WINDOW; i++)
+        scenario_source_free(&s.win.row[i].src);
     free(s.win.row);
     free(s.buf);
     free(s.caches);

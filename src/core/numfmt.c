@@ -10,16 +10,22 @@
 static const double pow10_exact[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-/* a x 10^k (|k| up to about 650): each step is one correctly rounded
- * multiplication or division by an exact power of ten, so the result is
- * within a few units in the last place. */
+/* Their inverses, rounded to the nearest double (not exact): a
+ * multiplication where a division would be exact costs one more unit in
+ * the last place of the scaled value, 1e-10 against the 1e-6 tie margin. */
+static const double pow10_inv[23] = {1e0,   1e-1,  1e-2,  1e-3,  1e-4,  1e-5,  1e-6,  1e-7,
+                                     1e-8,  1e-9,  1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15,
+                                     1e-16, 1e-17, 1e-18, 1e-19, 1e-20, 1e-21, 1e-22};
+/* a x 10^k (|k| up to about 650): each step one correctly rounded
+ * multiplication or division, so the result is within a few units in the
+ * last place. */
 static double scale10(double a, int k)
 {
     for (; k > 22; k -= 22)
         a *= 1e22;
     for (; k < -22; k += 22)
         a /= 1e22;
-    return k >= 0 ? a * pow10_exact[k] : a / pow10_exact[-k];
+    return k >= 0 ? a * pow10_exact[k] : a * pow10_inv[-k];
 }
 
 static int slow(double v, char *out)
@@ -62,7 +68,8 @@ int numfmt_g6(double v, char *out)
     int e2 = (int)(bits >> 52) - 1022;
     if (e2 == -1022)
         frexp(a, &e2);
-    int x = (int)floor((e2 - 1) * 0.30102999566398120);
+    const int e = e2 - 1; /* floor(e log10 2), exact for |e| < 1650 */
+    int x = e >= 0 ? (e * 78913) >> 18 : -((-e * 78913 + (1 << 18) - 1) >> 18);
     double s = scale10(a, 5 - x);
     /* one more correctly rounded step where the estimate was one off:
      * within a unit in the last place of s, far inside the tie margin */

@@ -169,7 +169,10 @@ int scenario_build_from(TemplateDB *db, const char *file, const char *reldir, co
     const size_t sys = offsetof(Scenario, system), end = offsetof(Scenario, model) + sizeof sc->model;
     memcpy(sc, defaults, sys);
     memcpy((char *)sc + end, (const char *)defaults + end, sizeof *sc - end);
+    const ProvList over = src->over; /* an earlier build's buffer, kept (a malloc a row less) */
     memset(src, 0, sizeof *src);
+    src->over.p = over.p;
+    src->over.cap = over.cap;
     return build_resolved(db, file, reldir, s, n, row_line, defaults, sc, src, d);
 }
 
@@ -408,4 +411,10 @@ void scenario_source_free(ScenarioSource *src)
 {
     prov_free(&src->over);
     notes_free(&src->warnings);
+}
+
+void scenario_source_clear(ScenarioSource *src)
+{
+    notes_free(&src->warnings);
+    src->over.n = 0;
 }

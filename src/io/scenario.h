@@ -61,7 +61,8 @@ int scenario_build(TemplateDB *db, const char *file, const char *reldir, const S
 
 /* The same from a defaults image (scenario_defaults) and settings
  * resolved (scenario_resolve), both made once by the caller for many
- * rows. */
+ * rows.  src is zeroed, or an earlier build's emptied by
+ * scenario_source_clear, whose override list's buffer it reuses. */
 int scenario_build_from(TemplateDB *db, const char *file, const char *reldir, const Setting *s, int n,
                         int row_line, const Scenario *defaults, Scenario *sc, ScenarioSource *src, Diag *d);
 
@@ -73,5 +74,9 @@ int scenario_build_kv(TemplateDB *db, const char *file, const char *const *kv, c
                       Scenario *sc, ScenarioSource *src, Diag *d);
 
 void scenario_source_free(ScenarioSource *src);
+
+/* Empty src for another build (scenario_build_from), its override list's
+ * buffer kept: scenario_source_free still releases it. */
+void scenario_source_clear(ScenarioSource *src);
 
 #endif
