@@ -57,16 +57,20 @@ int keymap_id(KeyMap *m, const char *k, int *fresh)
 {
     if (fresh)
         *fresh = 0;
+    if (m->last && !strcmp(m->last, k)) /* the same key as last time: no hash */
+        return m->last_id;
     if ((m->n + 1) * 2 > m->cap && grow(m))
         return -1;
     const size_t j = slot_in(m->key, m->cap, k);
-    if (m->key[j])
-        return m->id[j];
-    if (!(m->key[j] = strdup(k)))
-        return -1;
-    if (fresh)
-        *fresh = 1;
-    m->id[j] = (int)m->n++;
+    if (!m->key[j]) {
+        if (!(m->key[j] = strdup(k)))
+            return -1;
+        if (fresh)
+            *fresh = 1;
+        m->id[j] = (int)m->n++;
+    }
+    m->last = m->key[j];
+    m->last_id = m->id[j];
     return m->id[j];
 }
 

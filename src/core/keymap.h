@@ -11,14 +11,17 @@
 typedef struct {
     char **key;
     int *id;
-    size_t cap, n; /* n: ids given */
+    size_t cap, n;    /* n: ids given */
+    const char *last; /* the key keymap_id found or added last (the map's copy), NULL: none */
+    int last_id;      /* ... and its id: a run of rows asks for the same key */
 } KeyMap;
 
 /* Two independent 64-bit hashes of s (FNV-1a and a multiplicative one). */
 void key_hash2(const char *s, uint64_t *h1, uint64_t *h2);
 
 /* The id of k: its own when seen before, else n (and n grows); -1 when out
- * of memory.  *fresh (may be NULL): 1 when k was new. */
+ * of memory.  *fresh (may be NULL): 1 when k was new.  A map zeroed is
+ * empty. */
 int keymap_id(KeyMap *m, const char *k, int *fresh);
 
 /* The id of k, or -1 when unseen (nothing added). */

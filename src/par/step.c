@@ -60,10 +60,11 @@ typedef struct {
     Group ep_group;  /* the expert-parallel all-to-all's */
     Group etp_group; /* the expert-tensor-parallel collectives' */
     GemmCache *cache;
-    double tp_overlap; /* fraction of TP collectives the stack hides under GEMMs (0: none) */
-    GemmOn *gemm;      /* nominal's GEMM projection and memo set, found once */
-    double v_near;     /* pwr_voltage_near(nominal, phi), from the clock's own solve */
-    int v_near_rc;     /* ... and its status */
+    double tp_overlap;   /* fraction of TP collectives the stack hides under GEMMs (0: none) */
+    GemmOn *gemm;        /* nominal's GEMM projection and memo set, found once */
+    const PwrDvfs *dvfs; /* nominal's DVFS constants (the clock plan's voltages) */
+    double v_near;       /* pwr_voltage_near(nominal, phi), from the clock's own solve */
+    int v_near_rc;       /* ... and its status */
 } Ctx;
 
 /* The precision a GEMM runs in: with fp8 training and a stack that keeps
@@ -966,7 +967,7 @@ static int plan_clock(const Ctx *x, const Device *nom, const Costs *c, double sp
     if (*phi < floor)
         *phi = floor;
     double v = v0;
-    if (*phi >= 1.0 || pwr_voltage_near(nom, x->phi * *phi, &v) != 0)
+    if (*phi >= 1.0 || pwr_voltage_near_at(nom, x->dvfs, x->phi * *phi, &v) != 0)
         return -1;
     *q = v / v0;
     return 0;
@@ -1154,7 +1155,10 @@ int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGra
     const Device *dev = phi == 1.0 ? &nominal : &scaled;
     GemmOn gemm;
     gemm_on(&nominal, cache, &gemm);
-    Ctx x = {sys, dev, &nominal, phi, sc->precision, {0}, {0}, {0}, cache, 0.0, &gemm, v_near, v_near_rc};
+    PwrDvfs dvfs;
+    pwr_dvfs(&nominal, &dvfs);
+    Ctx x = {sys, dev,   &nominal, phi,   sc->precision, {0},    {0},
+             {0}, cache, 0.0,      &gemm, &dvfs,         v_near, v_near_rc};
     Layout L;
     Work w;
     Held h;

@@ -155,15 +155,29 @@ int pwr_voltage(const Device *dev, double phi, double *v)
 
 int pwr_voltage_near(const Device *dev, double phi, double *v)
 {
-    if (!has_dvfs(dev) || phi == 1.0) {
+    PwrDvfs c;
+    pwr_dvfs(dev, &c);
+    return pwr_voltage_near_at(dev, &c, phi, v);
+}
+
+void pwr_dvfs(const Device *dev, PwrDvfs *c)
+{
+    c->has = has_dvfs(dev);
+    c->lo = dev->v_min > dev->v_threshold ? dev->v_min : dev->v_threshold;
+    c->hi = dev->v_nominal;
+    c->nominal = c->has ? clock_shape(dev, dev->v_nominal) : 0.0;
+    c->ratio_lo = c->has ? clock_ratio_of(dev, c->lo, c->nominal) : 0.0;
+}
+
+int pwr_voltage_near_at(const Device *dev, const PwrDvfs *c, double phi, double *v)
+{
+    if (!c->has || phi == 1.0) {
         *v = dev->v_nominal;
-        return !has_dvfs(dev) && phi != 1.0 ? -1 : 0;
+        return !c->has && phi != 1.0 ? -1 : 0;
     }
-    const double lo = dev->v_min > dev->v_threshold ? dev->v_min : dev->v_threshold, hi = dev->v_nominal;
-    const double nominal = clock_shape(dev, dev->v_nominal);
-    if (phi > 1.0 + 1e-12 || phi < clock_ratio_of(dev, lo, nominal) - 1e-12)
+    if (phi > 1.0 + 1e-12 || phi < c->ratio_lo - 1e-12)
         return -1;
-    return voltage_root(dev, phi, lo, hi, nominal, v) == 0 ? 0 : pwr_voltage(dev, phi, v);
+    return voltage_root(dev, phi, c->lo, c->hi, c->nominal, v) == 0 ? 0 : pwr_voltage(dev, phi, v);
 }
 
 void pwr_scale_device(const Device *dev, double phi, Device *out)

@@ -34,6 +34,18 @@ int pwr_voltage(const Device *dev, double phi, double *v);
  * Newton does not converge. */
 int pwr_voltage_near(const Device *dev, double phi, double *v);
 
+/* What pwr_voltage_near computes of a device before it solves: made once
+ * for the many clocks of one evaluation (the clock plan's stages). */
+typedef struct {
+    int has;         /* the device has a DVFS range */
+    double lo, hi;   /* the voltages it spans */
+    double nominal;  /* the clock's shape at the nominal voltage */
+    double ratio_lo; /* the clock ratio at lo */
+} PwrDvfs;
+void pwr_dvfs(const Device *dev, PwrDvfs *c);
+/* pwr_voltage_near(dev, phi, v), c from pwr_dvfs(dev): the same value. */
+int pwr_voltage_near_at(const Device *dev, const PwrDvfs *c, double phi, double *v);
+
 /* pwr_voltage (returned, *v) and pwr_voltage_near (*near_rc, *v_near) at
  * once, their Newton solve shared: the same values as the two calls. */
 int pwr_voltage_pair(const Device *dev, double phi, double *v, double *v_near, int *near_rc);
