@@ -598,8 +598,7 @@ typedef struct {
 /* A result in a spill or an MPI message: a map of its nonzero 8-byte
  * words, then those words (a result is mostly empty text and zeros: about
  * a third of its 1.8 KB travels). */
-#define RESULT_WORDS (sizeof(Result) / sizeof(uint64_t))
-#define RESULT_MAP   ((RESULT_WORDS + 7) / 8)
+enum { RESULT_WORDS = sizeof(Result) / sizeof(uint64_t), RESULT_MAP = (RESULT_WORDS + 7) / 8 };
 _Static_assert(sizeof(Result) % sizeof(uint64_t) == 0, "a Result packs as 8-byte words");
 
 /* The most bytes a row packs into (row_pack), with top_k runners-up. */
@@ -628,10 +627,9 @@ static size_t result_unpack(const unsigned char *in, size_t len, Result *r)
 {
     if (len < RESULT_MAP)
         return 0;
-    uint64_t w[RESULT_WORDS];
+    uint64_t w[RESULT_WORDS] = {0};
     const unsigned char *p = in + RESULT_MAP, *end = in + len;
     for (size_t i = 0; i < RESULT_WORDS; i++) {
-        w[i] = 0;
         if (in[i / 8] & (1u << (i % 8))) {
             if ((size_t)(end - p) < sizeof w[i])
                 return 0;

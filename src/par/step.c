@@ -529,7 +529,11 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Work *
     gp.fused_dispatch = fw->dispatcher == DISPATCH_DEEPEP;
     if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time (at the nominal clock) */
         graph_rates(x->nominal, sc->precision, sys, &x->tp_group, &gp.rates);
-    if (memo && memo->valid && memo->model == mdl && !memcmp(&memo->gp, &gp, sizeof gp)) {
+    /* byte for byte on purpose: both were cleared whole (padding too) and
+     * copied with memcpy, and a difference can only miss the memo */
+    const int same = memo && memo->valid && memo->model == mdl &&
+                     !memcmp(&memo->gp, &gp, sizeof gp); // NOLINT(bugprone-suspicious-memory-comparison)
+    if (same) {
         w->g = &memo->g; /* this model and strategy's, built at another clock */
         return 0;
     }
@@ -1148,11 +1152,13 @@ int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGra
     nominal.matrix_eff_fp8 *= stack_eff;
     double v_near = nominal.v_nominal;
     int v_near_rc = 0;
-    if (phi == 1.0) /* the nominal device as it is, not a copy */
-        v_near_rc = pwr_voltage_near(&nominal, phi, &v_near);
-    else
+    const Device *dev = &nominal; /* at the nominal clock, as it is: not a copy */
+    if (phi != 1.0) {
         pwr_scale_device_near(&nominal, phi, &scaled, &v_near, &v_near_rc);
-    const Device *dev = phi == 1.0 ? &nominal : &scaled;
+        dev = &scaled;
+    } else {
+        v_near_rc = pwr_voltage_near(&nominal, phi, &v_near);
+    }
     GemmOn gemm;
     gemm_on(&nominal, cache, &gemm);
     PwrDvfs dvfs;
