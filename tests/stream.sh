@@ -61,6 +61,7 @@ same "default study" inputs/default.csv
 same "dp-vs-hybrid (baselines, speedups)" inputs/dp-vs-hybrid.csv -f csv,xlsx
 same "frontier (MoE, goodput)" inputs/frontier.csv -f csv,xlsx
 same "answers per model and amount" tests/cli/tables/answers.csv -f csv,xlsx
+same "more questions than answered" tests/cli/tables/many-questions.csv -f csv,xlsx
 same "runners-up" tests/cli/tables/top.csv --top 3
 same "co-design" tests/cli/tables/codesign.csv
 same "failed rows" tests/cli/tables/eval-errors.csv

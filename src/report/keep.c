@@ -152,6 +152,7 @@ enum {
     M_GREEN,      /* ... the least energy */
     M_UNPRICED,   /* ... and system: the first ok row without a cost */
     M_SHORT,      /* ... and rank: the RPT_SHORTLIST_MAX cheapest that meet the constraints */
+    M_QUESTION,   /* ... the first built row of each question it answers, and of the one past them */
     M_COUNT
 };
 
@@ -172,6 +173,7 @@ struct RptKeep {
     RunFail *fail;
     int nfail, failcap;
     KeyMap warn;
+    KeyMap questions; /* the questions (model and amount) in the order their first built rows come */
 };
 
 RptKeep *rpt_keep_new(const char *input, int detail_max)
@@ -204,6 +206,7 @@ void rpt_keep_free(RptKeep *k)
         run_fail_free(&k->fail[i]);
     free(k->fail);
     keymap_free(&k->warn);
+    keymap_free(&k->questions);
     rpt_said_finish(k->said);
     if (k->said_file)
         fclose(k->said_file);
@@ -369,6 +372,15 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
     }
     /* the question (rpt_question) */
     keep_if(k, held_at(&k->m[M_MODEL], sc->model.name), rr, idx, 0);
+    /* ... and the first built row of each question, in the order they come
+     * (rpt_recommend answers the first RPT_MODELS_MAX, and says when there
+     * are more): a question whose first rows are out of memory holds its
+     * place among them as it does with every row held */
+    const int qid = keymap_id(&k->questions, q, NULL);
+    if (qid < 0)
+        k->oom = 1;
+    else if (qid <= RPT_MODELS_MAX)
+        keep_if(k, held_at(&k->m[M_QUESTION], q), rr, idx, 0);
     keep_if(k, held_at(&k->m[M_SYSTEM], sc->system.name), rr, idx, 0);
     keep_if(k, &k->h[H_DMIN], rr, idx, k->h[H_DMIN].idx >= 0 && sc->devices < k->h[H_DMIN].row->sc.devices);
     keep_if(k, &k->h[H_DMAX], rr, idx, k->h[H_DMAX].idx >= 0 && sc->devices > k->h[H_DMAX].row->sc.devices);
