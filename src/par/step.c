@@ -1150,21 +1150,29 @@ int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGra
     const double stack_eff = sys->framework.gemm_eff > 0 ? sys->framework.gemm_eff : 1.0;
     nominal.matrix_eff *= stack_eff;
     nominal.matrix_eff_fp8 *= stack_eff;
+    PwrDvfs dvfs;
+    pwr_dvfs(&nominal, &dvfs);
     double v_near = nominal.v_nominal;
     int v_near_rc = 0;
     const Device *dev = &nominal; /* at the nominal clock, as it is: not a copy */
     if (phi != 1.0) {
-        pwr_scale_device_near(&nominal, phi, &scaled, &v_near, &v_near_rc);
+        pwr_scale_device_near(&nominal, &dvfs, phi, &scaled, &v_near, &v_near_rc);
         dev = &scaled;
     } else {
-        v_near_rc = pwr_voltage_near(&nominal, phi, &v_near);
+        v_near_rc = pwr_voltage_near_at(&nominal, &dvfs, phi, &v_near);
     }
     GemmOn gemm;
     gemm_on(&nominal, cache, &gemm);
-    PwrDvfs dvfs;
-    pwr_dvfs(&nominal, &dvfs);
-    Ctx x = {sys, dev,   &nominal, phi,   sc->precision, {0},    {0},
-             {0}, cache, 0.0,      &gemm, &dvfs,         v_near, v_near_rc};
+    Ctx x = {.sys = sys,
+             .dev = dev,
+             .nominal = &nominal,
+             .phi = phi,
+             .prec = sc->precision,
+             .cache = cache,
+             .gemm = &gemm,
+             .dvfs = &dvfs,
+             .v_near = v_near,
+             .v_near_rc = v_near_rc};
     Layout L;
     Work w;
     Held h;

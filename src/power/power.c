@@ -119,21 +119,25 @@ static double voltage_bisect(const Device *dev, double phi, double lo, double hi
     return 0.5 * (lo + hi);
 }
 
-int pwr_voltage_pair(const Device *dev, double phi, double *v, double *v_near, int *near_rc)
+void pwr_dvfs(const Device *dev, PwrDvfs *c)
 {
-    if (!has_dvfs(dev) || phi == 1.0) { /* nothing to solve for the estimate */
-        *near_rc = pwr_voltage_near(dev, phi, v_near);
-        return pwr_voltage(dev, phi, v);
-    }
-    const double lo = dev->v_min > dev->v_threshold ? dev->v_min : dev->v_threshold, hi = dev->v_nominal;
-    const double nominal = clock_shape(dev, dev->v_nominal);
-    if (phi > 1.0 + 1e-12 || phi < clock_ratio_of(dev, lo, nominal) - 1e-12)
-        return *near_rc = -1;
-    double root = 0;
-    const int known = voltage_root(dev, phi, lo, hi, nominal, &root) == 0;
-    *v = voltage_bisect(dev, phi, lo, hi, nominal, known, root);
-    *v_near = known ? root : *v; /* pwr_voltage_near: Newton's, else the bisection's */
-    *near_rc = 0;
+    c->has = has_dvfs(dev);
+    c->lo = dev->v_min > dev->v_threshold ? dev->v_min : dev->v_threshold;
+    c->hi = dev->v_nominal;
+    c->nominal = c->has ? clock_shape(dev, dev->v_nominal) : 0.0;
+    c->ratio_lo = c->has ? clock_ratio_of(dev, c->lo, c->nominal) : 0.0;
+}
+
+/* Where the clock ratio crosses phi on a device with a DVFS range: 0 with
+ * *v (the bisection's double) and *known, *root (Newton's, where it
+ * converged); -1 when phi is out of the range. */
+static int voltage_solve(const Device *dev, const PwrDvfs *c, double phi, double *v, int *known, double *root)
+{
+    if (phi > 1.0 + 1e-12 || phi < c->ratio_lo - 1e-12)
+        return -1;
+    *root = 0;
+    *known = voltage_root(dev, phi, c->lo, c->hi, c->nominal, root) == 0;
+    *v = voltage_bisect(dev, phi, c->lo, c->hi, c->nominal, *known, *root);
     return 0;
 }
 
@@ -143,14 +147,11 @@ int pwr_voltage(const Device *dev, double phi, double *v)
         *v = dev->v_nominal;
         return phi == 1.0 ? 0 : -1;
     }
-    const double lo = dev->v_min > dev->v_threshold ? dev->v_min : dev->v_threshold, hi = dev->v_nominal;
-    const double nominal = clock_shape(dev, dev->v_nominal);
-    if (phi > 1.0 + 1e-12 || phi < clock_ratio_of(dev, lo, nominal) - 1e-12)
-        return -1;
-    double root = 0;
-    const int known = voltage_root(dev, phi, lo, hi, nominal, &root) == 0;
-    *v = voltage_bisect(dev, phi, lo, hi, nominal, known, root);
-    return 0;
+    PwrDvfs c;
+    pwr_dvfs(dev, &c);
+    int known;
+    double root;
+    return voltage_solve(dev, &c, phi, v, &known, &root);
 }
 
 int pwr_voltage_near(const Device *dev, double phi, double *v)
@@ -158,15 +159,6 @@ int pwr_voltage_near(const Device *dev, double phi, double *v)
     PwrDvfs c;
     pwr_dvfs(dev, &c);
     return pwr_voltage_near_at(dev, &c, phi, v);
-}
-
-void pwr_dvfs(const Device *dev, PwrDvfs *c)
-{
-    c->has = has_dvfs(dev);
-    c->lo = dev->v_min > dev->v_threshold ? dev->v_min : dev->v_threshold;
-    c->hi = dev->v_nominal;
-    c->nominal = c->has ? clock_shape(dev, dev->v_nominal) : 0.0;
-    c->ratio_lo = c->has ? clock_ratio_of(dev, c->lo, c->nominal) : 0.0;
 }
 
 int pwr_voltage_near_at(const Device *dev, const PwrDvfs *c, double phi, double *v)
@@ -182,21 +174,28 @@ int pwr_voltage_near_at(const Device *dev, const PwrDvfs *c, double phi, double 
 
 void pwr_scale_device(const Device *dev, double phi, Device *out)
 {
+    PwrDvfs c;
+    pwr_dvfs(dev, &c);
     double v_near;
     int near_rc;
-    pwr_scale_device_near(dev, phi, out, &v_near, &near_rc);
+    pwr_scale_device_near(dev, &c, phi, out, &v_near, &near_rc);
 }
 
-void pwr_scale_device_near(const Device *dev, double phi, Device *out, double *v_near, int *near_rc)
+void pwr_scale_device_near(const Device *dev, const PwrDvfs *c, double phi, Device *out, double *v_near,
+                           int *near_rc)
 {
     *out = *dev;
-    if (phi == 1.0) {
-        *near_rc = pwr_voltage_near(dev, phi, v_near);
-        return;
-    }
-    double v = dev->v_nominal;
-    if (pwr_voltage_pair(dev, phi, &v, v_near, near_rc) != 0)
+    double v = dev->v_nominal, root = 0;
+    int known = 0;
+    if (phi != 1.0 && c->has && voltage_solve(dev, c, phi, &v, &known, &root) == 0) {
+        *v_near = known ? root : v; /* the estimate from the same solve: Newton's, else the bisection's */
+        *near_rc = 0;
+    } else { /* nothing solved: the nominal voltage, or out of reach */
         v = dev->v_nominal;
+        *near_rc = pwr_voltage_near_at(dev, c, phi, v_near);
+    }
+    if (phi == 1.0)
+        return;
     const double r = dev->v_nominal > 0 ? v / dev->v_nominal : 1.0;
     for (int p = 0; p < PREC_COUNT; p++) {
         out->matrix_flops[p] *= phi;

@@ -46,10 +46,6 @@ void pwr_dvfs(const Device *dev, PwrDvfs *c);
 /* pwr_voltage_near(dev, phi, v), c from pwr_dvfs(dev): the same value. */
 int pwr_voltage_near_at(const Device *dev, const PwrDvfs *c, double phi, double *v);
 
-/* pwr_voltage (returned, *v) and pwr_voltage_near (*near_rc, *v_near) at
- * once, their Newton solve shared: the same values as the two calls. */
-int pwr_voltage_pair(const Device *dev, double phi, double *v, double *v_near, int *near_rc);
-
 /* The lowest clock fraction the device can run at (its v_min). */
 double pwr_min_clock(const Device *dev);
 
@@ -59,9 +55,10 @@ double pwr_min_clock(const Device *dev);
  * with V/V0. */
 void pwr_scale_device(const Device *dev, double phi, Device *out);
 
-/* pwr_scale_device, with what pwr_voltage_near(dev, phi) gives (*near_rc,
- * *v_near) from the same solve. */
-void pwr_scale_device_near(const Device *dev, double phi, Device *out, double *v_near, int *near_rc);
+/* pwr_scale_device, c from pwr_dvfs(dev), with what pwr_voltage_near(dev,
+ * phi) gives (*near_rc, *v_near) from the same solve. */
+void pwr_scale_device_near(const Device *dev, const PwrDvfs *c, double phi, Device *out, double *v_near,
+                           int *near_rc);
 
 /* Whole-system power at the wall for `devices` accelerators drawing
  * device_w each: + per-node overhead, + fabric switches, x PUE. */
