@@ -110,17 +110,6 @@ int text_escape_inplace(char *s, size_t n)
     return 0;
 }
 
-size_t text_put(char *dst, size_t n, const char *src)
-{
-    const size_t l = strlen(src);
-    if (n) {
-        const size_t k = l < n ? l : n - 1;
-        memcpy(dst, src, k);
-        dst[k] = '\0';
-    }
-    return l;
-}
-
 void text_cat(char *buf, size_t n, size_t *at, const char *s)
 {
     const size_t l = strlen(s);
@@ -130,6 +119,13 @@ void text_cat(char *buf, size_t n, size_t *at, const char *s)
         buf[*at + k] = '\0';
     }
     *at += l;
+}
+
+size_t text_put(char *dst, size_t n, const char *src)
+{
+    size_t at = 0;
+    text_cat(dst, n, &at, src);
+    return at;
 }
 
 void text_cat_long(char *buf, size_t n, size_t *at, long v)

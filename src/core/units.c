@@ -490,8 +490,8 @@ int unit_parse(const char *text, UnitKind kind, double *out, char *err, size_t e
         return fail(err, errlen, "unknown unit kind %d", (int)kind);
     if (!text)
         return fail(err, errlen, "missing number");
-    if (kind !=
-        UNIT_MONEY) { /* a bare whole number of up to 15 digits (most cells): exact, as strtod reads it */
+    /* a bare whole number of up to 15 digits (most cells): exact, as strtod reads it */
+    if (kind != UNIT_MONEY) {
         size_t k = 0;
         double w = 0;
         for (; k < 16 && is_digit(text[k]); k++)

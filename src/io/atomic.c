@@ -26,12 +26,20 @@ FILE *atomic_open(AtomicFile *a, const char *path)
         close(fd);
         unlink(a->tmp);
         errno = e;
-    } else if ((a->buf = malloc(ATOMIC_BUFFER)) != NULL &&
-               setvbuf(a->f, a->buf, _IOFBF, ATOMIC_BUFFER) != 0) {
-        free(a->buf); /* stdio's own buffer then */
-        a->buf = NULL;
+    } else {
+        a->buf = file_write_buffer(a->f);
     }
     return a->f;
+}
+
+char *file_write_buffer(FILE *f)
+{
+    char *buf = malloc(WRITE_BUFFER);
+    if (buf && setvbuf(f, buf, _IOFBF, WRITE_BUFFER) != 0) {
+        free(buf); /* stdio's own buffer then */
+        buf = NULL;
+    }
+    return buf;
 }
 
 int atomic_commit(AtomicFile *a)

@@ -11,14 +11,17 @@
 
 typedef struct {
     FILE *f;
-    char *buf; /* the stream's buffer (ATOMIC_BUFFER bytes), or NULL: stdio's own */
+    char *buf; /* the stream's buffer (file_write_buffer), or NULL: stdio's own */
     char path[1024];
     char tmp[1100];
 } AtomicFile;
 
-/* The write buffer of an atomic file: reports of a million rows go out in
- * a few thousand writes rather than one a row. */
-#define ATOMIC_BUFFER (256 * 1024)
+/* A large write buffer for f, set before its first write (reports of a
+ * million rows go out in a few thousand writes rather than one a row):
+ * returned for the caller to free after fclose, or NULL where f keeps
+ * stdio's own. */
+#define WRITE_BUFFER (256 * 1024)
+char *file_write_buffer(FILE *f);
 
 /* Open path's temporary; returns the stream or NULL (errno set). */
 FILE *atomic_open(AtomicFile *a, const char *path);

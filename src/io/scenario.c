@@ -231,14 +231,10 @@ static int build_resolved(TemplateDB *db, const char *file, const char *reldir, 
                 if (load_ref(db, file, reldir, &s[i], def, (char *)holder + def->offset, NULL, d))
                     return -1;
             } else {
-                /* "column 'NAME'" without printf (once per cell), cut as snprintf would */
-                const size_t k = strlen(s[i].name), room = sizeof label - 9;
-                memcpy(label, "column '", 8);
-                memcpy(label + 8, s[i].name, k < room ? k : room);
-                if (k < room)
-                    memcpy(label + 8 + k, "'", 2);
-                else
-                    label[8 + room] = '\0';
+                size_t at = 0; /* "column 'NAME'" without printf (once per cell) */
+                text_cat(label, sizeof label, &at, "column '");
+                text_cat(label, sizeof label, &at, s[i].name);
+                text_cat(label, sizeof label, &at, "'");
                 if (param_set(def, holder, label, s[i].text, d)) {
                     /* every bad value of the row, not only the first */
                     more_errors(&bad, d, file, &s[i]);

@@ -12,13 +12,12 @@
 #include "report/report.h"
 
 /* A streamed run's CSVs as the rows pass, and the rows its report keeps. */
-#define STREAM_BUFFER (256 * 1024)
 static const char *const stream_files[4] = {"summary.csv", "breakdown.csv", "runners_up.csv", "design.csv"};
 static const RptRowWriter stream_writers[4] = {rpt_summary_row, rpt_breakdown_row, rpt_runners_row,
                                                rpt_design_row};
 typedef struct {
     FILE *f[4];   /* as stream_files; NULL: not written */
-    char *buf[4]; /* their buffers (STREAM_BUFFER bytes; NULL: stdio's own) */
+    char *buf[4]; /* their buffers (file_write_buffer; NULL: stdio's own) */
     RptKeep *keep;
     RptSpool spool; /* every row's RptDetail (the workbook lists them all); f NULL: none */
     RptDetail *det; /* ... the row's, made there */
@@ -69,11 +68,7 @@ int rpt_stream_table(TemplateDB *db, const Table *t, int jobs, int top_k, RunPro
                 diag_set(d, path, 0, 0, "cannot write: %s", strerror(errno));
                 ok = 0;
             } else {
-                /* a row's lines go out a buffer at a time, not in a write each */
-                if ((o.buf[i] = malloc(STREAM_BUFFER)) && setvbuf(o.f[i], o.buf[i], _IOFBF, STREAM_BUFFER)) {
-                    free(o.buf[i]);
-                    o.buf[i] = NULL;
-                }
+                o.buf[i] = file_write_buffer(o.f[i]); /* a buffer at a time, not a write a row */
                 stream_writers[i](o.f[i], NULL);
             }
         }
