@@ -202,11 +202,26 @@ static void base_name(const Builder *b, int i, const TableRow *tr, char *base, s
 }
 
 /* A table row whose sweeps cannot be expanded: one failed scenario. */
+_Static_assert(offsetof(RunRow, sc) == 0, "row_reset clears what follows the scenario");
+
+/* A row slot emptied for its next scenario: all but the scenario (which a
+ * build copies whole from the defaults, or its caller clears) and the
+ * buffer of its override list, which a streamed window's slot keeps
+ * (window_free) for its next row. */
+static void row_reset(RunRow *rr)
+{
+    const ProvList over = rr->src.over;
+    memset((char *)rr + sizeof rr->sc, 0, sizeof *rr - sizeof rr->sc);
+    rr->src.over.p = over.p;
+    rr->src.over.cap = over.cap;
+}
+
 static void build_unexpanded(const Builder *b, int i, const TableRow *tr, const Diag *ed, RunRow *rr)
 {
     char base[128];
     base_name(b, i, tr, base, sizeof base);
-    memset(rr, 0, sizeof *rr);
+    row_reset(rr);
+    memset(&rr->sc, 0, sizeof rr->sc);
     rr->line = tr->line;
     rr->diag = *ed;
     row_fail(rr, base);
@@ -242,8 +257,6 @@ static void swept_series(const Builder *b, const TableRow *tr, const SweepRow *s
     }
 }
 
-_Static_assert(offsetof(RunRow, sc) == 0, "build_one clears what follows the scenario");
-
 /* Scenario sw of table row i into rr: built, or failed with its diagnostic. */
 static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw, RunRow *rr)
 {
@@ -251,12 +264,7 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
     Setting *set = b->set;
     char base[128];
     base_name(b, i, tr, base, sizeof base);
-    /* all but the scenario, which the build copies whole from the defaults
-     * (zeroed where the row fails before it) */
-    const ProvList over = rr->src.over; /* a window slot's buffer from its earlier row (window_free) */
-    memset((char *)rr + sizeof rr->sc, 0, sizeof *rr - sizeof rr->sc);
-    rr->src.over.p = over.p;
-    rr->src.over.cap = over.cap;
+    row_reset(rr); /* the scenario: copied by the build, cleared where the row fails before it */
     rr->line = tr->line;
     for (int c = 0; c < t->ncol; c++) {
         set[c].name = t->col_name[c];
@@ -1039,8 +1047,8 @@ struct Stream {
 static void window_free(Run *win)
 {
     for (int i = 0; i < win->n; i++) {
-        scenario_source_clear(
-            &win->row[i].src); /* the override list's buffer stays for the slot's next row */
+        /* the override list's buffer stays for the slot's next row */
+        scenario_source_clear(&win->row[i].src);
         free(win->row[i].top);
         win->row[i].top = NULL;
         win->row[i].ntop = 0;
