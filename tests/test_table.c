@@ -123,15 +123,15 @@ static void test_quoted_comma_newline(void **state)
     assert_string_equal(t.row[0].cell[1].text, "DP, only");
     assert_string_equal(t.row[1].cell[1].text, "two\nlines");
     assert_int_equal(t.row[1].line, 3);
-    assert_int_equal(t.row[1].cell[1].line, 3);
-    assert_int_equal(t.row[1].cell[1].col, 3);
-    assert_int_equal(t.row[1].cell[2].line, 4);
-    assert_int_equal(t.row[1].cell[2].col, 8);
+    assert_int_equal(table_cell_line(&t.row[1], 1), 3);
+    assert_int_equal(table_cell_col(&t.row[1], 1), 3);
+    assert_int_equal(table_cell_line(&t.row[1], 2), 4);
+    assert_int_equal(table_cell_col(&t.row[1], 2), 8);
     assert_string_equal(t.row[2].cell[1].text, "say \"hi\"");
     assert_int_equal(t.row[2].line, 5);
     assert_int_equal(t.row[3].line, 6);
-    assert_int_equal(t.row[3].cell[2].line, 6);
-    assert_int_equal(t.row[3].cell[2].col, 5);
+    assert_int_equal(table_cell_line(&t.row[3], 2), 6);
+    assert_int_equal(table_cell_col(&t.row[3], 2), 5);
     table_free(&t);
 }
 
@@ -346,16 +346,44 @@ static void test_cell_positions(void **state)
     assert_int_equal(t.nrow, 2);
     TableRow *r = &t.row[0];
     assert_int_equal(r->line, 3);
-    assert_int_equal(r->cell[0].line, 3);
-    assert_int_equal(r->cell[0].col, 1);
-    assert_int_equal(r->cell[1].col, 6); /* the opening quote */
+    assert_int_equal(table_cell_line(r, 0), 3);
+    assert_int_equal(table_cell_col(r, 0), 1);
+    assert_int_equal(table_cell_col(r, 1), 6); /* the opening quote */
     assert_string_equal(r->cell[1].text, "q");
-    assert_int_equal(r->cell[2].col, 12);
+    assert_int_equal(table_cell_col(r, 2), 12);
     assert_string_equal(r->cell[2].text, "x");
     r = &t.row[1];
-    assert_int_equal(r->cell[0].col, 1); /* empty fields: where they begin */
-    assert_int_equal(r->cell[1].col, 2);
-    assert_int_equal(r->cell[2].col, 4);
+    assert_int_equal(table_cell_col(r, 0), 1); /* empty fields: where they begin */
+    assert_int_equal(table_cell_col(r, 1), 2);
+    assert_int_equal(table_cell_col(r, 2), 4);
+    table_free(&t);
+}
+
+/* A plainly written row keeps no positions: its columns follow from its
+ * texts (characters, not bytes); any other keeps each cell's. */
+static void test_plain_rows(void **state)
+{
+    (void)state;
+    Table t;
+    parse_ok("name,system,devices\n"
+             "\xc3\xa9t\xc3\xa9,dgx-h100,8\n" /* plain, with two-byte characters */
+             "b, dgx-h100 ,16\n"              /* blanks around a field: it starts at its text */
+             "c,\"dgx-h100\",32\n"            /* quotes: the next field moves */
+             "d,dgx-h100,\"64\"\n"            /* quotes on the last field: nothing moves */
+             "e,\"two\nlines\",128\n"
+             "f,,\n", /* empty cells */
+             &t);
+    assert_int_equal(t.nrow, 6);
+    const int want_col[6][3] = {{1, 5, 14}, {1, 4, 14}, {1, 3, 14}, {1, 3, 12}, {1, 3, 8}, {1, 3, 4}};
+    const int want_line[6][3] = {{2, 2, 2}, {3, 3, 3}, {4, 4, 4}, {5, 5, 5}, {6, 6, 7}, {8, 8, 8}};
+    const int plain[6] = {1, 0, 0, 1, 0, 1};
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(t.row[i].pos == NULL, plain[i]);
+        for (int j = 0; j < 3; j++) {
+            assert_int_equal(table_cell_line(&t.row[i], j), want_line[i][j]);
+            assert_int_equal(table_cell_col(&t.row[i], j), want_col[i][j]);
+        }
+    }
     table_free(&t);
 }
 
@@ -445,7 +473,7 @@ static void test_store(void **state)
         assert_string_equal(t.row[i].cell[1].text, i % 2 ? "dgx-h100" : "dgx-b200");
         snprintf(want, sizeof want, "%d", 8 << (i % 5));
         assert_string_equal(t.row[i].cell[2].text, want);
-        assert_int_equal(t.row[i].cell[2].line, i + 2);
+        assert_int_equal(table_cell_line(&t.row[i], 2), i + 2);
     }
     assert_ptr_equal(t.row[0].cell[1].text, t.row[rows - 2].cell[1].text); /* kept once */
     assert_ptr_equal(t.row[3].cell[2].text, t.row[rows - 2].cell[2].text);
@@ -495,10 +523,10 @@ int main(void)
         cmocka_unit_test(test_bad_quotes),      cmocka_unit_test(test_unterminated_quote),
         cmocka_unit_test(test_header_faults),   cmocka_unit_test(test_empty_file),
         cmocka_unit_test(test_header_only),     cmocka_unit_test(test_invalid_utf8),
-        cmocka_unit_test(test_cell_positions),  cmocka_unit_test(test_limits),
-        cmocka_unit_test(test_too_many_rows),   cmocka_unit_test(test_read_file),
-        cmocka_unit_test(test_other_encodings), cmocka_unit_test(test_nul_record),
-        cmocka_unit_test(test_store),
+        cmocka_unit_test(test_cell_positions),  cmocka_unit_test(test_plain_rows),
+        cmocka_unit_test(test_limits),          cmocka_unit_test(test_too_many_rows),
+        cmocka_unit_test(test_read_file),       cmocka_unit_test(test_other_encodings),
+        cmocka_unit_test(test_nul_record),      cmocka_unit_test(test_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

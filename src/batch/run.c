@@ -269,8 +269,8 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
     for (int c = 0; c < t->ncol; c++) {
         set[c].name = t->col_name[c];
         set[c].text = sw->val[c];
-        set[c].line = tr->cell[c].line;
-        set[c].col = tr->cell[c].col;
+        set[c].line = table_cell_line(tr, c);
+        set[c].col = table_cell_col(tr, c);
         set[c].hline = t->header_line;
         set[c].hcol = t->col_col[c];
     }
@@ -286,7 +286,7 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
     text_copy(name, sizeof name, shown);
     if (strlen(shown) >= sizeof rr->sc.name) {
         /* cut, two scenarios of one sweep would share a name */
-        diag_set(&rr->diag, t->path, tr->line, b->c_name >= 0 ? tr->cell[b->c_name].col : 0,
+        diag_set(&rr->diag, t->path, tr->line, b->c_name >= 0 ? table_cell_col(tr, b->c_name) : 0,
                  "scenario name with its sweep values ('%s') is %zu bytes, more than %zu: shorten the "
                  "name in column 'scenario'",
                  shown, strlen(shown), sizeof rr->sc.name - 1);
@@ -316,7 +316,7 @@ static void build_one(Builder *b, int i, const TableRow *tr, const SweepRow *sw,
 /* The column of row rr's name cell (0 when none). */
 static int name_col_of(const Builder *b, const TableRow *tr)
 {
-    return b->c_name >= 0 ? tr->cell[b->c_name].col : 0;
+    return b->c_name >= 0 ? table_cell_col(tr, b->c_name) : 0;
 }
 
 /* Expand and build every row of t (nothing evaluated): 0, or -1 with d. */

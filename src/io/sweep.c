@@ -448,8 +448,8 @@ int sweep_iter_open(const Table *t, const TableRow *r, SweepIter *it, Diag *d)
             continue;
         }
         if (cell_values(text, literal, &it->vals[j], &it->nv[j], err, sizeof err) < 0) {
-            int line = j < r->ncell ? r->cell[j].line : r->line;
-            int col = j < r->ncell ? r->cell[j].col : 0;
+            int line = j < r->ncell ? table_cell_line(r, j) : r->line;
+            int col = j < r->ncell ? table_cell_col(r, j) : 0;
             diag_set(d, t->path, line, col, "column '%s': bad sweep '%s': %s", t->col_name[j], text, err);
             sweep_iter_close(it);
             return -1;

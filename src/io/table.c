@@ -186,6 +186,31 @@ static const char *store_text(TableStore *st, const char *s)
 
 /* ---- positions ---------------------------------------------------------- */
 
+/* Columns a text spans: its UTF-8 characters (continuation bytes do not
+ * advance the column). */
+static int text_chars(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+int table_cell_line(const TableRow *r, int j)
+{
+    return r->pos ? r->pos[2 * j] : r->line;
+}
+
+int table_cell_col(const TableRow *r, int j)
+{
+    if (r->pos)
+        return r->pos[2 * j + 1];
+    int col = 1; /* a plain row: its fields one after the other from column 1 */
+    for (int i = 0; i < j; i++)
+        col += text_chars(r->cell[i].text) + 1;
+    return col;
+}
+
 static int is_blank(int c)
 {
     return c == ' ' || c == '\t';
@@ -595,27 +620,29 @@ static int add_row(Reader *r, const Cur *start, const Diag *qerr)
         e = *qerr;
     else
         row_fault(r, start, &e);
+    /* each cell's position: kept only where they differ from a plain
+     * row's (table_cell_col) */
+    int plain = !e.msg[0] && start->col == 1 && ncell <= r->nfld, col = 1;
     for (int i = 0; i < ncell; i++) {
         TableCell *c = &row->cell[i];
-        if (i < r->nfld && r->fld[i].text) {
-            FieldPos p = field_pos(r, i, start);
-            c->text = store_text(t->store, r->fld[i].text);
-            c->line = p.line;
-            c->col = p.col;
-        } else {
-            if (i < r->nfld) {
-                FieldPos p = field_pos(r, i, start);
-                c->line = p.line;
-                c->col = p.col;
-            } else {
-                c->line = r->end.line;
-                c->col = r->end.col;
-            }
-            c->text = store_text(t->store, "");
-        }
+        c->text = store_text(t->store, i < r->nfld && r->fld[i].text ? r->fld[i].text : "");
         row->ncell = i + 1;
         if (!c->text)
             return oom(r);
+        if (plain) {
+            FieldPos p = field_pos(r, i, start);
+            plain = p.line == start->line && p.col == col;
+            col += text_chars(c->text) + 1;
+        }
+    }
+    if (!plain) {
+        if (!(row->pos = malloc(2 * (size_t)ncell * sizeof *row->pos)))
+            return oom(r);
+        for (int i = 0; i < ncell; i++) {
+            FieldPos p = field_pos(r, i, start);
+            row->pos[2 * i] = i < r->nfld ? p.line : r->end.line;
+            row->pos[2 * i + 1] = i < r->nfld ? p.col : r->end.col;
+        }
     }
     if (e.msg[0]) {
         row->error = malloc(sizeof *row->error);
@@ -769,8 +796,10 @@ void table_free(Table *t)
 {
     if (!t)
         return;
-    for (int i = 0; i < t->nrow; i++)
+    for (int i = 0; i < t->nrow; i++) {
         free(t->row[i].error);
+        free(t->row[i].pos);
+    }
     free(t->row);
     store_free(t->store);
     for (int i = 0; i < t->ncol; i++)

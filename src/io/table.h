@@ -3,9 +3,10 @@
  * and every cell tagged with the line and column where it starts.
  * A Table owns everything it points to (path, names, rows, cells, errors);
  * table_free releases it all and is safe on a zeroed or already freed Table.
- * The cells live in blocks and each distinct text is kept once: a table of
- * a million lines that repeat their systems, models and numbers holds
- * about 200 bytes a line, not one allocation a cell. */
+ * The cells live in blocks and each distinct text is kept once, and a
+ * plainly written row keeps no positions (its columns follow from its
+ * texts): a table of a million lines that repeat their systems, models
+ * and numbers holds about 120 bytes a line, not one allocation a cell. */
 #ifndef DF_TABLE_H
 #define DF_TABLE_H
 
@@ -22,15 +23,24 @@
 typedef struct {
     const char *text; /* trimmed of spaces and tabs; valid UTF-8 unless the row has an error;
                        * the table's (cells alike share one copy) */
-    int line, col;    /* 1-based start of the field (its opening quote if quoted) */
 } TableCell;
 
+/* Where each cell starts (1-based; its opening quote if quoted):
+ * table_cell_line and table_cell_col.  A row written plainly (on one line,
+ * no quotes, no blanks around its fields, no error) keeps no positions: its
+ * cells' columns follow from their texts.  Others keep pos[2 j] = line and
+ * pos[2 j + 1] = column of cell j. */
 typedef struct {
     TableCell *cell; /* cell[ncell]; ncell >= the table's ncol (missing cells are "") */
     int ncell;       /* > ncol only in a row with an error (too many fields) */
     int line;        /* physical line where the record starts */
     Diag *error;     /* NULL when the row is well-formed; else why it is not */
+    int *pos;        /* NULL for a plain row; else every cell's line and column */
 } TableRow;
+
+/* The line and the column where cell j of row r starts (j < r->ncell). */
+int table_cell_line(const TableRow *r, int j);
+int table_cell_col(const TableRow *r, int j);
 
 typedef struct {
     char *path;                  /* as given, for messages */

@@ -72,7 +72,8 @@ static int measured_cell(const Table *t, const TableRow *tr, int col, int m, dou
         fprintf(stderr,
                 "deepflow calibrate: %s:%d:%d: column '%s': expected %s, a number above 0 and at most %g; "
                 "got '%s'\n",
-                t->path, c->line, c->col, measured_col[m], measured_what[m], measured_max[m], c->text);
+                t->path, table_cell_line(tr, col), table_cell_col(tr, col), measured_col[m], measured_what[m],
+                measured_max[m], c->text);
         return -1;
     }
     return 0;
@@ -129,19 +130,19 @@ static int collect(const Table *t, const int *mcol, const Run *run, Runs *out, i
             fprintf(stderr,
                     "deepflow calibrate: %s:%d:%d: give one measured figure a row: a step time or tokens per "
                     "second, not both\n",
-                    t->path, c->line, c->col);
+                    t->path, table_cell_line(tr, cell), table_cell_col(tr, cell));
             bad = 1;
         } else if (!bad && !have[M_STEP] && !have[M_TOKENS]) {
             fprintf(stderr,
                     "deepflow calibrate: %s:%d:%d: column '%s': the run's measured figure is missing\n",
-                    t->path, c ? c->line : rr->line, c ? c->col : 0,
+                    t->path, c ? table_cell_line(tr, cell) : rr->line, c ? table_cell_col(tr, cell) : 0,
                     measured_col[mcol[M_STEP] >= 0 ? M_STEP : M_TOKENS]);
             bad = 1;
         } else if (!bad && same > 1) {
             fprintf(stderr,
                     "deepflow calibrate: %s:%d:%d: a measured figure belongs to one run, but this row gives "
                     "%d scenarios; write one row a run\n",
-                    t->path, c->line, c->col, same);
+                    t->path, table_cell_line(tr, cell), table_cell_col(tr, cell), same);
             bad = 1;
         }
         if (bad) {
@@ -160,8 +161,9 @@ static int collect(const Table *t, const int *mcol, const Run *run, Runs *out, i
             fprintf(stderr,
                     "deepflow calibrate: %s:%d:%d: column '%s': %g implies %.0f %% of the device's peak (the "
                     "model's FLOPs in that time), more than it can do; is it %s?\n",
-                    t->path, c->line, c->col, measured_col[have[M_STEP] ? M_STEP : M_TOKENS],
-                    v[have[M_STEP] ? M_STEP : M_TOKENS], 100.0 * mfu,
+                    t->path, table_cell_line(tr, cell), table_cell_col(tr, cell),
+                    measured_col[have[M_STEP] ? M_STEP : M_TOKENS], v[have[M_STEP] ? M_STEP : M_TOKENS],
+                    100.0 * mfu,
                     have[M_STEP] ? "seconds per whole step (not milliseconds, not one microbatch)"
                                  : "per device (not the cluster's)");
             (*failed)++;
@@ -468,7 +470,7 @@ static int read_gemms(const char *path, CalGemm **out, int *n)
                 fprintf(stderr,
                         "deepflow calibrate: %s:%d:%d: column '%s': expected a dimension from 1 to 10000000, "
                         "got '%s'\n",
-                        path, r->cell[c[j]].line, r->cell[c[j]].col, cols[j], r->cell[c[j]].text);
+                        path, table_cell_line(r, c[j]), table_cell_col(r, c[j]), cols[j], r->cell[c[j]].text);
                 rc = -1;
             }
             *dim[j] = v;
@@ -481,7 +483,7 @@ static int read_gemms(const char *path, CalGemm **out, int *n)
             fprintf(stderr,
                     "deepflow calibrate: %s:%d:%d: column 'dtype': expected fp32, tf32, fp16, bf16, fp8 or "
                     "fp4, got '%s'\n",
-                    path, dt->line, dt->col, dt->text);
+                    path, table_cell_line(r, c[3]), table_cell_col(r, c[3]), dt->text);
             rc = -1;
         }
         char *end;
@@ -490,7 +492,7 @@ static int read_gemms(const char *path, CalGemm **out, int *n)
             fprintf(stderr,
                     "deepflow calibrate: %s:%d:%d: column 'time_us': expected microseconds above 0, got "
                     "'%s'\n",
-                    path, tm->line, tm->col, tm->text);
+                    path, table_cell_line(r, c[4]), table_cell_col(r, c[4]), tm->text);
             rc = -1;
         }
         g->p = (Precision)p;

@@ -13,7 +13,8 @@ typedef struct {
     X *x;
     Sheet *sh;
     const RunRow *rr;
-    const TableCell *sys_cell, *model_cell; /* the row's system and model cells, or NULL */
+    const TableRow *tr;     /* the row's table line, or NULL */
+    int sys_col, model_col; /* its system and model cells, or -1 */
     int row;
     int truncated;
     char label[256]; /* the Scenario cell of this block */
@@ -65,13 +66,14 @@ static void origin(const InputsCtx *c, const char *key, const ParamDef *def, con
     static const char *const bases[2] = {"system", "model"};
     for (int b = 0; b < 2; b++) {
         const Template *t = b ? src->model : src->system;
-        const TableCell *cell = b ? c->model_cell : c->sys_cell;
+        const int cell = b ? c->model_col : c->sys_col;
         size_t l = strlen(bases[b]);
         if (!t || strncmp(key, bases[b], l))
             continue;
         if (key[l] == '\0') {
-            if (cell)
-                snprintf(out, n, "%s:%d:%d -> %s", c->x->in->table->path, cell->line, cell->col, t->path);
+            if (cell >= 0)
+                snprintf(out, n, "%s:%d:%d -> %s", c->x->in->table->path, table_cell_line(c->tr, cell),
+                         table_cell_col(c->tr, cell), t->path);
             else
                 snprintf(out, n, "%s", t->path);
             return;
@@ -252,7 +254,7 @@ void xl_sheet_inputs(X *x, Sheet *sh)
     static const char *const heads[5] = {"Scenario", "Parameter", "Value", "Origin", "Meaning"};
     for (int c = 0; c < 5; c++)
         xl_put_header(x, sh, 0, c, heads[c]);
-    InputsCtx c = {x, sh, NULL, NULL, NULL, 1, 0, "", 0};
+    InputsCtx c = {.x = x, .sh = sh, .sys_col = -1, .model_col = -1, .row = 1};
     int csys = table_col(t, "system"), cmod = table_col(t, "model");
     Scenario *res = malloc(sizeof *res);
     Diag d;
@@ -292,8 +294,9 @@ void xl_sheet_inputs(X *x, Sheet *sh)
             snprintf(c.label, sizeof c.label, "%s", rr->sc.name);
         const TableRow *tr = table_row_at(t, rr->line);
         c.rr = rr;
-        c.sys_cell = tr && csys >= 0 && csys < tr->ncell ? &tr->cell[csys] : NULL;
-        c.model_cell = tr && cmod >= 0 && cmod < tr->ncell ? &tr->cell[cmod] : NULL;
+        c.tr = tr;
+        c.sys_col = tr && csys >= 0 && csys < tr->ncell ? csys : -1;
+        c.model_col = tr && cmod >= 0 && cmod < tr->ncell ? cmod : -1;
         /* the figures the model used: a derive: device as derived (the
          * first scenario's, for a sweep), wires worked out; as given when
          * they cannot be (the Errors sheet says why) */
