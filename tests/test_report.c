@@ -575,6 +575,44 @@ static void test_recommendation_per_model(void **state)
                                 "system.price.device_hour): the scenarios are ranked by energy, not cost."));
 }
 
+/* The shortlist lists the questions the answer answers (the first
+ * RPT_MODELS_MAX): a row of a later question is not filed under the last
+ * one listed; every row that meets its constraints is counted. */
+static void test_shortlist_questions(void **state)
+{
+    (void)state;
+    enum { NQ = RPT_MODELS_MAX + 2 };
+    RunRow *rows = calloc(2 * NQ, sizeof *rows);
+    assert_non_null(rows);
+    for (int i = 0; i < 2 * NQ; i++) { /* two rows of each question, the second the cheaper */
+        char name[16];
+        snprintf(name, sizeof name, "r%d", i);
+        fill_row(&rows[i], name, "A", i < NQ ? 128 : 64, STATUS_OK, 20);
+        rows[i].sc.train_tokens = 1e9 * (1 + i % NQ);
+        rows[i].r.cost_usd = i < NQ ? 2e5 : 1e5;
+        rows[i].r.interval_lo = rows[i].r.interval_hi = NAN;
+        rows[i].sc.deadline_s = 60 * 86400.0;
+        rows[i].sc.budget_usd = 1e6;
+    }
+    Run run;
+    memset(&run, 0, sizeof run);
+    run.row = rows;
+    run.n = 2 * NQ;
+    int *sl = NULL, *q = NULL, rep[RPT_MODELS_MAX], nq = 0;
+    long meets = 0;
+    const int n = rpt_shortlist(&run, &sl, &q, rep, &nq, &meets);
+    assert_int_equal(nq, RPT_MODELS_MAX);
+    assert_int_equal(meets, 2 * NQ);
+    assert_int_equal(n, 2 * RPT_MODELS_MAX);
+    for (int i = 0; i < n; i++) { /* each question's cheaper row first, and only its own rows */
+        assert_int_equal(q[i], i / 2);
+        assert_int_equal(sl[i], i % 2 ? i / 2 : NQ + i / 2);
+    }
+    free(sl);
+    free(q);
+    free(rows);
+}
+
 /* The carbon budget and the facility's power envelope (issue 31) rule the
  * recommendation as the deadline does; at equal cost the lower carbon
  * wins; what a row misses is said. */
@@ -1023,6 +1061,7 @@ int main(void)
         cmocka_unit_test(test_every_column_read),
         cmocka_unit_test(test_recommendation),
         cmocka_unit_test(test_recommendation_per_model),
+        cmocka_unit_test(test_shortlist_questions),
         cmocka_unit_test(test_sweep_effects),
         cmocka_unit_test(test_carbon_and_envelope),
         cmocka_unit_test(test_strategy_axes),

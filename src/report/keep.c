@@ -350,21 +350,31 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
         keep_if(k, &k->h[H_BUDGET], rr, idx, 0);
     if (usable && isfinite(r->time_to_train_s))
         keep_if(k, &k->h[H_ANY_TTT], rr, idx, 0);
-    /* ... one decision per model and amount of training */
+    /* ... one decision per model and amount of training, for the questions
+     * it answers: the first RPT_MODELS_MAX in the order their first built
+     * rows come (and the first built row of the one past them, which says
+     * there are more); a question whose first rows are out of memory holds
+     * its place among them as it does with every row held */
     char q[NAME_MAX_LEN + 96];
     question_key(q, sizeof q, sc);
-    if (rr->built && r->status == STATUS_OK && isfinite(r->time_to_train_s)) {
+    const int qid = keymap_id(&k->questions, q, NULL);
+    if (qid < 0)
+        k->oom = 1;
+    else if (qid <= RPT_MODELS_MAX)
+        keep_if(k, held_at(&k->m[M_QUESTION], q), rr, idx, 0);
+    const int answered = qid >= 0 && qid < RPT_MODELS_MAX;
+    if (answered && r->status == STATUS_OK && isfinite(r->time_to_train_s)) {
         keep_if(k, held_at(&k->m[M_MODEL_TTT], q), rr, idx, 0);
         if (!isfinite(r->cost_usd)) {
             snprintf(key, sizeof key, "%s %s", q, sc->system.name);
             keep_if(k, held_at(&k->m[M_UNPRICED], key), rr, idx, 0);
         }
     }
-    if (rpt_meets(rr)) {
-        if (rpt_asked(sc)) { /* the shortlist: a row that asks nothing is not on it (nor costs here) */
-            k->meets++;
+    if (rpt_meets(rr) && rpt_asked(sc)) /* the shortlist: a row that asks nothing is not on it */
+        k->meets++;
+    if (answered && rpt_meets(rr)) {
+        if (rpt_asked(sc))
             keep_shortlist(k, q, rr, idx);
-        }
         Held *f = held_at(&k->m[M_FAST], q), *g = held_at(&k->m[M_GREEN], q), *c = held_at(&k->m[M_REC], q);
         keep_if(k, f, rr, idx, f && f->idx >= 0 && r->time_to_train_s < f->row->r.time_to_train_s);
         keep_if(k, g, rr, idx, g && g->idx >= 0 && r->energy_to_train_j < g->row->r.energy_to_train_j);
@@ -372,15 +382,6 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
     }
     /* the question (rpt_question) */
     keep_if(k, held_at(&k->m[M_MODEL], sc->model.name), rr, idx, 0);
-    /* ... and the first built row of each question, in the order they come
-     * (rpt_recommend answers the first RPT_MODELS_MAX, and says when there
-     * are more): a question whose first rows are out of memory holds its
-     * place among them as it does with every row held */
-    const int qid = keymap_id(&k->questions, q, NULL);
-    if (qid < 0)
-        k->oom = 1;
-    else if (qid <= RPT_MODELS_MAX)
-        keep_if(k, held_at(&k->m[M_QUESTION], q), rr, idx, 0);
     keep_if(k, held_at(&k->m[M_SYSTEM], sc->system.name), rr, idx, 0);
     keep_if(k, &k->h[H_DMIN], rr, idx, k->h[H_DMIN].idx >= 0 && sc->devices < k->h[H_DMIN].row->sc.devices);
     keep_if(k, &k->h[H_DMAX], rr, idx, k->h[H_DMAX].idx >= 0 && sc->devices > k->h[H_DMAX].row->sc.devices);

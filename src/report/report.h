@@ -411,7 +411,8 @@ void rpt_study_constraints(const Run *run, double *deadline_s, double *power_w);
 int rpt_asked(const Scenario *sc);
 
 /* The shortlist: the rows that state constraints and meet them, per question (in
- * the order of the questions' first built rows), cheapest first
+ * the order of the questions' first built rows; the first RPT_MODELS_MAX,
+ * as the answer), cheapest first
  * (rpt_cheaper; ties to the earlier row), RPT_SHORTLIST_MAX of each at
  * most: *rows and their questions *q (the caller frees both), rep[k]
  * question k's first built row (RPT_MODELS_MAX), *nq the questions,

@@ -763,13 +763,17 @@ int rpt_shortlist(const Run *run, int **rows_out, int **q_out, int *rep, int *nq
         if (run->row[i].built)
             built[nb++] = i;
     *nq = rpt_questions(run, built, nb, qb, rep, RPT_MODELS_MAX);
-    int n = 0;
+    int n = 0; /* of the questions answered (a row past them is not its last one's) */
+    long all = 0;
     for (int b = 0; b < nb; b++)
         if (rpt_asked(&run->row[built[b]].sc) && rpt_meets(&run->row[built[b]])) {
+            all++;
+            if (rpt_other_question(&run->row[rep[qb[b]]].sc, &run->row[built[b]].sc))
+                continue;
             rows[n] = built[b];
             q[n++] = qb[b];
         }
-    *meets = run->total > 0 ? run->meets : n;
+    *meets = run->total > 0 ? run->meets : all;
     for (int i = 1; i < n; i++) /* stable: by question, then cheapest, ties to the earlier row */
         for (int j = i;
              j > 0 && (q[j] < q[j - 1] ||
