@@ -7,11 +7,15 @@
 #     studies), 200,000 distinct lines over three systems, four models and
 #     the strategies that fit the device count;
 #   - book: the first 50,000 of those lines with the workbook too, whose
-#     per-scenario sheets list every row.
+#     per-scenario sheets list every row;
+#   - million: 1,000,000 distinct lines of that kind, their training
+#     amounts cycling over 1,000 values (4,000 questions of model and
+#     amount, more than the report answers).
 # Prints rows per CPU-second (user + system) and peak resident memory (GNU
 # time), beside the engine's own rate (bench_eval, when given) as a ratio.
 # Issue 28's targets: at least 50,000 rows per CPU-second and at most
-# 200 MB for the one-per-line shape.  Part of make bench (about a minute).
+# 200 MB for the one-per-line shape, at most 300 MB for the million lines.
+# Part of make bench (about a minute and a half).
 #
 #   sh scripts/bench_e2e.sh [build/deepflow] [ENGINE_EVALS_PER_S]
 set -u
@@ -28,8 +32,9 @@ cat >"$T/sweep.csv" <<'CSV'
 scenario,system,model,devices,tp,pp,microbatch,replica_batch,train_samples
 b,dgx-a100-80g,bert-large,8..1600+8,1,1,1,1..1000+1,1e8
 CSV
-awk -v n="$N" 'BEGIN {
-    print "# title: 200,000 scenarios, one per line"
+lines() { # lines N TITLE AMOUNTS: N distinct lines; AMOUNTS > 0 cycles the amounts over that many
+    awk -v n="$1" -v title="$2" -v amounts="$3" 'BEGIN {
+    print "# title: " title
     print "scenario,system,model,devices,tp,pp,microbatch,global_batch,precision,train_samples"
     split("dgx-a100-80g dgx-h100 dgx-b200", sys, " ")
     split("gpt3-175b llama2-70b llama2-7b bert-large", mod, " ")
@@ -42,16 +47,19 @@ awk -v n="$N" 'BEGIN {
                         for (pp = 1; pp <= 8 && i < n; pp *= 2)
                             for (mb = 1; mb <= 2 && i < n; mb++)
                                 if (tp * pp <= 2 ^ k) {
-                                    printf "r%d,%s,%s,%d,%d,%d,%d,16384,bf16,%d\n", i, sys[s], mod[m], 2 ^ k, tp, pp, mb, 100000000 + rep
+                                    printf "r%d,%s,%s,%d,%d,%d,%d,16384,bf16,%d\n", i, sys[s], mod[m], 2 ^ k, tp, pp, mb, 100000000 + (amounts > 0 ? i % amounts : rep)
                                     i++
                                 }
-}' >"$T/lines.csv"
+}'
+}
+lines "$N" "200,000 scenarios, one per line" 0 >"$T/lines.csv"
+lines 1000000 "1,000,000 scenarios, one per line, 4,000 questions" 1000 >"$T/million.csv"
 DEEPFLOW_TEMPLATES=$(pwd)/templates
 export DEEPFLOW_TEMPLATES
 DF=$(cd "$(dirname "$DF")" && pwd)/$(basename "$DF")
 head -n 50002 "$T/lines.csv" | sed 's/^# title: 200,000/# title: 50,000/' >"$T/book.csv"
 status=0
-for shape in sweep lines book; do
+for shape in sweep lines book million; do
     formats=csv
     [ "$shape" = book ] && formats=csv,xlsx
     (cd "$T" && /usr/bin/time -f '%M %U %S %e' -o "$shape.time" "$DF" run "$shape.csv" -o "$shape" -q -f "$formats" -j 1 \
