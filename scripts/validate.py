@@ -724,15 +724,16 @@ def beyond_ideal(deepflow, rows, out):
     at its device's best measured rate, no host time, every collective
     hidden): a time the stated setup cannot reach on the device the source
     names, so its counting or its setup differs from what the source says.
-    Such a run is listed, not fitted; one rule for every run."""
+    Such a run is listed, not fitted; one rule for every run.  The ideal's
+    devices are all alike (no speed spread: none waits for a slower one)."""
     scs, by_name = [], {}
     for i, r in enumerate(rows):
-        sc = dict(r["sc"], **{"system.framework": "ideal", "scenario": "ideal-%d" % i})
+        sc = dict(r["sc"], **{"system.framework": "ideal", "system.speed_spread": "0", "scenario": "ideal-%d" % i})
         scs.append(sc)
         by_name[sc["scenario"]] = (r, sc)
     beyond = {}
     for name, pred in run_rows(deepflow, out, "ideal", "every published run on the ideal stack",
-                               GCOLS + OVERRIDE_KEYS, scs).items():
+                               GCOLS + OVERRIDE_KEYS + ["system.speed_spread"], scs).items():
         r, sc = by_name[name]
         if pred["status"] == "error" or not pred["step_time_s"]:
             continue

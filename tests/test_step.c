@@ -237,6 +237,50 @@ static void test_step_schedule(void **state)
                 r.comp_time_s[COMP_DP_COMM] + r.comp_time_s[COMP_DP_HIDDEN]);
 }
 
+/* The pace of a synchronous step (pace.c): the expected slowest of n
+ * devices against the exact E[max] of n standard normals (numerical
+ * integration); the whole step's device work (GEMMs, attention, memory-
+ * bound ops, the optimizer) takes that much longer over the median
+ * device's, its collectives and host time do not. */
+static void test_pace(void **state)
+{
+    (void)state;
+    static const struct {
+        double n, emax;
+    } exact[] = {{2, 0.5642}, {8, 1.4236}, {64, 2.3437}, {1024, 3.2482}, {16384, 3.9714}, {100000, 4.3843}};
+    for (size_t i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        assert_true(fabs(pace_normal_max(exact[i].n) - exact[i].emax) < 0.03);
+    assert_true(pace_normal_max(1) == 0 && pace_normal_max(0) == 0);
+    for (double n = 2; n < 1e6; n *= 2)
+        assert_true(pace_normal_max(2 * n) > pace_normal_max(n));
+    assert_true(pace_factor(0, 16384) == 1.0);
+    assert_rel(pace_factor(0.02, 1024), 1.0 + 0.02 * pace_normal_max(1024), 1e-15);
+    const char *kv[] = {"system=dgx-h100", "model=llama2-70b",  "devices=1024", "tp=8",          "pp=4",
+                        "microbatch=1",    "global_batch=1024", "zero=1",       "recompute=none"};
+    Scenario sc;
+    build_scenario(&sc, kv, 9);
+    Result even, spread;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &even), 0);
+    sc.system.speed_spread = 0.02;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &spread), 0);
+    const double f = pace_factor(0.02, 1024);
+    static const Component device[] = {COMP_GEMM, COMP_ATTENTION, COMP_MEMBOUND, COMP_EMBED_HEAD,
+                                       COMP_OPTIMIZER};
+    for (size_t i = 0; i < sizeof device / sizeof device[0]; i++)
+        assert_rel(spread.comp_time_s[device[i]], f * even.comp_time_s[device[i]], 1e-9);
+    assert_rel(spread.comp_time_s[COMP_PP_COMM], even.comp_time_s[COMP_PP_COMM], 1e-12);
+    assert_true(spread.step_time_s > even.step_time_s * 1.04 && spread.step_time_s < even.step_time_s * f);
+    sc.devices = 8; /* one node, tp 8: the spread of 8 devices */
+    sc.st.pp = 1;
+    sc.st.dp = 1;
+    sc.st.global_batch = 16;
+    sc.system.speed_spread = 0;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &even), 0);
+    sc.system.speed_spread = 0.02;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &spread), 0);
+    assert_rel(spread.comp_time_s[COMP_GEMM], pace_factor(0.02, 8) * even.comp_time_s[COMP_GEMM], 1e-9);
+}
+
 /* The schedules in the whole step: zero bubble shortens the bubble and
  * keeps 1F1B's memory; DualPipe holds the ends' two stages (twice the
  * weights) and hides the stage sends; 1f1b over chunks runs as the
@@ -795,6 +839,7 @@ int main(void)
         cmocka_unit_test(test_fp4),
         cmocka_unit_test(test_grad_precision),
         cmocka_unit_test(test_tp_overlap_domain),
+        cmocka_unit_test(test_pace),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

@@ -381,6 +381,9 @@ static const ParamDef system_defs[] = {
     PD(System, "switch_power", switch_w_per_device, UNIT_POWER, 0, 1e5, 0, 0,
        "fabric switch power per accelerator"),
     PD(System, "pue", pue, UNIT_NUMBER, 1, 3, 1, 0, "facility power usage effectiveness"),
+    PD(System, "speed_spread", speed_spread, UNIT_FRACTION, 0, 0.5, 0, 0,
+       "spread of its devices' sustained speed between parts of one model (coefficient of variation): a "
+       "synchronous step runs at the pace of the slowest of its devices (0: all alike)"),
     PD(System, "embodied.node", embodied_node_kg, UNIT_NUMBER, 0, 1e6, 0, 0,
        "embodied carbon of a node besides its accelerators (hosts, DRAM, SSD, NICs, chassis), kg CO2e (0: "
        "not counted)"),

@@ -301,6 +301,8 @@ typedef struct {
     double switch_w_per_device;   /* fabric switches, apportioned per device */
     double embodied_node_kg;      /* carbon of making a node besides its devices (kg CO2e) */
     double pue;                   /* facility power usage effectiveness */
+    double speed_spread;          /* sustained speed of its devices: spread between parts (coefficient
+                                     of variation); a synchronous step waits for the slowest (0: none) */
     double price_per_device_hour; /* $ ; 0 unknown */
     double price_purchase_node;   /* $ to buy one node (a rack-scale system: its rack); 0 unknown */
     /* reliability (scale/goodput.c): 0 where not stated */

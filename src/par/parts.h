@@ -7,13 +7,25 @@
  *               ZeRO; activations held at the schedule's peak;
  *   comm.c      the data-parallel gradient exchange (all-reduce, ZeRO's
  *               reduce-scatter and all-gathers, row-sparse tables) and the
- *               part of it hidden under the backward pass.
+ *               part of it hidden under the backward pass;
+ *   pace.c      the pace of a synchronous step: its slowest device's.
  * Seconds, bytes. */
 #ifndef DF_PARTS_H
 #define DF_PARTS_H
 
 #include "core/types.h"
 #include "net/net.h"
+
+/* ---- pace.c -------------------------------------------------------------- */
+
+/* The expected largest of n independent standard normal draws (Blom's
+ * approximation; 0 for n <= 1). */
+double pace_normal_max(double n);
+
+/* How much longer the slowest of n devices takes over the median one,
+ * their speeds spread with coefficient of variation `spread`:
+ * 1 + spread x pace_normal_max(n) (1 where spread is 0). */
+double pace_factor(double spread, double n);
 
 /* ---- schedule.c ---------------------------------------------------------- */
 

@@ -65,6 +65,7 @@ typedef struct {
     const PwrDvfs *dvfs; /* nominal's DVFS constants (the clock plan's voltages) */
     double v_near;       /* pwr_voltage_near(nominal, phi), from the clock's own solve */
     int v_near_rc;       /* ... and its status */
+    double pace;         /* the slowest device's compute time over the median one's (pace_factor) */
 } Ctx;
 
 /* The precision a GEMM runs in: with fp8 training and a stack that keeps
@@ -131,7 +132,7 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
             gemm_cost_on(x->gemm, prec, op->batch, op->m, op->n, op->k, &g);
             if (x->phi != 1.0)
                 gemm_at_clock(&g, x->phi, x->nominal->launch_s);
-            t = r * g.time_s;
+            t = r * g.time_s * x->pace;
             /* a fused attention block under FlashAttention-2 kernels */
             if (x->sys->framework.flash == FLASH_FA2 && x->dev->fa2_eff > 0 &&
                 (!strncmp(op->name, "attn.qk", 7) || !strncmp(op->name, "attn.av", 7)))
@@ -140,7 +141,7 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
             c->bound_t[g.bound] += t;
             t_gemm += t;
         } else if (op->kind == OP_MEMBOUND) {
-            t = r * membound_time(x->dev, op->bytes, op->flops);
+            t = r * membound_time(x->dev, op->bytes, op->flops) * x->pace;
             e = r * pwr_membound_energy(x->dev, op->bytes, op->flops);
         } else {
             const int ep_op = op->group == GROUP_EP;
@@ -851,7 +852,7 @@ static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const He
 /* Exchange (stage 5): the data-parallel gradient exchange, partly hidden
  * under the backward passes, and the optimizer step over the local
  * (ZeRO-sharded) parameters. */
-static void step_exchange(const Scenario *sc, const Device *dev, const Layout *L, const Work *w,
+static void step_exchange(const Scenario *sc, const Device *dev, double pace, const Layout *L, const Work *w,
                           const Held *h, Pipe *o, Result *r)
 {
     const System *sys = &sc->system;
@@ -926,7 +927,7 @@ static void step_exchange(const Scenario *sc, const Device *dev, const Layout *L
                               mdl->optimizer == OPT_ADAGRAD))
             p_opt -= sp_params - sp_touched;
         const double bytes = p_opt * (gb + 2.0 * (os.state_bytes + master_b) + (master_b > 0 ? wb : 0.0));
-        step->t[COMP_OPTIMIZER] = membound_time(dev, bytes, os.flops * p_opt);
+        step->t[COMP_OPTIMIZER] = membound_time(dev, bytes, os.flops * p_opt) * pace;
         step->e[COMP_OPTIMIZER] = pwr_membound_energy(dev, bytes, os.flops * p_opt);
     }
 }
@@ -1177,11 +1178,15 @@ int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGra
     Work w;
     Held h;
     Pipe o;
-    if (step_layout(sc, &x, &L, r) || step_work(sc, &x, &L, &w, memo, r))
+    if (step_layout(sc, &x, &L, r))
+        return -1;
+    /* every device of the step waits for the slowest: its compute sets the pace */
+    x.pace = pace_factor(sys->speed_spread, (double)L.tp * L.pp * L.dpc);
+    if (step_work(sc, &x, &L, &w, memo, r))
         return -1;
     step_held(sc, x.dev, &L, &w, &h, r);
     step_pipeline(sc, &L, &w, &h, &o, r);
-    step_exchange(sc, x.dev, &L, &w, &h, &o, r);
+    step_exchange(sc, x.dev, x.pace, &L, &w, &h, &o, r);
     clock_plan(sc, &x, &L, &w, &h, &o, r);
     return step_finish(sc, &x, &L, &w, &h, &o, r);
 }
