@@ -173,7 +173,8 @@ struct RptKeep {
     RunFail *fail;
     int nfail, failcap;
     KeyMap warn;
-    KeyMap questions; /* the questions (model and amount) in the order their first built rows come */
+    KeyMap questions; /* the first RPT_MODELS_MAX + 1 questions (model and amount), in the order their
+                       * first built rows come */
 };
 
 RptKeep *rpt_keep_new(const char *input, int detail_max)
@@ -357,10 +358,14 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
      * its place among them as it does with every row held */
     char q[NAME_MAX_LEN + 96];
     question_key(q, sizeof q, sc);
-    const int qid = keymap_id(&k->questions, q, NULL);
-    if (qid < 0)
-        k->oom = 1;
-    else if (qid <= RPT_MODELS_MAX)
+    int qid = keymap_find(&k->questions, q);
+    if (qid < 0 && k->questions.n <= RPT_MODELS_MAX) { /* one of the first: its place in the order */
+        if ((qid = keymap_id(&k->questions, q, NULL)) < 0)
+            k->oom = 1;
+    } else if (qid < 0) {
+        qid = RPT_MODELS_MAX + 1; /* past them: not kept (a million questions would take a map of its own) */
+    }
+    if (qid >= 0 && qid <= RPT_MODELS_MAX)
         keep_if(k, held_at(&k->m[M_QUESTION], q), rr, idx, 0);
     const int answered = qid >= 0 && qid < RPT_MODELS_MAX;
     if (answered && r->status == STATUS_OK && isfinite(r->time_to_train_s)) {
