@@ -62,6 +62,7 @@ same "dp-vs-hybrid (baselines, speedups)" inputs/dp-vs-hybrid.csv -f csv,xlsx
 same "frontier (MoE, goodput)" inputs/frontier.csv -f csv,xlsx
 same "answers per model and amount" tests/cli/tables/answers.csv -f csv,xlsx
 same "more questions than answered" tests/cli/tables/many-questions.csv -f csv,xlsx
+same "more series than listed" tests/cli/tables/many-series.csv -f csv,xlsx
 same "runners-up" tests/cli/tables/top.csv --top 3
 same "co-design" tests/cli/tables/codesign.csv
 same "failed rows" tests/cli/tables/eval-errors.csv
@@ -138,6 +139,20 @@ print(sum(1 for _ in wb["Scenarios"].iter_rows()))' "$T/book/wide.xlsx" 2>/dev/n
     else
         bad "memory: 40,000 scenarios with the workbook in 300 MB: status $st, $rows rows on its Scenarios sheet"
         head -n 3 "$T/book.err"
+    fi
+    # every line its own series: the report keeps the rows of the series it
+    # lists (RPT_SERIES_MAX) and says there are more
+    awk 'BEGIN { print "scenario,series,system,model,devices,tp,pp,microbatch,global_batch,train_samples"
+                 for (i = 0; i < 20000; i++) printf "r%d,s%d,dgx-h100,llama2-7b,%d,1,1,1,512,1e8\n", i, i, 8 * 2 ^ (i % 4) }' \
+        >"$T/series.csv"
+    (cd "$T" && ulimit -v 300000 && "$DF" run series.csv -o series -q -f csv,xlsx -j 1 >series.out 2>series.err)
+    st=$?
+    if [ "$st" -eq 0 ] && /usr/bin/python3 -c 'import sys, zipfile; sys.stdout.write(zipfile.ZipFile(sys.argv[1]).read("xl/sharedStrings.xml").decode())' \
+        "$T/series/series.xlsx" 2>/dev/null | grep -q "The study has more than 64 series: the first 64 (in table order) are listed and drawn"; then
+        ok "memory: 20,000 lines each its own series, with the workbook, in a 300 MB address space; the first 64 listed"
+    else
+        bad "memory: 20,000 lines each its own series in 300 MB: status $st, or the Summary does not say it lists the first 64"
+        head -n 3 "$T/series.err"
     fi
     ;;
 esac

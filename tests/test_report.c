@@ -613,6 +613,44 @@ static void test_shortlist_questions(void **state)
     free(rows);
 }
 
+/* The report lists and draws the first RPT_SERIES_MAX series in the order
+ * of their first rows and says there are more; a later series' time to
+ * train still makes the charts plot times to train. */
+static void test_series_listed(void **state)
+{
+    (void)state;
+    enum { NS = RPT_SERIES_MAX + 3 };
+    RunRow *rows = calloc(NS, sizeof *rows);
+    assert_non_null(rows);
+    for (int i = 0; i < NS; i++) {
+        char name[16], series[16];
+        snprintf(name, sizeof name, "r%d", i);
+        snprintf(series, sizeof series, "s%d", i);
+        fill_row(&rows[i], name, series, 64, STATUS_OK, i < RPT_SERIES_MAX ? NAN : 20);
+    }
+    Run run;
+    memset(&run, 0, sizeof run);
+    run.row = rows;
+    run.n = NS;
+    RptSeriesSet set;
+    assert_int_equal(rpt_series_build(&run, &set), 0);
+    assert_int_equal(set.n, RPT_SERIES_MAX);
+    assert_int_equal(set.more, 1);
+    assert_int_equal(set.by_ttt, 1);
+    for (int i = 0; i < set.n; i++)
+        assert_string_equal(set.s[i].name, rows[i].sc.series);
+    rpt_series_free(&set);
+    run.n = RPT_SERIES_MAX; /* as many as it lists: none more; a streamed run says so itself */
+    assert_int_equal(rpt_series_build(&run, &set), 0);
+    assert_int_equal(set.more, 0);
+    rpt_series_free(&set);
+    run.series_more = 1;
+    assert_int_equal(rpt_series_build(&run, &set), 0);
+    assert_int_equal(set.more, 1);
+    rpt_series_free(&set);
+    free(rows);
+}
+
 /* The carbon budget and the facility's power envelope (issue 31) rule the
  * recommendation as the deadline does; at equal cost the lower carbon
  * wins; what a row misses is said. */
@@ -1062,6 +1100,7 @@ int main(void)
         cmocka_unit_test(test_recommendation),
         cmocka_unit_test(test_recommendation_per_model),
         cmocka_unit_test(test_shortlist_questions),
+        cmocka_unit_test(test_series_listed),
         cmocka_unit_test(test_sweep_effects),
         cmocka_unit_test(test_carbon_and_envelope),
         cmocka_unit_test(test_strategy_axes),

@@ -58,8 +58,9 @@ typedef struct {
     long lines_more_scenarios;
     char **warn; /* the rows' warnings, distinct, sorted */
     int nwarn;
-    int designed; /* 1: some row was co-designed */
-    long meets;   /* a streamed run: the scenarios that meet their constraints (report/keep.c) */
+    int designed;    /* 1: some row was co-designed */
+    long meets;      /* a streamed run: the scenarios that meet their constraints (report/keep.c) */
+    int series_more; /* a streamed run: it had series past the ones the report lists (report/keep.c) */
 } Run;
 
 /* The study's scenarios: Run.total, or n when every row is kept. */

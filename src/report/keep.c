@@ -175,6 +175,8 @@ struct RptKeep {
     KeyMap warn;
     KeyMap questions; /* the first RPT_MODELS_MAX + 1 questions (model and amount), in the order their
                        * first built rows come */
+    KeyMap series;    /* the first RPT_SERIES_MAX series, in the order their first built rows come */
+    int series_more;  /* a series past them came */
 };
 
 RptKeep *rpt_keep_new(const char *input, int detail_max)
@@ -208,6 +210,7 @@ void rpt_keep_free(RptKeep *k)
     free(k->fail);
     keymap_free(&k->warn);
     keymap_free(&k->questions);
+    keymap_free(&k->series);
     rpt_said_finish(k->said);
     if (k->said_file)
         fclose(k->said_file);
@@ -326,21 +329,33 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
     Held *h;
     if (r->design_evals > 0)
         k->designed = 1;
-    /* the series (rpt_series_build) */
-    keep_if(k, held_at(&k->m[M_SERIES], sc->series), rr, idx, 0);
+    /* the series (rpt_series_build): the first RPT_SERIES_MAX it lists */
+    int listed = keymap_find(&k->series, sc->series) >= 0;
+    if (!listed && k->series.n < RPT_SERIES_MAX) {
+        listed = 1;
+        if (keymap_id(&k->series, sc->series, NULL) < 0)
+            k->oom = 1;
+    } else if (!listed) {
+        k->series_more = 1;
+    }
+    if (listed)
+        keep_if(k, held_at(&k->m[M_SERIES], sc->series), rr, idx, 0);
     if (usable) {
         if (isfinite(r->time_to_train_s) && r->time_to_train_s > 0)
             keep_if(k, &k->h[H_FIRST_TTT], rr, idx, 0);
-        h = held_at(&k->m[M_SERIES_BEST], sc->series);
-        keep_if(k, h, rr, idx, h && h->idx >= 0 && rpt_series_better(rr, idx, h->row, h->idx));
+        h = listed ? held_at(&k->m[M_SERIES_BEST], sc->series) : NULL;
+        if (listed)
+            keep_if(k, h, rr, idx, h && h->idx >= 0 && rpt_series_better(rr, idx, h->row, h->idx));
         size_t at = 0; /* "%zu:%s %d" without printf */
         text_cat_long(key, sizeof key, &at, (long)strlen(sc->series));
         text_cat(key, sizeof key, &at, ":");
         text_cat(key, sizeof key, &at, sc->series);
         text_cat(key, sizeof key, &at, " ");
         text_cat_long(key, sizeof key, &at, sc->devices);
-        h = held_at(&k->m[M_POINT], key);
-        keep_if(k, h, rr, idx, h && h->idx >= 0 && rpt_better(rr, idx, h->row, h->idx));
+        if (listed) {
+            h = held_at(&k->m[M_POINT], key);
+            keep_if(k, h, rr, idx, h && h->idx >= 0 && rpt_better(rr, idx, h->row, h->idx));
+        }
         h = &k->h[H_BEST];
         keep_if(k, h, rr, idx, h->idx >= 0 && rpt_better(rr, idx, h->row, h->idx));
     }
@@ -506,6 +521,7 @@ int rpt_keep_finish(RptKeep *k, const RunStats *st, Run *run)
     run->top_k = st->top_k;
     run->designed = k->designed;
     run->meets = k->meets;
+    run->series_more = k->series_more;
     /* the table lines' blocks, in order of first appearance (as the ids) */
     run->lines = calloc(lm->map.n ? lm->map.n : 1, sizeof *run->lines);
     if (!run->lines) {

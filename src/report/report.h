@@ -253,9 +253,13 @@ typedef struct {
     int part, parts; /* which of its model's charts, of how many (1 of 1 for most) */
 } RptSeries;
 
+/* Series the report draws and lists, in the order of their first built
+ * rows; a study with more says so (summary.csv has every row). */
+#define RPT_SERIES_MAX 64
 typedef struct RptSeriesSet {
     RptSeries *s;
     int n;
+    int more;   /* 1: the study has series past the first RPT_SERIES_MAX (not drawn or listed) */
     int by_ttt; /* some ok row has a finite time-to-train: charts plot it, else step time */
     int ngroup; /* models: charts against devices have one panel each */
 } RptSeriesSet;

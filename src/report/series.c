@@ -244,12 +244,19 @@ int rpt_series_of(const ReportInput *in, RptSeriesSet *set, int *own)
 int rpt_series_build(const Run *run, RptSeriesSet *set)
 {
     memset(set, 0, sizeof *set);
+    set->more = run->series_more;
     int cap = 0;
     for (int i = 0; i < run->n; i++) {
         const RunRow *rr = &run->row[i];
         if (!rr->built)
             continue;
+        if (usable(rr) && isfinite(rr->r.time_to_train_s) && rr->r.time_to_train_s > 0)
+            set->by_ttt = 1; /* of every series, listed or not */
         int k = find_series(set, rr->sc.series);
+        if (k < 0 && set->n == RPT_SERIES_MAX) { /* past the ones listed */
+            set->more = 1;
+            continue;
+        }
         if (k < 0) {
             if (set->n == cap) {
                 int c = cap ? 2 * cap : 8;
@@ -271,8 +278,6 @@ int rpt_series_build(const Run *run, RptSeriesSet *set)
         if (!usable(rr))
             continue;
         RptSeries *s = &set->s[k];
-        if (isfinite(rr->r.time_to_train_s) && rr->r.time_to_train_s > 0)
-            set->by_ttt = 1;
         if (s->best < 0 || rpt_series_better(rr, i, &run->row[s->best], s->best))
             s->best = i;
         /* best at this device count; keep pt sorted by devices */

@@ -858,6 +858,14 @@ static int best_table(X *x, Sheet *sh, int r, int *first_out)
                       "meet their constraints (where none does, among all, greyed; no time to train "
                       "is known); speedup = throughput over the reference's.",
                 x->note);
+    if (x->set.more) {
+        char more[200];
+        snprintf(more, sizeof more,
+                 "The study has more than %d series: the first %d (in table order) are listed and drawn; "
+                 "summary.csv has every scenario.",
+                 RPT_SERIES_MAX, RPT_SERIES_MAX);
+        xl_put_long(x, sh, r++, 0, more, x->note);
+    }
     int ref = -1;
     for (int i = 0; i < x->set.n && ref < 0; i++)
         if (x->set.s[i].best >= 0)
