@@ -367,9 +367,10 @@ void rpt_question(const Run *run, const RptSeriesSet *set, char *buf, size_t n)
         snprintf(range, sizeof range, "%d to %d devices", dmin, dmax);
     const char *what = set->by_ttt ? "trains" : "runs";
     if (set->n > 1)
-        snprintf(buf, n,
-                 "Which of %s%d approaches (series) %s %s fastest on %s with %s, and at what power, energy%s?",
-                 set->more ? "more than " : "", set->n, what, ml, sl, range, set->by_ttt ? " and cost" : "");
+        snprintf(
+            buf, n,
+            "Which of %s%d approaches (series) %s %s fastest on %s with %s, and at what power, energy%s?",
+            set->more ? "more than " : "", set->n, what, ml, sl, range, set->by_ttt ? " and cost" : "");
     else
         snprintf(buf, n, "How fast, and at what power, energy%s, does %s %s on %s with %s?",
                  set->by_ttt ? " and cost" : "", sl, set->by_ttt ? "train" : "run", ml, range);
