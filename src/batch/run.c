@@ -851,14 +851,12 @@ typedef struct {
 
 typedef struct {
     NameSlot *slot;
-    size_t cap; /* a power of two, at least twice the rows */
+    size_t cap; /* half as many again as the rows */
 } NameSet;
 
 static int nameset_init(NameSet *ns, long rows)
 {
-    ns->cap = 16;
-    while (ns->cap < (size_t)rows * 2)
-        ns->cap *= 2;
+    ns->cap = (size_t)rows + (size_t)rows / 2 + 16; /* at most two thirds full */
     ns->slot = malloc(sizeof *ns->slot * ns->cap);
     if (!ns->slot)
         return -1;
@@ -872,7 +870,7 @@ static NameSlot *nameset_find(const NameSet *ns, const char *s)
 {
     uint64_t h1, h2;
     key_hash2(s, &h1, &h2);
-    for (size_t i = h1 & (ns->cap - 1);; i = (i + 1) & (ns->cap - 1)) {
+    for (size_t i = (size_t)(h1 % ns->cap);; i = i + 1 == ns->cap ? 0 : i + 1) {
         NameSlot *e = &ns->slot[i];
         if (e->idx < 0) {
             e->h1 = h1;
@@ -903,43 +901,123 @@ static void group_key(const char *series, const char *model, int devices, char *
 }
 
 /* The reference of a (series, model) group for scaling efficiency: its
- * first ok row in (devices, table) order; of a (series, model, devices)
- * cell for speedups: its first ok row in table order. */
+ * first ok row in (devices, table) order, and its best times to train at
+ * any device count (the speedups of series against their baselines); of a
+ * (series, model, devices) cell for speedups: its first ok row in table
+ * order. */
+typedef struct {
+    int have, devices;
+    double ttt, sps;
+    Best best;
+} GroupRef;
 typedef struct {
     int have, devices;
     double ttt, sps, half, dbl;
-    Best best; /* a group's: its best times to train at any device count */
-} Ref;
+} CellRef;
 
+/* Ids of keys by two 64-bit hashes (a collision of both is ~1e-27 at a
+ * million keys, as the name set's): the references' keys are never read
+ * back, so they are not kept. */
 typedef struct {
-    KeyMap groups, cells;
-    Ref *group, *cell;
-    size_t ngroup_cap, ncell_cap;
-} Refs;
+    uint64_t h1, h2;
+    int id1; /* the id + 1; 0: empty */
+} HashSlot;
+typedef struct {
+    HashSlot *slot;
+    size_t cap, n; /* cap a power of two, at least twice n */
+} HashIds;
 
-static Ref *ref_at(KeyMap *m, Ref **v, size_t *cap, const char *key)
+/* The slot of key (h1, h2): its own, or the empty one where it goes. */
+static HashSlot *hashids_slot(const HashIds *m, uint64_t h1, uint64_t h2)
 {
-    const int id = keymap_id(m, key, NULL);
-    if (id < 0)
-        return NULL;
-    if ((size_t)id >= *cap) {
-        size_t c = *cap ? *cap * 2 : 64;
-        while (c <= (size_t)id)
-            c *= 2;
-        Ref *nv = realloc(*v, sizeof *nv * c);
-        if (!nv)
-            return NULL;
-        memset(nv + *cap, 0, sizeof *nv * (c - *cap));
-        *v = nv;
-        *cap = c;
+    for (size_t i = h1 & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        HashSlot *e = &m->slot[i];
+        if (!e->id1 || (e->h1 == h1 && e->h2 == h2))
+            return e;
     }
-    return &(*v)[id];
 }
 
-static const Ref *ref_find(const KeyMap *m, const Ref *v, const char *key)
+/* The id of key: its own, or n (and n grows); -1 when out of memory. */
+static int hashids_id(HashIds *m, const char *key)
 {
-    const int id = keymap_find(m, key);
-    return id < 0 ? NULL : &v[id];
+    if (2 * (m->n + 1) > m->cap) {
+        const size_t cap = m->cap ? 2 * m->cap : 1024;
+        HashIds grown = {calloc(cap, sizeof *grown.slot), cap, m->n};
+        if (!grown.slot)
+            return -1;
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slot[i].id1)
+                *hashids_slot(&grown, m->slot[i].h1, m->slot[i].h2) = m->slot[i];
+        free(m->slot);
+        *m = grown;
+    }
+    uint64_t h1, h2;
+    key_hash2(key, &h1, &h2);
+    HashSlot *e = hashids_slot(m, h1, h2);
+    if (!e->id1)
+        *e = (HashSlot){h1, h2, (int)++m->n};
+    return e->id1 - 1;
+}
+
+/* The id of key, or -1 when it was never given one. */
+static int hashids_find(const HashIds *m, const char *key)
+{
+    if (!m->cap)
+        return -1;
+    uint64_t h1, h2;
+    key_hash2(key, &h1, &h2);
+    return hashids_slot(m, h1, h2)->id1 - 1;
+}
+
+typedef struct {
+    HashIds groups, cells;
+    GroupRef *group;
+    CellRef *cell;
+    size_t ngroup_cap, ncell_cap;
+    int no_cells; /* no row names a baseline (the table has no such column): no speedups, no cells */
+} Refs;
+
+/* Room for id in *v (cap elements of size, new ones zeroed): 0, or -1. */
+static int ref_room(void **v, size_t *cap, size_t size, int id)
+{
+    if (id < 0)
+        return -1;
+    if ((size_t)id < *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 64;
+    while (c <= (size_t)id)
+        c *= 2;
+    char *nv = realloc(*v, size * c);
+    if (!nv)
+        return -1;
+    memset(nv + size * *cap, 0, size * (c - *cap));
+    *v = nv;
+    *cap = c;
+    return 0;
+}
+
+static GroupRef *group_at(Refs *rf, const char *key)
+{
+    const int id = hashids_id(&rf->groups, key);
+    return ref_room((void **)&rf->group, &rf->ngroup_cap, sizeof *rf->group, id) ? NULL : &rf->group[id];
+}
+
+static CellRef *cell_at(Refs *rf, const char *key)
+{
+    const int id = hashids_id(&rf->cells, key);
+    return ref_room((void **)&rf->cell, &rf->ncell_cap, sizeof *rf->cell, id) ? NULL : &rf->cell[id];
+}
+
+static const GroupRef *group_find(const Refs *rf, const char *key)
+{
+    const int id = hashids_find(&rf->groups, key);
+    return id < 0 ? NULL : &rf->group[id];
+}
+
+static const CellRef *cell_find(const Refs *rf, const char *key)
+{
+    const int id = hashids_find(&rf->cells, key);
+    return id < 0 ? NULL : &rf->cell[id];
 }
 
 /* Pass 1: an evaluated row's part in the references.  -1: out of memory. */
@@ -949,26 +1027,27 @@ static int refs_add(Refs *rf, const RunRow *rr)
         return 0;
     char key[2 * NAME_MAX_LEN + 200];
     group_key(rr->sc.series, rr->sc.model.name, 0, key, sizeof key);
-    Ref *g = ref_at(&rf->groups, &rf->group, &rf->ngroup_cap, key);
+    GroupRef *g = group_at(rf, key);
     if (!g)
         return -1;
     if (!g->have || rr->sc.devices < g->devices) {
         const Best best = g->have ? g->best : (Best){NAN, NAN, NAN};
-        *g = (Ref){1, rr->sc.devices, rr->r.time_to_train_s, rr->r.samples_per_s, 0, 0, best};
+        *g = (GroupRef){1, rr->sc.devices, rr->r.time_to_train_s, rr->r.samples_per_s, best};
     }
     best_add(&g->best, &rr->r);
+    if (rf->no_cells)
+        return 0;
     group_key(rr->sc.series, rr->sc.model.name, rr->sc.devices, key, sizeof key);
-    Ref *c = ref_at(&rf->cells, &rf->cell, &rf->ncell_cap, key);
+    CellRef *c = cell_at(rf, key);
     if (!c)
         return -1;
     if (!c->have)
-        *c = (Ref){1,
-                   rr->sc.devices,
-                   rr->r.time_to_train_s,
-                   rr->r.samples_per_s,
-                   rr->r.ttt_bcrit_half_s,
-                   rr->r.ttt_bcrit_double_s,
-                   {NAN, NAN, NAN}};
+        *c = (CellRef){1,
+                       rr->sc.devices,
+                       rr->r.time_to_train_s,
+                       rr->r.samples_per_s,
+                       rr->r.ttt_bcrit_half_s,
+                       rr->r.ttt_bcrit_double_s};
     return 0;
 }
 
@@ -979,7 +1058,7 @@ static void refs_apply(const Refs *rf, RunRow *a)
     char key[2 * NAME_MAX_LEN + 200];
     if (a->built && a->r.status != STATUS_ERROR) {
         group_key(a->sc.series, a->sc.model.name, 0, key, sizeof key);
-        const Ref *ref = ref_find(&rf->groups, rf->group, key);
+        const GroupRef *ref = group_find(rf, key);
         if (ref && ref->have) {
             double na = a->sc.devices, n0 = ref->devices;
             if (isfinite(a->r.time_to_train_s) && isfinite(ref->ttt))
@@ -994,13 +1073,13 @@ static void refs_apply(const Refs *rf, RunRow *a)
     if (!a->built || a->r.status != STATUS_OK || !a->sc.baseline[0])
         return;
     group_key(a->sc.series, a->sc.model.name, 0, key, sizeof key);
-    const Ref *own = ref_find(&rf->groups, rf->group, key);
+    const GroupRef *own = group_find(rf, key);
     group_key(a->sc.baseline, a->sc.model.name, 0, key, sizeof key);
-    const Ref *base = ref_find(&rf->groups, rf->group, key);
+    const GroupRef *base = group_find(rf, key);
     if (own && base && own->have && base->have)
         best_apply(&base->best, &own->best, &a->r);
     group_key(a->sc.baseline, a->sc.model.name, a->sc.devices, key, sizeof key);
-    const Ref *b = ref_find(&rf->cells, rf->cell, key);
+    const CellRef *b = cell_find(rf, key);
     if (!b || !b->have)
         return;
     if (isfinite(a->r.time_to_train_s) && isfinite(b->ttt)) {
@@ -1013,8 +1092,8 @@ static void refs_apply(const Refs *rf, RunRow *a)
 
 static void refs_free(Refs *rf)
 {
-    keymap_free(&rf->groups);
-    keymap_free(&rf->cells);
+    free(rf->groups.slot);
+    free(rf->cells.slot);
     free(rf->group);
     free(rf->cell);
     memset(rf, 0, sizeof *rf);
@@ -1149,6 +1228,7 @@ int run_stream(TemplateDB *db, const Table *t, int threads, int top_k, RunProgre
     stats->n = (int)s.total;
     if (!rc && builder_open(&s.b, db, t, d))
         rc = -1;
+    s.refs.no_cells = table_col(t, "baseline") < 0;
     if (!rc) {
         s.win.row = calloc(STREAM_WINDOW, sizeof *s.win.row);
         s.bufcap = row_item_max(s.win.top_k);
