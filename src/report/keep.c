@@ -343,16 +343,15 @@ void rpt_keep_add(RptKeep *k, const RunRow *rr, int idx)
     if (usable) {
         if (isfinite(r->time_to_train_s) && r->time_to_train_s > 0)
             keep_if(k, &k->h[H_FIRST_TTT], rr, idx, 0);
-        h = listed ? held_at(&k->m[M_SERIES_BEST], sc->series) : NULL;
-        if (listed)
-            keep_if(k, h, rr, idx, h && h->idx >= 0 && rpt_series_better(rr, idx, h->row, h->idx));
-        size_t at = 0; /* "%zu:%s %d" without printf */
-        text_cat_long(key, sizeof key, &at, (long)strlen(sc->series));
-        text_cat(key, sizeof key, &at, ":");
-        text_cat(key, sizeof key, &at, sc->series);
-        text_cat(key, sizeof key, &at, " ");
-        text_cat_long(key, sizeof key, &at, sc->devices);
         if (listed) {
+            h = held_at(&k->m[M_SERIES_BEST], sc->series);
+            keep_if(k, h, rr, idx, h && h->idx >= 0 && rpt_series_better(rr, idx, h->row, h->idx));
+            size_t at = 0; /* "%zu:%s %d" without printf */
+            text_cat_long(key, sizeof key, &at, (long)strlen(sc->series));
+            text_cat(key, sizeof key, &at, ":");
+            text_cat(key, sizeof key, &at, sc->series);
+            text_cat(key, sizeof key, &at, " ");
+            text_cat_long(key, sizeof key, &at, sc->devices);
             h = held_at(&k->m[M_POINT], key);
             keep_if(k, h, rr, idx, h && h->idx >= 0 && rpt_better(rr, idx, h->row, h->idx));
         }
