@@ -201,7 +201,6 @@ static void base_name(const Builder *b, int i, const TableRow *tr, char *base, s
         snprintf(base, n, "row %d", i + 1);
 }
 
-/* A table row whose sweeps cannot be expanded: one failed scenario. */
 _Static_assert(offsetof(RunRow, sc) == 0, "row_reset clears what follows the scenario");
 
 /* A row slot emptied for its next scenario: all but the scenario (which a
@@ -216,6 +215,7 @@ static void row_reset(RunRow *rr)
     rr->src.over.cap = over.cap;
 }
 
+/* A table row whose sweeps cannot be expanded: one failed scenario. */
 static void build_unexpanded(const Builder *b, int i, const TableRow *tr, const Diag *ed, RunRow *rr)
 {
     char base[128];
@@ -977,35 +977,44 @@ typedef struct {
     int no_cells; /* no row names a baseline (the table has no such column): no speedups, no cells */
 } Refs;
 
-/* Room for id in *v (cap elements of size, new ones zeroed): 0, or -1. */
-static int ref_room(void **v, size_t *cap, size_t size, int id)
+/* An array v of *cap elements of size with room for element id, the new
+ * ones zeroed: v itself, or grown (*cap too), or NULL (id < 0 or out of
+ * memory; v is kept). */
+static void *ref_room(void *v, size_t *cap, size_t size, int id)
 {
     if (id < 0)
-        return -1;
+        return NULL;
     if ((size_t)id < *cap)
-        return 0;
+        return v;
     size_t c = *cap ? *cap * 2 : 64;
     while (c <= (size_t)id)
         c *= 2;
-    char *nv = realloc(*v, size * c);
+    char *nv = realloc(v, size * c);
     if (!nv)
-        return -1;
+        return NULL;
     memset(nv + size * *cap, 0, size * (c - *cap));
-    *v = nv;
     *cap = c;
-    return 0;
+    return nv;
 }
 
 static GroupRef *group_at(Refs *rf, const char *key)
 {
     const int id = hashids_id(&rf->groups, key);
-    return ref_room((void **)&rf->group, &rf->ngroup_cap, sizeof *rf->group, id) ? NULL : &rf->group[id];
+    GroupRef *v = ref_room(rf->group, &rf->ngroup_cap, sizeof *v, id);
+    if (!v)
+        return NULL;
+    rf->group = v;
+    return &v[id];
 }
 
 static CellRef *cell_at(Refs *rf, const char *key)
 {
     const int id = hashids_id(&rf->cells, key);
-    return ref_room((void **)&rf->cell, &rf->ncell_cap, sizeof *rf->cell, id) ? NULL : &rf->cell[id];
+    CellRef *v = ref_room(rf->cell, &rf->ncell_cap, sizeof *v, id);
+    if (!v)
+        return NULL;
+    rf->cell = v;
+    return &v[id];
 }
 
 static const GroupRef *group_find(const Refs *rf, const char *key)
