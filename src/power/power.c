@@ -169,7 +169,11 @@ int pwr_voltage_near_at(const Device *dev, const PwrDvfs *c, double phi, double 
     }
     if (phi > 1.0 + 1e-12 || phi < c->ratio_lo - 1e-12)
         return -1;
-    return voltage_root(dev, phi, c->lo, c->hi, c->nominal, v) == 0 ? 0 : pwr_voltage(dev, phi, v);
+    if (voltage_root(dev, phi, c->lo, c->hi, c->nominal, v) == 0)
+        return 0;
+    int known; /* Newton did not converge: the bisection's */
+    double root;
+    return voltage_solve(dev, c, phi, v, &known, &root);
 }
 
 void pwr_scale_device(const Device *dev, double phi, Device *out)
