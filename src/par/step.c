@@ -1173,7 +1173,8 @@ int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGra
              .gemm = &gemm,
              .dvfs = &dvfs,
              .v_near = v_near,
-             .v_near_rc = v_near_rc};
+             .v_near_rc = v_near_rc,
+             .pace = 1.0}; /* until the layout gives the device count */
     Layout L;
     Work w;
     Held h;
