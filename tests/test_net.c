@@ -272,10 +272,6 @@ static void test_cube_mesh(void **state)
     assert_rel(net_group_bw(&s.intra, 2), 150e9, 1e-15);
 }
 
-/* A wire-level link (Si-IF): wires per mm from the pitch and layers, the
- * bandwidth from the edge and the wire rate, the energy from the wire's
- * charge; a pipeline transfer on a 2-D mesh uses the quarter of the links
- * that face the neighbour. */
 /* An all-to-all across nodes on a switched fabric: each rank sends the
  * share for other nodes, (n-1)/n S, through its own port while its node's
  * share, (g-1)/p S, crosses NVLink; with top-k copies of each token,
@@ -324,6 +320,12 @@ static void test_alltoall_across_nodes(void **state)
     assert_rel(c.time_s, 31 * 10e-6 + 0.75 * S / ib, 1e-12);
 }
 
+/* A wire-level link (Si-IF): wires per mm from the pitch and layers, the
+ * bandwidth from the edge and the wire rate, the energy from the wire's
+ * charge; a pipeline transfer on a 2-D mesh uses the quarter of the links
+ * that face the neighbour.
+ * Lanes of a stated density (PCB SerDes) on a stated edge: the bandwidth
+ * from them, the energy as given; never for links the generator derived. */
 static void test_wire_links(void **state)
 {
     (void)state;
@@ -355,6 +357,23 @@ static void test_wire_links(void **state)
     Network plain = {.bw_bytes_per_s = 1e9, .energy_j_per_bit = 1e-12};
     net_wire_derive(&plain);
     assert_rel(plain.bw_bytes_per_s, 1e9, 1e-15);
+    /* lanes on an edge: 10 mm x 20 lanes/mm x 14 GB/s / 2 = 1.4 TB/s a direction */
+    Network pcb = {.bw_bytes_per_s = 450e9,
+                   .link_bw_bytes_per_s = 14e9,
+                   .links_per_mm = 20,
+                   .energy_j_per_bit = 5.5e-12,
+                   .edge_mm = 10};
+    net_wire_derive(&pcb);
+    assert_rel(pcb.bw_bytes_per_s, 1.4e12, 1e-12);
+    assert_rel(pcb.energy_j_per_bit, 5.5e-12, 1e-15);
+    pcb.edge_mm = 5; /* half the edge, half the bandwidth */
+    net_wire_derive(&pcb);
+    assert_rel(pcb.bw_bytes_per_s, 0.7e12, 1e-12);
+    /* the generator's links keep what it derived */
+    pcb.from_device = 1;
+    pcb.bw_bytes_per_s = 300e9;
+    net_wire_derive(&pcb);
+    assert_rel(pcb.bw_bytes_per_s, 300e9, 1e-15);
 }
 
 int main(void)

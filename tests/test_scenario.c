@@ -243,6 +243,33 @@ static void test_overrides(void **state)
     assert_int_equal(f->sc.model.k, 5376);
 }
 
+/* Every die-to-die link on its stated die edge: the evaluation records
+ * the bandwidth the lanes or wires give (PCB: 10 mm x 3.6 lanes/mm x
+ * 112 Gb/s / 2), a row's edge and pitch change it, and an edge without
+ * lanes is refused at the row. */
+static void test_die_edge_links(void **state)
+{
+    Fix *f = *state;
+    const char *base = "system=package-h100-16, model=llama2-7b, devices=16, tp=16, pp=1, microbatch=1, "
+                       "global_batch=16";
+    Result r;
+    eval_spec(f, base, "system.intra=pcb", &r);
+    assert_rel(r.intra_bw_bytes_per_s, 10 * 3.6 * 14e9 / 2, 1e-12);
+    assert_rel(r.inter_bw_bytes_per_s, 50e9, 1e-12);
+    const double pcb = r.step_time_s;
+    eval_spec(f, base, "system.intra=pcb, system.intra.edge_mm=5", &r);
+    assert_rel(r.intra_bw_bytes_per_s, 5 * 3.6 * 14e9 / 2, 1e-12);
+    assert_true(r.step_time_s > pcb); /* tp 16: half the lanes, a slower step */
+    eval_spec(f, base, "system.intra=interposer", &r);
+    assert_rel(r.intra_bw_bytes_per_s, 10 * 44 * 2e9 / 2, 1e-12);
+    eval_spec(f, base, "system.intra=siif, system.intra.wire.pitch_um=5", &r);
+    assert_rel(r.intra_bw_bytes_per_s, 10 * (4 * 1000.0 / 5) * 0.5e9 / 2, 1e-12);
+    build_fail(f, "system=package-h100-16, model=llama2-7b, system.intra=pcb, system.intra.links_per_mm=0", 3,
+               "study.csv:3:31: system 'Package of 16 H100 dies': key 'edge_mm': a bandwidth from the die "
+               "edge needs "
+               "links_per_mm and link_bandwidth");
+}
+
 static void test_auto(void **state)
 {
     Fix *f = *state;
@@ -1142,6 +1169,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_basic),
         cmocka_unit_test(test_overrides),
+        cmocka_unit_test(test_die_edge_links),
         cmocka_unit_test(test_auto),
         cmocka_unit_test(test_faults),
         cmocka_unit_test(test_fault_values),

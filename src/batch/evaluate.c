@@ -340,7 +340,8 @@ int evaluate_resolve(Scenario *sc, Diag *d)
 static int needs_resolve(const System *s)
 {
     return s->device.derive.name[0] || s->intra.from_device || s->inter.from_device ||
-           s->intra.wire_pitch_um > 0 || s->inter.wire_pitch_um > 0;
+           s->intra.wire_pitch_um > 0 || s->inter.wire_pitch_um > 0 || s->intra.edge_mm > 0 ||
+           s->inter.edge_mm > 0;
 }
 
 /* One design point: resolved, its strategy searched when open, its
@@ -365,6 +366,8 @@ static int evaluate_point(const Scenario *sc, GemmCache *cache, Result *r, Searc
         top->n = 0;
     int rc =
         search_needed(sc) ? search_strategy(sc, evaluate_fixed, cache, r, top) : evaluate_fixed(sc, cache, r);
+    r->intra_bw_bytes_per_s = sc->system.intra.bw_bytes_per_s;
+    r->inter_bw_bytes_per_s = sc->system.inter.bw_bytes_per_s;
     if (r->status != STATUS_ERROR) {
         prediction_interval(sc, r);
         /* goodput ranks nothing: once, for the strategy chosen */

@@ -164,6 +164,7 @@ int run_sensitivity(const Run *run, int row, Sensitivity *out)
     base->system.device.derive.name[0] = '\0';
     base->system.intra.from_device = base->system.inter.from_device = 0;
     base->system.intra.wire_pitch_um = base->system.inter.wire_pitch_um = 0;
+    base->system.intra.edge_mm = base->system.inter.edge_mm = 0;
     const Result *b = &best->r;
     /* every axis as evaluated (a field-by-field copy had left cp, ep and
      * recompute_layers to be searched again under each change) */

@@ -203,7 +203,7 @@ static const ParamDef network_defs[] = {
     PD(Network, "wire.io_energy", wire_io_energy, UNIT_ENERGY_PER_BIT, 0, 1e-9, 0, 0,
        "driver, receiver and clocking energy per bit, besides the wire's charge"),
     PD(Network, "edge_mm", edge_mm, UNIT_NUMBER, 0, 1e4, 0, 0,
-       "die edge given to this tier, mm (wire links)"),
+       "die edge given to this tier, mm; with wires or links_per_mm it sets the bandwidth"),
     PB(Network, "derived", from_device, 0,
        "yes: bandwidth and energy per bit are the links the generator derives for the system's derive: "
        "device"),
@@ -228,8 +228,13 @@ static int network_finish(void *obj, Diag *d)
     if (gl->n > 0 && !(net->link_bw_bytes_per_s > 0))
         return diag_keyed(d, "group_links", NULL, NULL, "key 'group_links': needs link_bandwidth");
     if (net->wire_pitch_um > 0 && !(net->edge_mm > 0 && net->link_bw_bytes_per_s > 0))
-        return diag_keyed(d, "wire.pitch_um", NULL, NULL,
+        return diag_keyed(d, "wire.pitch_um", "edge_mm", "link_bandwidth",
                           "key 'wire.pitch_um': a wire link needs edge_mm and link_bandwidth");
+    if (net->edge_mm > 0 && !(net->wire_pitch_um > 0) &&
+        !(net->links_per_mm > 0 && net->link_bw_bytes_per_s > 0))
+        return diag_keyed(
+            d, "edge_mm", "links_per_mm", "link_bandwidth",
+            "key 'edge_mm': a bandwidth from the die edge needs links_per_mm and link_bandwidth");
     const Points *c = &net->busbw;
     if (c->n == 1)
         return diag_keyed(d, "busbw", NULL, NULL, "key 'busbw': a curve needs at least 2 points");
@@ -404,16 +409,24 @@ static const ParamDef system_defs[] = {
 static int system_finish(void *obj, Diag *d)
 {
     System *s = obj;
-    /* the device's own consistency, again after a row's overrides of it
-     * (its keys under device.) */
-    if (device_finish(&s->device, d)) {
-        for (int k = 0; k < DIAG_KEYS && d->key[k][0]; k++) {
-            char key[sizeof d->key[k]];
-            snprintf(key, sizeof key, "device.%s", d->key[k]);
-            text_copy(d->key[k], sizeof d->key[k], key);
+    /* the device's and the two tiers' own consistency, again after a row's
+     * overrides of them (their keys under device., intra., inter.) */
+    const struct {
+        int (*finish)(void *, Diag *);
+        void *obj;
+        const char *prefix;
+    } parts[] = {{device_finish, &s->device, "device"},
+                 {network_finish, &s->intra, "intra"},
+                 {network_finish, &s->inter, "inter"}};
+    for (size_t i = 0; i < N(parts); i++)
+        if (parts[i].finish(parts[i].obj, d)) {
+            for (int k = 0; k < DIAG_KEYS && d->key[k][0]; k++) {
+                char key[sizeof d->key[k]];
+                snprintf(key, sizeof key, "%s.%s", parts[i].prefix, d->key[k]);
+                text_copy(d->key[k], sizeof d->key[k], key);
+            }
+            return -1;
         }
-        return -1;
-    }
     if (s->nodes_per_pod > 0 && !(s->pod.bw_bytes_per_s > 0))
         return diag_keyed(
             d, "nodes_per_pod", NULL, NULL,

@@ -690,6 +690,10 @@ typedef struct {
     double comp_energy_j[COMP_COUNT];
     /* collective tier names, for the breakdown */
     char tp_tier[32], pp_tier[32], dp_tier[32];
+    /* the scale-up and scale-out tiers' bandwidth per device, per
+     * direction, as the row was evaluated (wires, die edge and a derived
+     * device's links worked out) */
+    double intra_bw_bytes_per_s, inter_bw_bytes_per_s;
 } Result;
 
 /* The names of the enums, NULL-terminated, in enum order: what the tables

@@ -100,8 +100,13 @@ static double busbw_fraction(const Network *net, double wire)
 
 void net_wire_derive(Network *n)
 {
-    if (!(n->wire_pitch_um > 0))
+    if (n->from_device)
         return;
+    if (!(n->wire_pitch_um > 0)) {
+        if (n->edge_mm > 0 && n->links_per_mm > 0 && n->link_bw_bytes_per_s > 0)
+            n->bw_bytes_per_s = n->edge_mm * n->links_per_mm * n->link_bw_bytes_per_s / 2.0;
+        return;
+    }
     const double layers = n->wire_layers > 0 ? n->wire_layers : 1;
     n->links_per_mm = layers * 1000.0 / n->wire_pitch_um;
     n->bw_bytes_per_s = n->edge_mm * n->links_per_mm * n->link_bw_bytes_per_s / 2.0;

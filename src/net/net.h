@@ -52,7 +52,11 @@ void net_collective(const System *sys, const Group *g, Collective c, double byte
  * links_per_mm convention); bandwidth per direction = edge x wires/mm x
  * rate / 2; energy per bit = I/O energy + half the wire's charge C V^2
  * (C = capacitance per mm x reach; a bit toggles the wire half the time).
- * Nothing changes when wire_pitch_um is 0. */
+ * A link of a given density (links_per_mm, no wires: PCB SerDes lanes,
+ * interposer lanes) on a stated die edge (edge_mm) gets its bandwidth from
+ * them the same way, its energy per bit as stated; so every technology of
+ * a study is given the same edge.  Nothing changes when neither is given,
+ * nor for links the micro-architecture generator derives (from_device). */
 void net_wire_derive(Network *n);
 
 /* Bandwidth per device, per direction, that a group of p ranks gets on a
