@@ -937,6 +937,118 @@ static void test_baselines(void **state)
     free(run.row);
 }
 
+/* Published claims (# claim:): each metric against its series' baseline,
+ * the ranges as written, the reasons a claim is not checked, and why a
+ * speedup claim fails (the baseline's step in exchanges and bubbles). */
+static void test_claims(void **state)
+{
+    (void)state;
+    Run run;
+    memset(&run, 0, sizeof run);
+    run.row = calloc(4, sizeof *run.row);
+    assert_non_null(run.row);
+    /* the baseline: 20 days, 100 kW, 252 GB/s over 10 mm of lanes */
+    fill_row(&run.row[0], "pcb", "PCB", 16, STATUS_OK, 20);
+    run.row[0].r.intra_bw_bytes_per_s = 252e9; /* as evaluated, not the template's */
+    run.row[0].sc.system.intra.bw_bytes_per_s = 1;
+    run.row[0].r.step_time_s = 2.0; /* 0.1 s in each of six exchanges: 30 % of it */
+    /* the series: 16 days (1.25x), 110 kW (+10 %), 5 TB/s */
+    fill_row(&run.row[1], "siif", "Si-IF", 16, STATUS_OK, 16);
+    snprintf(run.row[1].sc.baseline, sizeof run.row[1].sc.baseline, "PCB");
+    run.row[1].r.intra_bw_bytes_per_s = 5e12;
+    run.row[1].r.speedup = run.row[1].r.speedup_best = 1.25;
+    run.row[1].r.speedup_best_bcrit_half = run.row[1].r.speedup_best_bcrit_double = 1.25;
+    run.row[1].r.system_power_w = 110e3;
+    run.row[1].r.energy_to_train_j = 110e3 * 16 * 86400.0;
+    run.row[0].r.energy_to_train_j = 16e3 * 20 * 86400.0;
+    run.n = 2;
+    RptSeriesSet set;
+    assert_int_equal(rpt_series_build(&run, &set), 0);
+    Table t;
+    memset(&t, 0, sizeof t);
+    static const char *const text[] = {"Si-IF | bandwidth 5..25x | SuperCHIPS",
+                                       "Si-IF | speedup >= 20x | SuperCHIPS",
+                                       "Si-IF | speedup_same <= 1.3 | a source",
+                                       "Si-IF | power <= -15% | SuperCHIPS",
+                                       "Si-IF | energy -100..0% | energy source",
+                                       "Si-IF | speed >= 2 | x",
+                                       "Si-IF | power >= 2x | x",
+                                       "Si-IF | speedup 3..2 | x",
+                                       "Nope | speedup >= 2 | x",
+                                       "PCB | speedup >= 2 | x",
+                                       "Si-IF, speedup >= 2",
+                                       "Si-IF | bandwidth 5 .. 25 x |  "};
+    const int nt = (int)(sizeof text / sizeof text[0]);
+    for (int i = 0; i < nt; i++) {
+        t.claim[i].line = 10 + i;
+        snprintf(t.claim[i].text, sizeof t.claim[i].text, "%s", text[i]);
+    }
+    t.nclaim = nt;
+    RptClaim c[RPT_CLAIMS_MAX];
+    assert_int_equal(rpt_claims(&run, &set, &t, c, RPT_CLAIMS_MAX), nt);
+    assert_int_equal(c[0].holds, 1);
+    assert_rel(c[0].value, 5e12 / 252e9, 1e-12); /* as evaluated */
+    assert_string_equal(c[0].stated, "5..25x");
+    assert_int_equal(c[1].holds, 0);
+    assert_rel(c[1].value, 1.25, 1e-15);
+    assert_rel(c[1].exchange, 0.3, 1e-12);
+    char line[RPT_CLAIM_TEXT_MAX];
+    rpt_fmt_claim(&c[1], "t.csv", line, sizeof line);
+    assert_string_equal(
+        line, "Claim (SuperCHIPS): Si-IF against PCB, speedup, best against best >= 20x; here 1.25x: "
+              "does not hold (PCB's best step spends 30 % of its time exchanging data and waiting "
+              "in the pipeline: links that made that free would make that step at most 1.43x "
+              "faster).");
+    assert_int_equal(c[2].holds, 1);
+    assert_int_equal(c[2].devices, 16);
+    assert_int_equal(c[3].holds, 0);
+    assert_rel(c[3].value, 100 * (110e3 / 16e3 - 1), 1e-12);
+    rpt_fmt_claim(&c[3], "t.csv", line, sizeof line);
+    assert_string_equal(line,
+                        "Claim (SuperCHIPS): Si-IF against PCB, system power, change <= -15%; here +587.5 %: "
+                        "does not hold.");
+    assert_int_equal(c[4].holds, 0); /* +450 %: above 0 */
+    for (int i = 5; i < nt; i++)
+        assert_int_equal(c[i].holds, -1);
+    assert_string_equal(c[5].error, "expected a metric (speedup, speedup_same, bandwidth, power or energy), "
+                                    "found 'speed'");
+    assert_string_equal(c[6].error, "expected a range after 'power' (\">= V\", \"<= V\" or \"V..W\", in %), "
+                                    "found '>= 2x'");
+    assert_string_equal(c[7].error,
+                        "expected a range after 'speedup' (\">= V\", \"<= V\" or \"V..W\", a factor), "
+                        "found '3..2'");
+    assert_string_equal(c[8].error, "no series 'Nope' in the study");
+    assert_string_equal(c[9].error, "series 'PCB' names no baseline (its rows' baseline column is empty)");
+    assert_string_equal(c[10].error,
+                        "expected 'SERIES | METRIC RANGE | SOURCE', found 'Si-IF, speedup >= 2'");
+    assert_string_equal(c[11].error, "expected 'SERIES | METRIC RANGE | SOURCE', found an empty source");
+    rpt_fmt_claim(&c[8], "t.csv", line, sizeof line);
+    assert_string_equal(line, "t.csv:18: claim not checked: no series 'Nope' in the study.");
+    /* a speedup of the same links: its two parts say why */
+    run.row[1].r.intra_bw_bytes_per_s = run.row[0].r.intra_bw_bytes_per_s;
+    run.row[0].r.steps = 2000, run.row[0].r.st.global_batch = 128, run.row[0].r.samples_per_s = 1280;
+    run.row[1].r.steps = 1000, run.row[1].r.st.global_batch = 64, run.row[1].r.samples_per_s = 640;
+    assert_int_equal(rpt_claims(&run, &set, &t, c, RPT_CLAIMS_MAX), nt);
+    assert_true(isnan(c[1].exchange));
+    char why[256];
+    rpt_fmt_claim_why(&c[1], why, sizeof why);
+    assert_string_equal(why,
+                        "4.00x from the samples to train, the convergence curve's doing, and 0.50x from the "
+                        "throughput");
+    rpt_fmt_claim_why(&c[0], why, sizeof why); /* it holds: nothing to explain */
+    assert_string_equal(why, "");
+    /* spaces around the dots and the unit are allowed */
+    run.row[1].r.intra_bw_bytes_per_s = 5e12;
+    snprintf(t.claim[0].text, sizeof t.claim[0].text, "Si-IF | bandwidth 5 .. 25 x | s");
+    t.nclaim = 1;
+    assert_int_equal(rpt_claims(&run, &set, &t, c, RPT_CLAIMS_MAX), 1);
+    assert_int_equal(c[0].holds, 1);
+    assert_rel(c[0].lo, 5, 0);
+    assert_rel(c[0].hi, 25, 0);
+    rpt_series_free(&set);
+    free(run.row);
+}
+
 static void test_document_time(void **state)
 {
     (void)state;
@@ -1106,6 +1218,7 @@ int main(void)
         cmocka_unit_test(test_strategy_axes),
         cmocka_unit_test(test_series_best),
         cmocka_unit_test(test_baselines),
+        cmocka_unit_test(test_claims),
         cmocka_unit_test(test_document_time),
         cmocka_unit_test(test_writers),
         cmocka_unit_test(test_detail_file),

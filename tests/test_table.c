@@ -106,6 +106,24 @@ static void test_comments_title(void **state)
     /* '#' not in the first column is data */
     assert_string_equal(t.row[1].cell[0].text, "#x");
     assert_int_equal(t.row[1].line, 9);
+    assert_int_equal(t.nclaim, 0);
+    table_free(&t);
+    /* claims: every "# claim:" line, anywhere, with its line; a title after
+     * a claim is still the title; past TABLE_CLAIMS_MAX they are counted */
+    char csv[4096];
+    size_t at =
+        (size_t)snprintf(csv, sizeof csv, "# CLAIM :  A | speedup >= 2 | src  \n# title: T\n# claimed: no\n");
+    for (int i = 0; i < TABLE_CLAIMS_MAX; i++)
+        at += (size_t)snprintf(csv + at, sizeof csv - at, "# claim: S%d | power <= -15%% | s\n", i);
+    snprintf(csv + at, sizeof csv - at, "scenario\nx\n# claim: after | energy <= 0 | s\n");
+    parse_ok(csv, &t);
+    assert_string_equal(t.title, "T");
+    assert_int_equal(t.nclaim, TABLE_CLAIMS_MAX);
+    assert_int_equal(t.claims_more, 1);
+    assert_string_equal(t.claim[0].text, "A | speedup >= 2 | src");
+    assert_int_equal(t.claim[0].line, 1);
+    assert_string_equal(t.claim[1].text, "S0 | power <= -15% | s");
+    assert_int_equal(t.claim[1].line, 4);
     table_free(&t);
 }
 

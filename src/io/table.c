@@ -301,22 +301,22 @@ static int utf8_valid(const char *s, size_t n)
 
 /* ---- comments and blank lines ------------------------------------------- */
 
-/* Copy a title into dst (TABLE_TITLE_MAX bytes): invalid UTF-8 bytes become
+/* Copy a comment's text into dst (cap bytes): invalid UTF-8 bytes become
  * '?', and it is cut at a character boundary. */
-static void set_title(char *dst, const char *s, size_t n)
+static void set_text(char *dst, size_t cap, const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
     size_t i = 0, o = 0;
     while (i < n) {
         size_t k = utf8_seq(u + i, n - i);
         if (!k || u[i] < 0x20) {
-            if (o + 1 >= TABLE_TITLE_MAX)
+            if (o + 1 >= cap)
                 break;
             dst[o++] = k ? ' ' : '?'; /* a control character, or a byte that is not UTF-8 */
             i++;
             continue;
         }
-        if (o + k >= TABLE_TITLE_MAX)
+        if (o + k >= cap)
             break;
         memcpy(dst + o, s + i, k);
         o += k;
@@ -325,27 +325,48 @@ static void set_title(char *dst, const char *s, size_t n)
     dst[o] = '\0';
 }
 
-/* A comment line (c at its '#'): take "# title: TEXT" if it is the first. */
-static void read_comment(Reader *r, size_t off, size_t end)
+/* If s[*i..end) starts with word (any case), blanks and ':', move *i past
+ * them and the blanks after: 1; else 0. */
+static int comment_key(const char *s, size_t *i, size_t end, const char *word)
+{
+    size_t j = *i, n = strlen(word);
+    if (end - j < n || strncasecmp(s + j, word, n) != 0)
+        return 0;
+    j += n;
+    while (j < end && is_blank(s[j]))
+        j++;
+    if (j >= end || s[j] != ':')
+        return 0;
+    j++;
+    while (j < end && is_blank(s[j]))
+        j++;
+    *i = j;
+    return 1;
+}
+
+/* A comment line (c at its '#', on line `line`): take "# title: TEXT" if
+ * it is the first, and every "# claim: TEXT". */
+static void read_comment(Reader *r, size_t off, size_t end, int line)
 {
     const char *s = r->data;
     size_t i = off + 1;
     while (i < end && is_blank(s[i]))
         i++;
-    if (r->title_set || end - i < 5 || strncasecmp(s + i, "title", 5) != 0)
-        return;
-    i += 5;
-    while (i < end && is_blank(s[i]))
-        i++;
-    if (i >= end || s[i] != ':')
-        return;
-    i++;
-    while (i < end && is_blank(s[i]))
-        i++;
     while (end > i && is_blank(s[end - 1]))
         end--;
-    set_title(r->t->title, s + i, end - i);
-    r->title_set = 1;
+    Table *t = r->t;
+    if (!r->title_set && comment_key(s, &i, end, "title")) {
+        set_text(t->title, sizeof t->title, s + i, end - i);
+        r->title_set = 1;
+    } else if (comment_key(s, &i, end, "claim")) {
+        if (t->nclaim == TABLE_CLAIMS_MAX) {
+            t->claims_more = 1;
+            return;
+        }
+        t->claim[t->nclaim].line = line;
+        set_text(t->claim[t->nclaim].text, sizeof t->claim[t->nclaim].text, s + i, end - i);
+        t->nclaim++;
+    }
 }
 
 /* If the line at c (a line start) is blank or a comment, consume it and
@@ -358,7 +379,7 @@ static int skip_line(Reader *r, Cur *c)
         size_t end = i;
         while (end < r->len && !is_eol(s[end]))
             end++;
-        read_comment(r, i, end);
+        read_comment(r, i, end, c->line);
         *c = cur_next_line(s, r->len, *c);
         return 1;
     }

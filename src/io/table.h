@@ -14,11 +14,13 @@
 
 #include "core/diag.h"
 
-#define TABLE_MAX_ROWS  1000000                 /* data rows (after the header) */
-#define TABLE_MAX_COLS  4096                    /* header columns */
-#define TABLE_MAX_CELL  65536                   /* bytes in one cell */
-#define TABLE_MAX_BYTES (1024L * 1024L * 1024L) /* whole file */
-#define TABLE_TITLE_MAX 256
+#define TABLE_MAX_ROWS   1000000                 /* data rows (after the header) */
+#define TABLE_MAX_COLS   4096                    /* header columns */
+#define TABLE_MAX_CELL   65536                   /* bytes in one cell */
+#define TABLE_MAX_BYTES  (1024L * 1024L * 1024L) /* whole file */
+#define TABLE_TITLE_MAX  256
+#define TABLE_CLAIMS_MAX 16  /* "# claim: ..." lines a table keeps */
+#define TABLE_CLAIM_MAX  512 /* bytes of one, cut at a character */
 
 typedef struct {
     const char *text; /* trimmed of spaces and tabs; valid UTF-8 unless the row has an error;
@@ -45,8 +47,16 @@ int table_cell_col(const TableRow *r, int j);
 typedef struct {
     char *path;                  /* as given, for messages */
     char title[TABLE_TITLE_MAX]; /* from the first "# title: ..." comment; "" if none */
-    char **col_name;             /* col_name[ncol]: header names, trimmed, lower-case */
-    int *col_col;                /* col_col[ncol]: 1-based column where each name starts */
+    /* published claims the study checks (report/claims.c reads them): the
+     * text after "# claim:" of the first TABLE_CLAIMS_MAX such comments,
+     * and the line of each; claims_more: there were more */
+    struct {
+        int line;
+        char text[TABLE_CLAIM_MAX];
+    } claim[TABLE_CLAIMS_MAX];
+    int nclaim, claims_more;
+    char **col_name; /* col_name[ncol]: header names, trimmed, lower-case */
+    int *col_col;    /* col_col[ncol]: 1-based column where each name starts */
     int ncol;
     int header_line;
     TableRow *row; /* row[nrow], in file order */
@@ -62,7 +72,8 @@ typedef struct {
  *  - a UTF-8 BOM is skipped; lines end in LF, CRLF or CR;
  *  - lines that are empty or hold only spaces/tabs are skipped, and so are
  *    lines with '#' in the first column (comments); the first comment of
- *    the form "# title: TEXT" sets t->title;
+ *    the form "# title: TEXT" sets t->title, and each "# claim: TEXT" is
+ *    kept in t->claim;
  *  - the first other record is the header; names are trimmed and
  *    lower-cased; an empty or duplicate name is fatal;
  *  - a data row whose cells are all empty (",,,") is skipped; a row with

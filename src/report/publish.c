@@ -220,6 +220,21 @@ static void closing(const ReportInput *in, const char *dir, unsigned formats, co
                 printf(" %s", sweeps);
             }
             free(sweeps);
+            RptClaim *claims = calloc(RPT_CLAIMS_MAX, sizeof *claims);
+            char *line = malloc(RPT_CLAIM_TEXT_MAX);
+            const int nclaim = claims && line ? rpt_claims(run, &set, in->table, claims, RPT_CLAIMS_MAX) : 0;
+            for (int k = 0; k < nclaim; k++) {
+                rpt_fmt_claim(&claims[k], in->table->path, line, RPT_CLAIM_TEXT_MAX);
+                if (claims[k].holds >= 0)
+                    printf(" %s", line);
+                else
+                    fprintf(stderr, "deepflow: %s\n", line);
+            }
+            if (in->table->claims_more)
+                fprintf(stderr, "deepflow: %s: more than %d claims: the first %d are checked\n",
+                        in->table->path, TABLE_CLAIMS_MAX, TABLE_CLAIMS_MAX);
+            free(line);
+            free(claims);
             for (int i = 0; i < set.n; i++) {
                 if (set.s[i].best < 0)
                     continue;

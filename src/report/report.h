@@ -320,6 +320,60 @@ typedef struct {
 /* Fills out[0..max) and returns how many comparisons there are. */
 int rpt_baselines(const Run *run, RptBaseline *out, int max);
 
+/* ---- published claims (claims.c) ----------------------------------------
+ * A table's "# claim: SERIES | METRIC RANGE | SOURCE" comments (io/table.h):
+ * what a publication claims of a series against its baseline series, and
+ * the study's own figure for it.  The metrics: speedup (best against best,
+ * rpt_baselines' bvb, with its range over the critical batch), speedup_same
+ * (the best speedup at one device count), bandwidth (the scale-up tier's
+ * per device, a factor), power and energy (the system power and the energy
+ * to train, a change in %); the last three at the two series' best
+ * scenarios (RptSeries.best).  RANGE: ">= V", "<= V" or "V..W", with an
+ * optional 'x' (factors) or '%' (changes). */
+typedef enum { CLAIM_SPEEDUP, CLAIM_SPEEDUP_SAME, CLAIM_BANDWIDTH, CLAIM_POWER, CLAIM_ENERGY } RptClaimMetric;
+
+typedef struct {
+    int line;         /* the table line that states it */
+    char series[128]; /* as stated */
+    char source[TABLE_CLAIM_MAX];
+    char stated[64]; /* the claimed range as written: ">= 20x" */
+    RptClaimMetric metric;
+    double lo, hi;                  /* the claimed range (-inf, +inf: open) */
+    const char *baseline;           /* the series' baseline, owned by the Run */
+    const char *model;              /* ... and its model */
+    double value;                   /* the study's figure */
+    double value_lo, value_hi;      /* its range (speedup: over the critical batch; NaN none) */
+    int devices;                    /* speedup_same: where */
+    double exchange;                /* where the two series' links differ: the share of the baseline's best
+                                       step in exchanges and pipeline waits (NaN otherwise) */
+    double from_samples, from_rate; /* speedup: its two parts (RptBaseline) */
+    int holds;                      /* 1 it holds, 0 not, -1 not checked (error says why) */
+    char error[256];
+} RptClaim;
+
+#define RPT_CLAIMS_MAX TABLE_CLAIMS_MAX
+
+/* Fills out[0..max) with t's claims and the study's figures (set: the
+ * run's series); returns how many. */
+int rpt_claims(const Run *run, const RptSeriesSet *set, const Table *t, RptClaim *out, int max);
+/* How the Summary names a metric: "speedup, best against best". */
+const char *rpt_claim_metric_name(RptClaimMetric m);
+/* The study's figure as the Summary prints it: "1.10x", "+3.2 %"; "" when
+ * the claim was not checked. */
+void rpt_fmt_claim_value(const RptClaim *c, char *buf, size_t n);
+/* Why a speedup claim does not hold: of faster links, "BASELINE's best
+ * step spends 11 % of its time exchanging data and waiting in the
+ * pipeline: links that made that free would make that step at most 1.12x
+ * faster"; else where the two train on different numbers of samples,
+ * "3.06x from the samples to train, the convergence curve's doing, and
+ * 0.37x from the throughput" (the same samples: "it is all throughput");
+ * "" otherwise. */
+void rpt_fmt_claim_why(const RptClaim *c, char *buf, size_t n);
+/* One sentence: "Claim (SOURCE): SERIES against BASELINE, METRIC STATED;
+ * here VALUE: holds." or "PATH:LINE: claim not checked: WHY." */
+#define RPT_CLAIM_TEXT_MAX 1024
+void rpt_fmt_claim(const RptClaim *c, const char *path, char *buf, size_t n);
+
 /* "; best against best 1.21x, 0.95x to 1.40x over the critical batch's
  * range" (halved to doubled, or the range the curve states), without its
  * range where it has none, and where it comes from where that is known

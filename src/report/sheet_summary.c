@@ -986,6 +986,54 @@ static int baseline_table(X *x, Sheet *sh, int r)
     return r;
 }
 
+/* The published claims the table states (# claim:), each against the
+ * study's own figure, from row r.  Returns the next free row. */
+static int claims_table(X *x, Sheet *sh, int r)
+{
+    RptClaim *c = calloc(RPT_CLAIMS_MAX, sizeof *c);
+    const int n = c ? rpt_claims(x->run, &x->set, x->in->table, c, RPT_CLAIMS_MAX) : 0;
+    if (n > 0) {
+        xl_put_long(x, sh, r++, 0, "Published claims against this study", x->section);
+        xl_put_long(x, sh, r++, 0,
+                    "Each claim the table states (# claim:) of a series against its baseline, and the "
+                    "study's own figure: speedup and energy to train as in the tables above, bandwidth, "
+                    "power and energy at the two series' best scenarios.",
+                    x->note);
+        static const char *const ch[7] = {"Series",     "Baseline", "Claim", "Claimed",
+                                          "This study", "Holds",    "Source"};
+        for (int k = 0; k < 7; k++)
+            xl_put_header(x, sh, r, k, ch[k]);
+        r++;
+        for (int k = 0; k < n; k++, r++) {
+            char v[64];
+            xl_put_text(x, sh, r, 0, c[k].series[0] ? c[k].series : "(not understood)", x->bold);
+            if (c[k].holds < 0) {
+                char why[300];
+                snprintf(why, sizeof why, "not checked (line %d): %s", c[k].line, c[k].error);
+                xl_put_long(x, sh, r, 2, why, NULL);
+                continue;
+            }
+            rpt_fmt_claim_value(&c[k], v, sizeof v);
+            xl_put_text(x, sh, r, 1, c[k].baseline, NULL);
+            xl_put_text(x, sh, r, 2, rpt_claim_metric_name(c[k].metric), NULL);
+            xl_put_text(x, sh, r, 3, c[k].stated, NULL);
+            xl_put_text(x, sh, r, 4, v, NULL);
+            xl_put_text(x, sh, r, 5, c[k].holds ? "yes" : "no", x->bold);
+            xl_put_long(x, sh, r, 6, c[k].source, NULL);
+            char why[256];
+            rpt_fmt_claim_why(&c[k], why, sizeof why);
+            if (why[0]) {
+                char line[300];
+                snprintf(line, sizeof line, "Why: %s.", why);
+                xl_put_long(x, sh, ++r, 2, line, x->note);
+            }
+        }
+        r++;
+    }
+    free(c);
+    return r;
+}
+
 /* A section of sentences from row r: its title, then each sentence of
  * text ('\n' between them, consumed) wrapped in the answer's width; nothing
  * where text is empty.  Returns the next free row. */
@@ -1171,6 +1219,7 @@ void xl_sheet_summary(X *x, Sheet *sh)
     int r = shortlist_table(x, sh, 5);
     r = best_table(x, sh, r, &first);
     r = baseline_table(x, sh, r);
+    r = claims_table(x, sh, r);
     r = sweeps_and_energy(x, sh, r);
     r = pair_table(x, sh, r, first);
 
