@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..")
@@ -105,26 +106,89 @@ def dp_vs_hybrid(rows, stdout):
     return "\n".join("  " + l if l else "" for l in out)
 
 
-def network_siif(rows, breakdown):
+def template_values(deepflow, kind, name):
+    """a template's keys as `deepflow templates KIND NAME` prints them"""
+    p = subprocess.run([deepflow, "templates", kind, name], stdout=subprocess.PIPE, text=True, cwd=ROOT, check=True)
+    vals = {}
+    for line in p.stdout.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        k, _, v = line.partition(" ")
+        vals[k] = v.strip()
+    return vals
+
+
+def gbs(v):
+    """'252 GB/s' or '14 GB/s' in GB/s"""
+    n, unit = v.split()
+    return float(n) * {"GB/s": 1.0, "TB/s": 1e3, "MB/s": 1e-3}[unit]
+
+
+def link_bandwidth(deepflow, name, pitch_um=None):
+    """a link's bandwidth per die, per direction, in GB/s, as the tool works
+    it out from its template: the lanes or wires on its die edge
+    (net_wire_derive: edge x links per mm x link rate / 2)"""
+    t = template_values(deepflow, "networks", name)
+    edge = float(t["edge_mm"])
+    if not edge:
+        return gbs(t["bandwidth"])
+    per_mm = int(t["wire.layers"]) * 1000.0 / pitch_um if pitch_um else float(t["links_per_mm"])
+    return edge * per_mm * gbs(t["link_bandwidth"]) / 2
+
+
+def bw_text(v):
+    return "%.3g TB/s" % (v / 1e3) if v >= 1000 else "%.0f GB/s" % v
+
+
+def network_siif(deepflow, rows, breakdown):
     tp = {}
     for r in breakdown:
         if r["component"] == "tp_comm":
             tp[r["scenario"]] = num(r["time_s"])
-    bw = {"PCB SerDes": "450 GB/s", "Silicon interposer": "437 GB/s", "Si-IF, 10 um pitch": "1 TB/s",
-          "Si-IF, 5 um pitch": "2 TB/s", "Silicon Interconnect Fabric": "5 TB/s"}
-    pj = {"PCB SerDes": "5.5 pJ/bit", "Silicon interposer": "0.5 pJ/bit"}
+    bw = {"PCB SerDes": link_bandwidth(deepflow, "pcb"), "Silicon interposer": link_bandwidth(deepflow, "interposer"),
+          "Si-IF, 10 um pitch": link_bandwidth(deepflow, "siif", 10),
+          "Si-IF, 5 um pitch": link_bandwidth(deepflow, "siif", 5),
+          "Silicon Interconnect Fabric": link_bandwidth(deepflow, "siif", 2)}
+    bw["PCB SerDes, tp 16"] = bw["PCB SerDes"]
+    bw["Silicon interposer, tp 16"] = bw["Silicon interposer"]
+    bw["Si-IF, tp 16"] = bw["Silicon Interconnect Fabric"]
+    pj = {"PCB SerDes": "5.5 pJ/bit", "Silicon interposer": "0.5 pJ/bit", "PCB SerDes, tp 16": "5.5 pJ/bit",
+          "Silicon interposer, tp 16": "0.5 pJ/bit"}
     names = [("PCB SerDes", "PCB SerDes"), ("Silicon interposer", "silicon interposer"),
              ("Si-IF, 10 um pitch", "Si-IF, 10 µm pitch"), ("Si-IF, 5 um pitch", "Si-IF, 5 µm"),
-             ("Silicon Interconnect Fabric", "Si-IF, 2 µm")]
+             ("Silicon Interconnect Fabric", "Si-IF, 2 µm"),
+             ("PCB SerDes, tp 16", "7B, tp 16: PCB SerDes"), ("Silicon interposer, tp 16", "7B, tp 16: interposer"),
+             ("Si-IF, tp 16", "7B, tp 16: Si-IF, 2 µm")]
     out = ["| link | bandwidth per die | energy | TP time per step | time to train | system power | "
            "energy to train |", "|---|---|---|---|---|---|---|"]
     for series, label in names:
         r = next(x for x in rows if x["series"] == series and x["devices"] == "512")
         t = tp.get(r["scenario"], float("nan"))
-        out.append("| %s | %s | %s | %.2g s%s | %.1f days | %.0f kW | %.0f MWh |" % (
-            label, bw[series], pj.get(series, "0.05 pJ/bit"), t, " (tp %s)" % r["tp"] if r["tp"] != "4" else "",
-            num(r["time_to_train_days"]), num(r["system_power_w"]) / 1e3, num(r["energy_to_train_kwh"]) / 1e3))
+        usual = "16" if "tp 16" in series else "4"
+        out.append("| %s | %s | %s | %.2g s of %.2g s%s | %.1f days | %.0f kW | %.0f MWh |" % (
+            label, bw_text(bw[series]), pj.get(series, "0.05 pJ/bit"), t, num(r["step_time_s"]),
+            " (tp %s)" % r["tp"] if r["tp"] != usual else "", num(r["time_to_train_days"]),
+            num(r["system_power_w"]) / 1e3, num(r["energy_to_train_kwh"]) / 1e3))
     return "\n".join("  " + l for l in out)
+
+
+def siif_claims(stdout):
+    """the tool's own verdict on each claim of the table, from its closing paragraph"""
+    claims = re.findall(r"Claim \((.+?)\): (.+?); here (.+?): (holds|does not hold)(?: \((.+?)\))?\.(?= |$)",
+                        stdout)
+    if not claims:
+        raise SystemExit("readme_figures: network-siif.csv: the run checked no claim")
+    out = []
+    for source, what, value, verdict, why in claims:
+        quote = re.search(r'"(.+?)"', source)
+        line = "- %s: here %s, %s" % (what, value, "holds" if verdict == "holds" else "**does not hold**")
+        if why:
+            line += " (%s)" % why
+        out.append(line + (" — “%s”" % quote.group(1) if quote else "") + ".")
+    wrapped = []
+    for l in out:
+        wrapped.extend(textwrap.wrap(l, 76, subsequent_indent="  "))
+    return "\n".join("  " + l for l in wrapped)
 
 
 def codesign(rows, stdout, sens):
@@ -229,27 +293,6 @@ def tech_scaling(rows):
                 num(b["energy_to_train_kwh"]) / 1e3)
 
 
-def siif_claims(rows, breakdown):
-    def at(series):
-        return next(x for x in rows if x["series"] == series and x["devices"] == "512")
-    pcb, best = at("PCB SerDes"), at("Silicon Interconnect Fabric")
-    step = {}
-    tp = {}
-    for r in breakdown:
-        step[r["scenario"]] = step.get(r["scenario"], 0.0) + num(r["time_s"])
-        if r["component"] == "tp_comm":
-            tp[r["scenario"]] = num(r["time_s"])
-    rel = lambda k: num(best[k]) / num(pcb[k]) - 1
-    return ("  SuperCHIPS claims 5–25× the bandwidth of PCB-style links (here 2–11×),\n"
-            "  more than 20× system performance in some cases and more than 15 %% power\n"
-            "  saving even for small systems; for these compute-bound H100 dies the\n"
-            "  model finds %.0f %% less time and %.0f %% less energy (and %.0f %% more power: the\n"
-            "  dies idle less), because tensor-parallel communication is %.0f %% of a PCB\n"
-            "  step and the link energy is small beside the dies'."
-            % (-100 * rel("time_to_train_days"), -100 * rel("energy_to_train_kwh"), 100 * rel("system_power_w"),
-               100 * tp[pcb["scenario"]] / num(pcb["step_time_s"])))
-
-
 def frontier(rows):
     out = ["  | scenario | strategy (tp × cp × pp × dp, ep) | time to train | goodput | with failures | MFU | "
            "what limits it |", "  |---|---|---|---|---|---|---|"]
@@ -350,8 +393,8 @@ def blocks(deepflow):
         rows, out = run(deepflow, "network-siif.csv", os.path.join(tmp, "siif"))
         with open(os.path.join(tmp, "siif", "breakdown.csv"), newline="") as f:
             bd = list(csv.DictReader(f))
-        res["network-siif"] = network_siif(rows, bd)
-        res["siif-claims"] = siif_claims(rows, bd)
+        res["network-siif"] = network_siif(deepflow, rows, bd)
+        res["siif-claims"] = siif_claims(out)
         rows, out = run(deepflow, "tech-scaling.csv", os.path.join(tmp, "tech"))
         res["tech-scaling"] = tech_scaling(rows)
         res["anchors"] = anchors(deepflow)
