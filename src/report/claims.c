@@ -230,22 +230,21 @@ static int claim_figure(const Run *run, const RptSeriesSet *set, const RptBaseli
                       ? exchange_share(&b->r)
                       : NAN;
     if (c->metric == CLAIM_SPEEDUP || c->metric == CLAIM_SPEEDUP_SAME) {
-        const RptBaseline *b = NULL;
-        for (int k = 0; k < ncmp && !b; k++)
+        const RptBaseline *cb = NULL;
+        for (int k = 0; k < ncmp && !cb; k++)
             if (!strcmp(cmp[k].series, c->series) && !strcmp(cmp[k].model, c->model))
-                b = &cmp[k];
-        const double v = !b ? NAN : c->metric == CLAIM_SPEEDUP ? b->bvb : b->best;
-        if (!isfinite(v)) {
+                cb = &cmp[k];
+        if (!cb || !isfinite(c->metric == CLAIM_SPEEDUP ? cb->bvb : cb->best)) {
             snprintf(c->error, sizeof c->error, "series '%.60s' has no speedup over '%.60s'", c->series,
                      c->baseline);
             return -1;
         }
-        c->value = v;
-        if (c->metric == CLAIM_SPEEDUP && b->bvb_hi - b->bvb_lo >= 0.005)
-            c->value_lo = b->bvb_lo, c->value_hi = b->bvb_hi;
-        c->devices = c->metric == CLAIM_SPEEDUP_SAME ? b->best_devices : 0;
+        c->value = c->metric == CLAIM_SPEEDUP ? cb->bvb : cb->best;
+        if (c->metric == CLAIM_SPEEDUP && cb->bvb_hi - cb->bvb_lo >= 0.005)
+            c->value_lo = cb->bvb_lo, c->value_hi = cb->bvb_hi;
+        c->devices = c->metric == CLAIM_SPEEDUP_SAME ? cb->best_devices : 0;
         if (c->metric == CLAIM_SPEEDUP)
-            c->from_samples = b->from_samples, c->from_rate = b->from_rate;
+            c->from_samples = cb->from_samples, c->from_rate = cb->from_rate;
         return 0;
     }
     double x = NAN, y = NAN;
