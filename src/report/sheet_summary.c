@@ -974,7 +974,11 @@ static int baseline_table(X *x, Sheet *sh, int r)
             xl_put_num(x, sh, r, 5, cmp[k].best_devices, x->intf);
             if (isfinite(cmp[k].bvb)) {
                 char range[64];
-                snprintf(range, sizeof range, "%.2fx to %.2fx", cmp[k].bvb_lo, cmp[k].bvb_hi);
+                /* no spread: a fixed amount of training, or the same samples either way */
+                if (cmp[k].bvb_hi - cmp[k].bvb_lo >= 0.005)
+                    snprintf(range, sizeof range, "%.2fx to %.2fx", cmp[k].bvb_lo, cmp[k].bvb_hi);
+                else
+                    snprintf(range, sizeof range, "the same at either end");
                 xl_put_num(x, sh, r, 6, cmp[k].bvb, x->speedup);
                 xl_put_text(x, sh, r, 7, range, NULL);
                 xl_put_num(x, sh, r, 8, cmp[k].from_samples, times);
