@@ -102,14 +102,14 @@ void net_wire_derive(Network *n)
 {
     if (n->from_device)
         return;
-    if (!(n->wire_pitch_um > 0)) {
-        if (n->edge_mm > 0 && n->links_per_mm > 0 && n->link_bw_bytes_per_s > 0)
-            n->bw_bytes_per_s = n->edge_mm * n->links_per_mm * n->link_bw_bytes_per_s / 2.0;
+    const int wires = n->wire_pitch_um > 0;
+    if (wires)
+        n->links_per_mm = (n->wire_layers > 0 ? n->wire_layers : 1) * 1000.0 / n->wire_pitch_um;
+    /* a wire link always has an edge and a rate (network_finish) */
+    if (n->edge_mm > 0 && n->links_per_mm > 0 && n->link_bw_bytes_per_s > 0)
+        n->bw_bytes_per_s = n->edge_mm * n->links_per_mm * n->link_bw_bytes_per_s / 2.0;
+    if (!wires)
         return;
-    }
-    const double layers = n->wire_layers > 0 ? n->wire_layers : 1;
-    n->links_per_mm = layers * 1000.0 / n->wire_pitch_um;
-    n->bw_bytes_per_s = n->edge_mm * n->links_per_mm * n->link_bw_bytes_per_s / 2.0;
     const double cap = n->wire_cap_pf_per_mm * 1e-12 * n->wire_reach_mm;
     n->energy_j_per_bit = n->wire_io_energy + 0.5 * cap * n->wire_swing_v * n->wire_swing_v;
 }

@@ -265,8 +265,8 @@ static int claim_figure(const Run *run, const RptSeriesSet *set, const RptBaseli
 
 int rpt_claims(const Run *run, const RptSeriesSet *set, const Table *t, RptClaim *out, int max)
 {
-    if (!t)
-        return 0;
+    if (!t || !t->nclaim)
+        return 0; /* most tables state none: no comparisons to work out */
     RptBaseline cmp[64];
     const int ncmp = rpt_baselines(run, cmp, 64);
     int n = 0;
