@@ -81,6 +81,22 @@ static int runs(const OpList *l, const char *name)
 
 /* ---- counts of the shipped nets ----------------------------------------- */
 
+/* ResNet-50 v1 (He et al. 2016): the downsampling stride on the first 1x1
+ * of three blocks instead of their 3x3 removes 1.5 H^2 w^2 MACs from each
+ * (H the block's input side, w its width: 56/128, 28/256, 14/512), 4.5 x
+ * 56^2 x 128^2 = 231,211,008 in all; the parameters are the same. */
+static void test_resnet50_v1_counts(void **state)
+{
+    (void)state;
+    const Model *m = model("resnet50-v1");
+    CnnStats st;
+    Diag d;
+    assert_int_equal(cnn_check(m->cnn, m->image_size, m->channels, m->classes, &st, &d), 0);
+    assert_rel(st.params, 25557032.0, 0);
+    assert_rel(st.macs, 4089184256.0 - 231211008.0, 0);
+    assert_rel(st.macs, 3.8e9, 0.03); /* He et al. Table 1: 3.8 x 10^9 */
+}
+
 /* torchvision.models.resnet50 (v1.5): ResNet50_Weights.IMAGENET1K_V1 lists
  * num_params 25,557,032 and GFLOPS 4.09 (multiply-accumulates, 224 x 224).
  * The exact MAC count 4,089,184,256 is an independent sum over the same
@@ -750,6 +766,75 @@ static void test_templates(void **state)
     rmdir(dir);
 }
 
+/* Sum of a field over the ops called `name` in a list, every run counted. */
+static double op_sum(const OpList *l, const char *name, int flops)
+{
+    double v = 0;
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->op[i].name, name))
+            v += op_runs(&l->op[i]) * (flops ? l->op[i].flops : l->op[i].bytes);
+    return v;
+}
+
+/* The NCHW layout, by hand on two convolutions of 2 images of 8 x 8: a
+ * 1x1 from 4 to 16 channels (its input needs no gradient) and a 3x3
+ * stride-1 from 16 to 16.
+ *  - On the vector units the 3x3 runs as Winograd F(2x2,3x3): 16 GEMMs of
+ *    the 2 x 4 x 4 = 32 tiles, (32 x 16).(16 x 16), 262,144 FLOPs against
+ *    the direct form's 2 x 9 x 2 x 64 x 16 x 16 = 589,824; its data
+ *    gradient the same; the 1x1 and every weight gradient stay GEMMs, and
+ *    HFU still counts the direct FLOPs.
+ *  - On tensor cores every convolution's operands are transposed, a read
+ *    and a write each at 2 bytes: forward 1x1 (512 + 2,048 elements) and
+ *    3x3 (2,048 + 2,048) = 26,624 bytes; backward the 1x1's weight
+ *    gradient (10,240) and the 3x3's data and weight gradients (2 x
+ *    16,384) = 43,008. */
+static void test_conv_layout(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/df-cnn-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/two.yaml", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("name: two convolutions\nkind: cnn\nimage_size: 8\nchannels: 4\nclasses: 8\n"
+          "dataset_samples: 1000\nnet:\n  - conv: {out: 16, kernel: 1}\n"
+          "  - conv: {out: 16, kernel: 3, pad: 1}\n  - global_avg_pool\n  - fc: {out: 8}\n  - softmax\n",
+          f);
+    fclose(f);
+    Diag d;
+    diag_clear(&d);
+    const Template *t = tdb_get(&db, &param_model_table, "two.yaml", dir, &d);
+    if (!t)
+        print_error("%s\n", d.msg);
+    assert_non_null(t);
+    const Model *m = t->obj;
+
+    GraphParams p = params(1, 1, 2);
+    Graph plain, wino, nchw;
+    build(m, &p, &plain);
+    p.winograd = 1;
+    build(m, &p, &wino);
+    assert_rel(op_sum(&wino.layer_fwd, "conv.winograd", 1), 262144.0, 0);
+    assert_rel(op_sum(&wino.layer_bwd, "conv.dgrad.winograd", 1), 262144.0, 0);
+    assert_rel(op_sum(&plain.layer_fwd, "conv", 1) - op_sum(&wino.layer_fwd, "conv", 1), 589824.0, 0);
+    assert_rel(gemm_flops(&plain) - gemm_flops(&wino), 2.0 * (589824.0 - 262144.0), 1e-12);
+    assert_rel(wino.hw_flops_per_sample, plain.hw_flops_per_sample, 1e-12);
+    assert_rel(wino.model_flops_per_sample, plain.model_flops_per_sample, 0);
+
+    p.winograd = 0;
+    p.nchw_transposes = 1;
+    build(m, &p, &nchw);
+    assert_rel(op_sum(&nchw.layer_fwd, "conv.nchw_transpose", 0), 26624.0, 0);
+    assert_rel(op_sum(&nchw.layer_bwd, "conv.nchw_transpose", 0), 43008.0, 0);
+    assert_int_equal(runs(&nchw.layer_fwd, "conv.nchw_transpose"), 4);
+    assert_int_equal(runs(&nchw.layer_bwd, "conv.nchw_transpose"), 6);
+    assert_rel(gemm_flops(&nchw), gemm_flops(&plain), 0);
+    unlink(path);
+    rmdir(dir);
+}
+
 /* ---- a whole scenario -------------------------------------------------- */
 
 static void scenario(const char *const *kv, int n, Result *r)
@@ -802,6 +887,40 @@ static void test_end_to_end(void **state)
                   rp.samples_per_s);
 }
 
+/* The stack's layout on one V100, ResNet-50 at 128 images, against the
+ * PyTorch iteration times of sandeepkumar-skb/pytorch_experiments
+ * (validation/small_batch: FP32 NCHW 342.37 ms, NHWC 412.84; AMP NCHW
+ * 152.20, NHWC 110.93): NCHW is faster in fp32 (Winograd on the vector
+ * units) and slower in fp16 (transposes around the tensor cores), each
+ * within 10 % of the measured time.  A transformer is unaffected. */
+static void test_layout_step(void **state)
+{
+    (void)state;
+    const char *prec[] = {"precision=fp32", "precision=fp16"};
+    const char *lay[] = {"system.framework.conv_layout=nchw", "system.framework.conv_layout=nhwc"};
+    const double ms[2][2] = {{342.37, 412.84}, {152.20, 110.93}};
+    double t[2][2];
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            const char *kv[] = {"system=dgx-v100",  "model=resnet50", "devices=1", "microbatch=128",
+                                "global_batch=128", prec[i],          lay[j]};
+            Result r;
+            scenario(kv, 7, &r);
+            t[i][j] = r.step_time_s * 1e3;
+            print_message("ResNet-50, V100, %s, %s: %.1f ms (measured %.2f)\n", prec[i], lay[j], t[i][j],
+                          ms[i][j]);
+            assert_rel(t[i][j], ms[i][j], 0.10);
+        }
+    assert_true(t[0][0] < t[0][1] && t[1][0] > t[1][1]);
+    Result a, b;
+    const char *gpt[] = {
+        "system=dgx-v100", "model=llama2-7b", "devices=8",      "tp=8",
+        "microbatch=1",    "global_batch=8",  "precision=fp16", "system.framework.conv_layout=nchw"};
+    scenario(gpt, 8, &a);
+    scenario(gpt, 7, &b);
+    assert_rel(a.step_time_s, b.step_time_s, 0);
+}
+
 /* cnn_split on a DGX-1 (tp 2 over NVLink, 32 images): auto chooses per
  * concat by the estimate from the device's and the link's rates, and for
  * Inception-V3 places every module's branches: as fast as branch, faster
@@ -831,12 +950,21 @@ static void test_split_modes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_resnet50_counts),    cmocka_unit_test(test_inception_counts),
-        cmocka_unit_test(test_conv_implicit_gemm), cmocka_unit_test(test_tp_split),
-        cmocka_unit_test(test_branch_placement),   cmocka_unit_test(test_inception_branch_placement),
-        cmocka_unit_test(test_pipeline_partition), cmocka_unit_test(test_recompute),
-        cmocka_unit_test(test_loader_errors),      cmocka_unit_test(test_templates),
-        cmocka_unit_test(test_end_to_end),         cmocka_unit_test(test_split_modes),
+        cmocka_unit_test(test_resnet50_counts),
+        cmocka_unit_test(test_resnet50_v1_counts),
+        cmocka_unit_test(test_conv_layout),
+        cmocka_unit_test(test_layout_step),
+        cmocka_unit_test(test_inception_counts),
+        cmocka_unit_test(test_conv_implicit_gemm),
+        cmocka_unit_test(test_tp_split),
+        cmocka_unit_test(test_branch_placement),
+        cmocka_unit_test(test_inception_branch_placement),
+        cmocka_unit_test(test_pipeline_partition),
+        cmocka_unit_test(test_recompute),
+        cmocka_unit_test(test_loader_errors),
+        cmocka_unit_test(test_templates),
+        cmocka_unit_test(test_end_to_end),
+        cmocka_unit_test(test_split_modes),
         cmocka_unit_test(test_whole_stem),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);

@@ -258,6 +258,7 @@ static const char *const grad_choices[] = {"fp32", "16bit", NULL};
 static const char *const selective_choices[] = {"megatron", "per_op", NULL};
 static const char *const dispatcher_choices[] = {"alltoall", "deepep", NULL};
 static const char *const graphs_choices[] = {"none", "router", "partial", "full", NULL};
+static const char *const layout_choices[] = {"nhwc", "nchw", NULL};
 
 /* The four keys of one regime's prediction interval (make validate writes them). */
 #define P_INTERVAL(regime, words)                                                                            \
@@ -340,6 +341,10 @@ static const ParamDef framework_defs[] = {
        "moe_preprocess: each transformer layer's static-shape work, not a dropless mixture of experts' token "
        "path from the counts' host copies to the combine nor the embedding, head and loss); full "
        "(the whole step; a dropless mixture of experts cannot be captured)"),
+    PE(Framework, "conv_layout", conv_layout, layout_choices, LAYOUT_NHWC, 0,
+       "a convolutional net's activation layout: nhwc (channels last, what tensor-core convolutions read) or "
+       "nchw (channels first: cuDNN transposes the operands of every tensor-core convolution, and runs 3x3 "
+       "stride-1 convolutions on the vector units as Winograd F(2x2,3x3) transforms)"),
     P_INTERVAL(single_node, "one node"),
     P_INTERVAL(multi_node, "several nodes"),
     P_INTERVAL(uncovered, "a row no validation source covers (every source's out-of-sample residuals)"),

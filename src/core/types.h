@@ -249,6 +249,11 @@ typedef enum { SELECTIVE_MEGATRON, SELECTIVE_PER_OP } SelectiveKind;
  * norms, dense MLPs, shared experts, the router), not a dropless mixture of
  * experts' token path nor the embedding, head and loss; or the whole step. */
 typedef enum { GRAPHS_NONE, GRAPHS_ROUTER, GRAPHS_PARTIAL, GRAPHS_FULL } GraphsKind;
+/* The memory layout the stack hands cuDNN's convolutions: channels last
+ * (NHWC, what tensor-core kernels read) or channels first (NCHW: the
+ * library transposes around every tensor-core convolution, and runs 3x3
+ * stride-1 convolutions on the vector units as Winograd transforms). */
+typedef enum { LAYOUT_NHWC, LAYOUT_NCHW } ConvLayout;
 
 /* Prediction interval of a stack on one regime: quantiles of the ratio
  * measured / predicted step time over the public validation runs of that
@@ -280,6 +285,7 @@ typedef struct {
     int ep_overlap;          /* the expert all-to-all of one microbatch hidden under another's compute */
     int ep_comm_sms;         /* SMs the overlapped expert all-to-all takes from the compute */
     GraphsKind cuda_graphs;  /* what runs as CUDA graphs, without a host dispatch per op */
+    ConvLayout conv_layout;  /* the layout of a CNN's activations: NHWC or NCHW */
     Interval single_node, multi_node;
     Interval uncovered;               /* for a row no validation source covers: every source's residuals */
     Interval moe;                     /* mixture-of-experts rows: the published MoE runs' residuals */

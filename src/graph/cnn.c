@@ -209,7 +209,9 @@ typedef struct {
     int n_units, cap_units;
     OpBuf *fwd, *bwd; /* where ops go; NULL: count only */
     int oom;
-    int whole; /* the current activation lives on one device of the group (a top-level layer run whole) */
+    int whole;    /* the current activation lives on one device of the group (a top-level layer run whole) */
+    int nchw;     /* GraphParams.nchw_transposes */
+    int winograd; /* GraphParams.winograd */
 } Walk;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -347,6 +349,35 @@ static void wgrad_split(Walk *w, const char *name, int64_t m, int64_t n, int64_t
     add_op(w, 1, &op);
 }
 
+/* A 3x3 stride-1 convolution (forward, or its data gradient, also one)
+ * on the vector units as cuDNN's Winograd F(2x2,3x3) [Lavin16]: every 2x2
+ * output tile from a 4x4 input tile in 16 multiplications where the direct
+ * form takes 36, i.e. 16 GEMMs of (tiles x c_in) . (c_in x c_out) over the
+ * N x ceil(H/2) x ceil(W/2) tiles, with the transforms in the kernel.
+ * Bytes: the input, the transformed filter (16 / 9 of the weights) and the
+ * output, once.  HFU counts the layer's direct FLOPs (what it computes),
+ * the op its multiplications (its time and energy). */
+static void winograd(Walk *w, int bwd, const char *name, int h, int wd, int64_t cin, int64_t cout,
+                     double bytes)
+{
+    const int64_t tiles = w->nb * (int64_t)((h + 1) / 2) * ((wd + 1) / 2);
+    Op op = graph_gemm_op_bytes(name, COMP_GEMM, 16, tiles, cout, cin, bytes);
+    add_op(w, bwd, &op);
+    const double direct = 2.0 * 9.0 * (double)w->nb * h * wd * (double)cin * (double)cout;
+    const double more = (direct - op.flops) * (double)w->tp;
+    w->u.group_flops += more;
+    if (!bwd)
+        w->u.group_fwd_flops += more;
+}
+
+/* NCHW tensors around a tensor-core convolution, which reads and writes
+ * NHWC: cuDNN transposes each operand in a kernel of its own, a read and a
+ * write of the tensor (`elems` elements). */
+static void nchw_transpose(Walk *w, int bwd, double elems)
+{
+    membound(w, bwd, "conv.nchw_transpose", COMP_MEMBOUND, 2.0 * elems * w->e, 0.0);
+}
+
 /* Output size of a window: 'same' gives ceil(in / s); otherwise
  * floor((in + 2p - k) / s) + 1, or 0 when the window does not fit. */
 static int out_dim(int in, int k, int s, int p)
@@ -408,7 +439,15 @@ static int layer_conv(Walk *w, const CnnLayer *L, int in, Shape *s)
                       (L->bias ? (double)cout : 0.0));
     w->u.macs += (double)ho * wo * (double)cout * (double)k;
 
-    gemm(w, 0, "conv", COMP_GEMM, m, cl, k, (x + (double)k * cl) * ei + raw * e);
+    const int wino = w->winograd && L->kh == 3 && L->kw == 3 && L->sh == 1 && L->sw == 1;
+    if (w->nchw)
+        nchw_transpose(w, 0, x);
+    if (wino)
+        winograd(w, 0, "conv.winograd", ho, wo, cin, cl, (x + 16.0 * (double)cin * cl) * ei + raw * e);
+    else
+        gemm(w, 0, "conv", COMP_GEMM, m, cl, k, (x + (double)k * cl) * ei + raw * e);
+    if (w->nchw)
+        nchw_transpose(w, 0, raw);
     w->t[in].saved = 1; /* the weight gradient reads it */
     int cur = tensor_new(w, raw * e, 1);
     if (cur < 0)
@@ -435,9 +474,21 @@ static int layer_conv(Walk *w, const CnnLayer *L, int in, Shape *s)
     if (grad_in) {
         if (w->tp > 1)
             comm(w, 1, "conv.dgrad.reducescatter", COLL_REDUCESCATTER, x * e);
-        gemm(w, 1, "conv.dgrad", COMP_GEMM, m, k, cl, raw * e + (double)k * cl * ei + x * e);
+        if (w->nchw) /* the gradients, in and out (backward lists run last first) */
+            nchw_transpose(w, 1, x);
+        if (wino)
+            winograd(w, 1, "conv.dgrad.winograd", s->h, s->w, cl, cin,
+                     raw * e + 16.0 * (double)cin * cl * ei + x * e);
+        else
+            gemm(w, 1, "conv.dgrad", COMP_GEMM, m, k, cl, raw * e + (double)k * cl * ei + x * e);
+        if (w->nchw)
+            nchw_transpose(w, 1, raw);
     }
     wgrad_split(w, "conv.wgrad", k, cl, m, (x + raw) * ei);
+    if (w->nchw) { /* the weight gradient's own copies of the input and the output gradient */
+        nchw_transpose(w, 1, x);
+        nchw_transpose(w, 1, raw);
+    }
     if (L->bn)
         membound(w, 1, "bn.bwd", COMP_MEMBOUND, 5.0 * raw * e, FLOPS_BN_BWD * raw);
     if (L->relu)
@@ -1101,6 +1152,8 @@ static int plan_make(const Model *m, const GraphParams *p, Plan *pl, Diag *d)
     w->rated = p->rates.flop_s > 0 && p->rates.hbm_bytes_s > 0 && p->rates.coll_bytes_s > 0;
     w->e = graph_act_elem_bytes(p->precision);
     w->e_in = graph_gemm_elem_bytes(p->precision);
+    w->nchw = p->nchw_transposes;
+    w->winograd = p->winograd;
     w->classes = m->classes;
     Shape o;
     if (walk_net(w, m->image_size, m->channels, 0, 0, NULL, NULL, &o))
@@ -1261,6 +1314,8 @@ static int build(const Model *m, const GraphParams *p, const Plan *pl, OpBuf *fw
     w2.rated = pl->w.rated;
     w2.e = pl->w.e;
     w2.e_in = pl->w.e_in;
+    w2.nchw = pl->w.nchw;
+    w2.winograd = pl->w.winograd;
     w2.classes = pl->w.classes;
     Shape o;
     int bad = walk_net(&w2, m->image_size, m->channels, pl->first[heavy], pl->first[heavy + 1], fwd, bwd, &o);

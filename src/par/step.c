@@ -528,6 +528,11 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Work *
     gp.unfused = !fw->fused_elementwise;
     gp.unfused_xent = !fw->fused_xent;
     gp.fused_dispatch = fw->dispatcher == DISPATCH_DEEPEP;
+    if (mdl->kind == MODEL_CNN && fw->conv_layout == LAYOUT_NCHW) {
+        const int matrix = precision_fallback(x->nominal->matrix_flops, sc->precision) < PREC_COUNT;
+        gp.nchw_transposes = matrix;
+        gp.winograd = !matrix;
+    }
     if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time (at the nominal clock) */
         graph_rates(x->nominal, sc->precision, sys, &x->tp_group, &gp.rates);
     /* byte for byte on purpose: both were cleared whole (padding too) and
