@@ -218,7 +218,7 @@ def template_peak(system, precision="bf16"):
 
 TEMPLATE_PEAKS = {}
 # the device generation of each system a validation run uses (the device templates' `generation`)
-GEN_OF_SYSTEM = {"dgx-a100-80g": "ampere", "dgx-a100-40g": "ampere", "vtrain-a100": "ampere",
+GEN_OF_SYSTEM = {"dgx-v100": "volta", "dgx-a100-80g": "ampere", "dgx-a100-40g": "ampere", "vtrain-a100": "ampere",
                  "dgx-h100": "hopper", "dgx-h200": "hopper", "dgx-b200": "blackwell", "gb200-nvl72": "blackwell"}
 
 PCOLS = ["scenario", "series", "system", "system.framework", "system.inter.bandwidth", "model", "devices",
@@ -552,10 +552,46 @@ SMALL_BATCH_GATE = 0.10  # issue 26: the gated rows' mean |error| (the table's `
 
 
 def evaluate_small_batch(deepflow, root):
-    """[(id, source, stack, predicted, measured images/s, gated)] for validation/small_batch/runs.csv."""
-    return [(row["id"], row["source"], row["stack"], float(r["samples_per_s"]), float(row["images_per_s"]),
-             row["gated"] == "yes")
-            for row, r in eval_rows(deepflow, root, SMALL_BATCH, "small-batch row")]
+    """[(id, source, stack, predicted, measured images/s, gated)] for validation/small_batch/runs.csv; the
+    gated rows also go to SMALL_ROWS (the stack they ran on, its system, devices, images a device)."""
+    out = []
+    for row, r in eval_rows(deepflow, root, SMALL_BATCH, "small-batch row"):
+        gated = row["gated"] == "yes"
+        out.append((row["id"], row["source"], row["stack"], float(r["samples_per_s"]), float(row["images_per_s"]),
+                    gated))
+        if gated:
+            kv = dict(a.strip().split("=", 1) for a in row["eval"].split(";") if a.strip())
+            SMALL_ROWS.append({"source": row["source"],
+                               "stack": kv.get("system.framework") or system_stack(root, kv["system"]),
+                               "system": kv["system"], "devices": int(r["devices"]),
+                               "batch": int(r["microbatch"]),
+                               "ratio": float(r["samples_per_s"]) / float(row["images_per_s"])})
+    return out
+
+
+SMALL_ROWS = []  # the gated V100 CNN rows (evaluate_small_batch), which give their stack its range
+
+
+def small_batch_interval(stack):
+    """A stack's single-node range from the gated V100 CNN rows it ran: measured / predicted step time, each
+    source weighing the same (interval_from); coverage: a source's rows inside the range built without it, on
+    average over the sources.  None when none ran on it."""
+    by = {}
+    for r in SMALL_ROWS:
+        if r["stack"] == stack:
+            by.setdefault(r["source"], []).append(r["ratio"])
+    if not by:
+        return None
+    lo, hi = interval_from(by)
+    ratios = [x for v in by.values() for x in v]
+    mean_err = sum(abs(1.0 / x - 1.0) for x in ratios) / len(ratios)
+    cov = []
+    for src, v in by.items():
+        rest = {k: w for k, w in by.items() if k != src}
+        if rest:
+            a, b = interval_from(rest)
+            cov.append(sum(1 for x in v if a <= x <= b) / len(v))
+    return lo, hi, len(ratios), mean_err, sum(cov) / len(cov) if cov else float("nan")
 
 
 def small_batch_lines(sb):
@@ -1255,10 +1291,23 @@ def main():
     sb_lines, sb_mean = small_batch_lines(sb)
     for line in sb_lines:
         print(line)
+    for st in sorted({r["stack"] for r in SMALL_ROWS}):  # their stack's range (it has no published runs)
+        iv = small_batch_interval(st)
+        intervals[(st, "single")] = iv
+        print("  %s's single-node range from these rows: %.3f .. %.3f (%d runs; a source's runs inside the "
+              "range built without it: %.0f %%)" % (st, iv[0], iv[1], iv[2], 100 * iv[4]))
     if sb_mean > SMALL_BATCH_GATE:
         bad.append("V100 CNN training: %.1f %% mean |error| against its gate of %.0f %%" % (
             100 * sb_mean, 100 * SMALL_BATCH_GATE))
-    rt = readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv)
+    gated = [r for r in SMALL_ROWS]
+    gavel = [(rid, p / m - 1) for rid, src, _, p, m, g in sb if not g]
+    small = (sb_mean, len(gated), min(r["batch"] for r in gated), max(r["batch"] for r in gated), gated[0]["stack"],
+             small_batch_interval(gated[0]["stack"]),
+             "Gavel's PyTorch runs on real ImageNet data (16 to 128 images, shown, not gated): the model's rate is %s "
+             "to %s above theirs, which add a per-step cost outside the training step (SOURCES.md)." % (
+                 pct(min(e for _, e in gavel)), pct(max(e for _, e in gavel))))
+    rt = readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv,
+                      small)
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
     for (gen, prec), (v, rid) in sorted(ceilings.items()):
         print("  %-10s %-5s %5.1f %%  %s" % (gen, prec, 100 * v, rid))
@@ -1321,7 +1370,7 @@ def pct(x):
 
 
 def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, rho, misses, moe_table=(),
-                 moe_iv=None):
+                 moe_iv=None, small=None):
     out = ["| source | stack family | runs | in sample: mean \\|error\\| | left out: mean \\|error\\| | "
            "left out: max | left out: signed | in the 90 % range (out of sample) | gate |\n",
            "|---|---|---|---|---|---|---|---|---|\n"]
@@ -1343,6 +1392,13 @@ def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs
         if moe_iv:
             out.append("\nA mixture-of-experts row on their stack gets the range %.2f to %.2f (measured / predicted) "
                        "from them.\n" % (moe_iv[0], moe_iv[1]))
+    if small:
+        mean, n, lo_b, hi_b, st, iv, ungated = small
+        out.append("\nV100 CNN training (`validation/small_batch`, ResNet-50 and Inception-V3, 1 and 8 GPUs, no "
+                   "value fitted to them): %s mean |error| over %d runs at %d to %d images a GPU (gate %.0f %%). "
+                   "The 2019 stack (%s) takes its single-node range from them, %.2f to %.2f (measured / predicted); "
+                   "a row below %d images a GPU gets the widest range and is flagged. %s\n" % (
+                       pct(mean), n, lo_b, hi_b, 100 * SMALL_BATCH_GATE, st, iv[0], iv[1], lo_b, ungated))
     out.append("vTrain multi-node: worst rank correlation within a model group %.2f.\n" % rho)
     if misses:
         out.append("Published runs off by more than 10 %% when their source is left out of the fit (negative: "
@@ -1454,9 +1510,10 @@ def check_fits(root, fitted):
 
 
 def covered(rows, stack):
-    """the device generations and model classes a stack's validation runs cover, and the devices of its
-    family's largest run."""
-    gens, models, most = set(), set(), 0
+    """the device generations and model classes a stack's validation runs cover, the devices of its
+    family's largest run, and the smallest batch a device ran where that is what its runs bound (the V100 CNN
+    rows: images a device; 0: no bound)."""
+    gens, models, most, least = set(), set(), 0, 0
     fam = family_of(stack)
     for r in rows:
         if r["stack"] == stack:
@@ -1464,7 +1521,13 @@ def covered(rows, stack):
             models.add("dense")
         if fam and r["family"] == fam:  # the scale its family's fit was tested at
             most = max(most, int(r["sc"]["devices"]))
-    return " ".join(sorted(g for g in gens if g)), " ".join(sorted(models)), most
+    for r in SMALL_ROWS:
+        if r["stack"] == stack:
+            gens.add(GEN_OF_SYSTEM.get(r["system"], ""))
+            models.add("cnn")
+            most = max(most, r["devices"])
+            least = min(least, r["batch"]) if least else r["batch"]
+    return " ".join(sorted(g for g in gens if g)), " ".join(sorted(models)), most, least
 
 
 def interval_lines(intervals, stack, pooled, cover):
@@ -1486,6 +1549,8 @@ def interval_lines(intervals, stack, pooled, cover):
         out.append("  max_devices: %d\n" % cover[2])
         out.append("  generations: \"%s\"\n" % cover[0])
         out.append("  models: \"%s\"\n" % (cover[1] + (" moe" if moe and stack in MOE[1] else "")))
+    if cover[3]:
+        out.append("  min_batch: %d\n" % cover[3])
     return out
 
 

@@ -851,6 +851,32 @@ static void test_interval_coverage(void **state)
     assert_rel(moe.interval_lo, fmin(fw->moe.lo, fw->uncovered.lo), 1e-12);
     assert_rel(moe.interval_hi, fmax(fw->moe.hi, fw->uncovered.hi), 1e-12);
     assert_non_null(strstr(moe.interval_basis, "no validation run on a hopper device"));
+
+    /* the 2019 stack's range comes from V100 CNN runs of one node at 128 to
+     * 384 images a GPU (validation/small_batch): a CNN row at 128 gets it,
+     * one at 16 the widest range and a flag, as does a row on two nodes
+     * (no multi-node run) and an LSTM (no run of that class, no flag) */
+    Result cnn, small, nodes, lstm;
+    const char *v100 = "system=dgx-v100, model=resnet50, tp=1, pp=1, precision=fp16";
+    eval_spec(f, v100, "devices=8, microbatch=128, global_batch=1024", &cnn);
+    fw = &f->sc.system.framework;
+    assert_int_equal(fw->min_batch, 128);
+    assert_true(fw->single_node.runs > 0 && fw->multi_node.runs == 0);
+    assert_rel(cnn.interval_lo, fw->single_node.lo, 1e-12);
+    assert_int_equal(cnn.batch_below, 0);
+    eval_spec(f, v100, "devices=8, microbatch=16, global_batch=128", &small);
+    assert_rel(small.interval_hi, fw->uncovered.hi, 1e-12);
+    assert_int_equal(small.batch_below, 1);
+    assert_string_equal(small.interval_basis,
+                        "TensorFlow 1.x + Horovod (V100 era): below the 128 samples a device "
+                        "of its smallest-batch validation run; every source's range (1810 runs)");
+    eval_spec(f, v100, "devices=16, microbatch=16, global_batch=256", &nodes);
+    assert_int_equal(nodes.batch_below, 1);
+    assert_non_null(strstr(nodes.interval_basis, "no multi-node validation run"));
+    eval_spec(f, "system=dgx-v100, model=biglstm, tp=1, pp=1, precision=fp16",
+              "devices=8, microbatch=32, global_batch=256", &lstm);
+    assert_int_equal(lstm.batch_below, 0);
+    assert_non_null(strstr(lstm.interval_basis, "no validation run of a lstm model"));
 }
 
 /* Four layers of Qwen3-30B-A3B's shape on 8 H100s: 128 fine-grained

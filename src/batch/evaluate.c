@@ -96,14 +96,24 @@ static void prediction_interval(const Scenario *sc, Result *r)
     const char *gen = sc->system.device.generation, *cls = model_class_name(&sc->model);
     const int moe = !strcmp(cls, "moe") && fw->moe.lo > 0;
     char why[96] = "";
+    /* a row of a validated model class with fewer samples a device than any
+     * of the class's runs (the V100 CNN rows: make validate) */
+    r->batch_below =
+        fw->min_batch > 0 && r->st.microbatch < fw->min_batch && text_word_listed(fw->model_classes, cls);
     if (iv->runs <= 0)
-        snprintf(why, sizeof why, "no validation run of its own");
+        snprintf(why, sizeof why, "%s",
+                 other->runs <= 0 ? "no validation run of its own"
+                 : multi          ? "no multi-node validation run"
+                                  : "no single-node validation run");
     else if (!gen[0] || !text_word_listed(fw->generations, gen))
         snprintf(why, sizeof why, "no validation run on a %s device", gen[0] ? gen : "derived or unnamed");
     else if (!moe && !text_word_listed(fw->model_classes, cls))
         snprintf(why, sizeof why, "no validation run of a %s model", cls);
     else if (fw->max_devices > 0 && sc->devices > fw->max_devices)
         snprintf(why, sizeof why, "beyond the %d devices of its largest validation run", fw->max_devices);
+    else if (r->batch_below)
+        snprintf(why, sizeof why, "below the %d samples a device of its smallest-batch validation run",
+                 fw->min_batch);
     if (!(iv->lo > 0)) {
         snprintf(r->interval_basis, sizeof r->interval_basis, "none: %s is not a prediction", fw->name);
         return;

@@ -353,6 +353,10 @@ static const ParamDef framework_defs[] = {
        "device generations the stack's validation runs cover, space-separated (make validate)"),
     PI(Framework, "interval.max_devices", max_devices, 0, 1e8, 0, 0, 0,
        "devices of the stack's largest validation run: a row on more is beyond what was validated"),
+    PI(Framework, "interval.min_batch", min_batch, 0, 1e8, 0, 0, 0,
+       "samples a device of the stack's smallest-batch validation run, where its runs bound it (make "
+       "validate): "
+       "a row with fewer per microbatch is beyond what was validated (0: no bound)"),
     PS(Framework, "interval.models", model_classes, 0,
        "model classes the stack's validation runs cover: dense, moe, lstm, cnn, gemm (make validate)"),
 };

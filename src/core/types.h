@@ -292,6 +292,7 @@ typedef struct {
     char generations[NAME_MAX_LEN];   /* device generations its validation runs cover, space-separated */
     char model_classes[NAME_MAX_LEN]; /* model classes they cover (dense, moe, lstm, cnn, gemm) */
     int max_devices;                  /* devices of its largest validation run (0: not stated) */
+    int min_batch; /* samples a device of its smallest-batch validation run (0: no bound) */
 } Framework;
 
 typedef struct {
@@ -670,6 +671,7 @@ typedef struct {
     char interval_basis[160]; /* which runs the interval comes from */
     double epochs;            /* epochs to train (NaN when the amount is not in epochs) */
     int conv_extrapolated;    /* -1: no curve used; 0: batch inside the measured range; 1: outside it */
+    int batch_below;          /* 1: fewer samples a device than the stack's smallest validated (min_batch) */
     /* Sensitivity to the convergence curve: time to train with its
      * critical batch halved and doubled (NaN: no curve used), and the
      * speedups over the baseline with them (batch runner). */

@@ -104,14 +104,18 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
         xl_put_num(x, sh, row, B_TIME, xl_ttt_shown(x, rr), x->days);
     else
         xl_put_num(x, sh, row, B_TIME, r->step_time_s, x->secs);
+    int lines = 1; /* of the row's wrapped cells */
     if (isfinite(r->interval_lo) && isfinite(r->interval_hi)) {
         /* a global batch beyond what its convergence curve's source
-         * measured: said here too, not only on the Scenarios sheet */
-        char range[96];
-        snprintf(range, sizeof range, "%.3g to %.3g%s", xl_shown_time(x, rr, r->interval_lo),
+         * measured, a batch a device below what its stack was validated
+         * at: said here too, not only on the Scenarios sheet */
+        char range[128];
+        snprintf(range, sizeof range, "%.3g to %.3g%s%s", xl_shown_time(x, rr, r->interval_lo),
                  xl_shown_time(x, rr, r->interval_hi),
-                 x->set.by_ttt && r->conv_extrapolated > 0 ? "; curve extrapolated" : "");
-        xl_put_text(x, sh, row, B_RANGE, range, NULL);
+                 x->set.by_ttt && r->conv_extrapolated > 0 ? "; curve extrapolated" : "",
+                 r->batch_below ? "; batch below the validated" : "");
+        xl_put_text(x, sh, row, B_RANGE, range, x->wrap_low); /* wrapped, as the strategy below */
+        lines = (int)((xl_utf8_chars(range) + 35) / 36);
     } else {
         xl_put_text(x, sh, row, B_RANGE, "none (ideal stack)", x->note);
     }
@@ -122,9 +126,11 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
     char st[256];
     strategy_describe(&r->st, 1, st, sizeof st);
     xl_put_text(x, sh, row, B_STRAT, st, x->wrap_low); /* wrapped past the sheet's widest column (40) */
-    const size_t chars = xl_utf8_chars(st);
-    if (chars > 36)
-        xl_header_height(sh, row, (int)((chars + 35) / 36));
+    const int st_lines = (int)((xl_utf8_chars(st) + 35) / 36);
+    if (st_lines > lines)
+        lines = st_lines;
+    if (lines > 1)
+        xl_header_height(sh, row, lines);
     xl_put_num(x, sh, row, B_SPS, r->samples_per_s, x->kw);
     xl_put_num(x, sh, row, B_MFU, r->mfu, x->pct);
     xl_put_num(x, sh, row, B_SCALE, r->scaling_efficiency, x->pct);
