@@ -569,6 +569,16 @@ def evaluate_small_batch(deepflow, root):
     return out
 
 
+LSTM_TABLE = os.path.join("validation", "small_batch", "lstm.csv")
+
+
+def evaluate_lstm(deepflow, root):
+    """[(id, stack, predicted, measured tokens/s)] for validation/small_batch/lstm.csv (shown, not gated)."""
+    return [(row["id"], row["stack"], float(r["samples_per_s"]) * float(row["tokens_per_sample"]),
+             float(row["tokens_per_s"]))
+            for row, r in eval_rows(deepflow, root, LSTM_TABLE, "LSTM row")]
+
+
 SMALL_ROWS = []  # the gated V100 CNN rows (evaluate_small_batch), which give their stack its range
 
 
@@ -1291,6 +1301,11 @@ def main():
     sb_lines, sb_mean = small_batch_lines(sb)
     for line in sb_lines:
         print(line)
+    lstm = evaluate_lstm(deepflow, root)
+    print("\nV100 LSTM training (validation/small_batch/lstm.csv; tokens/s; shown, not gated: SOURCES.md says why):")
+    for rid, stack, pred, meas in lstm:
+        print("  %-28s %-22s predicted %9.0f  measured %9.0f  %+6.1f %%" % (rid, stack, pred, meas,
+                                                                              100 * (pred / meas - 1)))
     for st in sorted({r["stack"] for r in SMALL_ROWS}):  # their stack's range (it has no published runs)
         iv = small_batch_interval(st)
         intervals[(st, "single")] = iv
