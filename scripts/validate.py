@@ -579,6 +579,45 @@ def evaluate_lstm(deepflow, root):
             for row, r in eval_rows(deepflow, root, LSTM_TABLE, "LSTM row")]
 
 
+GEMM_V100 = os.path.join("validation", "kernels", "gemm_v100.csv")
+
+
+def evaluate_gemm_v100(deepflow, root):
+    """[(precision, m, n, k, predicted ms, measured ms)] for validation/kernels/gemm_v100.csv: deepflow's
+    GEMM on the V100 template (model=gemm, one call a shape; transposes are not modelled)."""
+    with open(os.path.join(root, GEMM_V100), newline="") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    pred = {}
+    out = []
+    for r in rows:
+        key = (r["precision"], r["m"], r["n"], r["k"])
+        if key not in pred:
+            p = subprocess.run([deepflow, "eval", "system=dgx-v100", "model=gemm", "model.m=" + r["m"],
+                                "model.n=" + r["n"], "model.k=" + r["k"], "devices=1", "precision=" + r["precision"],
+                                "--format", "csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=root)
+            d = list(csv.DictReader(p.stdout.splitlines()))
+            if p.returncode != 0 or not d or d[0]["status"] != "ok":
+                raise SystemExit("validate: GEMM %s did not evaluate: %s" % ("x".join(key[1:]), p.stderr.strip()))
+            pred[key] = 1e3 * float(d[0]["step_time_s"])
+        out.append((r["precision"], int(r["m"]), int(r["n"]), int(r["k"]), pred[key], float(r["measured_ms"])))
+    return out
+
+
+def gemm_v100_lines(gm):
+    """The V100 GEMM table's summary as make validate prints it: per precision, skinny shapes (a side of at most
+    128) and the rest."""
+    lines = []
+    for prec in ("fp32", "fp16"):
+        for name, keep in (("a side <= 128", lambda m, n: min(m, n) <= 128), ("larger", lambda m, n: min(m, n) > 128)):
+            errs = [p / t - 1 for pr, m, n, k, p, t in gm if pr == prec and keep(m, n)]
+            if errs:
+                lines.append("  %-5s %-14s %4d shapes  mean |error| %5.1f %%  signed %+6.1f %%  range %+.0f .. %+.0f %%"
+                             % (prec, name, len(errs), 100 * sum(abs(e) for e in errs) / len(errs),
+                                100 * sum(errs) / len(errs), 100 * min(errs), 100 * max(errs)))
+    return lines
+
+
 SMALL_ROWS = []  # the gated V100 CNN rows (evaluate_small_batch), which give their stack its range
 
 
@@ -1300,6 +1339,11 @@ def main():
     print("\nV100 CNN training (validation/small_batch; images/s; SOURCES.md says why Gavel's rows are not gated):")
     sb_lines, sb_mean = small_batch_lines(sb)
     for line in sb_lines:
+        print(line)
+    gm = evaluate_gemm_v100(deepflow, root)
+    print("\nV100 GEMMs (validation/kernels/gemm_v100.csv, DeepBench; error = predicted / measured time - 1; shown, "
+          "not gated):")
+    for line in gemm_v100_lines(gm):
         print(line)
     lstm = evaluate_lstm(deepflow, root)
     print("\nV100 LSTM training (validation/small_batch/lstm.csv; tokens/s; shown, not gated: SOURCES.md says why):")
