@@ -1365,8 +1365,15 @@ def main():
              "Gavel's PyTorch runs on real ImageNet data (16 to 128 images, shown, not gated): the model's rate is %s "
              "to %s above theirs, which add a per-step cost outside the training step (SOURCES.md)." % (
                  pct(min(e for _, e in gavel)), pct(max(e for _, e in gavel))))
+    gnmt = [p / m for rid, _, p, m in lstm if "gnmt" in rid]
+    big = [p / m for rid, _, p, m in lstm if "biglstm" in rid]
+    lstm_note = ("V100 LSTM training (`validation/small_batch/lstm.csv`, NVIDIA's GNMT v2 in TensorFlow NGC 19.03 "
+                 "and PyTorch NGC 19.05 on 1 and 8 GPUs, f-lm's BigLSTM on 4; shown, not gated): deepflow's rate is "
+                 "%.1fx to %.1fx the measured GNMT and %.1fx BigLSTM's. An LSTM's per-step kernels and host costs "
+                 "are not modelled yet; DeepBench's V100 GEMM times (`validation/kernels`) show the skinny GEMMs of a "
+                 "recurrent step taking longer than the model gives." % (min(gnmt), max(gnmt), big[0]))
     rt = readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv,
-                      small)
+                      small, lstm_note)
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
     for (gen, prec), (v, rid) in sorted(ceilings.items()):
         print("  %-10s %-5s %5.1f %%  %s" % (gen, prec, 100 * v, rid))
@@ -1429,7 +1436,7 @@ def pct(x):
 
 
 def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, rho, misses, moe_table=(),
-                 moe_iv=None, small=None):
+                 moe_iv=None, small=None, lstm_note=""):
     out = ["| source | stack family | runs | in sample: mean \\|error\\| | left out: mean \\|error\\| | "
            "left out: max | left out: signed | in the 90 % range (out of sample) | gate |\n",
            "|---|---|---|---|---|---|---|---|---|\n"]
@@ -1458,6 +1465,8 @@ def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs
                    "The 2019 stack (%s) takes its single-node range from them, %.2f to %.2f (measured / predicted); "
                    "a row below %d images a GPU gets the widest range and is flagged. %s\n" % (
                        pct(mean), n, lo_b, hi_b, 100 * SMALL_BATCH_GATE, st, iv[0], iv[1], lo_b, ungated))
+    if lstm_note:
+        out.append("\n" + lstm_note + "\n")
     out.append("vTrain multi-node: worst rank correlation within a model group %.2f.\n" % rho)
     if misses:
         out.append("Published runs off by more than 10 %% when their source is left out of the fit (negative: "
