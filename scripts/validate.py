@@ -561,7 +561,7 @@ def evaluate_small_batch(deepflow, root):
                     gated))
         if gated:
             kv = dict(a.strip().split("=", 1) for a in row["eval"].split(";") if a.strip())
-            SMALL_ROWS.append({"source": row["source"],
+            SMALL_ROWS.append({"class": "cnn", "source": row["source"],
                                "stack": kv.get("system.framework") or system_stack(root, kv["system"]),
                                "system": kv["system"], "devices": int(r["devices"]),
                                "batch": int(r["microbatch"]),
@@ -573,10 +573,41 @@ LSTM_TABLE = os.path.join("validation", "small_batch", "lstm.csv")
 
 
 def evaluate_lstm(deepflow, root):
-    """[(id, stack, predicted, measured tokens/s)] for validation/small_batch/lstm.csv (shown, not gated)."""
-    return [(row["id"], row["stack"], float(r["samples_per_s"]) * float(row["tokens_per_sample"]),
-             float(row["tokens_per_s"]))
-            for row, r in eval_rows(deepflow, root, LSTM_TABLE, "LSTM row")]
+    """[(id, stack, predicted, measured tokens/s)] for validation/small_batch/lstm.csv (shown, not gated); each
+    row also goes to LSTM_ROWS (the stack it ran on), which gives that stack the range of its LSTM rows."""
+    out = []
+    for row, r in eval_rows(deepflow, root, LSTM_TABLE, "LSTM row"):
+        pred = float(r["samples_per_s"]) * float(row["tokens_per_sample"])
+        out.append((row["id"], row["stack"], pred, float(row["tokens_per_s"])))
+        kv = dict(a.strip().split("=", 1) for a in row["eval"].split(";") if a.strip())
+        LSTM_ROWS.append({"class": "lstm", "source": row["source"], "stack": kv.get("system.framework") or system_stack(root, kv["system"]),
+                          "system": kv["system"], "devices": int(r["devices"]), "batch": int(r["microbatch"]),
+                          "ratio": pred / float(row["tokens_per_s"])})
+    return out
+
+
+LSTM_ROWS = []  # the measured LSTM rows (evaluate_lstm)
+
+
+def class_interval(rows):
+    """A range from measured rows of one class: measured / predicted step time, each source weighing the same
+    (interval_from); coverage: a source's rows inside the range built without it, on average over the sources.
+    None with fewer than MIN_SOURCES sources or MIN_RUNS rows (as the MoE range)."""
+    by = {}
+    for r in rows:
+        by.setdefault(r["source"], []).append(r["ratio"])
+    if len(by) < MIN_SOURCES or len(rows) < MIN_RUNS:  # as the MoE range
+        return None
+    lo, hi = interval_from(by)
+    ratios = [x for v in by.values() for x in v]
+    mean_err = sum(abs(1.0 / x - 1.0) for x in ratios) / len(ratios)
+    cov = []
+    for src, v in by.items():
+        rest = {k: w for k, w in by.items() if k != src}
+        if rest:
+            a, b = interval_from(rest)
+            cov.append(sum(1 for x in v if a <= x <= b) / len(v))
+    return lo, hi, len(ratios), mean_err, sum(cov) / len(cov) if cov else float("nan")
 
 
 GEMM_V100 = os.path.join("validation", "kernels", "gemm_v100.csv")
@@ -622,25 +653,9 @@ SMALL_ROWS = []  # the gated V100 CNN rows (evaluate_small_batch), which give th
 
 
 def small_batch_interval(stack):
-    """A stack's single-node range from the gated V100 CNN rows it ran: measured / predicted step time, each
-    source weighing the same (interval_from); coverage: a source's rows inside the range built without it, on
-    average over the sources.  None when none ran on it."""
-    by = {}
-    for r in SMALL_ROWS:
-        if r["stack"] == stack:
-            by.setdefault(r["source"], []).append(r["ratio"])
-    if not by:
-        return None
-    lo, hi = interval_from(by)
-    ratios = [x for v in by.values() for x in v]
-    mean_err = sum(abs(1.0 / x - 1.0) for x in ratios) / len(ratios)
-    cov = []
-    for src, v in by.items():
-        rest = {k: w for k, w in by.items() if k != src}
-        if rest:
-            a, b = interval_from(rest)
-            cov.append(sum(1 for x in v if a <= x <= b) / len(v))
-    return lo, hi, len(ratios), mean_err, sum(cov) / len(cov) if cov else float("nan")
+    """A stack's single-node range from the gated V100 CNN rows it ran (class_interval); None when none ran on
+    it."""
+    return class_interval([r for r in SMALL_ROWS if r["stack"] == stack])
 
 
 def small_batch_lines(sb):
@@ -1350,6 +1365,11 @@ def main():
     for rid, stack, pred, meas in lstm:
         print("  %-28s %-22s predicted %9.0f  measured %9.0f  %+6.1f %%" % (rid, stack, pred, meas,
                                                                               100 * (pred / meas - 1)))
+    for st in sorted({r["stack"] for r in LSTM_ROWS}):
+        iv = class_interval([r for r in LSTM_ROWS if r["stack"] == st])
+        if iv:
+            print("  %s's LSTM range from these rows: %.3f .. %.3f (%d runs; a source's runs inside the range "
+                  "built without it: %.0f %%)" % (st, iv[0], iv[1], iv[2], 100 * iv[4]))
     for st in sorted({r["stack"] for r in SMALL_ROWS}):  # their stack's range (it has no published runs)
         iv = small_batch_interval(st)
         intervals[(st, "single")] = iv
@@ -1365,13 +1385,16 @@ def main():
              "Gavel's PyTorch runs on real ImageNet data (16 to 128 images, shown, not gated): the model's rate is %s "
              "to %s above theirs, which add a per-step cost outside the training step (SOURCES.md)." % (
                  pct(min(e for _, e in gavel)), pct(max(e for _, e in gavel))))
+    lstm_iv = class_interval([r for r in LSTM_ROWS if r["stack"] == gated[0]["stack"]])
     gnmt = [p / m for rid, _, p, m in lstm if "gnmt" in rid]
     big = [p / m for rid, _, p, m in lstm if "biglstm" in rid]
     lstm_note = ("V100 LSTM training (`validation/small_batch/lstm.csv`, NVIDIA's GNMT v2 in TensorFlow NGC 19.03 "
-                 "and PyTorch NGC 19.05 on 1 and 8 GPUs, f-lm's BigLSTM on 4; shown, not gated): deepflow's rate is "
+                 "and PyTorch NGC 19.05 on 1 to 8 GPUs, f-lm's BigLSTM on 4; shown, not gated): deepflow's rate is "
                  "%.1fx to %.1fx the measured GNMT and %.1fx BigLSTM's. An LSTM's per-step kernels and host costs "
                  "are not modelled yet; DeepBench's V100 GEMM times (`validation/kernels`) show the skinny GEMMs of a "
-                 "recurrent step taking longer than the model gives." % (min(gnmt), max(gnmt), big[0]))
+                 "recurrent step taking longer than the model gives. Until they are, an LSTM row on the 2019 stack "
+                 "takes its range from these runs: %.1f to %.1f times the predicted time." % (
+                     min(gnmt), max(gnmt), big[0], lstm_iv[0], lstm_iv[1]))
     rt = readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv,
                       small, lstm_note)
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
@@ -1589,10 +1612,10 @@ def covered(rows, stack):
             models.add("dense")
         if fam and r["family"] == fam:  # the scale its family's fit was tested at
             most = max(most, int(r["sc"]["devices"]))
-    for r in SMALL_ROWS:
+    for r in SMALL_ROWS + LSTM_ROWS:
         if r["stack"] == stack:
             gens.add(GEN_OF_SYSTEM.get(r["system"], ""))
-            models.add("cnn")
+            models.add(r["class"])
             most = max(most, r["devices"])
             least = min(least, r["batch"]) if least else r["batch"]
     return " ".join(sorted(g for g in gens if g)), " ".join(sorted(models)), most, least
@@ -1613,6 +1636,9 @@ def interval_lines(intervals, stack, pooled, cover):
     moe = MOE[0] if cover[0] else None
     if moe:
         out.append("  moe: {lo: %.3f, hi: %.3f, runs: %d, mean_error: %.3f, coverage: %.3f}\n" % moe)
+    lstm = class_interval([r for r in LSTM_ROWS if r["stack"] == stack])
+    if lstm:
+        out.append("  lstm: {lo: %.3f, hi: %.3f, runs: %d, mean_error: %.3f, coverage: %.3f}\n" % lstm)
     if cover[0]:  # a stack without runs covers nothing: every row gets the uncovered range
         out.append("  max_devices: %d\n" % cover[2])
         out.append("  generations: \"%s\"\n" % cover[0])

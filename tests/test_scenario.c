@@ -854,8 +854,9 @@ static void test_interval_coverage(void **state)
 
     /* the 2019 stack's range comes from V100 CNN runs of one node at 128 to
      * 384 images a GPU (validation/small_batch): a CNN row at 128 gets it,
-     * one at 16 the widest range and a flag, as does a row on two nodes
-     * (no multi-node run) and an LSTM (no run of that class, no flag) */
+     * one at 16 the widest range and a flag, as does a row on two nodes (no
+     * multi-node run); an LSTM row the range of the measured V100 LSTM runs,
+     * widened by every source's where it is below their batch */
     Result cnn, small, nodes, lstm;
     const char *v100 = "system=dgx-v100, model=resnet50, tp=1, pp=1, precision=fp16";
     eval_spec(f, v100, "devices=8, microbatch=128, global_batch=1024", &cnn);
@@ -873,10 +874,18 @@ static void test_interval_coverage(void **state)
     eval_spec(f, v100, "devices=16, microbatch=16, global_batch=256", &nodes);
     assert_int_equal(nodes.batch_below, 1);
     assert_non_null(strstr(nodes.interval_basis, "no multi-node validation run"));
-    eval_spec(f, "system=dgx-v100, model=biglstm, tp=1, pp=1, precision=fp16",
-              "devices=8, microbatch=32, global_batch=256", &lstm);
+    const char *bl = "system=dgx-v100, model=biglstm, tp=1, pp=1, precision=fp32, devices=4";
+    eval_spec(f, bl, "microbatch=256, global_batch=1024", &lstm);
+    fw = &f->sc.system.framework;
+    assert_true(fw->lstm.runs > 0 && fw->lstm.lo >= 1 && fw->lstm.hi > fw->uncovered.hi);
+    assert_rel(lstm.interval_lo, fw->lstm.lo, 1e-12);
+    assert_rel(lstm.interval_hi, fw->lstm.hi, 1e-12);
     assert_int_equal(lstm.batch_below, 0);
-    assert_non_null(strstr(lstm.interval_basis, "no validation run of a lstm model"));
+    assert_non_null(strstr(lstm.interval_basis, "measured LSTM runs"));
+    eval_spec(f, bl, "microbatch=32, global_batch=128", &lstm);
+    assert_rel(lstm.interval_lo, fmin(fw->lstm.lo, fw->uncovered.lo), 1e-12);
+    assert_int_equal(lstm.batch_below, 1);
+    assert_non_null(strstr(lstm.interval_basis, "below the 128 samples"));
 }
 
 /* Four layers of Qwen3-30B-A3B's shape on 8 H100s: 128 fine-grained

@@ -85,7 +85,10 @@ static double limited_power(const Result *r, double rated)
  * validation sources; a regime without runs borrows the other's.  A row
  * whose stack, device generation or model class no validation source
  * covers gets the interval of every source's residuals (the widest
- * honest one) and says so. */
+ * honest one) and says so.  A mixture of experts or an LSTM takes the range
+ * of its class's own measured runs where the stack has one (never fitted
+ * on: the published MoE runs, the V100 LSTM runs), widened by every
+ * source's where the row is otherwise not covered. */
 static void prediction_interval(const Scenario *sc, Result *r)
 {
     const Framework *fw = &sc->system.framework;
@@ -95,6 +98,7 @@ static void prediction_interval(const Scenario *sc, Result *r)
     const Interval *iv = own->lo > 0 ? own : other;
     const char *gen = sc->system.device.generation, *cls = model_class_name(&sc->model);
     const int moe = !strcmp(cls, "moe") && fw->moe.lo > 0;
+    const int lstm = !strcmp(cls, "lstm") && fw->lstm.lo > 0;
     char why[96] = "";
     /* a row of a validated model class with fewer samples a device than any
      * of the class's runs (the V100 CNN rows: make validate) */
@@ -107,7 +111,7 @@ static void prediction_interval(const Scenario *sc, Result *r)
                                   : "no single-node validation run");
     else if (!gen[0] || !text_word_listed(fw->generations, gen))
         snprintf(why, sizeof why, "no validation run on a %s device", gen[0] ? gen : "derived or unnamed");
-    else if (!moe && !text_word_listed(fw->model_classes, cls))
+    else if (!moe && !lstm && !text_word_listed(fw->model_classes, cls))
         snprintf(why, sizeof why, "no validation run of a %s model", cls);
     else if (fw->max_devices > 0 && sc->devices > fw->max_devices)
         snprintf(why, sizeof why, "beyond the %d devices of its largest validation run", fw->max_devices);
@@ -118,9 +122,11 @@ static void prediction_interval(const Scenario *sc, Result *r)
         snprintf(r->interval_basis, sizeof r->interval_basis, "none: %s is not a prediction", fw->name);
         return;
     }
-    if (moe) { /* the MoE runs' range, widened by every source's where the stack or device is not covered */
-        r->interval_lo = fw->moe.lo;
-        r->interval_hi = fw->moe.hi;
+    if (moe || lstm) { /* the class's own runs' range, widened by every source's where the stack or device is
+                          not covered */
+        const Interval *cr = moe ? &fw->moe : &fw->lstm;
+        r->interval_lo = cr->lo;
+        r->interval_hi = cr->hi;
         if (why[0] && fw->uncovered.lo > 0) {
             r->interval_lo = fmin(r->interval_lo, fw->uncovered.lo);
             r->interval_hi = fmax(r->interval_hi, fw->uncovered.hi);
@@ -129,9 +135,9 @@ static void prediction_interval(const Scenario *sc, Result *r)
         char *b = r->interval_basis;
         const size_t n = sizeof r->interval_basis;
         text_cat(b, n, &at, fw->name);
-        text_cat(b, n, &at, ": mixture of experts, ");
-        text_cat_long(b, n, &at, fw->moe.runs);
-        text_cat(b, n, &at, " published MoE runs");
+        text_cat(b, n, &at, moe ? ": mixture of experts, " : ": LSTM, ");
+        text_cat_long(b, n, &at, cr->runs);
+        text_cat(b, n, &at, moe ? " published MoE runs" : " measured LSTM runs");
         text_cat(b, n, &at, why[0] ? "; " : "");
         text_cat(b, n, &at, why);
         return;

@@ -289,6 +289,7 @@ typedef struct {
     Interval single_node, multi_node;
     Interval uncovered;               /* for a row no validation source covers: every source's residuals */
     Interval moe;                     /* mixture-of-experts rows: the published MoE runs' residuals */
+    Interval lstm;                    /* LSTM rows: the measured LSTM runs' residuals (shown, not fitted) */
     char generations[NAME_MAX_LEN];   /* device generations its validation runs cover, space-separated */
     char model_classes[NAME_MAX_LEN]; /* model classes they cover (dense, moe, lstm, cnn, gemm) */
     int max_devices;                  /* devices of its largest validation run (0: not stated) */

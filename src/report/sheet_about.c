@@ -117,10 +117,10 @@ static int about_stacks(X *x, Sheet *sh, int r)
             seen = x->run->row[j].built && !strcmp(x->run->row[j].sc.system.framework.name, fw->name);
         if (seen)
             continue;
-        const Interval *iv[4] = {&fw->single_node, &fw->multi_node, &fw->uncovered, &fw->moe};
-        static const char *const regime[4] = {"one node", "several nodes", "a row no run covers",
-                                              "mixture of experts"};
-        for (int k = 0; k < 4; k++) {
+        const Interval *iv[5] = {&fw->single_node, &fw->multi_node, &fw->uncovered, &fw->moe, &fw->lstm};
+        static const char *const regime[5] = {"one node", "several nodes", "a row no run covers",
+                                              "mixture of experts", "LSTM"};
+        for (int k = 0; k < 5; k++) {
             if (k >= 2 && !(iv[k]->lo > 0))
                 continue;
             xl_put_text(x, sh, r, 0, fw->name, NULL);
