@@ -197,14 +197,22 @@ def main(argv):
     # ---- Summary and its charts
     sm = wb["Summary"]
     # the best scenario of each series says when its convergence curve is
-    # extrapolated, as summary.csv's convergence column does
+    # extrapolated, as summary.csv's convergence column does, and when its
+    # batch a device is below what its stack was validated at, as the
+    # interval's basis does; its range reads without exponents
     for r in range(1, sm.max_row + 1):
         name, rng = sm.cell(row=r, column=2).value, sm.cell(row=r, column=4).value
         if name in by_name and isinstance(rng, str) and " to " in rng and "convergence" in by_name[name]:
             extra = by_name[name]["convergence"].startswith("extrapolated")
-            if extra != rng.endswith("; curve extrapolated"):
+            if extra != ("; curve extrapolated" in rng):
                 fail("Summary best %r: range %r, summary.csv convergence %r"
                      % (name, rng, by_name[name]["convergence"]))
+            below = "below the" in by_name[name].get("interval_basis", "")
+            if below != rng.endswith("; batch below the validated"):
+                fail("Summary best %r: range %r, summary.csv interval basis %r"
+                     % (name, rng, by_name[name].get("interval_basis")))
+            if "e+" in rng.split(";")[0]:
+                fail("Summary best %r: range %r has an exponent" % (name, rng))
     # the baseline table: best against best as summary.csv's speedup_best,
     # and the product of its two parts (fewer samples, throughput)
     for r in range(1, sm.max_row + 1):

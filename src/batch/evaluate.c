@@ -99,7 +99,7 @@ static void prediction_interval(const Scenario *sc, Result *r)
     const char *gen = sc->system.device.generation, *cls = model_class_name(&sc->model);
     const int moe = !strcmp(cls, "moe") && fw->moe.lo > 0;
     const int lstm = !strcmp(cls, "lstm") && fw->lstm.lo > 0;
-    char why[96] = "";
+    char why[128] = "";
     /* a row of a validated model class with fewer samples a device than any
      * of the class's runs (the V100 CNN rows: make validate) */
     r->batch_below =
@@ -115,9 +115,11 @@ static void prediction_interval(const Scenario *sc, Result *r)
         snprintf(why, sizeof why, "no validation run of a %s model", cls);
     else if (fw->max_devices > 0 && sc->devices > fw->max_devices)
         snprintf(why, sizeof why, "beyond the %d devices of its largest validation run", fw->max_devices);
-    else if (r->batch_below)
-        snprintf(why, sizeof why, "below the %d samples a device of its smallest-batch validation run",
-                 fw->min_batch);
+    if (r->batch_below) { /* said beside any other reason: the Summary flags it */
+        const size_t at = strlen(why);
+        snprintf(why + at, sizeof why - at, "%sbelow the %d samples a device it was validated at",
+                 at ? "; " : "", fw->min_batch);
+    }
     if (!(iv->lo > 0)) {
         snprintf(r->interval_basis, sizeof r->interval_basis, "none: %s is not a prediction", fw->name);
         return;

@@ -86,6 +86,31 @@ static void put_speedup(X *x, Sheet *sh, int row, int col, const RunRow *a, int 
     xl_widen(sh, col, 7);
 }
 
+/* v to three significant figures, as %.3g writes it below 1,000 and as a
+ * whole number with thousands separators from there (11,900, not
+ * 1.19e+04): a range a reader takes in at a glance. */
+static void sig3(double v, char *buf, size_t n)
+{
+    if (!(fabs(v) >= 1000.0) || !isfinite(v)) {
+        snprintf(buf, n, "%.3g", v);
+        return;
+    }
+    const double p = pow(10.0, floor(log10(fabs(v))) - 2.0);
+    char digits[32];
+    snprintf(digits, sizeof digits, "%.0f", round(v / p) * p);
+    const char *d = digits;
+    size_t at = 0;
+    if (*d == '-' && at + 1 < n)
+        buf[at++] = *d++;
+    const size_t len = strlen(d);
+    for (size_t k = 0; k < len && at + 2 < n; k++) {
+        if (k > 0 && (len - k) % 3 == 0)
+            buf[at++] = ',';
+        buf[at++] = d[k];
+    }
+    buf[at] = '\0';
+}
+
 static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
 {
     xl_put_text(x, sh, row, B_SERIES, s->name, x->bold);
@@ -109,9 +134,10 @@ static void best_row(X *x, Sheet *sh, int row, const RptSeries *s)
         /* a global batch beyond what its convergence curve's source
          * measured, a batch a device below what its stack was validated
          * at: said here too, not only on the Scenarios sheet */
-        char range[128];
-        snprintf(range, sizeof range, "%.3g to %.3g%s%s", xl_shown_time(x, rr, r->interval_lo),
-                 xl_shown_time(x, rr, r->interval_hi),
+        char range[128], lo[32], hi[32];
+        sig3(xl_shown_time(x, rr, r->interval_lo), lo, sizeof lo);
+        sig3(xl_shown_time(x, rr, r->interval_hi), hi, sizeof hi);
+        snprintf(range, sizeof range, "%s to %s%s%s", lo, hi,
                  x->set.by_ttt && r->conv_extrapolated > 0 ? "; curve extrapolated" : "",
                  r->batch_below ? "; batch below the validated" : "");
         xl_put_text(x, sh, row, B_RANGE, range, x->wrap_low); /* wrapped, as the strategy below */
