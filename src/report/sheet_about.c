@@ -157,8 +157,10 @@ static int about_stacks(X *x, Sheet *sh, int r)
         "the published runs of validation/published), each predicted by the stack family's fit made "
         "without the run's own source; Low and High: the 90 % range of measured / predicted step time; In "
         "range: the share of the runs inside a range built without their own source too. The README's "
-        "validation table has them per source. A stack made by deepflow calibrate has the ranges of its own "
-        "measured runs, each left out of its fit (its template's header lists them).",
+        "validation table has them per source. The V100 stack's one-node and LSTM ranges come from the "
+        "measured V100 runs of validation/small_batch, which nothing is fitted on. A stack made by deepflow "
+        "calibrate has the ranges of its own measured runs, each left out of its fit (its template's header "
+        "lists them).",
         x->note);
     r++;
     return r;
