@@ -1351,7 +1351,8 @@ def main():
         if gate is not None and abs(pred - pub) > gate:
             bad.append("Perseus %s: %+.1f points against its gate of %.0f" % (rid, pred - pub, gate))
     sb = evaluate_small_batch(deepflow, root)
-    print("\nV100 CNN training (validation/small_batch; images/s; SOURCES.md says why Gavel's rows are not gated):")
+    print("\nCNN training, V100 and A100 (validation/small_batch; images/s; SOURCES.md says why Gavel's and the "
+          "A100 rows are not gated):")
     sb_lines, sb_mean = small_batch_lines(sb)
     for line in sb_lines:
         print(line)
