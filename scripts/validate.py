@@ -509,20 +509,27 @@ def footprint_figure(kind, r, row):
     raise SystemExit("validate: %s: unknown figure '%s'" % (FOOTPRINTS, kind))
 
 
+def eval_args(row):
+    """A check table row's `eval` column (KEY=VALUE; ...) as deepflow eval's arguments."""
+    return [a.strip() for a in row["eval"].split(";") if a.strip()]
+
+
+def eval_one(deepflow, root, args, what):
+    """deepflow eval's result for one scenario (KEY=VALUE arguments), which must evaluate ok."""
+    p = subprocess.run([deepflow, "eval"] + args + ["--format", "csv"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, cwd=root)
+    out = list(csv.DictReader(p.stdout.splitlines()))
+    if p.returncode != 0 or not out or out[0]["status"] != "ok":
+        raise SystemExit("validate: %s did not evaluate: %s" % (what, p.stderr.strip()))
+    return out[0]
+
+
 def eval_rows(deepflow, root, path, what):
     """Each row of a check table (comment lines skipped) with deepflow's result for its `eval` column
     (KEY=VALUE; ...), which must evaluate ok: [(row, result)]."""
-    res = []
     with open(os.path.join(root, path), newline="") as f:
-        for row in csv.DictReader(line for line in f if not line.startswith("#")):
-            args = [a.strip() for a in row["eval"].split(";") if a.strip()]
-            p = subprocess.run([deepflow, "eval"] + args + ["--format", "csv"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, cwd=root)
-            out = list(csv.DictReader(p.stdout.splitlines()))
-            if p.returncode != 0 or not out or out[0]["status"] != "ok":
-                raise SystemExit("validate: %s %s did not evaluate: %s" % (what, row["id"], p.stderr.strip()))
-            res.append((row, out[0]))
-    return res
+        return [(row, eval_one(deepflow, root, eval_args(row), "%s %s" % (what, row["id"])))
+                for row in csv.DictReader(line for line in f if not line.startswith("#"))]
 
 
 def evaluate_footprints(deepflow, root):
@@ -560,13 +567,17 @@ def evaluate_small_batch(deepflow, root):
         out.append((row["id"], row["source"], row["stack"], float(r["samples_per_s"]), float(row["images_per_s"]),
                     gated))
         if gated:
-            kv = dict(a.strip().split("=", 1) for a in row["eval"].split(";") if a.strip())
-            SMALL_ROWS.append({"class": "cnn", "source": row["source"],
-                               "stack": kv.get("system.framework") or system_stack(root, kv["system"]),
-                               "system": kv["system"], "devices": int(r["devices"]),
-                               "batch": int(r["microbatch"]),
-                               "ratio": float(r["samples_per_s"]) / float(row["images_per_s"])})
+            SMALL_ROWS.append(measured_row(root, "cnn", row, r, float(r["samples_per_s"]) / float(row["images_per_s"])))
     return out
+
+
+def measured_row(root, cls, row, result, ratio):
+    """A measured run of a class (cnn, lstm) as the ranges use it: its source, the stack and system it ran on,
+    its devices and samples a device, and measured / predicted step time (ratio)."""
+    kv = dict(a.split("=", 1) for a in eval_args(row))
+    return {"class": cls, "source": row["source"],
+            "stack": kv.get("system.framework") or system_stack(root, kv["system"]), "system": kv["system"],
+            "devices": int(result["devices"]), "batch": int(result["microbatch"]), "ratio": ratio}
 
 
 LSTM_TABLE = os.path.join("validation", "small_batch", "lstm.csv")
@@ -579,10 +590,7 @@ def evaluate_lstm(deepflow, root):
     for row, r in eval_rows(deepflow, root, LSTM_TABLE, "LSTM row"):
         pred = float(r["samples_per_s"]) * float(row["tokens_per_sample"])
         out.append((row["id"], row["stack"], pred, float(row["tokens_per_s"])))
-        kv = dict(a.strip().split("=", 1) for a in row["eval"].split(";") if a.strip())
-        LSTM_ROWS.append({"class": "lstm", "source": row["source"], "stack": kv.get("system.framework") or system_stack(root, kv["system"]),
-                          "system": kv["system"], "devices": int(r["devices"]), "batch": int(r["microbatch"]),
-                          "ratio": pred / float(row["tokens_per_s"])})
+        LSTM_ROWS.append(measured_row(root, "lstm", row, r, pred / float(row["tokens_per_s"])))
     return out
 
 
@@ -623,14 +631,10 @@ def evaluate_gemm_v100(deepflow, root):
     for r in rows:
         key = (r["precision"], r["m"], r["n"], r["k"])
         if key not in pred:
-            p = subprocess.run([deepflow, "eval", "system=dgx-v100", "model=gemm", "model.m=" + r["m"],
-                                "model.n=" + r["n"], "model.k=" + r["k"], "devices=1", "precision=" + r["precision"],
-                                "--format", "csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               cwd=root)
-            d = list(csv.DictReader(p.stdout.splitlines()))
-            if p.returncode != 0 or not d or d[0]["status"] != "ok":
-                raise SystemExit("validate: GEMM %s did not evaluate: %s" % ("x".join(key[1:]), p.stderr.strip()))
-            pred[key] = 1e3 * float(d[0]["step_time_s"])
+            d = eval_one(deepflow, root, ["system=dgx-v100", "model=gemm", "model.m=" + r["m"], "model.n=" + r["n"],
+                                          "model.k=" + r["k"], "devices=1", "precision=" + r["precision"]],
+                         "GEMM %s" % "x".join(key[1:]))
+            pred[key] = 1e3 * float(d["step_time_s"])
         out.append((r["precision"], int(r["m"]), int(r["n"]), int(r["k"]), pred[key], float(r["measured_ms"])))
     return out
 
