@@ -81,6 +81,21 @@ const char *codesign_name(Codesign c)
     return (unsigned)c < CODESIGN_COUNT ? codesign_names[c] : "?";
 }
 
+const Interval *framework_regime(const Framework *f, int k, const char **key, const char **label)
+{
+    static const char *const keys[FRAMEWORK_REGIMES] = {"single_node", "multi_node", "uncovered", "moe",
+                                                        "lstm"};
+    static const char *const labels[FRAMEWORK_REGIMES] = {"one node", "several nodes", "a row no run covers",
+                                                          "mixture of experts", "LSTM"};
+    const Interval *iv[FRAMEWORK_REGIMES] = {&f->single_node, &f->multi_node, &f->uncovered, &f->moe,
+                                             &f->lstm};
+    if (key)
+        *key = keys[k];
+    if (label)
+        *label = labels[k];
+    return iv[k];
+}
+
 Precision precision_fallback(const double v[PREC_COUNT], Precision p)
 {
     static const Precision chain[PREC_COUNT][PREC_COUNT + 1] = {

@@ -367,13 +367,14 @@ static const ParamDef framework_defs[] = {
 static int framework_finish(void *obj, Diag *d)
 {
     const Framework *f = obj;
-    const Interval *iv[5] = {&f->single_node, &f->multi_node, &f->uncovered, &f->moe, &f->lstm};
-    const char *nm[5] = {"single_node", "multi_node", "uncovered", "moe", "lstm"};
-    for (int i = 0; i < 5; i++)
-        if ((iv[i]->lo > 0) != (iv[i]->hi > 0) || (iv[i]->lo > 0 && !(iv[i]->lo <= 1 && iv[i]->hi >= 1)))
+    for (int i = 0; i < FRAMEWORK_REGIMES; i++) {
+        const char *nm;
+        const Interval *iv = framework_regime(f, i, &nm, NULL);
+        if ((iv->lo > 0) != (iv->hi > 0) || (iv->lo > 0 && !(iv->lo <= 1 && iv->hi >= 1)))
             return diag_set(d, NULL, 0, 0,
-                            "keys 'interval.%s.lo/hi': need both, with lo <= 1 <= hi (got %g and %g)", nm[i],
-                            iv[i]->lo, iv[i]->hi);
+                            "keys 'interval.%s.lo/hi': need both, with lo <= 1 <= hi (got %g and %g)", nm,
+                            iv->lo, iv->hi);
+    }
     return 0;
 }
 

@@ -731,6 +731,14 @@ const char *tech_part_name(TechPart p);
 const char *codesign_name(Codesign c);
 const char *schedule_name(PpSchedule s);
 
+/* A stack's prediction-interval regimes, the Interval members of Framework
+ * in this order: one node, several nodes, a row no run covers, mixture of
+ * experts, LSTM (k < FRAMEWORK_REGIMES).  The regime k's range; its key
+ * under interval. in a template and how a report names it, where asked for
+ * (core/names.c). */
+#define FRAMEWORK_REGIMES 5
+const Interval *framework_regime(const Framework *f, int k, const char **key, const char **label);
+
 /* The whole nodes (a rack-scale system's: racks) `devices` accelerators
  * take on system s: a part-filled one is bought, rented and powered
  * whole (core/names.c). */

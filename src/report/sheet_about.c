@@ -117,10 +117,11 @@ static int about_stacks(X *x, Sheet *sh, int r)
             seen = x->run->row[j].built && !strcmp(x->run->row[j].sc.system.framework.name, fw->name);
         if (seen)
             continue;
-        const Interval *iv[5] = {&fw->single_node, &fw->multi_node, &fw->uncovered, &fw->moe, &fw->lstm};
-        static const char *const regime[5] = {"one node", "several nodes", "a row no run covers",
-                                              "mixture of experts", "LSTM"};
-        for (int k = 0; k < 5; k++) {
+        const Interval *iv[FRAMEWORK_REGIMES];
+        const char *regime[FRAMEWORK_REGIMES];
+        for (int k = 0; k < FRAMEWORK_REGIMES; k++)
+            iv[k] = framework_regime(fw, k, NULL, &regime[k]);
+        for (int k = 0; k < FRAMEWORK_REGIMES; k++) {
             if (k >= 2 && !(iv[k]->lo > 0))
                 continue;
             xl_put_text(x, sh, r, 0, fw->name, NULL);
