@@ -161,6 +161,29 @@ static void test_skinny_gemm_h100(void **state)
     assert_rel(c1.time_s, 46e-6, 0.25);
 }
 
+/* fp32 runs on the vector units (A100 has no fp32 matrix rate): the SIMT
+ * kernels' tiles, at most 128 wide, down to 32 columns.  A recurrent step
+ * (N = 16) pays for 32 columns there, where the tensor-core kernels of the
+ * same shape in fp16 pay for 64; a large fp32 GEMM keeps 128 x 128. */
+static void test_simt_tiles(void **state)
+{
+    (void)state;
+    Device d = a100();
+    GemmCost f32, f16, big;
+    gemm_cost(&d, PREC_FP32, 1, 8192, 16, 2048, NULL, &f32);
+    gemm_cost(&d, PREC_FP16, 1, 8192, 16, 2048, NULL, &f16);
+    gemm_cost(&d, PREC_FP32, 1, 8192, 8192, 8192, NULL, &big);
+    report("fp32", &d, 8192, 16, 2048, &f32);
+    assert_int_equal(f32.tile_n, 32);
+    assert_int_equal(f32.tile_m, 128);
+    assert_int_equal(f32.tile_k, 8);
+    assert_true(f16.tile_n >= 64);
+    assert_int_equal(big.tile_m, 128);
+    assert_int_equal(big.tile_n, 128);
+    /* compute-bound at the vector rate, within the wave quantisation */
+    assert_rel(gemm_flop(1, 8192, 8192, 8192) / big.time_s, 0.90 * 19.5e12, 0.05);
+}
+
 /* Wave quantisation (NVIDIA, "Matrix Multiplication Background"): with the
  * tile fixed, 109 tiles on 108 SMs take two waves, twice the compute time of
  * 108 tiles.  The A100 here has no per-SM memory, so only the smallest tile
@@ -426,7 +449,7 @@ int main(void)
         cmocka_unit_test(test_monotonic),          cmocka_unit_test(test_memo),
         cmocka_unit_test(test_memo_devices),       cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_precision_fallback), cmocka_unit_test(test_launch_and_names),
-        cmocka_unit_test(test_level_bytes),
+        cmocka_unit_test(test_level_bytes),        cmocka_unit_test(test_simt_tiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,8 +6,10 @@
  * its accumulator in registers and walks k in steps of Tk, staging Tm x Tk
  * and Tk x Tn slabs of A and B in shared memory (double-buffered).
  *
- * For each candidate tile (a fixed list, largest first; no random sampling,
- * unlike DeepFlow's implementation) the time is DeepFlow's hierarchical
+ * For each candidate tile (a fixed list, largest first: the matrix units'
+ * tiles, or the SIMT kernels' narrower ones for a GEMM on the vector units;
+ * no random sampling, unlike DeepFlow's implementation) the time is
+ * DeepFlow's hierarchical
  * roofline (Ardalani, Pal, Gupta, "DeepFlow", §III: the kernel time is the
  * largest of its compute time and the time each memory level needs for the
  * bytes it moves):
@@ -100,6 +102,19 @@ static const Tile GEMM_TILES[] = {
     {128, 64, 64},  {128, 64, 32},  {64, 128, 64},  {64, 128, 32},  {64, 64, 64},   {64, 64, 32},
 };
 #define GEMM_NTILES ((int)(sizeof GEMM_TILES / sizeof GEMM_TILES[0]))
+
+/* Thread-block tiles of a GEMM on the vector units (fp32 FMA, no matrix
+ * rate): the SIMT sgemm kernels, largest first.  CUTLASS's SIMT generator
+ * (NVIDIA/cutlass python/cutlass_library/generator.py, GenerateSM50_Simt)
+ * emits 128x128, 128x64, 64x128, 64x64, 128x32 and 32x128 with k steps of
+ * 8; cuBLAS's Volta kernels carry the same names (volta_sgemm_128x32_nn,
+ * ...).  No 256-wide tile (its accumulator would fill the register file),
+ * and a 32-wide one where the matrix kernels' smallest is 64: a recurrent
+ * step's or a small batch's GEMM pays for 32 columns, not 64. */
+static const Tile SIMT_TILES[] = {
+    {128, 128, 8}, {128, 64, 8}, {64, 128, 8}, {64, 64, 8}, {128, 32, 8}, {32, 128, 8},
+};
+#define SIMT_NTILES ((int)(sizeof SIMT_TILES / sizeof SIMT_TILES[0]))
 
 /* Largest split-K factor tried. */
 #define GEMM_MAX_SPLIT 16
@@ -304,19 +319,23 @@ static void gemm_compute(const GemmDevice *dev, Precision p, int64_t batch, int6
     Shape s = {batch, m, n, k, precision_operand_bytes(p), precision_value_bytes(p)};
     double rate_sm = gemm_rate(dev, p) / sms;
 
+    /* the matrix units' tiles, or the SIMT kernels' where none has a rate */
+    const int simt = precision_fallback(dev->matrix_flops, p) == PREC_COUNT;
+    const Tile *tiles_all = simt ? SIMT_TILES : GEMM_TILES;
+    const int ntiles = simt ? SIMT_NTILES : GEMM_NTILES;
     int any_fits = 0;
-    for (int i = 0; i < GEMM_NTILES; i++)
-        if (tile_fits(dev, &GEMM_TILES[i], s.elem)) {
+    for (int i = 0; i < ntiles; i++)
+        if (tile_fits(dev, &tiles_all[i], s.elem)) {
             any_fits = 1;
             break;
         }
 
     Eval best = {0};
     int best_i = -1, best_split = 1; /* 0: stream-K */
-    for (int i = 0; i < GEMM_NTILES; i++) {
-        const Tile *t = &GEMM_TILES[i];
+    for (int i = 0; i < ntiles; i++) {
+        const Tile *t = &tiles_all[i];
         /* With nothing fitting, only the smallest (last) tile is tried. */
-        if (any_fits ? !tile_fits(dev, t, s.elem) : i != GEMM_NTILES - 1)
+        if (any_fits ? !tile_fits(dev, t, s.elem) : i != ntiles - 1)
             continue;
         /* split-K only while the splits still fill idle SMs */
         const int64_t tiles = s.batch * ceil_div(s.m, t->m) * ceil_div(s.n, t->n);
@@ -336,7 +355,7 @@ static void gemm_compute(const GemmDevice *dev, Precision p, int64_t batch, int6
         }
     }
 
-    const Tile *t = &GEMM_TILES[best_i];
+    const Tile *t = &tiles_all[best_i];
     out->compute_s = best.compute_s;
     for (int l = 0; l < MEM_LEVELS; l++) {
         out->level_s[l] = best.level_s[l];
