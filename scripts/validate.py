@@ -653,6 +653,111 @@ def gemm_v100_lines(gm):
     return lines
 
 
+LSTM_V100 = os.path.join("validation", "kernels", "lstm_v100.csv")
+V100_DEVICE = os.path.join("templates", "devices", "v100-sxm2-32gb.yaml")
+RNN_STEP_GRID = range(0, 101)  # rnn_step_overhead candidates, whole microseconds
+
+
+def device_figures(name, keys):
+    """A device template's figures (SI units), as `deepflow templates devices NAME` shows them."""
+    out = subprocess.run([DEEPFLOW[0], "templates", "devices", name], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, check=True).stdout
+    units = {"B/s": 1.0, "s": 1.0, "": 1.0}
+    got = {}
+    for ln in out.splitlines():
+        f = ln.split()
+        if f and f[0] in keys:
+            num, unit = float(f[1]), f[2] if len(f) > 2 else ""
+            base = next(u for u in ("B/s", "s", "") if unit.endswith(u))
+            pre = unit[:len(unit) - len(base)] if base else unit
+            got[f[0]] = num * (1e-6 if pre == "u" else 1e-3 if pre == "m" else SI[pre]) * units[base]
+    return got
+
+
+def evaluate_lstm_v100(deepflow, root):
+    """[(precision, hidden, batch, direction, model s, measured s)] per recurrent step of
+    validation/kernels/lstm_v100.csv (DeepBench, cuDNN's standard algorithm, no input GEMM): the forward step
+    and the backward-data step of one layer as deepflow's LSTM graph (graph/lstm.c) runs them, without the
+    device's rnn_step_overhead: the recurrent GEMM (deepflow's, model=gemm) and the cell kernel, whose time
+    is perf/kernel.c's membound_time (11 e bytes a cell forward, 13 backward, at the HBM rate, plus a launch;
+    its vector work is far below it)."""
+    dev = device_figures("v100-sxm2-32gb", ("hbm.bandwidth", "efficiency.hbm", "launch_overhead"))
+    hbm = dev["hbm.bandwidth"] * dev["efficiency.hbm"]
+    with open(os.path.join(root, LSTM_V100), newline="") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    gemm = {}
+
+    def gemm_s(prec, m, n, k):
+        if (prec, m, n, k) not in gemm:
+            d = eval_one(deepflow, root, ["system=dgx-v100", "model=gemm", "model.m=%d" % m, "model.n=%d" % n,
+                                          "model.k=%d" % k, "devices=1", "precision=" + prec],
+                         "GEMM %dx%dx%d" % (m, n, k))
+            gemm[(prec, m, n, k)] = float(d["step_time_s"])
+        return gemm[(prec, m, n, k)]
+
+    out = []
+    for r in rows:
+        prec, h, b, t = r["precision"], int(r["hidden"]), int(r["batch"]), int(r["timesteps"])
+        e = 2.0 if prec == "fp16" else 4.0
+        cell = lambda nbytes: b * h * nbytes * e / hbm + dev["launch_overhead"]  # noqa: E731
+        out.append((prec, h, b, "forward", gemm_s(prec, b, 4 * h, h) + cell(11.0), float(r["forward_ms"]) / t / 1e3))
+        out.append((prec, h, b, "backward", gemm_s(prec, b, h, 4 * h) + cell(13.0),
+                    float(r["backward_data_ms"]) / t / 1e3))
+    return out
+
+
+def rnn_step_fit(steps):
+    """The per-step overhead (s, whole microseconds) that minimises the mean |error| over every step of both
+    precisions and directions, and that mean."""
+    def err(c):
+        return sum(abs((p + c) / m - 1) for _, _, _, _, p, m in steps) / len(steps)
+    best = min(RNN_STEP_GRID, key=lambda us: (err(us * 1e-6), us))
+    return best * 1e-6, err(best * 1e-6)
+
+
+def rnn_step_lines(steps, c):
+    lines = []
+    for prec in ("fp16", "fp32"):
+        for d in ("forward", "backward"):
+            e0 = [p / m - 1 for pr, _, _, dd, p, m in steps if pr == prec and dd == d]
+            e1 = [(p + c) / m - 1 for pr, _, _, dd, p, m in steps if pr == prec and dd == d]
+            lines.append("  %-5s %-8s %2d shapes  mean |error| %5.1f %% (%5.1f %% without it)  signed %+6.1f %%  "
+                         "range %+.0f .. %+.0f %%" % (prec, d, len(e1), 100 * sum(abs(x) for x in e1) / len(e1),
+                                                      100 * sum(abs(x) for x in e0) / len(e0),
+                                                      100 * sum(e1) / len(e1), 100 * min(e1), 100 * max(e1)))
+    return lines
+
+
+RNN_STEP_KEY = "rnn_step_overhead"
+
+
+def rnn_step_text(c, steps, mean):
+    return ("%s: %d us   # fitted by scripts/validate.py (make validate) on DeepBench's V100 LSTM table "
+            "(validation/kernels/lstm_v100.csv, cuDNN's standard algorithm): the time a recurrent step of one layer "
+            "takes beyond its GEMM and cell kernel, one value over %d steps (fp16 and fp32, forward and "
+            "backward-data): mean |error| %.1f %%\n" % (RNN_STEP_KEY, round(c * 1e6), len(steps), 100 * mean))
+
+
+def rnn_step_template(root, c, steps, mean, write):
+    """Write the fitted rnn_step_overhead into the V100 template (write), or say whether it differs."""
+    path = os.path.join(root, V100_DEVICE)
+    with open(path) as f:
+        lines = f.readlines()
+    i = key_line(lines, RNN_STEP_KEY)
+    if i is None:
+        raise SystemExit("validate: %s has no %s line to write" % (path, RNN_STEP_KEY))
+    text = rnn_step_text(c, steps, mean)
+    if lines[i] == text:
+        return []
+    if write:
+        lines[i] = text
+        with open(path, "w") as f:
+            f.writelines(lines)
+        print("wrote %s's %s" % (path, RNN_STEP_KEY))
+        return []
+    return [os.path.basename(path)]
+
+
 SMALL_ROWS = []  # the gated V100 CNN rows (evaluate_small_batch), which give their stack its range
 
 
@@ -1365,6 +1470,14 @@ def main():
           "not gated):")
     for line in gemm_v100_lines(gm):
         print(line)
+    steps = evaluate_lstm_v100(deepflow, root)
+    rnn_c, rnn_mean = rnn_step_fit(steps)
+    print("\nV100 LSTM steps (validation/kernels/lstm_v100.csv, DeepBench, cuDNN; error = predicted / measured time "
+          "of one recurrent step - 1): rnn_step_overhead fitted at %.0f us, mean |error| %.1f %% over %d steps"
+          % (rnn_c * 1e6, 100 * rnn_mean, len(steps)))
+    for line in rnn_step_lines(steps, rnn_c):
+        print(line)
+    rnn_stale = rnn_step_template(root, rnn_c, steps, rnn_mean, "--write" in args)
     lstm = evaluate_lstm(deepflow, root)
     print("\nV100 LSTM training (validation/small_batch/lstm.csv; tokens/s; shown, not gated: SOURCES.md says why):")
     for rid, stack, pred, meas in lstm:
@@ -1400,11 +1513,13 @@ def main():
     big = [p / m for rid, _, p, m in lstm if "biglstm" in rid]
     lstm_note = ("V100 LSTM training (`validation/small_batch/lstm.csv`, NVIDIA's GNMT v2 in TensorFlow NGC 19.03 "
                  "and PyTorch NGC 19.05 on 1 to 8 GPUs, f-lm's BigLSTM on 4; shown, not gated): deepflow's rate is "
-                 "%.1fx to %.1fx the measured GNMT and %.1fx BigLSTM's. An LSTM's per-step kernels and host costs "
-                 "are not modelled yet; DeepBench's V100 GEMM times (`validation/kernels`) show the skinny GEMMs of a "
-                 "recurrent step taking longer than the model gives. Until they are, an LSTM row on the 2019 stack "
-                 "takes its range from these runs: %.1f to %.1f times the predicted time." % (
-                     min(gnmt), max(gnmt), big[0], lstm_iv[0], lstm_iv[1]))
+                 "%.1fx to %.1fx the measured GNMT and %.1fx BigLSTM's. A recurrent step's own cost is modelled "
+                 "(the V100's `rnn_step_overhead`, %.0f us, fitted on DeepBench's cuDNN LSTM steps, "
+                 "`validation/kernels/lstm_v100.csv`: %.1f %% mean |error| per step, %.1f %% without it); what "
+                 "the GNMT runs spend beyond it is not. Until it is, an LSTM row on the 2019 stack takes its range "
+                 "from these runs: %.1f to %.1f times the predicted time." % (
+                     min(gnmt), max(gnmt), big[0], rnn_c * 1e6, 100 * rnn_mean,
+                     100 * sum(abs(p / m - 1) for _, _, _, _, p, m in steps) / len(steps), lstm_iv[0], lstm_iv[1]))
     rt = readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv,
                       small, lstm_note)
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
@@ -1416,7 +1531,8 @@ def main():
         write_intervals(root, intervals, pooled)
         write_readme(root, rt)
     else:
-        stale = check_fits(root, fitted) + check_intervals(root, intervals, pooled) + check_ceilings(root, ceilings)
+        stale = (check_fits(root, fitted) + check_intervals(root, intervals, pooled) +
+                 check_ceilings(root, ceilings) + rnn_stale)
         check_readme(root, rt)
         if stale:
             bad.append("templates (%s): `scripts/validate.py build/deepflow --write` rewrites them from this fit"

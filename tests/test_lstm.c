@@ -424,6 +424,60 @@ static void test_repeat_costs_every_run(void **state)
     assert_rel(r.comp_time_s[COMP_GEMM], micro * gemm, 1e-12);
 }
 
+/* The RNN library's per-step work (the device's rnn_step_overhead, fitted
+ * on DeepBench's V100 LSTM steps): every run of a cell, forward and
+ * backward, costs it once, and nothing else moves. */
+static void test_rnn_step_overhead(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {"system=dgx-v100",
+                                     "model=gnmt",
+                                     "devices=1",
+                                     "tp=1",
+                                     "pp=1",
+                                     "microbatch=32",
+                                     "global_batch=64",
+                                     "precision=fp16",
+                                     "recompute=none",
+                                     "system.device.rnn_step_overhead=0 us"};
+    static const char *const kv30[] = {"system=dgx-v100",
+                                       "model=gnmt",
+                                       "devices=1",
+                                       "tp=1",
+                                       "pp=1",
+                                       "microbatch=32",
+                                       "global_batch=64",
+                                       "precision=fp16",
+                                       "recompute=none",
+                                       "system.device.rnn_step_overhead=30 us"};
+    Scenario sc0, sc30;
+    build_scenario(&sc0, kv, 10);
+    build_scenario(&sc30, kv30, 10);
+    assert_rel(sc30.system.device.rnn_step_s, 30e-6, 1e-12);
+    Result r0, r30;
+    assert_int_equal(evaluate(&sc0, &r0), 0);
+    assert_int_equal(evaluate(&sc30, &r30), 0);
+    GraphParams p = params(1, 32, RECOMPUTE_NONE);
+    Graph g;
+    build_ok(&sc0.model, &p, &g);
+    double cells = 0; /* cell runs of one microbatch's forward and backward */
+    for (int i = 0; i < 7; i++) {
+        const OpList *l = lists(&g, i);
+        for (int j = 0; j < l->n; j++)
+            if (l->op[j].rnn_step) {
+                assert_int_equal(l->op[j].kind, OP_MEMBOUND);
+                cells += op_runs(&l->op[j]) * (i < 3 ? g.layers : 1);
+            }
+    }
+    /* GNMT (8 + 8) at 50 steps: 8 encoder and 8 decoder layers and the
+     * reverse encoder direction, a forward and a backward cell a step each */
+    assert_rel(cells, 2.0 * 50 * 17, 0);
+    const double micro = 64.0 / 32.0;
+    assert_rel(r30.comp_time_s[COMP_MEMBOUND] - r0.comp_time_s[COMP_MEMBOUND], micro * cells * 30e-6, 1e-9);
+    assert_rel(r30.comp_time_s[COMP_GEMM], r0.comp_time_s[COMP_GEMM], 1e-12);
+    assert_rel(r30.step_time_s - r0.step_time_s, micro * cells * 30e-6, 1e-9);
+}
+
 /* ---- pipelining, memory, recompute --------------------------------------- */
 
 static void test_pipeline_fields(void **state)
@@ -559,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_timesteps),
         cmocka_unit_test(test_step_time_grows_with_seq_len),
         cmocka_unit_test(test_repeat_costs_every_run),
+        cmocka_unit_test(test_rnn_step_overhead),
         cmocka_unit_test(test_pipeline_fields),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_templates_load),

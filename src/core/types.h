@@ -203,6 +203,7 @@ typedef struct {
     double vector_eff;     /* achievable fraction of vector peak */
     double hbm_eff;        /* achievable fraction of HBM bandwidth (STREAM) */
     double l2_eff;         /* achievable fraction of L2 bandwidth */
+    double rnn_step_s;     /* a recurrent step's time beyond its GEMM and cell kernel (0: none) */
     /* Power (issue: power and energy) */
     double tdp_w;
     double idle_w;

@@ -50,6 +50,8 @@ typedef struct {
     double bytes; /* minimum HBM bytes read + written (GEMM: inputs + output once) */
     int repeat;   /* the op runs this many times in sequence; 0 or 1 = once */
     int sync;     /* the host waits for the device before dispatching it (a device-to-host copy of sizes) */
+    int rnn_step; /* OP_MEMBOUND: a recurrent cell, one per step: each run also costs the device's
+                     rnn_step_overhead */
     int grouped;  /* the repeat runs are launched by one host call from a C++ loop (a grouped GEMM): one
                      dispatch and a kernel launch for each further run */
     /* OP_COMM: */

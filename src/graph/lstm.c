@@ -316,10 +316,13 @@ static void gemm_steps(OpSink *k, const Dims *x, const char *name, int64_t steps
     graph_emit(k, &op);
 }
 
-static void membound_steps(OpSink *k, const char *name, int64_t steps, double bytes, double flops)
+/* A cell of every step: the RNN library's per-step work (the device's
+ * rnn_step_overhead) goes with it. */
+static void cell_steps(OpSink *k, const char *name, int64_t steps, double bytes, double flops)
 {
     Op op = graph_membound_op(name, COMP_MEMBOUND, bytes, flops);
     op.repeat = (int)steps;
+    op.rnn_step = 1;
     graph_emit(k, &op);
 }
 
@@ -352,7 +355,7 @@ static void lstm_forward(OpSink *k, const Dims *x, const Layer *L)
     gemm_steps(k, x, nm->gates_h, T, b, n, krec);
     if (x->cr)
         comm_steps(k, x, nm->gates_rs, T, COLL_REDUCESCATTER, (double)b * (double)(GATES * D) * e);
-    membound_steps(k, nm->cell, T, cells * 11.0 * e, cells * FLOPS_CELL);
+    cell_steps(k, nm->cell, T, cells * 11.0 * e, cells * FLOPS_CELL);
     if (P > 0) {
         gemm_steps(k, x, nm->proj, T, b, P, dl);
         if (x->cr)
@@ -389,7 +392,7 @@ static void lstm_backward(OpSink *k, const Dims *x, const Layer *L)
             comm_steps(k, x, nm->proj_dgrad_ag, T, COLL_ALLGATHER, (double)b * (double)P * e);
         gemm_steps(k, x, nm->proj_dgrad, T, b, dl, P);
     }
-    membound_steps(k, nm->cell_bwd, T, cells * 13.0 * e, cells * FLOPS_CELL_BWD);
+    cell_steps(k, nm->cell_bwd, T, cells * 13.0 * e, cells * FLOPS_CELL_BWD);
     if (x->cr) {
         comm_steps(k, x, nm->gates_ag, T, COLL_ALLGATHER, (double)b * (double)(GATES * D) * e);
         gemm_steps(k, x, nm->gates_h_dgrad, T, b, R / t, GATES * D);

@@ -141,7 +141,9 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
             c->bound_t[g.bound] += t;
             t_gemm += t;
         } else if (op->kind == OP_MEMBOUND) {
-            t = r * membound_time(x->dev, op->bytes, op->flops) * x->pace;
+            t = r *
+                (membound_time(x->dev, op->bytes, op->flops) + (op->rnn_step ? x->dev->rnn_step_s : 0.0)) *
+                x->pace;
             e = r * pwr_membound_energy(x->dev, op->bytes, op->flops);
         } else {
             const int ep_op = op->group == GROUP_EP;
