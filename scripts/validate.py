@@ -653,6 +653,69 @@ def gemm_v100_lines(gm):
     return lines
 
 
+CONV_V100 = os.path.join("validation", "kernels", "conv_v100.csv")
+CONV_LAYOUT = {"fp16": "nhwc", "fp32": "nchw"}  # DeepBench's conv_bench.cu: fp16 on tensor cores in NHWC
+
+
+def evaluate_conv_v100(deepflow, root, out):
+    """([(precision, filter, stride, predicted s, measured s)], rows not expressed) for
+    validation/kernels/conv_v100.csv (DeepBench): each layer as a one-convolution net on the V100 template in
+    DeepBench's layout, its training step less the optimizer (the forward pass and the weight gradient: a first
+    layer has no input gradient) against DeepBench's forward and parameter-gradient times. deepflow's images
+    are square: a layer of another shape is not expressed."""
+    with open(os.path.join(root, CONV_V100), newline="") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    cols = ["scenario", "system", "model", "devices", "tp", "pp", "dp", "microbatch", "global_batch", "precision",
+            "recompute", "zero", "system.framework.conv_layout"]
+    table, kept, skipped = [], [], 0
+    for i, r in enumerate(rows):
+        if r["w"] != r["h"] or r["pad_w"] != r["pad_h"] or r["stride_w"] != r["stride_h"]:
+            skipped += 1
+            continue
+        name = "conv-v100-%d" % i
+        with open(os.path.join(out, name + ".yaml"), "w") as f:
+            f.write("name: DeepBench %s layer %d\nkind: cnn\noptimizer: sgd_momentum\nimage_size: %s\n"
+                    "channels: %s\nclasses: 10\ndataset_samples: 1000\nconvergence: imagenet-mlperf\nnet:\n"
+                    "  - conv: {out: %s, kernel: [%s, %s], stride: %s, pad: %s}\n"
+                    % (r["application"], i, r["w"], r["c"], r["k"], r["r"], r["s"], r["stride_w"], r["pad_w"]))
+        table.append({"scenario": name, "system": "dgx-v100", "model": name + ".yaml", "devices": 1, "tp": 1, "pp": 1,
+                      "dp": 1, "microbatch": r["n"], "global_batch": r["n"], "precision": r["precision"],
+                      "recompute": "none", "zero": 0, "system.framework.conv_layout": CONV_LAYOUT[r["precision"]]})
+        kept.append(r)
+    pred = run_rows(deepflow, out, "conv-v100", "DeepBench's V100 convolutions", cols, table)
+    opt = component_times(out, "conv-v100", "optimizer")
+    res = []
+    for sc, r in zip(table, kept):
+        d = pred[sc["scenario"]]
+        if d["status"] != "ok":
+            raise SystemExit("validate: DeepBench convolution %s: %s" % (sc["scenario"], d["error"]))
+        kernel = "%sx%s" % (r["r"], r["s"])
+        res.append((r["precision"], kernel if kernel in ("1x1", "3x3") else "other", int(r["stride_w"]),
+                    float(d["step_time_s"]) - opt.get(sc["scenario"], 0.0),
+                    (float(r["forward_ms"]) + float(r["backward_params_ms"])) / 1e3))
+    return res, skipped
+
+
+def conv_v100_lines(cv):
+    """The DeepBench convolution table as make validate prints it: per precision and filter shape."""
+    res, skipped = cv
+    lines = []
+    for prec in ("fp16", "fp32"):
+        for kern in ("1x1", "3x3", "other"):
+            for stride in (1, 2):
+                e = [p / m - 1 for pr, k, st, p, m in res if pr == prec and k == kern and (st == 1) == (stride == 1)]
+                if e:
+                    lines.append("  %-5s %-5s %-9s %2d layers  mean |error| %5.1f %%  signed %+6.1f %%  range %+.0f .. "
+                                 "%+.0f %%" % (prec, kern, "stride 1" if stride == 1 else "stride 2+", len(e),
+                                               100 * sum(abs(x) for x in e) / len(e), 100 * sum(e) / len(e),
+                                               100 * min(e), 100 * max(e)))
+        e = [p / m - 1 for pr, _, _, p, m in res if pr == prec]
+        lines.append("  %-5s all %27d layers  mean |error| %5.1f %%  signed %+6.1f %%" % (
+            prec, len(e), 100 * sum(abs(x) for x in e) / len(e), 100 * sum(e) / len(e)))
+    lines.append("  %d layers of other than square images not expressed (deepflow's images are square)" % skipped)
+    return lines
+
+
 LSTM_V100 = os.path.join("validation", "kernels", "lstm_v100.csv")
 V100_DEVICE = os.path.join("templates", "devices", "v100-sxm2-32gb.yaml")
 RNN_STEP_GRID = range(0, 101)  # rnn_step_overhead candidates, whole microseconds
@@ -1469,6 +1532,12 @@ def main():
     print("\nV100 GEMMs (validation/kernels/gemm_v100.csv, DeepBench; error = predicted / measured time - 1; shown, "
           "not gated):")
     for line in gemm_v100_lines(gm):
+        print(line)
+    cv = evaluate_conv_v100(deepflow, root, out)
+    print("\nV100 convolutions (validation/kernels/conv_v100.csv, DeepBench, batch 8 and 16: fp16 NHWC on tensor cores, "
+          "fp32 NCHW; the forward pass and the weight gradient; error = predicted / measured time - 1; shown, not "
+          "gated):")
+    for line in conv_v100_lines(cv):
         print(line)
     steps = evaluate_lstm_v100(deepflow, root)
     rnn_c, rnn_mean = rnn_step_fit(steps)

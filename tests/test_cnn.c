@@ -782,8 +782,11 @@ static double op_sum(const OpList *l, const char *name, int flops)
  *  - On the vector units the 3x3 runs as Winograd F(2x2,3x3): 16 GEMMs of
  *    the 2 x 4 x 4 = 32 tiles, (32 x 16).(16 x 16), 262,144 FLOPs against
  *    the direct form's 2 x 9 x 2 x 64 x 16 x 16 = 589,824; its data
- *    gradient the same; the 1x1 and every weight gradient stay GEMMs, and
- *    HFU still counts the direct FLOPs.
+ *    gradient the same, and its weight gradient too, 16 GEMMs of
+ *    (16 x 32).(32 x 16) (Winograd's 4 x pad32(16) = 128 multiply-adds a
+ *    tile position against the direct form's pad32(9 x 16) = 160); the 1x1
+ *    stays a GEMM, and HFU still counts the direct FLOPs.  A 3x3 on 3
+ *    input channels keeps its direct weight gradient (4 x 32 > 32).
  *  - On tensor cores every convolution's operands are transposed, a read
  *    and a write each at 2 bytes: forward 1x1 (512 + 2,048 elements) and
  *    3x3 (2,048 + 2,048) = 26,624 bytes; backward the 1x1's weight
@@ -818,8 +821,9 @@ static void test_conv_layout(void **state)
     build(m, &p, &wino);
     assert_rel(op_sum(&wino.layer_fwd, "conv.winograd", 1), 262144.0, 0);
     assert_rel(op_sum(&wino.layer_bwd, "conv.dgrad.winograd", 1), 262144.0, 0);
+    assert_rel(op_sum(&wino.layer_bwd, "conv.wgrad.winograd", 1), 262144.0, 0);
     assert_rel(op_sum(&plain.layer_fwd, "conv", 1) - op_sum(&wino.layer_fwd, "conv", 1), 589824.0, 0);
-    assert_rel(gemm_flops(&plain) - gemm_flops(&wino), 2.0 * (589824.0 - 262144.0), 1e-12);
+    assert_rel(gemm_flops(&plain) - gemm_flops(&wino), 3.0 * (589824.0 - 262144.0), 1e-12);
     assert_rel(wino.hw_flops_per_sample, plain.hw_flops_per_sample, 1e-12);
     assert_rel(wino.model_flops_per_sample, plain.model_flops_per_sample, 0);
 
@@ -831,6 +835,28 @@ static void test_conv_layout(void **state)
     assert_int_equal(runs(&nchw.layer_fwd, "conv.nchw_transpose"), 4);
     assert_int_equal(runs(&nchw.layer_bwd, "conv.nchw_transpose"), 6);
     assert_rel(gemm_flops(&nchw), gemm_flops(&plain), 0);
+    unlink(path);
+
+    /* 3 input channels: Winograd forward, the direct weight gradient */
+    snprintf(path, sizeof path, "%s/rgb.yaml", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("name: one convolution\nkind: cnn\nimage_size: 8\nchannels: 3\nclasses: 8\n"
+          "dataset_samples: 1000\nnet:\n  - conv: {out: 16, kernel: 3, pad: 1}\n  - global_avg_pool\n"
+          "  - fc: {out: 8}\n  - softmax\n",
+          f);
+    fclose(f);
+    t = tdb_get(&db, &param_model_table, "rgb.yaml", dir, &d);
+    if (!t)
+        print_error("%s\n", d.msg);
+    assert_non_null(t);
+    Graph rgb;
+    p.nchw_transposes = 0;
+    p.winograd = 1;
+    build(t->obj, &p, &rgb);
+    assert_int_equal(runs(&rgb.layer_fwd, "conv.winograd"), 1);
+    assert_int_equal(runs(&rgb.layer_bwd, "conv.wgrad.winograd"), 0);
+    assert_rel(op_sum(&rgb.layer_bwd, "conv.wgrad", 1), 2.0 * 27 * 16 * 2 * 64, 0);
     unlink(path);
     rmdir(dir);
 }

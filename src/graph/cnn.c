@@ -45,8 +45,10 @@
  *    weight gradient its own copies of the input and the output gradient.
  *    NCHW on the vector units (fp32 where the device has no fp32 matrix
  *    unit): 3x3 stride-1 convolutions and their data gradients as Winograd
- *    F(2x2,3x3) (Lavin and Gray, CVPR 2016), see winograd() below; the
- *    weight gradient stays an implicit GEMM.  Measured on one V100
+ *    F(2x2,3x3) (Lavin and Gray, CVPR 2016), see winograd() below, and
+ *    so are their weight gradients (cuDNN's non-fused Winograd, what its
+ *    algorithm search picks for them in DeepBench's V100 layers:
+ *    winograd_wgrad).  Measured on one V100
  *    (validation/small_batch, skb-pt): ResNet-50 at 128 images, AMP 152.20
  *    ms NCHW against 110.93 NHWC, fp32 342.37 NCHW against 412.84 NHWC.
  *  - A convolution's weight gradient, K x Cout outputs summed over the
@@ -343,6 +345,7 @@ static void comm(Walk *w, int bwd, const char *name, Collective coll, double com
 static const int64_t SPLITK_TILE = 128;  /* a large tensor-core output tile */
 static const int64_t SPLITK_TILES = 256; /* tiles to keep ~2 waves of a 100+ SM device busy */
 static const int64_t SPLITK_MIN_K = 512; /* shortest k slice */
+static const int64_t SIMT_MIN_TILE = 32; /* the smallest side of a SIMT GEMM tile (perf/gemm.c) */
 
 static void wgrad_split(Walk *w, const char *name, int64_t m, int64_t n, int64_t k, double in_bytes)
 {
@@ -380,6 +383,23 @@ static void winograd(Walk *w, int bwd, const char *name, int h, int wd, int64_t 
     w->u.group_flops += more;
     if (!bwd)
         w->u.group_fwd_flops += more;
+}
+
+/* The weight gradient of such a convolution as cuDNN's non-fused Winograd
+ * (CUDNN_CONVOLUTION_BWD_FILTER_ALGO_WINOGRAD_NONFUSED): the input and the
+ * output gradient transformed tile by tile, then 16 GEMMs of (c_in x tiles)
+ * . (tiles x c_out) summed over the N x ceil(H/2) x ceil(W/2) tiles, and
+ * the 16 c_in x c_out products transformed back to the 3x3 filters.
+ * Bytes: the input, the output gradient and the 16 transformed filter
+ * gradients (fp32), once.  HFU counts the direct FLOPs, as winograd(). */
+static void winograd_wgrad(Walk *w, const char *name, int h, int wd, int64_t cin, int64_t cout, double bytes)
+{
+    const int64_t tiles = w->nb * (int64_t)((h + 1) / 2) * ((wd + 1) / 2);
+    Op op =
+        graph_gemm_op_bytes(name, COMP_GEMM, 16, cin, cout, tiles, bytes + 16.0 * (double)cin * cout * 4.0);
+    add_op(w, 1, &op);
+    const double direct = 2.0 * 9.0 * (double)w->nb * h * wd * (double)cin * (double)cout;
+    w->u.group_flops += (direct - op.flops) * (double)w->tp;
 }
 
 /* NCHW tensors around a tensor-core convolution, which reads and writes
@@ -496,7 +516,13 @@ static int layer_conv(Walk *w, const CnnLayer *L, int in, Shape *s)
         if (w->nchw)
             nchw_transpose(w, 1, raw);
     }
-    wgrad_split(w, "conv.wgrad", k, cl, m, (x + raw) * ei);
+    /* as cuDNN's algorithm search, Winograd only where it does less work once
+     * the reduction over c_in (Winograd) or 9 c_in (direct) is padded to a
+     * SIMT tile's 32 (perf/gemm.c): never for a first layer of 3 channels */
+    if (wino && 4 * ceil_div(cin, SIMT_MIN_TILE) < ceil_div(9 * cin, SIMT_MIN_TILE))
+        winograd_wgrad(w, "conv.wgrad.winograd", ho, wo, cin, cl, (x + raw) * ei);
+    else
+        wgrad_split(w, "conv.wgrad", k, cl, m, (x + raw) * ei);
     if (w->nchw) { /* the weight gradient's own copies of the input and the output gradient */
         nchw_transpose(w, 1, x);
         nchw_transpose(w, 1, raw);
