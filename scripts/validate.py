@@ -661,12 +661,13 @@ def evaluate_conv_v100(deepflow, root, out):
     """([(precision, filter, stride, predicted s, measured s)], rows not expressed) for
     validation/kernels/conv_v100.csv (DeepBench): each layer as a one-convolution net on the V100 template in
     DeepBench's layout, its training step less the optimizer (the forward pass and the weight gradient: a first
-    layer has no input gradient) against DeepBench's forward and parameter-gradient times. deepflow's images
-    are square: a layer of another shape is not expressed."""
+    layer has no input gradient; CONV_CALLS calls) without the device's conv_call_overhead, against DeepBench's
+    forward and parameter-gradient times. deepflow's images are square: a layer of another shape is not
+    expressed."""
     with open(os.path.join(root, CONV_V100), newline="") as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     cols = ["scenario", "system", "model", "devices", "tp", "pp", "dp", "microbatch", "global_batch", "precision",
-            "recompute", "zero", "system.framework.conv_layout"]
+            "recompute", "zero", "system.framework.conv_layout", "system.device.conv_call_overhead"]
     table, kept, skipped = [], [], 0
     for i, r in enumerate(rows):
         if r["w"] != r["h"] or r["pad_w"] != r["pad_h"] or r["stride_w"] != r["stride_h"]:
@@ -680,7 +681,8 @@ def evaluate_conv_v100(deepflow, root, out):
                     % (r["application"], i, r["w"], r["c"], r["k"], r["r"], r["s"], r["stride_w"], r["pad_w"]))
         table.append({"scenario": name, "system": "dgx-v100", "model": name + ".yaml", "devices": 1, "tp": 1, "pp": 1,
                       "dp": 1, "microbatch": r["n"], "global_batch": r["n"], "precision": r["precision"],
-                      "recompute": "none", "zero": 0, "system.framework.conv_layout": CONV_LAYOUT[r["precision"]]})
+                      "recompute": "none", "zero": 0, "system.framework.conv_layout": CONV_LAYOUT[r["precision"]],
+                      "system.device.conv_call_overhead": "0 us"})
         kept.append(r)
     pred = run_rows(deepflow, out, "conv-v100", "DeepBench's V100 convolutions", cols, table)
     opt = component_times(out, "conv-v100", "optimizer")
@@ -696,9 +698,24 @@ def evaluate_conv_v100(deepflow, root, out):
     return res, skipped
 
 
-def conv_v100_lines(cv):
-    """The DeepBench convolution table as make validate prints it: per precision and filter shape."""
+CONV_CALLS = 2  # a one-convolution net's calls: the forward pass and the weight gradient
+CONV_CALL_GRID = range(0, 51)  # conv_call_overhead candidates, whole microseconds
+
+
+def conv_call_fit(cv):
+    """The per-call overhead (s, whole microseconds) that minimises the mean |error| over every layer of both
+    precisions, and that mean."""
+    def err(c):
+        return sum(abs((p + CONV_CALLS * c) / m - 1) for _, _, _, p, m in cv[0]) / len(cv[0])
+    best = min(CONV_CALL_GRID, key=lambda us: (err(us * 1e-6), us))
+    return best * 1e-6, err(best * 1e-6)
+
+
+def conv_v100_lines(cv, c):
+    """The DeepBench convolution table as make validate prints it, with a per-call overhead c: per precision
+    and filter shape."""
     res, skipped = cv
+    res = [(pr, k, st, p + CONV_CALLS * c, m) for pr, k, st, p, m in res]
     lines = []
     for prec in ("fp16", "fp32"):
         for kern in ("1x1", "3x3", "other"):
@@ -710,8 +727,10 @@ def conv_v100_lines(cv):
                                                100 * sum(abs(x) for x in e) / len(e), 100 * sum(e) / len(e),
                                                100 * min(e), 100 * max(e)))
         e = [p / m - 1 for pr, _, _, p, m in res if pr == prec]
-        lines.append("  %-5s all %27d layers  mean |error| %5.1f %%  signed %+6.1f %%" % (
-            prec, len(e), 100 * sum(abs(x) for x in e) / len(e), 100 * sum(e) / len(e)))
+        e0 = [p / m - 1 for pr, _, _, p, m in cv[0] if pr == prec]
+        lines.append("  %-5s all %27d layers  mean |error| %5.1f %%  signed %+6.1f %%  (without it %.1f %%, %+.1f %%)"
+                     % (prec, len(e), 100 * sum(abs(x) for x in e) / len(e), 100 * sum(e) / len(e),
+                        100 * sum(abs(x) for x in e0) / len(e0), 100 * sum(e0) / len(e0)))
     lines.append("  %d layers of other than square images not expressed (deepflow's images are square)" % skipped)
     return lines
 
@@ -791,32 +810,36 @@ def rnn_step_lines(steps, c):
     return lines
 
 
-RNN_STEP_KEY = "rnn_step_overhead"
-
-
 def rnn_step_text(c, steps, mean):
-    return ("%s: %d us   # fitted by scripts/validate.py (make validate) on DeepBench's V100 LSTM table "
+    return ("rnn_step_overhead: %d us   # fitted by scripts/validate.py (make validate) on DeepBench's V100 LSTM table "
             "(validation/kernels/lstm_v100.csv, cuDNN's standard algorithm): the time a recurrent step of one layer "
             "takes beyond its GEMM and cell kernel, one value over %d steps (fp16 and fp32, forward and "
-            "backward-data): mean |error| %.1f %%\n" % (RNN_STEP_KEY, round(c * 1e6), len(steps), 100 * mean))
+            "backward-data): mean |error| %.1f %%\n" % (round(c * 1e6), len(steps), 100 * mean))
 
 
-def rnn_step_template(root, c, steps, mean, write):
-    """Write the fitted rnn_step_overhead into the V100 template (write), or say whether it differs."""
+def conv_call_text(c, cv, mean):
+    return ("conv_call_overhead: %d us  # fitted by scripts/validate.py (make validate) on DeepBench's V100 "
+            "convolutions (validation/kernels/conv_v100.csv): the time a convolution call takes beyond its GEMM, "
+            "one value over %d layers (fp16 NHWC and fp32 NCHW, batch 8 and 16): mean |error| %.1f %%\n"
+            % (round(c * 1e6), len(cv[0]), 100 * mean))
+
+
+def device_fit_line(root, text, write):
+    """Write a fitted line (`key: value  # how`) into the V100 template (write), or say whether it differs."""
+    key = text.split(":", 1)[0]
     path = os.path.join(root, V100_DEVICE)
     with open(path) as f:
         lines = f.readlines()
-    i = key_line(lines, RNN_STEP_KEY)
+    i = key_line(lines, key)
     if i is None:
-        raise SystemExit("validate: %s has no %s line to write" % (path, RNN_STEP_KEY))
-    text = rnn_step_text(c, steps, mean)
+        raise SystemExit("validate: %s has no %s line to write" % (path, key))
     if lines[i] == text:
         return []
     if write:
         lines[i] = text
         with open(path, "w") as f:
             f.writelines(lines)
-        print("wrote %s's %s" % (path, RNN_STEP_KEY))
+        print("wrote %s's %s" % (path, key))
         return []
     return [os.path.basename(path)]
 
@@ -1522,23 +1545,20 @@ def main():
     for rid, pred, pub, gate, note in ps:
         if gate is not None and abs(pred - pub) > gate:
             bad.append("Perseus %s: %+.1f points against its gate of %.0f" % (rid, pred - pub, gate))
-    sb = evaluate_small_batch(deepflow, root)
-    print("\nCNN training, V100 and A100 (validation/small_batch; images/s; SOURCES.md says why Gavel's and the "
-          "A100 rows are not gated):")
-    sb_lines, sb_mean = small_batch_lines(sb)
-    for line in sb_lines:
-        print(line)
     gm = evaluate_gemm_v100(deepflow, root)
     print("\nV100 GEMMs (validation/kernels/gemm_v100.csv, DeepBench; error = predicted / measured time - 1; shown, "
           "not gated):")
     for line in gemm_v100_lines(gm):
         print(line)
     cv = evaluate_conv_v100(deepflow, root, out)
+    conv_c, conv_mean = conv_call_fit(cv)
     print("\nV100 convolutions (validation/kernels/conv_v100.csv, DeepBench, batch 8 and 16: fp16 NHWC on tensor cores, "
           "fp32 NCHW; the forward pass and the weight gradient; error = predicted / measured time - 1; shown, not "
-          "gated):")
-    for line in conv_v100_lines(cv):
+          "gated): conv_call_overhead fitted at %.0f us, mean |error| %.1f %% over %d layers"
+          % (conv_c * 1e6, 100 * conv_mean, len(cv[0])))
+    for line in conv_v100_lines(cv, conv_c):
         print(line)
+    stale_dev = device_fit_line(root, conv_call_text(conv_c, cv, conv_mean), "--write" in args)
     steps = evaluate_lstm_v100(deepflow, root)
     rnn_c, rnn_mean = rnn_step_fit(steps)
     print("\nV100 LSTM steps (validation/kernels/lstm_v100.csv, DeepBench, cuDNN; error = predicted / measured time "
@@ -1546,7 +1566,14 @@ def main():
           % (rnn_c * 1e6, 100 * rnn_mean, len(steps)))
     for line in rnn_step_lines(steps, rnn_c):
         print(line)
-    rnn_stale = rnn_step_template(root, rnn_c, steps, rnn_mean, "--write" in args)
+    stale_dev += device_fit_line(root, rnn_step_text(rnn_c, steps, rnn_mean), "--write" in args)
+    # the kernel tables above fit the V100 template's values (--write) before the training rows use them
+    sb = evaluate_small_batch(deepflow, root)
+    print("\nCNN training, V100 and A100 (validation/small_batch; images/s; SOURCES.md says why Gavel's and the "
+          "A100 rows are not gated):")
+    sb_lines, sb_mean = small_batch_lines(sb)
+    for line in sb_lines:
+        print(line)
     lstm = evaluate_lstm(deepflow, root)
     print("\nV100 LSTM training (validation/small_batch/lstm.csv; tokens/s; shown, not gated: SOURCES.md says why):")
     for rid, stack, pred, meas in lstm:
@@ -1601,7 +1628,7 @@ def main():
         write_readme(root, rt)
     else:
         stale = (check_fits(root, fitted) + check_intervals(root, intervals, pooled) +
-                 check_ceilings(root, ceilings) + rnn_stale)
+                 check_ceilings(root, ceilings) + stale_dev)
         check_readme(root, rt)
         if stale:
             bad.append("templates (%s): `scripts/validate.py build/deepflow --write` rewrites them from this fit"

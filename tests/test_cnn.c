@@ -947,6 +947,55 @@ static void test_layout_step(void **state)
     assert_rel(a.step_time_s, b.step_time_s, 0);
 }
 
+/* ResNet-50 on one V100 at a given conv_call_overhead (fp16, NHWC, two
+ * microbatches of 32). */
+static void resnet_at_call_overhead(const char *overhead, Scenario *sc, Result *r)
+{
+    const char *kv[] = {"system=dgx-v100",
+                        "model=resnet50",
+                        "devices=1",
+                        "microbatch=32",
+                        "global_batch=64",
+                        "precision=fp16",
+                        "system.framework.conv_layout=nhwc",
+                        overhead};
+    build_scenario(sc, kv, 8);
+    int rc = evaluate(sc, r);
+    if (rc)
+        print_error("evaluate: %s\n", r->error);
+    assert_int_equal(rc, 0);
+}
+
+/* The library's own work around each convolution call (the device's
+ * conv_call_overhead, fitted on DeepBench's V100 layers): every forward,
+ * data-gradient and weight-gradient pass of a convolution pays it once,
+ * nothing else does.  ResNet-50 has 53 convolutions (the stem, 16
+ * bottlenecks of 3, 4 projections): 53 forward, 53 weight-gradient and 52
+ * data-gradient passes (the stem's input needs none), 158 calls a
+ * microbatch. */
+static void test_conv_call_overhead(void **state)
+{
+    (void)state;
+    Scenario s0, s10;
+    Result r0, r10;
+    resnet_at_call_overhead("system.device.conv_call_overhead=0 us", &s0, &r0);
+    resnet_at_call_overhead("system.device.conv_call_overhead=10 us", &s10, &r10);
+    GraphParams p = params(1, 1, 32);
+    Graph g;
+    build(&s0.model, &p, &g);
+    double calls = 0;
+    const OpList *lists[] = {&g.layer_fwd, &g.layer_bwd};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < lists[i]->n; j++)
+            if (lists[i]->op[j].conv_call) {
+                assert_int_equal(lists[i]->op[j].kind, OP_GEMM);
+                calls += op_runs(&lists[i]->op[j]);
+            }
+    assert_rel(calls, 158, 0);
+    assert_rel(r10.comp_time_s[COMP_GEMM] - r0.comp_time_s[COMP_GEMM], 2.0 * calls * 10e-6, 1e-9);
+    assert_rel(r10.comp_time_s[COMP_MEMBOUND], r0.comp_time_s[COMP_MEMBOUND], 1e-12);
+}
+
 /* cnn_split on a DGX-1 (tp 2 over NVLink, 32 images): auto chooses per
  * concat by the estimate from the device's and the link's rates, and for
  * Inception-V3 places every module's branches: as fast as branch, faster
@@ -976,21 +1025,14 @@ static void test_split_modes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_resnet50_counts),
-        cmocka_unit_test(test_resnet50_v1_counts),
-        cmocka_unit_test(test_conv_layout),
-        cmocka_unit_test(test_layout_step),
-        cmocka_unit_test(test_inception_counts),
-        cmocka_unit_test(test_conv_implicit_gemm),
-        cmocka_unit_test(test_tp_split),
-        cmocka_unit_test(test_branch_placement),
-        cmocka_unit_test(test_inception_branch_placement),
-        cmocka_unit_test(test_pipeline_partition),
-        cmocka_unit_test(test_recompute),
-        cmocka_unit_test(test_loader_errors),
-        cmocka_unit_test(test_templates),
-        cmocka_unit_test(test_end_to_end),
-        cmocka_unit_test(test_split_modes),
+        cmocka_unit_test(test_resnet50_counts),    cmocka_unit_test(test_resnet50_v1_counts),
+        cmocka_unit_test(test_conv_layout),        cmocka_unit_test(test_layout_step),
+        cmocka_unit_test(test_conv_call_overhead), cmocka_unit_test(test_inception_counts),
+        cmocka_unit_test(test_conv_implicit_gemm), cmocka_unit_test(test_tp_split),
+        cmocka_unit_test(test_branch_placement),   cmocka_unit_test(test_inception_branch_placement),
+        cmocka_unit_test(test_pipeline_partition), cmocka_unit_test(test_recompute),
+        cmocka_unit_test(test_loader_errors),      cmocka_unit_test(test_templates),
+        cmocka_unit_test(test_end_to_end),         cmocka_unit_test(test_split_modes),
         cmocka_unit_test(test_whole_stem),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);

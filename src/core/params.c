@@ -107,6 +107,9 @@ static const ParamDef device_defs[] = {
     PD(Device, "rnn_step_overhead", rnn_step_s, UNIT_TIME, 0, 1e-3, 0, 0,
        "time of one recurrent (LSTM) step of one layer beyond its GEMM and its cell kernel: the RNN "
        "library's per-step work (fitted, see template; 0: not modelled)"),
+    PD(Device, "conv_call_overhead", conv_call_s, UNIT_TIME, 0, 1e-3, 0, 0,
+       "time of one convolution call (forward, data or weight gradient) beyond its GEMM: the library's own "
+       "kernels around it (fitted, see template; 0: not modelled)"),
     PD(Device, "power.tdp", tdp_w, UNIT_POWER, 1, 1e5, 0, 1, "thermal design power"),
     PD(Device, "power.idle", idle_w, UNIT_POWER, 0, 1e5, 0, 0, "static (idle) power"),
     PD(Device, "energy.fp32", energy_j_per_flop[PREC_FP32], UNIT_ENERGY_PER_FLOP, 0, 1e-9, 0, 0,

@@ -204,6 +204,7 @@ typedef struct {
     double hbm_eff;        /* achievable fraction of HBM bandwidth (STREAM) */
     double l2_eff;         /* achievable fraction of L2 bandwidth */
     double rnn_step_s;     /* a recurrent step's time beyond its GEMM and cell kernel (0: none) */
+    double conv_call_s;    /* a convolution call's time beyond its GEMM (0: none) */
     /* Power (issue: power and energy) */
     double tdp_w;
     double idle_w;

@@ -315,10 +315,11 @@ static void add_op(Walk *w, int bwd, const Op *op)
     push(w, bwd ? w->bwd : w->fwd, op);
 }
 
-static void gemm(Walk *w, int bwd, const char *name, Component comp, int64_t m, int64_t n, int64_t k,
-                 double bytes)
+/* A convolution pass as one GEMM (a library call: conv_call). */
+static void conv_gemm(Walk *w, int bwd, const char *name, int64_t m, int64_t n, int64_t k, double bytes)
 {
-    Op op = graph_gemm_op_bytes(name, comp, 1, m, n, k, bytes);
+    Op op = graph_gemm_op_bytes(name, COMP_GEMM, 1, m, n, k, bytes);
+    op.conv_call = 1;
     add_op(w, bwd, &op);
 }
 
@@ -354,13 +355,14 @@ static void wgrad_split(Walk *w, const char *name, int64_t m, int64_t n, int64_t
     if (s > k / SPLITK_MIN_K)
         s = k / SPLITK_MIN_K;
     if (s <= 1) {
-        gemm(w, 1, name, COMP_GEMM, m, n, k, in_bytes + (double)m * n * w->e);
+        conv_gemm(w, 1, name, m, n, k, in_bytes + (double)m * n * w->e);
         return;
     }
     const double partials = (double)s * (double)m * (double)n;
     membound(w, 1, "wgrad.splitk_reduce", COMP_MEMBOUND, partials * 4.0 + (double)m * n * w->e, partials);
     Op op = graph_gemm_op_bytes(name, COMP_GEMM, s, m, n, ceil_div(k, s), in_bytes + partials * 4.0);
     op.flops = 2.0 * (double)m * (double)n * (double)k; /* the last slice is shorter */
+    op.conv_call = 1;
     add_op(w, 1, &op);
 }
 
@@ -377,6 +379,7 @@ static void winograd(Walk *w, int bwd, const char *name, int h, int wd, int64_t 
 {
     const int64_t tiles = w->nb * (int64_t)((h + 1) / 2) * ((wd + 1) / 2);
     Op op = graph_gemm_op_bytes(name, COMP_GEMM, 16, tiles, cout, cin, bytes);
+    op.conv_call = 1;
     add_op(w, bwd, &op);
     const double direct = 2.0 * 9.0 * (double)w->nb * h * wd * (double)cin * (double)cout;
     const double more = (direct - op.flops) * (double)w->tp;
@@ -397,6 +400,7 @@ static void winograd_wgrad(Walk *w, const char *name, int h, int wd, int64_t cin
     const int64_t tiles = w->nb * (int64_t)((h + 1) / 2) * ((wd + 1) / 2);
     Op op =
         graph_gemm_op_bytes(name, COMP_GEMM, 16, cin, cout, tiles, bytes + 16.0 * (double)cin * cout * 4.0);
+    op.conv_call = 1;
     add_op(w, 1, &op);
     const double direct = 2.0 * 9.0 * (double)w->nb * h * wd * (double)cin * (double)cout;
     w->u.group_flops += (direct - op.flops) * (double)w->tp;
@@ -477,7 +481,7 @@ static int layer_conv(Walk *w, const CnnLayer *L, int in, Shape *s)
     if (wino)
         winograd(w, 0, "conv.winograd", ho, wo, cin, cl, (x + 16.0 * (double)cin * cl) * ei + raw * e);
     else
-        gemm(w, 0, "conv", COMP_GEMM, m, cl, k, (x + (double)k * cl) * ei + raw * e);
+        conv_gemm(w, 0, "conv", m, cl, k, (x + (double)k * cl) * ei + raw * e);
     if (w->nchw)
         nchw_transpose(w, 0, raw);
     w->t[in].saved = 1; /* the weight gradient reads it */
@@ -512,7 +516,7 @@ static int layer_conv(Walk *w, const CnnLayer *L, int in, Shape *s)
             winograd(w, 1, "conv.dgrad.winograd", s->h, s->w, cl, cin,
                      raw * e + 16.0 * (double)cin * cl * ei + x * e);
         else
-            gemm(w, 1, "conv.dgrad", COMP_GEMM, m, k, cl, raw * e + (double)k * cl * ei + x * e);
+            conv_gemm(w, 1, "conv.dgrad", m, k, cl, raw * e + (double)k * cl * ei + x * e);
         if (w->nchw)
             nchw_transpose(w, 1, raw);
     }

@@ -46,14 +46,16 @@ typedef struct {
     /* OP_GEMM: */
     int64_t batch, m, n, k;
     /* every op, one run: */
-    double flops; /* FLOPs (GEMM: 2*batch*m*n*k) */
-    double bytes; /* minimum HBM bytes read + written (GEMM: inputs + output once) */
-    int repeat;   /* the op runs this many times in sequence; 0 or 1 = once */
-    int sync;     /* the host waits for the device before dispatching it (a device-to-host copy of sizes) */
-    int rnn_step; /* OP_MEMBOUND: a recurrent cell, one per step: each run also costs the device's
-                     rnn_step_overhead */
-    int grouped;  /* the repeat runs are launched by one host call from a C++ loop (a grouped GEMM): one
-                     dispatch and a kernel launch for each further run */
+    double flops;  /* FLOPs (GEMM: 2*batch*m*n*k) */
+    double bytes;  /* minimum HBM bytes read + written (GEMM: inputs + output once) */
+    int repeat;    /* the op runs this many times in sequence; 0 or 1 = once */
+    int sync;      /* the host waits for the device before dispatching it (a device-to-host copy of sizes) */
+    int conv_call; /* OP_GEMM: a convolution's pass, one library call: each run also costs the device's
+                      conv_call_overhead */
+    int rnn_step;  /* OP_MEMBOUND: a recurrent cell, one per step: each run also costs the device's
+                      rnn_step_overhead */
+    int grouped;   /* the repeat runs are launched by one host call from a C++ loop (a grouped GEMM): one
+                      dispatch and a kernel launch for each further run */
     /* OP_COMM: */
     int group; /* OP_COMM: 0 the tensor-parallel group, GROUP_EP the expert-parallel one, GROUP_ETP the
                   expert-tensor-parallel one */

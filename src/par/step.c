@@ -132,7 +132,7 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
             gemm_cost_on(x->gemm, prec, op->batch, op->m, op->n, op->k, &g);
             if (x->phi != 1.0)
                 gemm_at_clock(&g, x->phi, x->nominal->launch_s);
-            t = r * g.time_s * x->pace;
+            t = r * (g.time_s + (op->conv_call ? x->dev->conv_call_s : 0.0)) * x->pace;
             /* a fused attention block under FlashAttention-2 kernels */
             if (x->sys->framework.flash == FLASH_FA2 && x->dev->fa2_eff > 0 &&
                 (!strncmp(op->name, "attn.qk", 7) || !strncmp(op->name, "attn.av", 7)))
