@@ -619,11 +619,15 @@ def class_interval(rows):
 
 
 GEMM_V100 = os.path.join("validation", "kernels", "gemm_v100.csv")
+# A kernel benchmark times the library on the device, outside any training stack: its rows run on the `ideal`
+# stack (GEMMs at the device's own rate, no host time), not on the V100's 2019 stack and its GEMM efficiency
+KERNEL_STACK = "system.framework=ideal"
 
 
 def evaluate_gemm_v100(deepflow, root):
     """[(precision, m, n, k, predicted ms, measured ms)] for validation/kernels/gemm_v100.csv: deepflow's
-    GEMM on the V100 template (model=gemm, one call a shape; transposes are not modelled)."""
+    GEMM on the V100 template and the kernel stack (model=gemm, one call a shape; transposes are not
+    modelled)."""
     with open(os.path.join(root, GEMM_V100), newline="") as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     pred = {}
@@ -631,7 +635,7 @@ def evaluate_gemm_v100(deepflow, root):
     for r in rows:
         key = (r["precision"], r["m"], r["n"], r["k"])
         if key not in pred:
-            d = eval_one(deepflow, root, ["system=dgx-v100", "model=gemm", "model.m=" + r["m"], "model.n=" + r["n"],
+            d = eval_one(deepflow, root, ["system=dgx-v100", KERNEL_STACK, "model=gemm", "model.m=" + r["m"], "model.n=" + r["n"],
                                           "model.k=" + r["k"], "devices=1", "precision=" + r["precision"]],
                          "GEMM %s" % "x".join(key[1:]))
             pred[key] = 1e3 * float(d["step_time_s"])
@@ -666,8 +670,9 @@ def evaluate_conv_v100(deepflow, root, out):
     expressed."""
     with open(os.path.join(root, CONV_V100), newline="") as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    cols = ["scenario", "system", "model", "devices", "tp", "pp", "dp", "microbatch", "global_batch", "precision",
-            "recompute", "zero", "system.framework.conv_layout", "system.device.conv_call_overhead"]
+    cols = ["scenario", "system", "system.framework", "model", "devices", "tp", "pp", "dp", "microbatch",
+            "global_batch", "precision", "recompute", "zero", "system.framework.conv_layout",
+            "system.device.conv_call_overhead"]
     table, kept, skipped = [], [], 0
     for i, r in enumerate(rows):
         if r["w"] != r["h"] or r["pad_w"] != r["pad_h"] or r["stride_w"] != r["stride_h"]:
@@ -679,7 +684,8 @@ def evaluate_conv_v100(deepflow, root, out):
                     "channels: %s\nclasses: 10\ndataset_samples: 1000\nconvergence: imagenet-mlperf\nnet:\n"
                     "  - conv: {out: %s, kernel: [%s, %s], stride: %s, pad: %s}\n"
                     % (r["application"], i, r["w"], r["c"], r["k"], r["r"], r["s"], r["stride_w"], r["pad_w"]))
-        table.append({"scenario": name, "system": "dgx-v100", "model": name + ".yaml", "devices": 1, "tp": 1, "pp": 1,
+        table.append({"scenario": name, "system": "dgx-v100", "system.framework": KERNEL_STACK.split("=")[1],
+                      "model": name + ".yaml", "devices": 1, "tp": 1, "pp": 1,
                       "dp": 1, "microbatch": r["n"], "global_batch": r["n"], "precision": r["precision"],
                       "recompute": "none", "zero": 0, "system.framework.conv_layout": CONV_LAYOUT[r["precision"]],
                       "system.device.conv_call_overhead": "0 us"})
@@ -736,7 +742,6 @@ def conv_v100_lines(cv, c):
 
 
 LSTM_V100 = os.path.join("validation", "kernels", "lstm_v100.csv")
-V100_DEVICE = os.path.join("templates", "devices", "v100-sxm2-32gb.yaml")
 RNN_STEP_GRID = range(0, 101)  # rnn_step_overhead candidates, whole microseconds
 
 
@@ -771,7 +776,7 @@ def evaluate_lstm_v100(deepflow, root):
 
     def gemm_s(prec, m, n, k):
         if (prec, m, n, k) not in gemm:
-            d = eval_one(deepflow, root, ["system=dgx-v100", "model=gemm", "model.m=%d" % m, "model.n=%d" % n,
+            d = eval_one(deepflow, root, ["system=dgx-v100", KERNEL_STACK, "model=gemm", "model.m=%d" % m, "model.n=%d" % n,
                                           "model.k=%d" % k, "devices=1", "precision=" + prec],
                          "GEMM %dx%dx%d" % (m, n, k))
             gemm[(prec, m, n, k)] = float(d["step_time_s"])
@@ -824,24 +829,40 @@ def conv_call_text(c, cv, mean):
             % (round(c * 1e6), len(cv[0]), 100 * mean))
 
 
+# device templates that take the V100's fitted kernel values as a stated assumption ("the V100's value")
+ASSUMING_DEVICES = ("a100-sxm4-80gb", "h100-sxm5-80gb", "b200")
+
+
 def device_fit_line(root, text, write):
-    """Write a fitted line (`key: value  # how`) into the V100 template (write), or say whether it differs."""
-    key = text.split(":", 1)[0]
-    path = os.path.join(root, V100_DEVICE)
-    with open(path) as f:
-        lines = f.readlines()
-    i = key_line(lines, key)
-    if i is None:
-        raise SystemExit("validate: %s has no %s line to write" % (path, key))
-    if lines[i] == text:
-        return []
-    if write:
-        lines[i] = text
-        with open(path, "w") as f:
-            f.writelines(lines)
-        print("wrote %s's %s" % (path, key))
-        return []
-    return [os.path.basename(path)]
+    """Write a fitted line (`key: value  # how`) into the V100 template, and its value into the templates that
+    assume the V100's (write), or say which of them differ."""
+    key, rest = text.split(":", 1)
+    value = rest.split("#", 1)[0].strip()
+    stale = []
+    for name in ("v100-sxm2-32gb",) + ASSUMING_DEVICES:
+        path = os.path.join(root, "templates", "devices", name + ".yaml")
+        with open(path) as f:
+            lines = f.readlines()
+        i = key_line(lines, key)
+        if i is None:
+            raise SystemExit("validate: %s has no %s line to write" % (path, key))
+        if name == "v100-sxm2-32gb":
+            want = text
+        else:
+            old_value, comment = lines[i].split(":", 1)[1].split("#", 1)
+            if "the V100's value" not in comment:
+                raise SystemExit("validate: %s's %s does not say it takes the V100's value" % (path, key))
+            want = "%s: %s%s#%s" % (key, value, " " * max(1, len(old_value) - len(value) - 1), comment)
+        if lines[i] == want:
+            continue
+        if write:
+            lines[i] = want
+            with open(path, "w") as f:
+                f.writelines(lines)
+            print("wrote %s's %s" % (path, key))
+        else:
+            stale.append(os.path.basename(path))
+    return stale
 
 
 SMALL_ROWS = []  # the gated V100 CNN rows (evaluate_small_batch), which give their stack its range
