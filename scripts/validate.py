@@ -198,7 +198,7 @@ SYSTEMS = {("a100", "80"): "dgx-a100-80g", ("a100", "40"): "dgx-a100-40g", ("a10
            ("b200", "180"): "dgx-b200", ("b200", ""): "dgx-b200", ("gb200", "186"): "gb200-nvl72",
            ("gb200", ""): "gb200-nvl72", ("h200", "141"): "dgx-h200", ("h200", ""): "dgx-h200"}
 DEEPFLOW = []  # the binary main() runs, for what the templates say (template_peak)
-SI = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
+SI = {"u": 1e-6, "m": 1e-3, "": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 
 
 def template_peak(system, precision="bf16"):
@@ -621,26 +621,48 @@ def class_interval(rows):
 GEMM_V100 = os.path.join("validation", "kernels", "gemm_v100.csv")
 # A kernel benchmark times the library on the device, outside any training stack: its rows run on the `ideal`
 # stack (GEMMs at the device's own rate, no host time), not on the V100's 2019 stack and its GEMM efficiency
-KERNEL_STACK = "system.framework=ideal"
+KERNEL_STACK = "ideal"
+KERNEL_GEMMS = {}  # (precision, m, n, k) -> seconds: kernel_gemm_s's memo
+
+
+def kernel_gemm_s(deepflow, root, prec, m, n, k):
+    """One GEMM's time (s) as deepflow gives it on the V100 template and the kernel stack (model=gemm),
+    evaluated once a shape."""
+    key = (prec, m, n, k)
+    if key not in KERNEL_GEMMS:
+        d = eval_one(deepflow, root, ["system=dgx-v100", "system.framework=" + KERNEL_STACK, "model=gemm",
+                                      "model.m=%d" % m, "model.n=%d" % n, "model.k=%d" % k, "devices=1",
+                                      "precision=" + prec], "GEMM %dx%dx%d" % (m, n, k))
+        KERNEL_GEMMS[key] = float(d["step_time_s"])
+    return KERNEL_GEMMS[key]
 
 
 def evaluate_gemm_v100(deepflow, root):
     """[(precision, m, n, k, predicted ms, measured ms)] for validation/kernels/gemm_v100.csv: deepflow's
-    GEMM on the V100 template and the kernel stack (model=gemm, one call a shape; transposes are not
-    modelled)."""
+    GEMM on the V100 template and the kernel stack (kernel_gemm_s; transposes are not modelled)."""
     with open(os.path.join(root, GEMM_V100), newline="") as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    pred = {}
     out = []
     for r in rows:
-        key = (r["precision"], r["m"], r["n"], r["k"])
-        if key not in pred:
-            d = eval_one(deepflow, root, ["system=dgx-v100", KERNEL_STACK, "model=gemm", "model.m=" + r["m"], "model.n=" + r["n"],
-                                          "model.k=" + r["k"], "devices=1", "precision=" + r["precision"]],
-                         "GEMM %s" % "x".join(key[1:]))
-            pred[key] = 1e3 * float(d["step_time_s"])
-        out.append((r["precision"], int(r["m"]), int(r["n"]), int(r["k"]), pred[key], float(r["measured_ms"])))
+        m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
+        out.append((r["precision"], m, n, k, 1e3 * kernel_gemm_s(deepflow, root, r["precision"], m, n, k),
+                    float(r["measured_ms"])))
     return out
+
+
+def err_stats(errs):
+    """Percent: mean |error|, signed mean, smallest and largest of a list of relative errors."""
+    return (100 * sum(abs(e) for e in errs) / len(errs), 100 * sum(errs) / len(errs), 100 * min(errs),
+            100 * max(errs))
+
+
+def overhead_fit(pairs, grid):
+    """A fixed cost (s; grid: the whole microseconds tried) added `calls` times to each predicted time: the one
+    that minimises the mean |error| over (predicted s, measured s, calls) pairs, and that mean."""
+    def err(c):
+        return sum(abs((p + n * c) / m - 1) for p, m, n in pairs) / len(pairs)
+    best = min(grid, key=lambda us: (err(us * 1e-6), us))
+    return best * 1e-6, err(best * 1e-6)
 
 
 def gemm_v100_lines(gm):
@@ -652,8 +674,7 @@ def gemm_v100_lines(gm):
             errs = [p / t - 1 for pr, m, n, k, p, t in gm if pr == prec and keep(m, n)]
             if errs:
                 lines.append("  %-5s %-14s %4d shapes  mean |error| %5.1f %%  signed %+6.1f %%  range %+.0f .. %+.0f %%"
-                             % (prec, name, len(errs), 100 * sum(abs(e) for e in errs) / len(errs),
-                                100 * sum(errs) / len(errs), 100 * min(errs), 100 * max(errs)))
+                             % ((prec, name, len(errs)) + err_stats(errs)))
     return lines
 
 
@@ -684,7 +705,7 @@ def evaluate_conv_v100(deepflow, root, out):
                     "channels: %s\nclasses: 10\ndataset_samples: 1000\nconvergence: imagenet-mlperf\nnet:\n"
                     "  - conv: {out: %s, kernel: [%s, %s], stride: %s, pad: %s}\n"
                     % (r["application"], i, r["w"], r["c"], r["k"], r["r"], r["s"], r["stride_w"], r["pad_w"]))
-        table.append({"scenario": name, "system": "dgx-v100", "system.framework": KERNEL_STACK.split("=")[1],
+        table.append({"scenario": name, "system": "dgx-v100", "system.framework": KERNEL_STACK,
                       "model": name + ".yaml", "devices": 1, "tp": 1, "pp": 1,
                       "dp": 1, "microbatch": r["n"], "global_batch": r["n"], "precision": r["precision"],
                       "recompute": "none", "zero": 0, "system.framework.conv_layout": CONV_LAYOUT[r["precision"]],
@@ -709,12 +730,8 @@ CONV_CALL_GRID = range(0, 51)  # conv_call_overhead candidates, whole microsecon
 
 
 def conv_call_fit(cv):
-    """The per-call overhead (s, whole microseconds) that minimises the mean |error| over every layer of both
-    precisions, and that mean."""
-    def err(c):
-        return sum(abs((p + CONV_CALLS * c) / m - 1) for _, _, _, p, m in cv[0]) / len(cv[0])
-    best = min(CONV_CALL_GRID, key=lambda us: (err(us * 1e-6), us))
-    return best * 1e-6, err(best * 1e-6)
+    """The per-call overhead over every layer of both precisions (overhead_fit)."""
+    return overhead_fit([(p, m, CONV_CALLS) for _, _, _, p, m in cv[0]], CONV_CALL_GRID)
 
 
 def conv_v100_lines(cv, c):
@@ -729,14 +746,12 @@ def conv_v100_lines(cv, c):
                 e = [p / m - 1 for pr, k, st, p, m in res if pr == prec and k == kern and (st == 1) == (stride == 1)]
                 if e:
                     lines.append("  %-5s %-5s %-9s %2d layers  mean |error| %5.1f %%  signed %+6.1f %%  range %+.0f .. "
-                                 "%+.0f %%" % (prec, kern, "stride 1" if stride == 1 else "stride 2+", len(e),
-                                               100 * sum(abs(x) for x in e) / len(e), 100 * sum(e) / len(e),
-                                               100 * min(e), 100 * max(e)))
+                                 "%+.0f %%" % ((prec, kern, "stride 1" if stride == 1 else "stride 2+", len(e)) +
+                                               err_stats(e)))
         e = [p / m - 1 for pr, _, _, p, m in res if pr == prec]
         e0 = [p / m - 1 for pr, _, _, p, m in cv[0] if pr == prec]
         lines.append("  %-5s all %27d layers  mean |error| %5.1f %%  signed %+6.1f %%  (without it %.1f %%, %+.1f %%)"
-                     % (prec, len(e), 100 * sum(abs(x) for x in e) / len(e), 100 * sum(e) / len(e),
-                        100 * sum(abs(x) for x in e0) / len(e0), 100 * sum(e0) / len(e0)))
+                     % ((prec, len(e)) + err_stats(e)[:2] + err_stats(e0)[:2]))
     lines.append("  %d layers of other than square images not expressed (deepflow's images are square)" % skipped)
     return lines
 
@@ -749,7 +764,6 @@ def device_figures(name, keys):
     """A device template's figures (SI units), as `deepflow templates devices NAME` shows them."""
     out = subprocess.run([DEEPFLOW[0], "templates", "devices", name], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, check=True).stdout
-    units = {"B/s": 1.0, "s": 1.0, "": 1.0}
     got = {}
     for ln in out.splitlines():
         f = ln.split()
@@ -757,7 +771,7 @@ def device_figures(name, keys):
             num, unit = float(f[1]), f[2] if len(f) > 2 else ""
             base = next(u for u in ("B/s", "s", "") if unit.endswith(u))
             pre = unit[:len(unit) - len(base)] if base else unit
-            got[f[0]] = num * (1e-6 if pre == "u" else 1e-3 if pre == "m" else SI[pre]) * units[base]
+            got[f[0]] = num * SI[pre]
     return got
 
 
@@ -765,41 +779,28 @@ def evaluate_lstm_v100(deepflow, root):
     """[(precision, hidden, batch, direction, model s, measured s)] per recurrent step of
     validation/kernels/lstm_v100.csv (DeepBench, cuDNN's standard algorithm, no input GEMM): the forward step
     and the backward-data step of one layer as deepflow's LSTM graph (graph/lstm.c) runs them, without the
-    device's rnn_step_overhead: the recurrent GEMM (deepflow's, model=gemm) and the cell kernel, whose time
+    device's rnn_step_overhead: the recurrent GEMM (kernel_gemm_s) and the cell kernel, whose time
     is perf/kernel.c's membound_time (11 e bytes a cell forward, 13 backward, at the HBM rate, plus a launch;
     its vector work is far below it)."""
     dev = device_figures("v100-sxm2-32gb", ("hbm.bandwidth", "efficiency.hbm", "launch_overhead"))
     hbm = dev["hbm.bandwidth"] * dev["efficiency.hbm"]
     with open(os.path.join(root, LSTM_V100), newline="") as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-    gemm = {}
-
-    def gemm_s(prec, m, n, k):
-        if (prec, m, n, k) not in gemm:
-            d = eval_one(deepflow, root, ["system=dgx-v100", KERNEL_STACK, "model=gemm", "model.m=%d" % m, "model.n=%d" % n,
-                                          "model.k=%d" % k, "devices=1", "precision=" + prec],
-                         "GEMM %dx%dx%d" % (m, n, k))
-            gemm[(prec, m, n, k)] = float(d["step_time_s"])
-        return gemm[(prec, m, n, k)]
-
     out = []
     for r in rows:
         prec, h, b, t = r["precision"], int(r["hidden"]), int(r["batch"]), int(r["timesteps"])
         e = 2.0 if prec == "fp16" else 4.0
         cell = lambda nbytes: b * h * nbytes * e / hbm + dev["launch_overhead"]  # noqa: E731
-        out.append((prec, h, b, "forward", gemm_s(prec, b, 4 * h, h) + cell(11.0), float(r["forward_ms"]) / t / 1e3))
-        out.append((prec, h, b, "backward", gemm_s(prec, b, h, 4 * h) + cell(13.0),
+        out.append((prec, h, b, "forward", kernel_gemm_s(deepflow, root, prec, b, 4 * h, h) + cell(11.0),
+                    float(r["forward_ms"]) / t / 1e3))
+        out.append((prec, h, b, "backward", kernel_gemm_s(deepflow, root, prec, b, h, 4 * h) + cell(13.0),
                     float(r["backward_data_ms"]) / t / 1e3))
     return out
 
 
 def rnn_step_fit(steps):
-    """The per-step overhead (s, whole microseconds) that minimises the mean |error| over every step of both
-    precisions and directions, and that mean."""
-    def err(c):
-        return sum(abs((p + c) / m - 1) for _, _, _, _, p, m in steps) / len(steps)
-    best = min(RNN_STEP_GRID, key=lambda us: (err(us * 1e-6), us))
-    return best * 1e-6, err(best * 1e-6)
+    """The per-step overhead over every step of both precisions and directions (overhead_fit)."""
+    return overhead_fit([(p, m, 1) for _, _, _, _, p, m in steps], RNN_STEP_GRID)
 
 
 def rnn_step_lines(steps, c):
@@ -808,10 +809,9 @@ def rnn_step_lines(steps, c):
         for d in ("forward", "backward"):
             e0 = [p / m - 1 for pr, _, _, dd, p, m in steps if pr == prec and dd == d]
             e1 = [(p + c) / m - 1 for pr, _, _, dd, p, m in steps if pr == prec and dd == d]
+            mean, signed, lo, hi = err_stats(e1)
             lines.append("  %-5s %-8s %2d shapes  mean |error| %5.1f %% (%5.1f %% without it)  signed %+6.1f %%  "
-                         "range %+.0f .. %+.0f %%" % (prec, d, len(e1), 100 * sum(abs(x) for x in e1) / len(e1),
-                                                      100 * sum(abs(x) for x in e0) / len(e0),
-                                                      100 * sum(e1) / len(e1), 100 * min(e1), 100 * max(e1)))
+                         "range %+.0f .. %+.0f %%" % (prec, d, len(e1), mean, err_stats(e0)[0], signed, lo, hi))
     return lines
 
 

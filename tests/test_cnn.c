@@ -863,14 +863,20 @@ static void test_conv_layout(void **state)
 
 /* ---- a whole scenario -------------------------------------------------- */
 
-static void scenario(const char *const *kv, int n, Result *r)
+/* A scenario built into sc and evaluated, which must succeed. */
+static void scenario_in(Scenario *sc, const char *const *kv, int n, Result *r)
 {
-    Scenario sc;
-    build_scenario(&sc, kv, n);
-    int rc = evaluate(&sc, r);
+    build_scenario(sc, kv, n);
+    int rc = evaluate(sc, r);
     if (rc)
         print_error("evaluate: %s\n", r->error);
     assert_int_equal(rc, 0);
+}
+
+static void scenario(const char *const *kv, int n, Result *r)
+{
+    Scenario sc;
+    scenario_in(&sc, kv, n, r);
 }
 
 /* Inception-V3 on a DGX-1 (8 V100), fp16, 64 images per GPU.  Published
@@ -959,11 +965,7 @@ static void resnet_at_call_overhead(const char *overhead, Scenario *sc, Result *
                         "precision=fp16",
                         "system.framework.conv_layout=nhwc",
                         overhead};
-    build_scenario(sc, kv, 8);
-    int rc = evaluate(sc, r);
-    if (rc)
-        print_error("evaluate: %s\n", r->error);
-    assert_int_equal(rc, 0);
+    scenario_in(sc, kv, 8, r);
 }
 
 /* The library's own work around each convolution call (the device's
