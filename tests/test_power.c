@@ -236,6 +236,33 @@ static void test_system_power(void **state)
     assert_rel(pwr_system_power(&sys, 12, 400), 1.2 * (12 * (400 + 48) + 2 * 3300), 1e-12);
 }
 
+/* A ramp limit, by hand (issue 31): a 10 MW swing at 20 MW/s takes 0.5 s
+ * an edge.  A 2 s wait holds both edges: the full dip, and the two edges'
+ * triangles burn 10 MW x 0.5 s = 5 MJ over dropping at once.  A 0.4 s
+ * wait is shorter than the two edges: the power falls for 0.2 s to a 4 MW
+ * dip and climbs back, and what is burnt is the 10 MW x 0.4 s the step
+ * would drop less the 4 MW x 0.4 s / 2 of the dip: 3.2 MJ (at 0.9 s, a 9 MW
+ * dip and 4.95 MJ, just below the 5 MJ that both edges cost).  No limit: the
+ * power steps, the whole swing, nothing burnt; no wait: no dip. */
+static void test_ramp_hold(void **state)
+{
+    (void)state;
+    double dip = -1;
+    assert_rel(pwr_ramp_hold(10e6, 2.0, 20e6, &dip), 5e6, 1e-12);
+    assert_rel(dip, 10e6, 1e-12);
+    assert_rel(pwr_ramp_hold(10e6, 0.4, 20e6, &dip), 3.2e6, 1e-12);
+    assert_rel(dip, 4e6, 1e-12);
+    /* the two cases meet where the wait is just both edges */
+    assert_rel(pwr_ramp_hold(10e6, 1.0, 20e6, &dip), 5e6, 1e-12);
+    assert_rel(dip, 10e6, 1e-12);
+    assert_rel(pwr_ramp_hold(10e6, 0.9, 20e6, &dip), 10e6 * 0.9 - 9e6 * 0.9 / 2, 1e-12);
+    assert_rel(dip, 9e6, 1e-12);
+    assert_true(pwr_ramp_hold(10e6, 0.4, 0, &dip) == 0);
+    assert_rel(dip, 10e6, 1e-12);
+    assert_true(pwr_ramp_hold(10e6, 0, 20e6, &dip) == 0);
+    assert_true(dip == 0);
+}
+
 static void test_energy_counts(void **state)
 {
     (void)state;
@@ -262,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_alpha_power_law),
         cmocka_unit_test(test_voltage_is_the_bisection),
         cmocka_unit_test(test_system_power),
+        cmocka_unit_test(test_ramp_hold),
         cmocka_unit_test(test_energy_counts),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);

@@ -699,7 +699,23 @@ static void test_carbon_and_envelope(void **state)
         buf, "model, French grid on 64 devices: 30.7 MWh at the wall, 15 t CO2e (14 t operational at 57 g a "
              "kWh, 1 t embodied); a clock plan for its pipeline saves 5.0 % (1.54 MWh) at the same "
              "time, its lightest stage at 90 % clock; peak 0.08 MW, swinging by 0 MW when every "
-             "device waits on one collective, once a step (every 1 s: 1 Hz).");
+             "device waits on one collective, once a step (every 1 s: 1 Hz); no wait in a step is common "
+             "to every device.");
+    /* what the grid sees of a step: a dip with no ramp limit, then one
+     * held to the site's limit */
+    rows[1].r.power_swing_w = 40e3;
+    rows[1].r.power_dip_w = 40e3;
+    rows[1].r.power_ramp_w_s = NAN;
+    assert_int_equal(rpt_energy_sentences(&run, buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, "swinging by 0.04 MW when every device waits on one collective, once a step "
+                                "(every 1 s: 1 Hz); with no ramp limit the power steps (a 0.04 MW dip each "
+                                "step)."));
+    rows[1].r.power_ramp_w_s = 50e3;
+    rows[1].r.power_dip_w = 10e3;
+    rows[1].r.ramp_hold_share = 0.012;
+    assert_int_equal(rpt_energy_sentences(&run, buf, sizeof buf), 1);
+    assert_non_null(strstr(buf, "; held to the site's 0.05 MW/s, each step's dip is 0.01 MW and holding it "
+                                "burns 1.2 % of the energy."));
 }
 
 /* A swept hardware value (issue 27): the series that differ only by it

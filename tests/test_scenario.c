@@ -674,6 +674,32 @@ static void test_carbon_and_peak(void **state)
                              128 * f->sc.system.node_overhead_w) *
                             f->sc.system.pue;
     assert_rel(r.peak_power_w - r.power_swing_w, idle_sys, 1e-12);
+    /* no ramp limit: the power steps, the whole swing in the step's
+     * common wait (its exposed data-parallel exchange) */
+    assert_true(isnan(r.power_ramp_w_s) && r.ramp_hold_j == 0 && r.ramp_hold_share == 0);
+    const double wait = r.comp_time_s[COMP_DP_COMM];
+    assert_true(wait > 0);
+    assert_rel(r.power_dip_w, r.power_swing_w, 1e-12);
+    /* a site's ramp limit: the same step, the dip held to it, and what
+     * holding burns drawn at the wall (pwr_ramp_hold, by hand in
+     * test_power) */
+    const Result free_ramp = r;
+    build_ok(f,
+             "system=dgx-h100, model=gpt3-175b, devices=1024, tp=8, pp=8, microbatch=1, global_batch=1536, "
+             "site.grid_intensity=400, service_life=4, system.device.embodied.die_area=800 mm2, "
+             "system.device.embodied.logic=2, system.device.embodied.memory=0.5, "
+             "system.device.embodied.package=10, system.embodied.node=2000, site.ramp_limit=1 MW/s");
+    eval_ok(&f->sc, &r);
+    assert_rel(r.step_time_s, free_ramp.step_time_s, 1e-12);
+    assert_rel(r.power_ramp_w_s, 1e6, 1e-12);
+    double dip;
+    const double held = pwr_ramp_hold(free_ramp.power_swing_w, wait, 1e6, &dip);
+    assert_true(held > 0 && dip < free_ramp.power_swing_w);
+    assert_rel(r.ramp_hold_j, held, 1e-12);
+    assert_rel(r.power_dip_w, dip, 1e-12);
+    assert_rel(r.system_power_w, free_ramp.system_power_w + held / r.step_time_s, 1e-12);
+    assert_rel(r.energy_to_train_j, r.system_power_w * r.time_to_train_s, 1e-12);
+    assert_rel(r.ramp_hold_share, held / r.energy_per_step_j, 1e-12);
     /* a site sets the intensity, the PUE and the price where the row does
      * not; the row's own keys win */
     build_ok(f, "system=dgx-h100, model=gpt3-175b, devices=64, tp=8, pp=8, microbatch=1, global_batch=64, "

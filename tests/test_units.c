@@ -178,6 +178,10 @@ static void test_power(void **state)
     assert_rel(parse_ok("250 mW", UNIT_POWER), 0.25, 1e-15);
     assert_rel(parse_ok("10.2 kW", UNIT_POWER), 10200.0, 1e-15);
     assert_rel(parse_ok("30 MW", UNIT_POWER), 30e6, 0);
+    assert_rel(parse_ok("2 MW/s", UNIT_POWER_RATE), 2e6, 0);
+    assert_rel(parse_ok("500 kW/s", UNIT_POWER_RATE), 5e5, 0);
+    parse_bad("2 MW", UNIT_POWER_RATE, "is a power, not a rate of change of power");
+    format_is(2.5e6, UNIT_POWER_RATE, "2.5 MW/s");
 }
 
 static void test_energy(void **state)

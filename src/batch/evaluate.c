@@ -33,6 +33,7 @@ static void reset(Result *r)
     r->cost_usd = NAN;
     r->purchase_usd = r->energy_cost_usd = r->tco_usd = r->tco_year_usd = r->break_even_use = NAN;
     r->peak_power_w = r->power_swing_w = NAN;
+    r->power_ramp_w_s = r->power_dip_w = r->ramp_hold_j = r->ramp_hold_share = NAN;
     r->co2e_operational_t = r->co2e_embodied_t = r->co2e_t = NAN;
     r->plan_min_clock = r->clock_plan_saving = r->energy_to_train_plan_j = NAN;
     r->epochs = NAN;
@@ -214,6 +215,13 @@ static void facility_power(const Scenario *sc, double links_w, Result *r)
         p_busy = r->device_power_w;
     r->peak_power_w = pwr_system_power(&sc->system, sc->devices, p_busy) + links_w;
     r->power_swing_w = r->peak_power_w - pwr_system_power(&sc->system, sc->devices, dev->idle_w);
+    /* Once a step every device waits on the exposed data-parallel
+     * exchange; a site that limits the ramp holds the power up through it,
+     * and what that burns is drawn from the wall like any other power. */
+    const double limit = sc->site.ramp_limit_w_s;
+    r->power_ramp_w_s = limit > 0 ? limit : NAN;
+    r->ramp_hold_j = pwr_ramp_hold(r->power_swing_w, r->comp_time_s[COMP_DP_COMM], limit, &r->power_dip_w);
+    r->system_power_w += r->ramp_hold_j / r->step_time_s;
 }
 
 /* The run's carbon: its energy at the wall at the site's grid intensity,
@@ -304,6 +312,7 @@ static int evaluate_fixed(const Scenario *sc, GemmCache *cache, Result *r)
     r->system_power_w = pwr_system_power(&sc->system, sc->devices, r->device_power_w) + links_w;
     facility_power(sc, links_w, r);
     r->energy_per_step_j = r->system_power_w * r->step_time_s;
+    r->ramp_hold_share = r->ramp_hold_j / r->energy_per_step_j;
     r->clock_plan_saving = r->plan_saved_device_j * sc->devices * pwr_pue(&sc->system) / r->energy_per_step_j;
     /* Per-component energies are the whole system's: every device's
      * share, and the rest (nodes, switches, NICs, PUE) as system_overhead. */

@@ -700,6 +700,9 @@ static const ParamDef site_defs[] = {
        "of owning)"),
     PD(Site, "power_envelope", power_envelope_w, UNIT_POWER, 0, 1e12, 0, 0,
        "the most power the facility delivers at the wall: a constraint on the run's peak power (0: none)"),
+    PD(Site, "ramp_limit", ramp_limit_w_s, UNIT_POWER_RATE, 0, 1e12, 0, 0,
+       "the fastest the facility's power may change, as its utility states it (MW/s): a synchronous step's "
+       "dip is held to it, and the power burnt holding it up is counted (0: none, the power steps)"),
 };
 
 static int site_finish(void *obj, Diag *d)

@@ -332,6 +332,7 @@ typedef struct {
     double electricity_usd_kwh;  /* the site's price of a kWh, over the scenario's default */
     double facility_usd_kw_year; /* building, power and cooling per kW of IT power a year; 0 unknown */
     double power_envelope_w;     /* the most the facility can deliver at the wall, peak (0: no limit) */
+    double ramp_limit_w_s;       /* the fastest its power at the wall may change, W/s (0: no limit) */
 } Site;
 
 /* The time lost to failures of one scenario (scale_goodput). */
@@ -653,8 +654,13 @@ typedef struct {
     double purchase_usd, energy_cost_usd, tco_usd, tco_year_usd, break_even_use;
     /* What the facility sees (issue 31): the power at the wall while every
      * device computes, and the drop when all of them wait on the same
-     * collective (the swing of a synchronous step). */
+     * collective (the swing of a synchronous step); under the site's
+     * ramp limit, that limit (NaN: none, the power changes as a step), the
+     * dip reached in the step's common wait (its exposed data-parallel
+     * exchange) and the energy burnt holding the power up, J a step (in
+     * system_power_w) and its share of the step's energy. */
     double peak_power_w, power_swing_w;
+    double power_ramp_w_s, power_dip_w, ramp_hold_j, ramp_hold_share;
     /* Carbon (issue 31): the run's energy at the wall x the site's grid
      * intensity, and its share of the devices' and nodes' embodied carbon
      * over their service life (NaN: the templates do not give it), and

@@ -110,6 +110,7 @@ static const UnitDef units[] = {
     {UNIT_TIME, "minutes", 60.0, 0, 0},
 
     {UNIT_POWER, "W", 1.0, 0, SI_ALL},
+    {UNIT_POWER_RATE, "W/s", 1.0, 0, SI_ALL},
 
     {UNIT_ENERGY, "J", 1.0, 0, SI_ALL},
     {UNIT_ENERGY, "Wh", 3600.0, 0, SI_ALL},
@@ -153,6 +154,7 @@ static const char *const kind_noun[UNIT_KIND_COUNT] = {
     [UNIT_FREQUENCY] = "a frequency",
     [UNIT_TIME] = "a time",
     [UNIT_POWER] = "a power",
+    [UNIT_POWER_RATE] = "a rate of change of power",
     [UNIT_ENERGY] = "an energy",
     [UNIT_ENERGY_PER_BIT] = "an energy per bit",
     [UNIT_ENERGY_PER_FLOP] = "an energy per FLOP",
@@ -174,6 +176,7 @@ static const char *const kind_expect[UNIT_KIND_COUNT] = {
     [UNIT_FREQUENCY] = "a frequency (Hz, MHz, GHz)",
     [UNIT_TIME] = "a time (us, ms, s, min, h, days)",
     [UNIT_POWER] = "a power (W, kW)",
+    [UNIT_POWER_RATE] = "a rate of change of power (W/s, MW/s)",
     [UNIT_ENERGY] = "an energy (J, kJ, kWh)",
     [UNIT_ENERGY_PER_BIT] = "an energy per bit (pJ/bit)",
     [UNIT_ENERGY_PER_FLOP] = "an energy per FLOP (pJ/FLOP)",
@@ -195,6 +198,7 @@ static const char *const kind_si[UNIT_KIND_COUNT] = {
     [UNIT_FREQUENCY] = "Hz",
     [UNIT_TIME] = "s",
     [UNIT_POWER] = "W",
+    [UNIT_POWER_RATE] = "W/s",
     [UNIT_ENERGY] = "J",
     [UNIT_ENERGY_PER_BIT] = "J/bit",
     [UNIT_ENERGY_PER_FLOP] = "J/FLOP",
@@ -637,6 +641,12 @@ static const Step steps_time[] = {
 static const Step steps_power[] = {
     {-9, "nW"}, {-6, "uW"}, {-3, "mW"}, {0, "W"}, {3, "kW"}, {6, "MW"}, {9, "GW"},
 };
+static const Step steps_power_rate[] = {
+    {0, "W/s"},
+    {3, "kW/s"},
+    {6, "MW/s"},
+    {9, "GW/s"},
+};
 static const Step steps_energy[] = {
     {-15, "fJ"}, {-12, "pJ"}, {-9, "nJ"}, {-6, "uJ"}, {-3, "mJ"}, {0, "J"},
     {3, "kJ"},   {6, "MJ"},   {9, "GJ"},  {12, "TJ"}, {15, "PJ"},
@@ -758,6 +768,8 @@ int unit_format(double v, UnitKind kind, char *buf, size_t n)
         return format_time(v, buf, n);
     case UNIT_POWER:
         return format_steps(v, STEPS(steps_power));
+    case UNIT_POWER_RATE:
+        return format_steps(v, STEPS(steps_power_rate));
     case UNIT_ENERGY:
         return format_steps(v, STEPS(steps_energy));
     case UNIT_ENERGY_PER_BIT:

@@ -22,6 +22,7 @@ typedef enum {
     UNIT_FREQUENCY,        /* Hz, MHz, GHz */
     UNIT_TIME,             /* s, ms, us, ns, ps, min, h, d */
     UNIT_POWER,            /* W, kW, MW */
+    UNIT_POWER_RATE,       /* W/s: kW/s, MW/s (how fast a power changes) */
     UNIT_ENERGY,           /* J, kJ, MJ, Wh, kWh, MWh */
     UNIT_ENERGY_PER_BIT,   /* J/bit: pJ/bit, fJ/bit */
     UNIT_ENERGY_PER_FLOP,  /* J/FLOP: pJ/FLOP, fJ/FLOP */

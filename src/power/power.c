@@ -226,6 +226,26 @@ double pwr_pue(const System *sys)
     return sys->pue > 0 ? sys->pue : 1.0;
 }
 
+double pwr_ramp_hold(double swing_w, double wait_s, double limit_w_s, double *dip_w)
+{
+    const double swing = swing_w > 0 ? swing_w : 0;
+    if (!(wait_s > 0) || swing == 0) {
+        *dip_w = 0;
+        return 0;
+    }
+    if (!(limit_w_s > 0)) {
+        *dip_w = swing;
+        return 0;
+    }
+    const double edge = swing / limit_w_s;
+    if (2 * edge <= wait_s) {
+        *dip_w = swing;
+        return swing * edge;
+    }
+    *dip_w = limit_w_s * wait_s / 2;
+    return swing * wait_s - *dip_w * wait_s / 2;
+}
+
 double pwr_device_embodied_kg(const Device *dev)
 {
     const Embodied *e = &dev->embodied;

@@ -67,6 +67,17 @@ double pwr_system_power(const System *sys, int devices, double device_w);
 /* The system's PUE (1 where the template leaves it unset). */
 double pwr_pue(const System *sys);
 
+/* A synchronous step's dip at the wall under a ramp limit (issue 31).
+ * swing_w: the drop were every device to stop at once; wait_s: how long
+ * all of them wait together; limit_w_s: the fastest the wall power may
+ * change (0: no limit, the power follows the work as a step).  The
+ * power is lowered at the limit and is back at its peak when the work
+ * resumes, as a smoother that knows the step's period does (devices burn
+ * power in the wait).  *dip_w: the depth reached.  Returns the energy
+ * burnt over dropping at once, J: swing^2 / limit when the wait holds
+ * both edges (2 swing / limit), else swing x wait - dip x wait / 2. */
+double pwr_ramp_hold(double swing_w, double wait_s, double limit_w_s, double *dip_w);
+
 /* The carbon of making one device, kg CO2e (LLMCarbon, Faiz et al., ICLR
  * 2024: die area x carbon per area of its node, memory x carbon per GB,
  * and the package); NaN when the template gives no die area or no carbon

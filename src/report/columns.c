@@ -126,6 +126,15 @@ const ReportCol report_cols[] = {
     {"power_swing_w", "W", RC_NUM, RF_WATTS,
      "the drop from peak when every device waits on the same collective or checkpoint (at its static "
      "power): the swing a synchronous step puts on the grid"},
+    {"power_dip_w", "W", RC_NUM, RF_WATTS,
+     "the drop once a step, while every device waits on the exposed data-parallel exchange: the swing, "
+     "or less where the site's ramp_limit holds the power up through a short wait (0: no common wait)"},
+    {"power_ramp_w_per_s", "W/s", RC_NUM, RF_PLAIN,
+     "the fastest change of the power at the wall: the site's ramp_limit (empty: none, the power steps "
+     "with the work, a swing within milliseconds)"},
+    {"ramp_hold_share", "", RC_NUM, RF_PERCENT,
+     "share of the energy burnt holding the power up to meet the site's ramp_limit (in the energy, cost "
+     "and carbon)"},
     {"co2e_operational_t", "t", RC_NUM, RF_PLAIN,
      "operational carbon: energy to train at the wall x the site's grid intensity, tonnes CO2e"},
     {"co2e_embodied_t", "t", RC_NUM, RF_PLAIN,
@@ -215,6 +224,9 @@ static const Figure figures[] = {
     {"break_even_use", offsetof(Result, break_even_use), 1},
     {"peak_power_w", offsetof(Result, peak_power_w), 1},
     {"power_swing_w", offsetof(Result, power_swing_w), 1},
+    {"power_dip_w", offsetof(Result, power_dip_w), 1},
+    {"power_ramp_w_per_s", offsetof(Result, power_ramp_w_s), 1},
+    {"ramp_hold_share", offsetof(Result, ramp_hold_share), 1},
     {"co2e_operational_t", offsetof(Result, co2e_operational_t), 1},
     {"co2e_embodied_t", offsetof(Result, co2e_embodied_t), 1},
     {"co2e_t", offsetof(Result, co2e_t), 1},
@@ -537,6 +549,9 @@ static const struct {
     {"break_even_use", "Buy beats rent from a use of"},
     {"peak_power_w", "Peak power at the wall"},
     {"power_swing_w", "Power swing"},
+    {"power_dip_w", "Power dip each step"},
+    {"power_ramp_w_per_s", "Ramp limit"},
+    {"ramp_hold_share", "Energy holding the ramp"},
     {"co2e_operational_t", "Operational CO2e"},
     {"co2e_embodied_t", "Embodied CO2e"},
     {"co2e_t", "CO2e"},

@@ -1209,12 +1209,24 @@ int rpt_energy_sentences(const Run *run, char *buf, size_t n)
             snprintf(plan, sizeof plan, "; no clock plan (%s)",
                      r->st.pp > 1 ? "its stages are balanced" : "one pipeline stage");
         }
+        char ramp[200];
+        if (r->power_ramp_w_s > 0)
+            snprintf(
+                ramp, sizeof ramp,
+                "; held to the site's %.3g MW/s, each step's dip is %.3g MW and holding it burns %.2g %% "
+                "of the energy",
+                r->power_ramp_w_s / 1e6, r->power_dip_w / 1e6, 100 * r->ramp_hold_share);
+        else if (r->power_dip_w > 0)
+            snprintf(ramp, sizeof ramp, "; with no ramp limit the power steps (a %.3g MW dip each step)",
+                     r->power_dip_w / 1e6);
+        else
+            snprintf(ramp, sizeof ramp, "; no wait in a step is common to every device");
         len += (size_t)snprintf(
             buf + len, n - len,
             "%s%s, %s on %d devices: %s at the wall%s%s; peak %.3g MW, swinging by %.3g MW "
-            "when every device waits on one collective, once a step (every %.3g s: %.3g Hz).",
+            "when every device waits on one collective, once a step (every %.3g s: %.3g Hz)%s.",
             count ? "\n" : "", name, rr->sc.series, rr->sc.devices, e, carbon, plan, r->peak_power_w / 1e6,
-            r->power_swing_w / 1e6, r->step_time_s, 1.0 / r->step_time_s);
+            r->power_swing_w / 1e6, r->step_time_s, 1.0 / r->step_time_s, ramp);
         count++;
     }
     if (len >= n)
