@@ -131,7 +131,7 @@ const ReportCol report_cols[] = {
      "or less where the site's ramp_limit holds the power up through a short wait (0: no common wait)"},
     {"power_ramp_w_per_s", "W/s", RC_NUM, RF_PLAIN,
      "the fastest change of the power at the wall: the site's ramp_limit (empty: none, the power steps "
-     "with the work, a swing within milliseconds)"},
+     "with the work)"},
     {"ramp_hold_share", "", RC_NUM, RF_PERCENT,
      "share of the energy burnt holding the power up to meet the site's ramp_limit (in the energy, cost "
      "and carbon)"},
