@@ -833,6 +833,25 @@ def conv_call_text(c, cv, mean):
 ASSUMING_DEVICES = ("a100-sxm4-80gb", "h100-sxm5-80gb", "b200")
 
 
+def set_line(path, lines, i, want, write):
+    """Line i of a template's lines made want: written (write), or [its file name] where it differs."""
+    if lines[i] == want:
+        return []
+    if not write:
+        return [os.path.basename(path)]
+    lines[i] = want
+    with open(path, "w") as f:
+        f.writelines(lines)
+    print("wrote %s's %s" % (path, want.split(":", 1)[0]))
+    return []
+
+
+def value_line(line, key, value):
+    """A template line `key: old  # comment` with value in place of old, the comment where it was."""
+    old_value, comment = line.split(":", 1)[1].split("#", 1)
+    return "%s: %s%s#%s" % (key, value, " " * max(1, len(old_value) - len(value) - 1), comment)
+
+
 def device_fit_line(root, text, write):
     """Write a fitted line (`key: value  # how`) into the V100 template, and its value into the templates that
     assume the V100's (write), or say which of them differ."""
@@ -846,22 +865,10 @@ def device_fit_line(root, text, write):
         i = key_line(lines, key)
         if i is None:
             raise SystemExit("validate: %s has no %s line to write" % (path, key))
-        if name == "v100-sxm2-32gb":
-            want = text
-        else:
-            old_value, comment = lines[i].split(":", 1)[1].split("#", 1)
-            if "the V100's value" not in comment:
-                raise SystemExit("validate: %s's %s does not say it takes the V100's value" % (path, key))
-            want = "%s: %s%s#%s" % (key, value, " " * max(1, len(old_value) - len(value) - 1), comment)
-        if lines[i] == want:
-            continue
-        if write:
-            lines[i] = want
-            with open(path, "w") as f:
-                f.writelines(lines)
-            print("wrote %s's %s" % (path, key))
-        else:
-            stale.append(os.path.basename(path))
+        if name != "v100-sxm2-32gb" and "the V100's value" not in lines[i]:
+            raise SystemExit("validate: %s's %s does not say it takes the V100's value" % (path, key))
+        stale += set_line(path, lines, i, text if name == "v100-sxm2-32gb" else value_line(lines[i], key, value),
+                          write)
     return stale
 
 
@@ -1857,18 +1864,8 @@ def borrowed_lines(root, fitted, write):
         i = key_line(lines, key)
         if i is None or ("%s's fit" % fam) not in lines[i]:
             raise SystemExit("validate: %s's %s line does not say it takes %s's fit" % (path, key, fam))
-        value = pstr(key, fitted[fam][PARAMS.index(key)])
-        old_value, comment = lines[i].split(":", 1)[1].split("#", 1)
-        want = "%s: %s%s#%s" % (key, value, " " * max(1, len(old_value) - len(value) - 1), comment)
-        if lines[i] == want:
-            continue
-        if write:
-            lines[i] = want
-            with open(path, "w") as f:
-                f.writelines(lines)
-            print("wrote %s's %s" % (path, key))
-        else:
-            stale.append(os.path.basename(path))
+        stale += set_line(path, lines, i, value_line(lines[i], key, pstr(key, fitted[fam][PARAMS.index(key)])),
+                          write)
     return stale
 
 
