@@ -315,12 +315,18 @@ static void add_op(Walk *w, int bwd, const Op *op)
     push(w, bwd ? w->bwd : w->fwd, op);
 }
 
-/* A convolution pass as one GEMM (a library call: conv_call). */
+/* A convolution pass's GEMM: one library call (conv_call). */
+static void add_conv(Walk *w, int bwd, Op *op)
+{
+    op->conv_call = 1;
+    add_op(w, bwd, op);
+}
+
+/* A convolution pass as one GEMM. */
 static void conv_gemm(Walk *w, int bwd, const char *name, int64_t m, int64_t n, int64_t k, double bytes)
 {
     Op op = graph_gemm_op_bytes(name, COMP_GEMM, 1, m, n, k, bytes);
-    op.conv_call = 1;
-    add_op(w, bwd, &op);
+    add_conv(w, bwd, &op);
 }
 
 static void membound(Walk *w, int bwd, const char *name, Component comp, double bytes, double flops)
@@ -362,8 +368,26 @@ static void wgrad_split(Walk *w, const char *name, int64_t m, int64_t n, int64_t
     membound(w, 1, "wgrad.splitk_reduce", COMP_MEMBOUND, partials * 4.0 + (double)m * n * w->e, partials);
     Op op = graph_gemm_op_bytes(name, COMP_GEMM, s, m, n, ceil_div(k, s), in_bytes + partials * 4.0);
     op.flops = 2.0 * (double)m * (double)n * (double)k; /* the last slice is shorter */
-    op.conv_call = 1;
-    add_op(w, 1, &op);
+    add_conv(w, 1, &op);
+}
+
+/* The N x ceil(H/2) x ceil(W/2) 2x2 output tiles of a Winograd F(2x2,3x3) pass. */
+static int64_t winograd_tiles(const Walk *w, int h, int wd)
+{
+    return w->nb * (int64_t)((h + 1) / 2) * ((wd + 1) / 2);
+}
+
+/* A Winograd pass of an h x wd, cin -> cout 3x3 convolution as a
+ * convolution call; HFU counts the layer's direct FLOPs, beyond the op's
+ * multiplications. */
+static void add_winograd(Walk *w, int bwd, Op *op, int h, int wd, int64_t cin, int64_t cout)
+{
+    add_conv(w, bwd, op);
+    const double direct = 2.0 * 9.0 * (double)w->nb * h * wd * (double)cin * (double)cout;
+    const double more = (direct - op->flops) * (double)w->tp;
+    w->u.group_flops += more;
+    if (!bwd)
+        w->u.group_fwd_flops += more;
 }
 
 /* A 3x3 stride-1 convolution (forward, or its data gradient, also one)
@@ -377,15 +401,8 @@ static void wgrad_split(Walk *w, const char *name, int64_t m, int64_t n, int64_t
 static void winograd(Walk *w, int bwd, const char *name, int h, int wd, int64_t cin, int64_t cout,
                      double bytes)
 {
-    const int64_t tiles = w->nb * (int64_t)((h + 1) / 2) * ((wd + 1) / 2);
-    Op op = graph_gemm_op_bytes(name, COMP_GEMM, 16, tiles, cout, cin, bytes);
-    op.conv_call = 1;
-    add_op(w, bwd, &op);
-    const double direct = 2.0 * 9.0 * (double)w->nb * h * wd * (double)cin * (double)cout;
-    const double more = (direct - op.flops) * (double)w->tp;
-    w->u.group_flops += more;
-    if (!bwd)
-        w->u.group_fwd_flops += more;
+    Op op = graph_gemm_op_bytes(name, COMP_GEMM, 16, winograd_tiles(w, h, wd), cout, cin, bytes);
+    add_winograd(w, bwd, &op, h, wd, cin, cout);
 }
 
 /* The weight gradient of such a convolution as cuDNN's non-fused Winograd
@@ -397,13 +414,9 @@ static void winograd(Walk *w, int bwd, const char *name, int h, int wd, int64_t 
  * gradients (fp32), once.  HFU counts the direct FLOPs, as winograd(). */
 static void winograd_wgrad(Walk *w, const char *name, int h, int wd, int64_t cin, int64_t cout, double bytes)
 {
-    const int64_t tiles = w->nb * (int64_t)((h + 1) / 2) * ((wd + 1) / 2);
-    Op op =
-        graph_gemm_op_bytes(name, COMP_GEMM, 16, cin, cout, tiles, bytes + 16.0 * (double)cin * cout * 4.0);
-    op.conv_call = 1;
-    add_op(w, 1, &op);
-    const double direct = 2.0 * 9.0 * (double)w->nb * h * wd * (double)cin * (double)cout;
-    w->u.group_flops += (direct - op.flops) * (double)w->tp;
+    Op op = graph_gemm_op_bytes(name, COMP_GEMM, 16, cin, cout, winograd_tiles(w, h, wd),
+                                bytes + 16.0 * (double)cin * cout * 4.0);
+    add_winograd(w, 1, &op, h, wd, cin, cout);
 }
 
 /* NCHW tensors around a tensor-core convolution, which reads and writes
