@@ -317,13 +317,19 @@ def moe_rows(root, path):
             il = r["interleave"]
             # Megatron-Bridge's MoE benchmarks "force-balance the token distribution among experts"
             balanced = r["source_key"].startswith("megatron_bridge")
+            # the stack, its sharding and its recompute where the row states them (the
+            # PyTorch-native runs); Megatron-Core's distributed optimizer otherwise
+            stack = r.get("framework", "") or system_stack(root, sysname)
             sc = {"scenario": r["id"], "series": r["source_key"], "system": sysname, "model": "mixtral-8x7b",
+                  "system.framework": r.get("framework", ""), "system.inter.bandwidth": r.get("inter_bandwidth", ""),
                   "devices": gpus, "tp": tp, "cp": cp, "pp": pp, "pp_split": r["pp_split"],
                   "ep": r["ep"] or "1", "etp": r.get("etp", ""),
                   "dp": gpus // (tp * pp * cp),
                   "microbatch": r["microbatch"] or "auto", "global_batch": r["global_batch"],
-                  "interleave": "1" if pp == 1 else (il if il.isdigit() else "auto"), "recompute": "auto",
-                  "recompute_layers": "auto", "seq_parallel": "yes" if tp > 1 else "no", "zero": "1",
+                  "interleave": "1" if pp == 1 else (il if il.isdigit() else "auto"),
+                  "recompute": r["recompute"] or "auto",
+                  "recompute_layers": "auto" if not r["recompute"] else "",
+                  "seq_parallel": "yes" if tp > 1 else "no", "zero": r.get("zero", "") or "1",
                   "precision": "bf16" if r["precision"] == "bf16" else "fp8",
                   "model.layers": r["layers"], "model.hidden": r["hidden"], "model.heads": r["heads"],
                   "model.kv_heads": r["kv_heads"] or r["heads"], "model.head_dim": r["head_dim"],
@@ -344,8 +350,14 @@ def moe_rows(root, path):
                   # token dropping (a capacity) and the recipe's CUDA graphs, where its code states them
                   "model.capacity_factor": r.get("capacity_factor", ""),
                   "system.framework.cuda_graphs": r.get("cuda_graphs", "")}
+            # what a user of that cluster knows and sets (as runs.csv's overrides)
+            for kv in filter(None, (x.strip() for x in r.get("overrides", "").split(";"))):
+                k, v = kv.split("=", 1)
+                sc[k.strip()] = v.strip()
+                if k.strip() not in OVERRIDE_KEYS and k.strip() not in GCOLS:
+                    OVERRIDE_KEYS.append(k.strip())
             sc["_row"] = r
-            sc["_stack"] = system_stack(root, sysname)
+            sc["_stack"] = stack
             rows.append(sc)
     return rows, skipped
 
@@ -1018,7 +1030,11 @@ THRESHOLDS = {"smith2022": 0.21, "kempnerforge_mfu_h200_202604": 0.13,
               # Llama 4 Maverick on 512 H100s (expert parallelism 128, one expert a
               # rank): 25-27 % pessimistic since the dispatcher's own kernels and its
               # all-gather of the token counts joined the MoE layer
-              "dgxc_bench_v2505": 0.13}
+              "dgxc_bench_v2505": 0.13,
+              # held out of every fit (HELD_OUT): the PyTorch-native mixture-of-experts runs,
+              # 12-35 % optimistic, gated at their own figure until the model explains them
+              "torchtitan_pr1610_202508": 0.36, "torchtitan_pr2107_202512": 0.22,
+              "pytorch_nebius_dsv3_b200_202603": 0.24}
 # all sources together: the target is ALL_TARGET; gated at the achieved
 # figure, rounded up.  The mixture-of-experts runs joined the fit and the
 # gate in December 2026 (they had been evaluated, never fitted): their
@@ -1028,6 +1044,16 @@ THRESHOLDS = {"smith2022": 0.21, "kempnerforge_mfu_h200_202604": 0.13,
 # on fp32 logits) and a power cap that holds the GEMMs brought it to 8.7 %
 # (December 2026): the gate is the 9 % target.
 ALL_GATE = ALL_TARGET
+# Sources kept out of every fit, so that their error is out of sample by
+# construction and stays so: the PyTorch-native mixture-of-experts runs
+# (torchtitan's logs, PyTorch and Nebius's B200 recipe), collected for
+# issue 24's fine-grained class.  They are in the per-source table, the
+# mixture-of-experts range and the coverage; not in the all-sources mean,
+# which stays comparable over time.  Each is gated at its own figure (a
+# ratchet) until the model explains it: 12-35 % optimistic, the all-to-all
+# against DeepEP gap 1.67x measured on 512 H100s against 1.29x modelled,
+# yet 1.32x against 1.44x on 256 B200s (December 2026).
+HELD_OUT = {"torchtitan_pr1610_202508", "torchtitan_pr2107_202512", "pytorch_nebius_dsv3_b200_202603"}
 DENSE_GATE = 0.10  # the same mean over the dense runs of every source
 COVERAGE = (0.85, 0.95)  # target band of the out-of-sample coverage of the 90 % range
 
@@ -1331,10 +1357,13 @@ def main():
     # the fit of each family on all its sources, and each source left out
     fitted, loso_pt = {}, {}
     for fam in FAMILIES:
-        srcs = by_source(rows, lambda r: r["family"] == fam)
+        srcs = by_source(rows, lambda r: r["family"] == fam and r["source"] not in HELD_OUT)
         if not srcs:
             continue
         fitted[fam] = fit(srcs, errs)
+        for s in HELD_OUT:
+            if any(r["source"] == s and r["family"] == fam for r in rows):
+                loso_pt[(fam, s)] = (fitted[fam], "held out of every fit")
         for s in srcs:
             rest = {k: v for k, v in srcs.items() if k != s}
             if rest:
@@ -1350,7 +1379,7 @@ def main():
           (GRID["gemm_efficiency"][0], GRID["gemm_efficiency"][-1], pstr("op_overhead", GRID["op_overhead"][0]),
            pstr("op_overhead", GRID["op_overhead"][-1])))
     for fam, pt in fitted.items():
-        srcs = sorted(by_source(rows, lambda r: r["family"] == fam))
+        srcs = sorted(by_source(rows, lambda r: r["family"] == fam and r["source"] not in HELD_OUT))
         print("  %-14s gemm_efficiency %s, op_overhead %s  on %s" %
               (fam, pstr("gemm_efficiency", pt[0]), pstr("op_overhead", pt[1]), ", ".join(srcs)))
     print("  left out (refit without the source):")
@@ -1434,9 +1463,10 @@ def main():
         cov_src.append(inside / n if n else float("nan"))
         m_in, mx_in = stats(ins)
         m_out, mx_out = stats(out_)
-        table.append((s, "+".join(sorted({r["family"] for r in srows})), n, m_in, mx_in, m_out, mx_out, sum(1 for e in out_ if e < 0),
+        table.append((s, "+".join(sorted({r["family"] for r in srows})) + ("*" if s in HELD_OUT else ""), n, m_in, mx_in, m_out, mx_out, sum(1 for e in out_ if e < 0),
                       sum(out_) / n if n else float("nan"), inside, THRESHOLDS.get(s, LOSO_TARGET)))
-    print("\nper source (error = predicted / measured step time - 1; loso: refit without the source):")
+    print("\nper source (error = predicted / measured step time - 1; loso: refit without the source; "
+          "*: held out of every fit):")
     print("%-22s %-14s %5s %9s %9s %9s %9s %6s %8s %9s %6s" % ("source", "family", "runs", "in mean", "in max",
                                                                "loso mean", "loso max", "optim", "signed",
                                                                "in range", "gate"))
@@ -1447,13 +1477,21 @@ def main():
             bad.append(s)
         print("%-22s %-14s %5d %8.1f%% %8.1f%% %8.1f%% %8.1f%% %6d %+7.1f%% %4d/%-4d %4.0f%% %s" %
               (s, fam, n, 100 * mi, 100 * mxi, 100 * mo, 100 * mxo, opt, 100 * sg, inside, n, 100 * th, flag))
-    all_loso = sum(t[5] for t in table) / len(table)
-    all_in = sum(t[3] for t in table) / len(table)
+    fitted_t = [t for t in table if t[0] not in HELD_OUT]
+    all_loso = sum(t[5] for t in fitted_t) / len(fitted_t)
+    all_in = sum(t[3] for t in fitted_t) / len(fitted_t)
     cov_mean = sum(cov_src) / len(cov_src)
     print("all sources (each weighs the same): in sample %.1f %%, left out %.1f %% (target %.0f %%, gate %.0f %%) %s"
           % (100 * all_in, 100 * all_loso, 100 * ALL_TARGET, 100 * ALL_GATE, "ok" if all_loso <= ALL_GATE else "FAIL"))
     if all_loso > ALL_GATE:
         bad.append("all sources")
+    held = [t for t in table if t[0] in HELD_OUT]
+    if held:
+        runs_h = sum(t[2] for t in held)
+        print("held-out sources (never in a fit; their runs in the ranges): %d sources, %d runs, mean %.1f %%, "
+              "signed %+.1f %% (each source weighs the same; target %.0f %% each)" %
+              (len(held), runs_h, 100 * sum(t[5] for t in held) / len(held),
+               100 * sum(t[8] for t in held) / len(held), 100 * LOSO_TARGET))
     dense = [[abs(loso[r["id"]]) for r in v if r["regime"] != "moe" and loso[r["id"]] is not None]
              for v in srcs_all.values()]
     dense = [sum(d) / len(d) for d in dense if d]
@@ -1725,6 +1763,9 @@ SOURCE_NAMES = {
     "torchao_float8_training_bench_202503": "torchao float8 training benchmarks, March 2025 (8 H100)",
     "torchtitan_bench_trainy_h200_202506": "torchtitan benchmark submitted by Trainy, June 2025 (H200)",
     "kempnerforge_mfu_h200_202604": "KempnerForge report, 2026 (H200, 1-32 GPUs)",
+    "torchtitan_pr1610_202508": "torchtitan PR 1610, August 2025 (8 H100; DeepSeek-V3 16B; held out)",
+    "torchtitan_pr2107_202512": "torchtitan PR 2107, December 2025 (512 H100; DeepSeek-V3 671B; held out)",
+    "pytorch_nebius_dsv3_b200_202603": "PyTorch and Nebius DeepSeek-V3 recipe, 2026 (256 B200; held out)",
 }
 README_BEGIN = "<!-- make validate: begin (scripts/validate.py --write regenerates this table) -->\n"
 README_END = "<!-- make validate: end -->\n"
@@ -1747,6 +1788,13 @@ def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs
                "of a source's runs on average (%d of %d runs).\n" % (pct(all_in), pct(all_loso), 100 * ALL_TARGET,
                                                                      pct(dense_loso), 100 * cov_mean, cov_in,
                                                                      cov_runs))
+    held = [t for t in table if t[0] in HELD_OUT]
+    if held:
+        out.append("\nThe sources marked * (stack family) are held out of every fit, so that they stay out of sample: "
+                   "PyTorch-native mixture-of-experts runs (torchtitan). They are in the ranges and the coverage, not "
+                   "in the all-sources mean: %d sources, %d runs, mean %s, signed %s (the model is optimistic on "
+                   "them).\n" % (len(held), sum(t[2] for t in held), pct(sum(t[5] for t in held) / len(held)),
+                                  pct(sum(t[8] for t in held) / len(held))))
     if moe_table:
         out.append("\nMixture-of-experts runs (`moe_runs.csv`, in the table above with their sources), each source "
                    "left out of the fit:\n\n")
