@@ -1025,6 +1025,41 @@ static void test_attention_fa2(void **state)
     assert_rel(aa2.step_time_s, ay.step_time_s, 1e-12);
 }
 
+/* FlexAttention: its forward blocks at efficiency.attention_flex_fwd of the
+ * device's best fused attention, its backward ones at _bwd (H100: 0.85 and
+ * 0.76 of FlashAttention-3, GTC 2025).  Each rate alone at 1 splits the
+ * best-kernel attention time into its forward and backward parts; the
+ * two together must then give forward / 0.85 + backward / 0.76. */
+static void test_attention_flex(void **state)
+{
+    Fix *f = *state;
+    Result y, fl, fwd_only, bwd_only, a_y, a_fl;
+    const char *h = "system=dgx-h100, model=llama2-7b, devices=8, tp=1, microbatch=1, global_batch=8, zero=1, "
+                    "recompute=none, system.device.power.tdp=5000 W";
+    eval_spec(f, h, "system.framework.flash_attention=yes", &y);
+    eval_spec(f, h, "system.framework.flash_attention=flex", &fl);
+    assert_rel(f->sc.system.device.flex_fwd_eff, 0.85, 1e-12);
+    assert_rel(f->sc.system.device.flex_bwd_eff, 0.76, 1e-12);
+    eval_spec(f, h, "system.framework.flash_attention=flex, system.device.efficiency.attention_flex_bwd=1",
+              &fwd_only);
+    eval_spec(f, h, "system.framework.flash_attention=flex, system.device.efficiency.attention_flex_fwd=1",
+              &bwd_only);
+    const double t = y.comp_time_s[COMP_ATTENTION];
+    const double fw = (fwd_only.comp_time_s[COMP_ATTENTION] - t) / (1.0 / 0.85 - 1.0);
+    const double bw = (bwd_only.comp_time_s[COMP_ATTENTION] - t) / (1.0 / 0.76 - 1.0);
+    assert_true(fw > 0 && bw > fw); /* the backward blocks do more than the forward's */
+    assert_rel(fw + bw, t, 1e-9);
+    assert_rel(fl.comp_time_s[COMP_ATTENTION], fw / 0.85 + bw / 0.76, 1e-9);
+    assert_rel(fl.comp_time_s[COMP_GEMM], y.comp_time_s[COMP_GEMM], 1e-12);
+    /* on A100, where FlashAttention-2 is the best: 0.90 and 0.85 of it */
+    const char *a = "system=dgx-a100-80g, model=llama2-7b, devices=8, tp=1, microbatch=1, global_batch=8, "
+                    "zero=1, recompute=none, system.device.power.tdp=5000 W";
+    eval_spec(f, a, "system.framework.flash_attention=yes", &a_y);
+    eval_spec(f, a, "system.framework.flash_attention=flex", &a_fl);
+    assert_true(a_fl.comp_time_s[COMP_ATTENTION] > a_y.comp_time_s[COMP_ATTENTION] / 0.90);
+    assert_true(a_fl.comp_time_s[COMP_ATTENTION] < a_y.comp_time_s[COMP_ATTENTION] / 0.85);
+}
+
 /* fp8 on a Transformer Engine stack: linear layers fp8, attention and the
  * LM head bf16, so slower than fp8 everywhere and faster than bf16. */
 static void test_fp8_linear_only(void **state)
@@ -1252,6 +1287,7 @@ int main(void)
         cmocka_unit_test(test_published_configs_fit),
         cmocka_unit_test(test_interval_coverage),
         cmocka_unit_test(test_attention_fa2),
+        cmocka_unit_test(test_attention_flex),
         cmocka_unit_test(test_moe_host_sync),
         cmocka_unit_test(test_cuda_graphs),
         cmocka_unit_test(test_gemm_shapes_h100),

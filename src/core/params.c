@@ -139,6 +139,12 @@ static const ParamDef device_defs[] = {
        "FlashAttention-2's rate as a fraction of the best fused attention kernel on this device (a stack "
        "with "
        "flash_attention: fa2)"),
+    PD(Device, "efficiency.attention_flex_fwd", flex_fwd_eff, UNIT_FRACTION, 0.05, 1, 1, 0,
+       "FlexAttention's forward rate as a fraction of the best fused attention kernel on this device (a "
+       "stack with flash_attention: flex; 1 where unmeasured)"),
+    PD(Device, "efficiency.attention_flex_bwd", flex_bwd_eff, UNIT_FRACTION, 0.05, 1, 1, 0,
+       "FlexAttention's backward rate as a fraction of the best fused attention kernel on this device (a "
+       "stack with flash_attention: flex; 1 where unmeasured)"),
     PD(Device, "embodied.die_area", embodied.die_mm2, UNIT_AREA_MM2, 0, 1e5, 0, 0,
        "embodied carbon: silicon area of the compute dies (0: not known)"),
     PD(Device, "embodied.logic", embodied.logic_kg_cm2, UNIT_NUMBER, 0, 100, 0, 0,
@@ -259,7 +265,7 @@ const ParamTable param_network_table = {"networks", network_defs, N(network_defs
 
 /* ---- framework (training stack) ----------------------------------------- */
 
-static const char *const flash_choices[] = {"no", "yes", "fa2", NULL};
+static const char *const flash_choices[] = {"no", "yes", "fa2", "flex", NULL};
 static const char *const grad_choices[] = {"fp32", "16bit", NULL};
 static const char *const selective_choices[] = {"megatron", "per_op", NULL};
 static const char *const dispatcher_choices[] = {"alltoall", "deepep", NULL};
@@ -288,7 +294,8 @@ static const ParamDef framework_defs[] = {
     PE(Framework, "flash_attention", flash, flash_choices, FLASH_YES, 0,
        "fused (flash) attention kernels, for models that leave attention to the stack: yes (the device's "
        "best, "
-       "cuDNN / FlashAttention-3 on Hopper), fa2 (FlashAttention-2, PyTorch's SDPA), no"),
+       "cuDNN / FlashAttention-3 on Hopper), fa2 (FlashAttention-2, PyTorch's SDPA), flex (PyTorch's "
+       "FlexAttention, torchtitan's DeepSeek-V3), no"),
     PD(Framework, "tp_overlap", tp_overlap, UNIT_FRACTION, 0, 1, 0, 0,
        "fraction of tensor-parallel communication hidden under GEMMs"),
     PD(Framework, "dp_overlap", dp_overlap, UNIT_FRACTION, 0, 1, 0, 0,

@@ -225,13 +225,16 @@ typedef struct {
     Embodied embodied;             /* the carbon of making it (issue 31) */
     double fa2_eff; /* FlashAttention-2's rate as a fraction of the device's best fused attention (1: it is
                        the best) */
+    double flex_fwd_eff, flex_bwd_eff; /* FlexAttention's forward and backward rates, the same way */
 } Device;
 
 /* The training stack (templates/frameworks): what the software makes of
  * the hardware.  Every field is fitted or documented in its template. */
 /* FLASH_FA2: FlashAttention-2 kernels, which on Hopper and later reach only
- * the device's efficiency.attention_fa2 of the fused-attention rate. */
-typedef enum { FLASH_NO, FLASH_YES, FLASH_FA2 } FlashKind;
+ * the device's efficiency.attention_fa2 of the fused-attention rate;
+ * FLASH_FLEX: PyTorch's FlexAttention (Triton kernels the compiler
+ * generates), at efficiency.attention_flex_fwd and _bwd of it. */
+typedef enum { FLASH_NO, FLASH_YES, FLASH_FA2, FLASH_FLEX } FlashKind;
 /* Where the stack keeps and exchanges the gradients of 16-bit training. */
 typedef enum { GRAD_FP32, GRAD_16BIT } GradKind;
 /* How a mixture of experts' tokens reach their experts' ranks: an

@@ -96,6 +96,27 @@ static int op_captured(GraphsKind graphs, const Op *op)
     }
 }
 
+/* The rate of a fused attention block's kernel under the stack's
+ * flash_attention, as a fraction of the device's best (1 for any other op). */
+static double attention_rate(const Ctx *x, const char *name)
+{
+    if (strncmp(name, "attn.qk", 7) && strncmp(name, "attn.av", 7))
+        return 1.0;
+    const int backward = name[7] == '.';
+    double f = 1.0;
+    switch (x->sys->framework.flash) {
+    case FLASH_FA2:
+        f = x->dev->fa2_eff;
+        break;
+    case FLASH_FLEX:
+        f = backward ? x->dev->flex_bwd_eff : x->dev->flex_fwd_eff;
+        break;
+    default:
+        break;
+    }
+    return f > 0 ? f : 1.0;
+}
+
 /* Cost one op list.  Ops run in order on one stream; the host dispatches
  * them ahead of the device, so the list takes max(device time, ops x host
  * dispatch time): the excess is charged to COMP_HOST.  Ops the stack
@@ -133,10 +154,10 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
             if (x->phi != 1.0)
                 gemm_at_clock(&g, x->phi, x->nominal->launch_s);
             t = r * (g.time_s + (op->conv_call ? x->dev->conv_call_s : 0.0)) * x->pace;
-            /* a fused attention block under FlashAttention-2 kernels */
-            if (x->sys->framework.flash == FLASH_FA2 && x->dev->fa2_eff > 0 &&
-                (!strncmp(op->name, "attn.qk", 7) || !strncmp(op->name, "attn.av", 7)))
-                t /= x->dev->fa2_eff;
+            /* a fused attention block under FlashAttention-2 or
+             * FlexAttention kernels (the forward blocks are attn.qk and
+             * attn.av, the backward's attn.qk.* and attn.av.*) */
+            t /= attention_rate(x, op->name);
             e = r * pwr_gemm_energy(x->dev, prec, op->flops, &g);
             c->bound_t[g.bound] += t;
             t_gemm += t;
