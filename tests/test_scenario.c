@@ -1034,8 +1034,9 @@ static void test_attention_flex(void **state)
 {
     Fix *f = *state;
     Result y, fl, fwd_only, bwd_only, a_y, a_fl;
-    const char *h = "system=dgx-h100, model=llama2-7b, devices=8, tp=1, microbatch=1, global_batch=8, zero=1, "
-                    "recompute=none, system.device.power.tdp=5000 W";
+    const char *h =
+        "system=dgx-h100, model=llama2-7b, devices=8, tp=1, microbatch=1, global_batch=8, zero=1, "
+        "recompute=none, system.device.power.tdp=5000 W";
     eval_spec(f, h, "system.framework.flash_attention=yes", &y);
     eval_spec(f, h, "system.framework.flash_attention=flex", &fl);
     assert_rel(f->sc.system.device.flex_fwd_eff, 0.85, 1e-12);
