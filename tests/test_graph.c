@@ -608,6 +608,31 @@ static void test_expert_gemms(void **state)
     free(g);
 }
 
+/* A mixture of experts under the per-op policy (torchtitan's DeepSeek-V3
+ * and Qwen3 recipes): the router's scores kept, the token path redone, its
+ * grouped GEMMs in full and its all-to-alls with them; what is kept is the
+ * attention's (as test_selective_per_op) and E router scores a token. */
+static void test_selective_per_op_moe(void **state)
+{
+    (void)state;
+    Model x = fine_experts();
+    x.attention = ATTN_FUSED;
+    GraphParams pe = params(1, 0, 2, RECOMPUTE_SELECTIVE);
+    pe.ep = 8;
+    pe.sel_per_op = 1;
+    Graph *xm = build_ok(&x, &pe);
+    const double b = 2, e = 2, xs = 4096, xh = 2048, xq = 32 * 128, xkv = 4 * 128;
+    const double xkept = xs * b * xh * e + xs * b * (xq + xkv + 128 + xq) * e + b * 32 * xs * 4.0;
+    assert_rel(xm->act_bytes_per_layer, xkept, 1e-12);
+    const Op *up_f = find_op(&xm->layer_fwd, "expert_up"), *up_r = find_op(&xm->layer_recompute, "expert_up");
+    assert_non_null(up_r);
+    assert_rel(up_r->flops * op_runs(up_r), up_f->flops * op_runs(up_f), 1e-12);
+    assert_non_null(find_op(&xm->layer_recompute, "moe.dispatch"));
+    assert_non_null(find_op(&xm->layer_recompute, "moe.combine"));
+    assert_null(lookup_op(&xm->layer_recompute, "router"));
+    free(xm);
+}
+
 /* Where each op sits for CUDA graphs (Op.scope): a dropless mixture of
  * experts' token path, forward, backward and recomputed, and the embedding,
  * head and loss outside the layers' graphs; the router (and its gradients)
@@ -1205,6 +1230,7 @@ int main(void)
         cmocka_unit_test(test_llama_shapes),
         cmocka_unit_test(test_head_dim),
         cmocka_unit_test(test_selective_per_op),
+        cmocka_unit_test(test_selective_per_op_moe),
         cmocka_unit_test(test_unfused_cross_entropy),
         cmocka_unit_test(test_sliding_window),
         cmocka_unit_test(test_expert_gemms),

@@ -1084,7 +1084,10 @@ static void test_fp8_linear_only(void **state)
  * with selective recompute, NeMo's fp8 GPT-3 175B on 512 H100s without
  * recompute (fp8 copies of the linear layers' inputs), Llama 3 405B on
  * 16,384 H100s interleaved with 16 microbatches over 16 stages (the first
- * stage then holds what plain 1F1B holds: it was flagged at 109 GiB). */
+ * stage then holds what plain 1F1B holds: it was flagged at 109 GiB), and
+ * torchtitan's DeepSeek-V3 16B on 8 H100s of 95 GiB (FSDP and EP 8,
+ * PyTorch's per-op selective recompute: 78.14 GiB measured; under the
+ * Megatron-style selective it needs about 183 GiB). */
 static void test_published_configs_fit(void **state)
 {
     Fix *f = *state;
@@ -1103,6 +1106,12 @@ static void test_published_configs_fit(void **state)
         "recompute=none, seq_parallel=yes, zero=2, model.layers=126, model.hidden=16384, model.heads=128, "
         "model.kv_heads=8, model.ffn=53248, model.seq_len=8192, model.vocab=128000, model.mlp=swiglu, "
         "model.norm=rmsnorm, model.position=rotary",
+        "system=dgx-h100, system.framework=pytorch-fsdp-eager, system.device.hbm.capacity=95GiB, "
+        "model=mixtral-8x7b, devices=8, tp=1, pp=1, ep=8, microbatch=8, global_batch=64, zero=3, "
+        "recompute=selective, model.layers=27, model.hidden=2048, model.heads=16, model.kv_heads=16, "
+        "model.ffn=10944, model.expert_ffn=1408, model.experts=64, model.experts_per_token=6, "
+        "model.shared_experts=2, model.seq_len=4096, model.vocab=102400, model.dense_layers=1, "
+        "model.kv_lora_rank=512, model.rope_head_dim=64, model.v_head_dim=128, model.head_dim=128",
     };
     for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
         Result r;
@@ -1112,6 +1121,19 @@ static void test_published_configs_fit(void **state)
             fail_msg("published configuration %zu: %.1f GiB of %.1f GiB", i + 1,
                      r.mem_total_bytes / 1073741824.0, r.mem_capacity_bytes / 1073741824.0);
     }
+    /* the 16B mixture of experts kept as Megatron-Core's selective recompute
+     * keeps it does not */
+    build_ok(f,
+             "system=dgx-h100, system.framework=pytorch-fsdp-eager, system.device.hbm.capacity=95GiB, "
+             "system.framework.selective_recompute=megatron, model=mixtral-8x7b, devices=8, tp=1, pp=1, "
+             "ep=8, microbatch=8, global_batch=64, zero=3, recompute=selective, model.layers=27, "
+             "model.hidden=2048, model.heads=16, model.kv_heads=16, model.ffn=10944, model.expert_ffn=1408, "
+             "model.experts=64, model.experts_per_token=6, model.shared_experts=2, model.seq_len=4096, "
+             "model.vocab=102400, model.dense_layers=1, model.kv_lora_rank=512, model.rope_head_dim=64, "
+             "model.v_head_dim=128, model.head_dim=128");
+    Result moe;
+    eval_ok(&f->sc, &moe);
+    assert_int_equal(moe.status, STATUS_OOM);
     /* BLOOM without ZeRO-1 does not fit: the check can fail */
     build_ok(f, "system=dgx-a100-80g, model=gpt, devices=384, tp=4, pp=12, microbatch=2, global_batch=2048, "
                 "recompute=full, zero=0, model.layers=70, model.hidden=14336, model.heads=112, "

@@ -264,7 +264,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
             x->m_e = 1;
     }
     x->recompute = p->recompute;
-    x->per_op = p->sel_per_op && !x->moe;
+    x->per_op = p->sel_per_op;
     x->unfused = p->unfused;
     x->unfused_xent = p->unfused_xent;
     x->e = graph_act_elem_bytes(p->precision);
@@ -891,10 +891,18 @@ static double per_op_redo(const Dims *x, const char *name)
         return kv / (q + 2.0 * kv); /* k */
     if (!strcmp(name, "proj"))
         return 1.0; /* o */
-    if (!strcmp(name, "mlp_up"))
+    /* latent attention: wq (or wq_a, wq_b), wkv_a, wkv_b, wo */
+    if (!strcmp(name, "kv_down"))
+        return x->ql > 0 ? 0.0 : 1.0;
+    if (!strcmp(name, "q_up") || !strcmp(name, "kv_up"))
+        return x->ql > 0 ? 1.0 : 0.0;
+    if (!strcmp(name, "mlp_up") || !strcmp(name, "shared_up"))
         return x->swiglu ? 0.5 : 0.0; /* w3 of w1 | w3 */
-    if (!strcmp(name, "mlp_down"))
+    if (!strcmp(name, "mlp_down") || !strcmp(name, "shared_down"))
         return x->swiglu ? 0.0 : 1.0; /* w2 is the 6th matmul without a gate */
+    /* the experts' grouped GEMMs are not on the save list (aten.mm is) */
+    if (!strncmp(name, "expert_", 7))
+        return 1.0;
     return 0.0;
 }
 
@@ -914,7 +922,8 @@ static void layer_recompute(OpSink *k, const Dims *x, const OpList *fwd)
         Op op = fwd->op[i];
         if (x->recompute == RECOMPUTE_SELECTIVE && x->per_op) {
             if (op.kind == OP_COMM) {
-                if (op.coll == COLL_ALLGATHER)
+                /* the token path is redone, its all-to-alls with it */
+                if (op.coll == COLL_ALLGATHER || op.group == GROUP_EP || op.group == GROUP_ETP)
                     graph_emit(k, &op);
                 continue;
             }
@@ -924,9 +933,11 @@ static void layer_recompute(OpSink *k, const Dims *x, const OpList *fwd)
                 const double f = per_op_redo(x, op.name);
                 if (f <= 0)
                     continue;
-                const int64_t n = (int64_t)llround((double)op.n * f);
-                op = graph_gemm_op(op.name, COMP_RECOMPUTE, op.batch, op.m, n > 0 ? n : 1, op.k, x->e_in,
-                                   x->e);
+                if (f < 1) { /* a part of a fused GEMM's columns */
+                    const int64_t n = (int64_t)llround((double)op.n * f);
+                    op = graph_gemm_op(op.name, COMP_RECOMPUTE, op.batch, op.m, n > 0 ? n : 1, op.k, x->e_in,
+                                       x->e);
+                }
             }
             op.comp = COMP_RECOMPUTE;
             graph_emit(k, &op);
@@ -1228,9 +1239,15 @@ static void layer_activations(const Dims *x, double *kept, double *work)
     case RECOMPUTE_SELECTIVE:
         if (x->per_op) {
             /* the layer's input, the kept matmul outputs (q, v, w1, and w2
-             * with a gate) and the attention's output and row statistics */
+             * with a gate) and the attention's output and row statistics;
+             * in a mixture of experts the router's scores and the shared
+             * experts' kept outputs, the token path (its all-to-alls and
+             * grouped GEMMs) redone */
             const double q = (double)(x->a_l * x->hd), kv = (double)(x->kv_l * x->hd);
-            const double widths = q + kv + (double)x->f_l + (x->swiglu ? (double)x->h : 0.0) + q;
+            const double mlp =
+                x->moe ? (double)x->E + (x->shared > 0 ? (double)x->f_s_l + (x->swiglu ? h : 0.0) : 0.0)
+                       : (double)x->f_l + (x->swiglu ? h : 0.0);
+            const double widths = q + kv + mlp + q;
             *kept = x->rows_seq * h * e + sb * widths * e + (double)(x->b * x->a_l) * x->sq * 4.0;
             *work = all;
             break;
