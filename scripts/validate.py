@@ -231,6 +231,16 @@ PCOLS = ["scenario", "series", "system", "system.framework", "system.inter.bandw
 OVERRIDE_KEYS = []  # the `overrides` keys of runs.csv, columns of the validation tables
 
 
+def apply_overrides(sc, r):
+    """A row's `overrides` (KEY=VALUE;...) into its scenario; a key that is not a validation table's column
+    becomes one (OVERRIDE_KEYS)."""
+    for kv in filter(None, (x.strip() for x in r.get("overrides", "").split(";"))):
+        k, v = (x.strip() for x in kv.split("=", 1))
+        sc[k] = v
+        if k not in OVERRIDE_KEYS and k not in GCOLS:
+            OVERRIDE_KEYS.append(k)
+
+
 def published_rows(root, path):
     """Rows of runs.csv that the model can evaluate, and the others with why."""
     rows, skipped = [], []
@@ -279,11 +289,7 @@ def published_rows(root, path):
                   "model.mlp": r["mlp"], "model.norm": "rmsnorm" if swiglu else "layernorm",
                   "model.position": "rotary" if swiglu else "learned"}
             # what a user of that cluster knows and sets (its devices' memory and power, async TP)
-            for kv in filter(None, (x.strip() for x in r.get("overrides", "").split(";"))):
-                k, v = kv.split("=", 1)
-                sc[k.strip()] = v.strip()
-                if k.strip() not in OVERRIDE_KEYS and k.strip() not in GCOLS:  # a scenario column: set in place
-                    OVERRIDE_KEYS.append(k.strip())
+            apply_overrides(sc, r)
             sc["_row"] = r
             sc["_stack"] = stack
             rows.append(sc)
@@ -351,11 +357,7 @@ def moe_rows(root, path):
                   "model.capacity_factor": r.get("capacity_factor", ""),
                   "system.framework.cuda_graphs": r.get("cuda_graphs", "")}
             # what a user of that cluster knows and sets (as runs.csv's overrides)
-            for kv in filter(None, (x.strip() for x in r.get("overrides", "").split(";"))):
-                k, v = kv.split("=", 1)
-                sc[k.strip()] = v.strip()
-                if k.strip() not in OVERRIDE_KEYS and k.strip() not in GCOLS:
-                    OVERRIDE_KEYS.append(k.strip())
+            apply_overrides(sc, r)
             sc["_row"] = r
             sc["_stack"] = stack
             rows.append(sc)
@@ -1055,6 +1057,21 @@ ALL_GATE = ALL_TARGET
 # against DeepEP gap 1.67x measured on 512 H100s against 1.28x modelled,
 # yet 1.32x against 1.43x on 256 B200s (December 2026).
 HELD_OUT = {"torchtitan_pr1610_202508", "torchtitan_pr2107_202512", "pytorch_nebius_dsv3_b200_202603"}
+
+
+def held_summary(table):
+    """The held-out sources of the per-source table: (sources, runs, mean left-out error, mean signed error),
+    each source weighing the same; None without any."""
+    held = [t for t in table if t[0] in HELD_OUT]
+    if not held:
+        return None
+    return (len(held), sum(t[2] for t in held), sum(t[5] for t in held) / len(held),
+            sum(t[8] for t in held) / len(held))
+
+
+def fitted_sources(rows, fam):
+    """A family's sources that its fit is made on (every one but the held-out)."""
+    return by_source(rows, lambda r: r["family"] == fam and r["source"] not in HELD_OUT)
 DENSE_GATE = 0.10  # the same mean over the dense runs of every source
 COVERAGE = (0.85, 0.95)  # target band of the out-of-sample coverage of the 90 % range
 
@@ -1358,7 +1375,7 @@ def main():
     # the fit of each family on all its sources, and each source left out
     fitted, loso_pt = {}, {}
     for fam in FAMILIES:
-        srcs = by_source(rows, lambda r: r["family"] == fam and r["source"] not in HELD_OUT)
+        srcs = fitted_sources(rows, fam)
         if not srcs:
             continue
         fitted[fam] = fit(srcs, errs)
@@ -1380,7 +1397,7 @@ def main():
           (GRID["gemm_efficiency"][0], GRID["gemm_efficiency"][-1], pstr("op_overhead", GRID["op_overhead"][0]),
            pstr("op_overhead", GRID["op_overhead"][-1])))
     for fam, pt in fitted.items():
-        srcs = sorted(by_source(rows, lambda r: r["family"] == fam and r["source"] not in HELD_OUT))
+        srcs = sorted(fitted_sources(rows, fam))
         print("  %-14s gemm_efficiency %s, op_overhead %s  on %s" %
               (fam, pstr("gemm_efficiency", pt[0]), pstr("op_overhead", pt[1]), ", ".join(srcs)))
     print("  left out (refit without the source):")
@@ -1486,13 +1503,11 @@ def main():
           % (100 * all_in, 100 * all_loso, 100 * ALL_TARGET, 100 * ALL_GATE, "ok" if all_loso <= ALL_GATE else "FAIL"))
     if all_loso > ALL_GATE:
         bad.append("all sources")
-    held = [t for t in table if t[0] in HELD_OUT]
+    held = held_summary(table)
     if held:
-        runs_h = sum(t[2] for t in held)
         print("held-out sources (never in a fit; their runs in the ranges): %d sources, %d runs, mean %.1f %%, "
               "signed %+.1f %% (each source weighs the same; target %.0f %% each)" %
-              (len(held), runs_h, 100 * sum(t[5] for t in held) / len(held),
-               100 * sum(t[8] for t in held) / len(held), 100 * LOSO_TARGET))
+              (held[0], held[1], 100 * held[2], 100 * held[3], 100 * LOSO_TARGET))
     dense = [[abs(loso[r["id"]]) for r in v if r["regime"] != "moe" and loso[r["id"]] is not None]
              for v in srcs_all.values()]
     dense = [sum(d) / len(d) for d in dense if d]
@@ -1789,13 +1804,12 @@ def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs
                "of a source's runs on average (%d of %d runs).\n" % (pct(all_in), pct(all_loso), 100 * ALL_TARGET,
                                                                      pct(dense_loso), 100 * cov_mean, cov_in,
                                                                      cov_runs))
-    held = [t for t in table if t[0] in HELD_OUT]
+    held = held_summary(table)
     if held:
         out.append("\nThe sources marked * (stack family) are held out of every fit, so that they stay out of sample: "
                    "PyTorch-native mixture-of-experts runs (torchtitan). They are in the ranges and the coverage, not "
                    "in the all-sources mean: %d sources, %d runs, mean %s, signed %s (the model is optimistic on "
-                   "them).\n" % (len(held), sum(t[2] for t in held), pct(sum(t[5] for t in held) / len(held)),
-                                  pct(sum(t[8] for t in held) / len(held))))
+                   "them).\n" % (held[0], held[1], pct(held[2]), pct(held[3])))
     if moe_table:
         out.append("\nMixture-of-experts runs (`moe_runs.csv`, in the table above with their sources), each source "
                    "left out of the fit:\n\n")

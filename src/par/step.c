@@ -100,20 +100,13 @@ static int op_captured(GraphsKind graphs, const Op *op)
  * flash_attention, as a fraction of the device's best (1 for any other op). */
 static double attention_rate(const Ctx *x, const char *name)
 {
-    if (strncmp(name, "attn.qk", 7) && strncmp(name, "attn.av", 7))
+    const FlashKind flash = x->sys->framework.flash;
+    if ((flash != FLASH_FA2 && flash != FLASH_FLEX) ||
+        (strncmp(name, "attn.qk", 7) && strncmp(name, "attn.av", 7)))
         return 1.0;
-    const int backward = name[7] == '.';
-    double f = 1.0;
-    switch (x->sys->framework.flash) {
-    case FLASH_FA2:
-        f = x->dev->fa2_eff;
-        break;
-    case FLASH_FLEX:
-        f = backward ? x->dev->flex_bwd_eff : x->dev->flex_fwd_eff;
-        break;
-    default:
-        break;
-    }
+    const double f = flash == FLASH_FA2 ? x->dev->fa2_eff
+                     : name[7] == '.'   ? x->dev->flex_bwd_eff /* a backward block */
+                                        : x->dev->flex_fwd_eff;
     return f > 0 ? f : 1.0;
 }
 
