@@ -26,6 +26,7 @@ static Model gpt3_175b(void)
     m.position = POS_LEARNED;
     m.attention = ATTN_UNFUSED;
     m.tied_embeddings = 1;
+    m.dropout = 1; /* GPT-3 trained with dropout 0.1 */
     return m;
 }
 
@@ -43,6 +44,7 @@ static Model llama2(int layers, int hidden, int heads, int kv, int ffn)
     m.mlp = MLP_SWIGLU;
     m.norm = NORM_RMSNORM;
     m.position = POS_ROTARY;
+    m.dropout = 1; /* as Megatron's graph had it: masks counted (dropout yes, the template default) */
     m.attention = ATTN_UNFUSED;
     m.tied_embeddings = 0;
     return m;
@@ -962,6 +964,36 @@ static void test_activations_korthikanti(void **state)
     free(g);
 }
 
+/* A model trained without dropout (Llama, MPT) keeps no masks: 2 bytes a
+ * sequence element less per layer (Korthikanti's 34 sbh becomes 32 sbh),
+ * none for the embedding, and its residual adds are plain adds with no
+ * backward kernel. */
+static void test_no_dropout(void **state)
+{
+    (void)state;
+    Model m = gpt3_175b();
+    const double s = m.seq_len, h = m.hidden, b = 2, t = 8, sbh = s * b * h;
+    GraphParams p = params(8, 1, 2, RECOMPUTE_SELECTIVE);
+    Graph *with = build_ok(&m, &p);
+    m.dropout = 0;
+    Graph *without = build_ok(&m, &p);
+    assert_rel(with->act_bytes_per_layer, sbh * 34.0 / t, 1e-12);
+    assert_rel(without->act_bytes_per_layer, sbh * 32.0 / t, 1e-12);
+    assert_rel(with->act_bytes_first, sbh / t, 1e-12);
+    assert_true(without->act_bytes_first == 0.0);
+    assert_non_null(find_op(&with->layer_fwd, "dropout_residual1"));
+    assert_non_null(find_op(&with->layer_bwd, "dropout_residual1.bwd"));
+    assert_false(has_op(&without->layer_fwd, "dropout_residual1"));
+    const Op *add = find_op(&without->layer_fwd, "residual1");
+    assert_non_null(add);
+    assert_rel(add->bytes, 3.0 * sbh / t * 2.0, 1e-12); /* branch and residual read, sum written */
+    assert_false(has_op(&without->layer_bwd, "dropout_residual1.bwd"));
+    assert_false(has_op(&without->first_fwd, "embed.dropout"));
+    assert_true(has_op(&with->first_fwd, "embed.dropout"));
+    free(with);
+    free(without);
+}
+
 static void test_fused_attention(void **state)
 {
     (void)state;
@@ -1231,6 +1263,7 @@ int main(void)
         cmocka_unit_test(test_head_dim),
         cmocka_unit_test(test_selective_per_op),
         cmocka_unit_test(test_selective_per_op_moe),
+        cmocka_unit_test(test_no_dropout),
         cmocka_unit_test(test_unfused_cross_entropy),
         cmocka_unit_test(test_sliding_window),
         cmocka_unit_test(test_expert_gemms),

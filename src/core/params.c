@@ -648,6 +648,9 @@ static const ParamDef model_defs[] = {
     PE(Model, "attention", attention, attn_choices, ATTN_AUTO, 0,
        "attention kernel: unfused (s x s scores in HBM), fused (flash) or auto (the training stack's)"),
     PB(Model, "tied_embeddings", tied_embeddings, 1, "LM head shares the input embedding"),
+    PB(Model, "dropout", dropout, 1,
+       "dropout after the embedding and on each residual branch (GPT-3, BERT; 0.1 in Megatron's defaults): "
+       "its 1-byte masks are kept for backward; no for models trained without it (Llama, MPT)"),
     PB(Model, "causal", causal, 1,
        "causal (decoder) attention: fused kernels skip the masked half of the score blocks; no for encoders"),
     PI(Model, "attention_window", window, 0, 1e8, 0, 0, 0,

@@ -414,6 +414,7 @@ typedef struct {
     PosKind position;
     AttnKind attention;
     int tied_embeddings;  /* LM head shares the input embedding */
+    int dropout;          /* dropout on the embedding and each residual branch: its masks kept for backward */
     int causal;           /* decoder (causal mask): fused attention skips the masked blocks */
     int window;           /* sliding-window attention: a query sees the last `window` keys (0: all) */
     double window_layers; /* share of the layers with the window (GPT-OSS alternates: 0.5) */

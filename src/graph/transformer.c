@@ -119,6 +119,7 @@ typedef struct {
     int fused_dispatch;  /* MoE: DeepEP's fused dispatch and combine, not all-to-alls */
     int per_op;          /* selective recompute as PyTorch's per-op policy (dense layers) */
     int unfused;         /* eager element-wise kernels (eager_traffic) */
+    int dropout;         /* dropout masks on the embedding and the residual branches */
     int unfused_xent;    /* the loss op by op on an fp32 copy of the logits (xent_bytes) */
     int64_t window;      /* sliding-window attention (0: none) */
     double window_share; /* share of the layers with it */
@@ -212,6 +213,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->rms = m->norm == NORM_RMSNORM;
     x->rotary = m->position == POS_ROTARY;
     x->learned = m->position == POS_LEARNED;
+    x->dropout = m->dropout != 0;
     x->fused = graph_attention_fused(m, p);
     x->s_kv = x->s;
     if (x->fused && m->causal) {
@@ -819,6 +821,18 @@ static void moe_backward(OpSink *k, const Dims *x)
     k->scope = outer;
 }
 
+/* The residual add after a branch: with dropout the fused
+ * bias-dropout-add reads the branch (e) and the residual (e) and writes the
+ * mask (1) and the sum (e); without it a plain add. */
+static void residual_forward(OpSink *k, const Dims *x, const char *with, const char *without)
+{
+    const double seq = x->rows_seq * (double)x->h, e = x->e;
+    if (x->dropout)
+        membound(k, with, COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
+    else
+        membound(k, without, COMP_MEMBOUND, seq * 3.0 * e, seq);
+}
+
 static void layer_forward(OpSink *k, const Dims *x)
 {
     double seq = x->rows_seq * (double)x->h; /* elements of a sequence-region s*b*h tensor */
@@ -832,8 +846,7 @@ static void layer_forward(OpSink *k, const Dims *x)
     quantize(k, x, "proj.quant", (double)x->rows * (double)(x->a_l * x->hd_v), 0); /* attention's output */
     gemm(k, x, "proj", COMP_GEMM, 1, x->rows, x->h, x->a_l * x->hd_v);
     tp_reduce(k, x, "proj.allreduce", "proj.reducescatter");
-    /* read branch (e) and residual (e), write mask (1) and sum (e) */
-    membound(k, "dropout_residual1", COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
+    residual_forward(k, x, "dropout_residual1", "residual1");
     membound_x(k, x, "ln2", COMP_MEMBOUND, 2.0 * seq * e, seq * norm_flops(x));
     /* a mixture of experts routes the rank's own tokens; only its shared
      * experts, like a dense MLP, need the sequence gathered over tp */
@@ -846,7 +859,7 @@ static void layer_forward(OpSink *k, const Dims *x)
         mlp_forward(k, x, 1, x->rows, x->f_l, x->n_up, "mlp_up", "mlp_down", 1);
     if (tp_mlp)
         tp_reduce(k, x, "mlp_down.allreduce", "mlp_down.reducescatter");
-    membound(k, "dropout_residual2", COMP_MEMBOUND, seq * (3.0 * e + 1.0), seq * FLOPS_DROPOUT_RES);
+    residual_forward(k, x, "dropout_residual2", "residual2");
 }
 
 static void layer_backward(OpSink *k, const Dims *x)
@@ -854,8 +867,10 @@ static void layer_backward(OpSink *k, const Dims *x)
     double seq = x->rows_seq * (double)x->h;
     double e = x->e;
 
-    /* read grad (e) and mask (1), write branch grad (e) */
-    membound(k, "dropout_residual2.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
+    /* read grad (e) and mask (1), write branch grad (e); without dropout
+     * the sum's gradient is the branch's as it is (no kernel) */
+    if (x->dropout)
+        membound(k, "dropout_residual2.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
     const int tp_mlp = !x->moe || x->shared > 0;
     if (tp_mlp)
         sp_gather(k, x, "mlp_down.bwd.allgather");
@@ -868,7 +883,8 @@ static void layer_backward(OpSink *k, const Dims *x)
         tp_reduce(k, x, "mlp_up.dgrad.allreduce", "mlp_up.dgrad.reducescatter");
     /* read grad and saved input, add the residual-stream grad, write */
     membound_x(k, x, "ln2.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
-    membound(k, "dropout_residual1.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
+    if (x->dropout)
+        membound(k, "dropout_residual1.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
     sp_gather(k, x, "proj.bwd.allgather");
     quantize(k, x, "proj.bwd.quant", (double)x->rows * (double)x->h, 0);
     gemm_grads(k, x, "proj.dgrad", "proj.wgrad", COMP_GEMM, x->rows, x->h, x->a_l * x->hd_v);
@@ -972,7 +988,8 @@ static void first_forward(OpSink *k, const Dims *x)
     }
     if (x->learned) /* read words and positions, write */
         membound(k, "embed.pos", COMP_EMBED_HEAD, 2.0 * sbh * e + (double)x->s * (double)x->h * e, sbh);
-    membound(k, "embed.dropout", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
+    if (x->dropout)
+        membound(k, "embed.dropout", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
 }
 
 /* Dropout backward, the all-gather mirroring the split/reduce-scatter, and
@@ -984,7 +1001,8 @@ static void first_backward(OpSink *k, const Dims *x)
     double sbh = (double)x->rows * (double)x->h;
     double seq = x->rows_seq * (double)x->h;
     double e = x->e;
-    membound(k, "embed.dropout.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
+    if (x->dropout)
+        membound(k, "embed.dropout.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
     sp_gather(k, x, "embed.bwd.allgather");
     if (x->learned) /* sum over the batch into s x h */
         membound(k, "embed.pos.wgrad", COMP_EMBED_HEAD, sbh * e + (double)x->s * (double)x->h * e, sbh);
@@ -1213,7 +1231,7 @@ static void layer_activations(const Dims *x, double *kept, double *work)
     double sb = (double)x->rows, h = (double)x->h, e = x->e;
     const double e8 = x->e_in < x->e ? x->e_in : x->e; /* linear-layer inputs: fp8 copies under fp8 */
     /* ln1 and ln2 inputs (e), qkv and mlp_up inputs (e8), two dropout masks */
-    double seq_region = x->rows_seq * h * (2.0 * e + 2.0 * e8 + 2.0);
+    double seq_region = x->rows_seq * h * (2.0 * e + 2.0 * e8 + (x->dropout ? 2.0 : 0.0));
     /* Q and K, V (e); proj input (e8); MLP: gelu input (e) and output =
      * mlp_down input (e8), or SwiGLU gate and up (e) and output (e8) */
     double widths_e =
@@ -1280,13 +1298,13 @@ static void count_activations(const Dims *x, const Dims *xd, double n_moe, doubl
         layer_activations(xd, &kept_d, &work_d);
     g->act_bytes_per_layer = (n_moe * kept + n_dense * kept_d) / (n_moe + n_dense);
     g->act_bytes_recompute_working = work > work_d ? work : work_d;
-    /* Embedding: its dropout mask (the embedding output is layer 1's input,
+    /* Embedding: its dropout mask, if any (the embedding output is layer 1's input,
      * already counted there).  Head: final-norm input and head input (e
      * bytes each, /t with SP), the fp32 softmax kept for the logits
      * gradient and the e-byte logits alive while the loss is computed (op
      * by op, with the fp32 copy beside the tensor the max is subtracted
      * into: 4 bytes a logit more). */
-    g->act_bytes_first = x->rows_seq * h;
+    g->act_bytes_first = x->dropout ? x->rows_seq * h : 0.0;
     double logits = sb * (double)x->vp / x->t; /* vp is a multiple of t */
     g->act_bytes_last = 2.0 * x->rows_seq * h * e + logits * (x->unfused_xent ? 8.0 : 4.0) + logits * e;
     g->act_bytes_last += (double)g->mtp * (kept + 2.0 * x->rows_seq * h * e + logits * (4.0 + e));
