@@ -1041,10 +1041,10 @@ THRESHOLDS = {"smith2022": 0.21, "kempnerforge_mfu_h200_202604": 0.13,
               # the 671B runs trained with --debug.moe_force_load_balance: since their rows say so
               # (model.expert_imbalance=1, not the template's 1.1) they are 13-33 % and 20-26 % optimistic
               "torchtitan_pr2107_202512": 0.23, "pytorch_nebius_dsv3_b200_202603": 0.23,
-              # NeMo AutoModel's page (October 2025, a fake balanced gate): the other way, 26-31 %
+              # NeMo AutoModel's page (October 2025, a fake balanced gate): the other way, 25-28 %
               # pessimistic on the two runs the model can reach (three run faster than the ideal
               # stack and are listed)
-              "nemo_automodel_perf_202510": 0.29}
+              "nemo_automodel_perf_202510": 0.27}
 # all sources together: the target is ALL_TARGET; gated at the achieved
 # figure, rounded up.  The mixture-of-experts runs joined the fit and the
 # gate in December 2026 (they had been evaluated, never fitted): their
@@ -1064,7 +1064,7 @@ ALL_GATE = ALL_TARGET
 # FlexAttention at its measured rate (12-35 % at cuDNN's), the all-to-all
 # against DeepEP gap 1.67x measured on 512 H100s against 1.28x modelled,
 # yet 1.32x against 1.43x on 256 B200s (December 2026).  NeMo AutoModel's
-# runs of the same models on the same GPUs go the other way: 26-31 %
+# runs of the same models on the same GPUs go the other way: 25-28 %
 # pessimistic, and three of its five faster than the ideal stack.
 HELD_OUT = {"torchtitan_pr1610_202508", "torchtitan_pr2107_202512", "pytorch_nebius_dsv3_b200_202603",
             "nemo_automodel_perf_202510"}

@@ -1219,6 +1219,31 @@ static void test_optimizers(void **state)
     assert_rel(t_opt[0] / t_opt[1], (4.0 + 2 * 12.0 + 2) / (4.0 + 2 * 8.0 + 2), 0.02); /* Adam / SGD */
 }
 
+/* Where the stack's fp32 parameters are the masters (PyTorch FSDP's mixed
+ * precision), a device keeps 4 bytes of weights a parameter and no separate
+ * master: 2 bytes a parameter less than the 16-bit copy beside an fp32
+ * master (Megatron); the optimizer writes no 16-bit copy. */
+static void test_master_weights(void **state)
+{
+    Fix *f = *state;
+    Result copy, params;
+    build_ok(f, "system=dgx-h100, model=llama2-7b, devices=8, zero=3, system.framework=pytorch-fsdp, "
+                "system.framework.master_weights=copy");
+    eval_ok(&f->sc, &copy);
+    build_ok(f, "system=dgx-h100, model=llama2-7b, devices=8, zero=3, system.framework=pytorch-fsdp, "
+                "system.framework.master_weights=params");
+    eval_ok(&f->sc, &params);
+    const double p = copy.mem_weights_bytes / 2.0; /* parameters on the device */
+    assert_rel(params.mem_weights_bytes, 4.0 * p, 1e-12);
+    assert_rel(copy.mem_optimizer_bytes, 12.0 * p, 1e-12);
+    assert_rel(params.mem_optimizer_bytes, 8.0 * p, 1e-12);
+    assert_rel(copy.mem_grads_bytes, params.mem_grads_bytes, 1e-12);
+    assert_rel((copy.mem_weights_bytes + copy.mem_optimizer_bytes) -
+                   (params.mem_weights_bytes + params.mem_optimizer_bytes),
+               2.0 * p, 1e-12);
+    assert_true(params.comp_time_s[COMP_OPTIMIZER] < copy.comp_time_s[COMP_OPTIMIZER]);
+}
+
 /* Row-sparse gradients (BigLSTM in TensorFlow): the embedding and the
  * sampled softmax exchange only the rows of the replica's tokens and
  * samples by all-gather; Adagrad updates only those rows. */
@@ -1315,6 +1340,7 @@ int main(void)
         cmocka_unit_test(test_cuda_graphs),
         cmocka_unit_test(test_gemm_shapes_h100),
         cmocka_unit_test(test_optimizers),
+        cmocka_unit_test(test_master_weights),
         cmocka_unit_test(test_sparse_gradients),
         cmocka_unit_test(test_lstm_timestep_handoffs),
     };

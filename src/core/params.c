@@ -267,6 +267,7 @@ const ParamTable param_network_table = {"networks", network_defs, N(network_defs
 
 static const char *const flash_choices[] = {"no", "yes", "fa2", "flex", NULL};
 static const char *const grad_choices[] = {"fp32", "16bit", NULL};
+static const char *const master_choices[] = {"copy", "params", NULL};
 static const char *const selective_choices[] = {"megatron", "per_op", NULL};
 static const char *const dispatcher_choices[] = {"alltoall", "deepep", NULL};
 static const char *const graphs_choices[] = {"none", "router", "partial", "full", NULL};
@@ -321,6 +322,11 @@ static const ParamDef framework_defs[] = {
     PE(Framework, "grad_precision", grad, grad_choices, GRAD_FP32, 0,
        "16-bit training: gradients accumulated and exchanged between data-parallel ranks in fp32 (Megatron's "
        "main_grad) or in the 16-bit type (DeepSpeed's engine)"),
+    PE(Framework, "master_weights", master, master_choices, MASTER_COPY, 0,
+       "16-bit training: copy (the fp32 master weights beside the 16-bit weights the layers use, Megatron's "
+       "and DeepSpeed's optimizers: 2 + 4 bytes a parameter) or params (the fp32 parameters are the masters, "
+       "cast to 16 bits as they are gathered for a layer and freed after it: PyTorch FSDP's mixed precision, "
+       "4 bytes a parameter)"),
     PE(Framework, "selective_recompute", selective, selective_choices, SELECTIVE_MEGATRON, 0,
        "what recompute: selective keeps: megatron (everything but the attention core, Korthikanti et al. "
        "2022) "

@@ -237,6 +237,7 @@ typedef struct {
 typedef enum { FLASH_NO, FLASH_YES, FLASH_FA2, FLASH_FLEX } FlashKind;
 /* Where the stack keeps and exchanges the gradients of 16-bit training. */
 typedef enum { GRAD_FP32, GRAD_16BIT } GradKind;
+typedef enum { MASTER_COPY, MASTER_PARAMS } MasterKind;
 /* How a mixture of experts' tokens reach their experts' ranks: an
  * all-to-all of every token-expert pair (Megatron-Core's alltoall
  * dispatcher), or DeepEP's kernels (Megatron-Core's flex dispatcher), which
@@ -283,6 +284,8 @@ typedef struct {
     int fp8_linear_only; /* precision fp8: only the linear layers run in fp8 (Transformer Engine) */
     int fp8_casts;       /* fp8/fp4: operands quantized by cast-and-transpose kernels (Transformer Engine) */
     GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
+    MasterKind
+        master; /* fp32 master weights beside a 16-bit copy, or the (sharded) fp32 parameters themselves */
     SelectiveKind selective; /* what recompute: selective keeps and redoes */
     int fused_elementwise;   /* norms, rotary and activations fused (TE, torch.compile) or eager kernels */
     int fused_xent;          /* the LM loss as one fused pass, or the op-by-op fp32 cross-entropy */

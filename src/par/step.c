@@ -699,14 +699,20 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
     const OptimizerSpec os = h->os = optimizer_spec(mdl->optimizer);
     const double wb = h->wb = precision_value_bytes(sc->precision);
     const double master_b = h->master_b = wb == 4.0 ? 0.0 : 4.0;
+    /* the weights the device keeps: the 16-bit copy (the master with the
+     * optimizer state), or, where the stack's fp32 parameters are the
+     * masters, those (16-bit copies exist only for the layer in use) */
+    const int in_params = sc->system.framework.master == MASTER_PARAMS && master_b > 0;
+    const double keep_wb = in_params ? master_b : wb, keep_master = in_params ? 0.0 : master_b;
     /* gradient buffers: fp32 (Megatron's main_grad), or the 16-bit
      * weights' own type where the stack keeps them so (DeepSpeed's engine
      * accumulates and all-reduces fp16/bf16 gradients) */
     const double gb = h->gb =
         sc->system.framework.grad == GRAD_16BIT && wb < STEP_GRAD_BYTES ? 2.0 : STEP_GRAD_BYTES;
     /* (ZeRO shards the experts over the ranks that hold the same ones) */
-    const StateBytes state = mem_state(p_dev - p_exp, dpc, sc->st.zero, wb, gb, os.state_bytes + master_b);
-    const StateBytes est = mem_state(p_exp, edp, sc->st.zero, wb, gb, os.state_bytes + master_b);
+    const StateBytes state =
+        mem_state(p_dev - p_exp, dpc, sc->st.zero, keep_wb, gb, os.state_bytes + keep_master);
+    const StateBytes est = mem_state(p_exp, edp, sc->st.zero, keep_wb, gb, os.state_bytes + keep_master);
     r->mem_weights_bytes = state.weights + est.weights;
     r->mem_grads_bytes = state.grads + est.grads;
     r->mem_optimizer_bytes = state.optimizer + est.optimizer;
@@ -939,7 +945,8 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
 
     /* Optimizer over the local (ZeRO-sharded) parameters: reads the
      * gradient, reads and writes its state and (16-bit training) the fp32
-     * master weights, writes the 16-bit copy. */
+     * master weights, writes the 16-bit copy (none where the parameters
+     * are the masters). */
     if (p_dev > 0) {
         double p_opt = sc->st.zero >= 1 ? (p_dev - p_exp) / dpc + p_exp / edp : p_dev;
         /* TensorFlow's sparse updates (SGD, RMSProp, Adagrad) touch only
@@ -947,7 +954,9 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
         if (sp_params > 0 && (mdl->optimizer == OPT_SGD_MOMENTUM || mdl->optimizer == OPT_RMSPROP ||
                               mdl->optimizer == OPT_ADAGRAD))
             p_opt -= sp_params - sp_touched;
-        const double bytes = p_opt * (gb + 2.0 * (os.state_bytes + master_b) + (master_b > 0 ? wb : 0.0));
+        /* (a stack whose fp32 parameters are the masters writes no 16-bit copy) */
+        const int copy = master_b > 0 && fw->master != MASTER_PARAMS;
+        const double bytes = p_opt * (gb + 2.0 * (os.state_bytes + master_b) + (copy ? wb : 0.0));
         step->t[COMP_OPTIMIZER] = membound_time(dev, bytes, os.flops * p_opt) * pace;
         step->e[COMP_OPTIMIZER] = pwr_membound_energy(dev, bytes, os.flops * p_opt);
     }
