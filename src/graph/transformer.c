@@ -833,6 +833,16 @@ static void residual_forward(OpSink *k, const Dims *x, const char *with, const c
         membound(k, without, COMP_MEMBOUND, seq * 3.0 * e, seq);
 }
 
+/* A dropout pass over a sequence-region tensor that is not fused into an
+ * add (the embedding's, and the backward of every dropout): read the
+ * tensor (e) and the mask (1), write the result (e); none without dropout. */
+static void dropout_pass(OpSink *k, const Dims *x, const char *name)
+{
+    const double seq = x->rows_seq * (double)x->h;
+    if (x->dropout)
+        membound(k, name, COMP_MEMBOUND, seq * (2.0 * x->e + 1.0), seq * 2.0);
+}
+
 static void layer_forward(OpSink *k, const Dims *x)
 {
     double seq = x->rows_seq * (double)x->h; /* elements of a sequence-region s*b*h tensor */
@@ -867,10 +877,9 @@ static void layer_backward(OpSink *k, const Dims *x)
     double seq = x->rows_seq * (double)x->h;
     double e = x->e;
 
-    /* read grad (e) and mask (1), write branch grad (e); without dropout
-     * the sum's gradient is the branch's as it is (no kernel) */
-    if (x->dropout)
-        membound(k, "dropout_residual2.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
+    /* the branch's gradient through its mask; without dropout the sum's
+     * gradient is the branch's as it is (no kernel) */
+    dropout_pass(k, x, "dropout_residual2.bwd");
     const int tp_mlp = !x->moe || x->shared > 0;
     if (tp_mlp)
         sp_gather(k, x, "mlp_down.bwd.allgather");
@@ -883,8 +892,7 @@ static void layer_backward(OpSink *k, const Dims *x)
         tp_reduce(k, x, "mlp_up.dgrad.allreduce", "mlp_up.dgrad.reducescatter");
     /* read grad and saved input, add the residual-stream grad, write */
     membound_x(k, x, "ln2.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
-    if (x->dropout)
-        membound(k, "dropout_residual1.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
+    dropout_pass(k, x, "dropout_residual1.bwd");
     sp_gather(k, x, "proj.bwd.allgather");
     quantize(k, x, "proj.bwd.quant", (double)x->rows * (double)x->h, 0);
     gemm_grads(k, x, "proj.dgrad", "proj.wgrad", COMP_GEMM, x->rows, x->h, x->a_l * x->hd_v);
@@ -977,7 +985,6 @@ static void layer_recompute(OpSink *k, const Dims *x, const OpList *fwd)
 static void first_forward(OpSink *k, const Dims *x)
 {
     double sbh = (double)x->rows * (double)x->h;
-    double seq = x->rows_seq * (double)x->h;
     double e = x->e;
     membound(k, "embed", COMP_EMBED_HEAD, sbh * e / (double)x->t + sbh * e, 0.0);
     if (x->t > 1) {
@@ -988,8 +995,7 @@ static void first_forward(OpSink *k, const Dims *x)
     }
     if (x->learned) /* read words and positions, write */
         membound(k, "embed.pos", COMP_EMBED_HEAD, 2.0 * sbh * e + (double)x->s * (double)x->h * e, sbh);
-    if (x->dropout)
-        membound(k, "embed.dropout", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
+    dropout_pass(k, x, "embed.dropout");
 }
 
 /* Dropout backward, the all-gather mirroring the split/reduce-scatter, and
@@ -999,10 +1005,8 @@ static void first_forward(OpSink *k, const Dims *x)
 static void first_backward(OpSink *k, const Dims *x)
 {
     double sbh = (double)x->rows * (double)x->h;
-    double seq = x->rows_seq * (double)x->h;
     double e = x->e;
-    if (x->dropout)
-        membound(k, "embed.dropout.bwd", COMP_MEMBOUND, seq * (2.0 * e + 1.0), seq * 2.0);
+    dropout_pass(k, x, "embed.dropout.bwd");
     sp_gather(k, x, "embed.bwd.allgather");
     if (x->learned) /* sum over the batch into s x h */
         membound(k, "embed.pos.wgrad", COMP_EMBED_HEAD, sbh * e + (double)x->s * (double)x->h * e, sbh);

@@ -388,6 +388,7 @@ typedef struct {
     double p_first, p_last, p_dev,
         p_exp;               /* parameters of the first, last, most loaded device; its experts' */
     double wb, gb, master_b; /* bytes per parameter: weight, gradient, fp32 master copy */
+    double copy_b;           /* and the 16-bit copy beside the master (0: none kept, or no master) */
     OptimizerSpec os;
     double act;          /* activations at the schedule's peak */
     double unrecomputed; /* layers of the stage a block recompute leaves alone */
@@ -703,6 +704,7 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
      * optimizer state), or, where the stack's fp32 parameters are the
      * masters, those (16-bit copies exist only for the layer in use) */
     const int in_params = sc->system.framework.master == MASTER_PARAMS && master_b > 0;
+    h->copy_b = master_b > 0 && !in_params ? wb : 0.0;
     const double keep_wb = in_params ? master_b : wb, keep_master = in_params ? 0.0 : master_b;
     /* gradient buffers: fp32 (Megatron's main_grad), or the 16-bit
      * weights' own type where the stack keeps them so (DeepSpeed's engine
@@ -954,9 +956,7 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
         if (sp_params > 0 && (mdl->optimizer == OPT_SGD_MOMENTUM || mdl->optimizer == OPT_RMSPROP ||
                               mdl->optimizer == OPT_ADAGRAD))
             p_opt -= sp_params - sp_touched;
-        /* (a stack whose fp32 parameters are the masters writes no 16-bit copy) */
-        const int copy = master_b > 0 && fw->master != MASTER_PARAMS;
-        const double bytes = p_opt * (gb + 2.0 * (os.state_bytes + master_b) + (copy ? wb : 0.0));
+        const double bytes = p_opt * (gb + 2.0 * (os.state_bytes + master_b) + h->copy_b);
         step->t[COMP_OPTIMIZER] = membound_time(dev, bytes, os.flops * p_opt) * pace;
         step->e[COMP_OPTIMIZER] = pwr_membound_energy(dev, bytes, os.flops * p_opt);
     }
