@@ -321,8 +321,6 @@ def moe_rows(root, path):
                 continue
             tp, pp, cp, gpus = int(r["tp"] or 1), int(r["pp"] or 1), int(r["cp"] or 1), int(r["gpus"])
             il = r["interleave"]
-            # Megatron-Bridge's MoE benchmarks "force-balance the token distribution among experts"
-            balanced = r["source_key"].startswith("megatron_bridge")
             # the stack, its sharding and its recompute where the row states them (the
             # PyTorch-native runs); Megatron-Core's distributed optimizer otherwise
             stack = r.get("framework", "") or system_stack(root, sysname)
@@ -344,7 +342,9 @@ def moe_rows(root, path):
                   "model.experts": r["experts"],
                   "model.experts_per_token": r["experts_per_token"], "model.shared_experts": r["shared_experts"],
                   "model.seq_len": r["seq_len"], "model.vocab": r["vocab"],
-                  "model.expert_imbalance": "1" if balanced else "",
+                  # a run that balanced its experts by construction says so in its overrides
+                  # (model.expert_imbalance=1); the others take the model template's
+                  "model.expert_imbalance": "",
                   "model.attention_window": r.get("attention_window", ""), "model.window_layers": r.get("window_layers", ""),
                   "model.dense_layers": r["dense_layers"], "model.moe_every": r["moe_every"],
                   "model.q_lora_rank": r["q_lora_rank"], "model.kv_lora_rank": r["kv_lora_rank"],
