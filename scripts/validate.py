@@ -1189,6 +1189,29 @@ def fit(rows_by_source, errs):
     return min(points(), key=cost)
 
 
+def near_optimal(rows_by_source, errs, pt):
+    """The grid points a refit cannot tell from its choice pt: their objective within TIE (a tenth of a point of
+    mean |error|) of pt's; more than one value of a parameter among them leaves that parameter unpinned."""
+    best = objective(rows_by_source, pt, errs)
+    return [q for q in points() if objective(rows_by_source, q, errs) <= best + TIE]
+
+
+def unpinned(near):
+    """{parameter: (lowest, highest)} of the parameters whose near-optimal values span a third of their grid or
+    more (the curvature of a pinned optimum spans a few steps)."""
+    out = {}
+    for i, name in enumerate(PARAMS):
+        vals, grid = sorted({q[i] for q in near}), GRID[name]
+        if vals[-1] - vals[0] >= (grid[-1] - grid[0]) / 3 - 1e-12:
+            out[name] = (vals[0], vals[-1])
+    return out
+
+
+def source_mean_err(rows, errs, pt):
+    e = [abs(errs[r["id"]][pt]) for r in rows if errs[r["id"]].get(pt) is not None]
+    return sum(e) / len(e) if e else None
+
+
 def by_source(rows, keep=lambda r: True):
     out = {}
     for r in rows:
@@ -1384,12 +1407,15 @@ def main():
         errs[r["id"]] = {pt: row_error(r, p) for pt, p in preds.get(r["id"], {}).items()}
 
     # the fit of each family on all its sources, and each source left out
-    fitted, loso_pt = {}, {}
+    fitted, loso_pt, loose, loose_fit = {}, {}, {}, {}
     for fam in FAMILIES:
         srcs = fitted_sources(rows, fam)
         if not srcs:
             continue
         fitted[fam] = fit(srcs, errs)
+        free = unpinned(near_optimal(srcs, errs, fitted[fam]))
+        if free:
+            loose_fit[fam] = free
         for s in HELD_OUT:
             if any(r["source"] == s and r["family"] == fam for r in rows):
                 loso_pt[(fam, s)] = (fitted[fam], "held out of every fit")
@@ -1398,7 +1424,15 @@ def main():
             if rest:
                 loso_pt[(fam, s)] = (fit(rest, errs), "its family's other sources")
             else:
-                loso_pt[(fam, s)] = (fit(by_source(rows, lambda r: r["source"] != s), errs), "every other source")
+                rest = by_source(rows, lambda r: r["source"] != s)
+                loso_pt[(fam, s)] = (fit(rest, errs), "every other source")
+            # a parameter the other sources leave unpinned: the left-out source's error over its near-optimal
+            # values says how much its out-of-sample figure rests on the grid's tie-break
+            near = near_optimal(rest, errs, loso_pt[(fam, s)][0])
+            free = unpinned(near)
+            if free:
+                span = [e for e in (source_mean_err(srcs[s], errs, q) for q in near) if e is not None]
+                loose[(fam, s)] = (free, min(span), max(span))
     insample = {r["id"]: errs[r["id"]].get(fitted[r["family"]]) for r in rows}
     loso = {r["id"]: errs[r["id"]].get(loso_pt[(r["family"], r["source"])][0]) for r in rows}
     loso_ratio = {k: 1.0 / (1.0 + e) for k, e in loso.items() if e is not None}
@@ -1416,6 +1450,17 @@ def main():
         pt, how = loso_pt[(fam, s)]
         print("    %-18s %-36s gemm_efficiency %s, op_overhead %s  (%s)" %
               (fam, s, pstr("gemm_efficiency", pt[0]), pstr("op_overhead", pt[1]), how))
+    for fam, free in sorted(loose_fit.items()):
+        print("  %s's own sources leave %s unpinned: within %.1f point of its best, the grid's tie-break chose" %
+              (fam, ", ".join("%s (%s to %s)" % (n, pstr(n, a), pstr(n, b)) for n, (a, b) in free.items()),
+               100 * TIE))
+    if loose:
+        print("  left-out refits that leave a parameter unpinned (values within %.1f point of the refit's best; the "
+              "grid's tie-break, towards its centre, chose):" % (100 * TIE))
+        for (fam, s), (free, lo, hi) in sorted(loose.items()):
+            print("    %-18s %-36s %s; the source's left-out error over them %.1f %% to %.1f %%" %
+                  (fam, s, ", ".join("%s %s to %s" % (n, pstr(n, a), pstr(n, b)) for n, (a, b) in free.items()),
+                   100 * lo, 100 * hi))
 
     # vTrain's groups (in sample): mean, correlation, pick
     results = {}
@@ -1735,7 +1780,7 @@ def main():
                      pct(pt["amp-1g"]), pct(pt["fp32-1g"]), pct(pt["amp-4g"]), pct(pt["amp-8g"]),
                      pct(pt["fp32-4g"]), pct(pt["fp32-8g"]), lstm_iv[0], lstm_iv[1]))
     rt = readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv,
-                      small, lstm_note)
+                      small, lstm_note, unpinned_text(loose, loose_fit, loso, rows))
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
     for (gen, prec), (v, rid) in sorted(ceilings.items()):
         print("  %-10s %-5s %5.1f %%  %s" % (gen, prec, 100 * v, rid))
@@ -1804,8 +1849,31 @@ def pct(x):
     return ("%.1f %%" % (100 * x)).replace("-", "−")
 
 
+def unpinned_text(loose, loose_fit, loso, rows):
+    """The README's sentence on the fitted parameters the sources leave unpinned: a stack's own fit, and each
+    left-out refit whose source's error moves by more than a point over the values its refit cannot tell apart."""
+    parts = []
+    for fam, free in sorted(loose_fit.items()):
+        parts.append("%s's sources leave %s unpinned (any of %s fits them within %.1f point; the fit takes the "
+                     "grid's tie-break, towards its centre)" %
+                     (fam, " and ".join(free), ", ".join("%s to %s" % (pstr(n, a), pstr(n, b))
+                                                         for n, (a, b) in free.items()), 100 * TIE))
+    for (fam, s), (free, lo, hi) in sorted(loose.items()):
+        if fam in loose_fit or hi - lo <= 0.01:
+            continue
+        e = [abs(loso[r["id"]]) for r in rows if r["source"] == s and loso[r["id"]] is not None]
+        parts.append("without %s, the other %s sources leave %s unpinned (%s): its left-out error, %s at the "
+                     "tie-break, is %s to %s over those values" %
+                     (s, fam, " and ".join(free),
+                      ", ".join("%s to %s" % (pstr(n, a), pstr(n, b)) for n, (a, b) in free.items()),
+                      pct(sum(e) / len(e)) if e else "n/a", pct(lo), pct(hi)))
+    if not parts:
+        return ""
+    return "Fitted values the data does not pin down: " + "; ".join(parts) + ".\n"
+
+
 def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, rho, misses, moe_table=(),
-                 moe_iv=None, small=None, lstm_note=""):
+                 moe_iv=None, small=None, lstm_note="", unpinned_note=""):
     out = ["| source | stack family | runs | in sample: mean \\|error\\| | left out: mean \\|error\\| | "
            "left out: max | left out: signed | in the 90 % range (out of sample) | gate |\n",
            "|---|---|---|---|---|---|---|---|---|\n"]
@@ -1842,6 +1910,7 @@ def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs
                        pct(mean), n, lo_b, hi_b, 100 * SMALL_BATCH_GATE, st, iv[0], iv[1], lo_b, ungated))
     if lstm_note:
         out.append("\n" + lstm_note + "\n")
+    out.append(unpinned_note)
     out.append("vTrain multi-node: worst rank correlation within a model group %.2f.\n" % rho)
     if misses:
         out.append("Published runs off by more than 10 %% when their source is left out of the fit (negative: "

@@ -62,6 +62,17 @@ centre = v.fit({"F": [{"id": "f"}]}, flat)
 mid_g = (g[0] + g[-1]) / 2
 check("a flat objective keeps the grid's centre", abs(centre[0] - mid_g) <= 0.011, centre)
 
+# identifiability: a parameter the sources leave flat is reported, a pinned optimum is not
+pinned = v.unpinned(v.near_optimal({"B": rows["B"]}, errs, best_b))
+check("a sharp optimum pins both parameters", pinned == {}, pinned)
+flat_o = {"h": {pt: 0.05 + abs(pt[0] - g[20]) for pt in pts}}
+free = v.unpinned(v.near_optimal({"H": [{"id": "h"}]}, flat_o, v.fit({"H": [{"id": "h"}]}, flat_o)))
+check("an overhead the errors do not depend on is unpinned over its whole grid",
+      list(free) == ["op_overhead"] and free["op_overhead"] == (o[0], o[-1]), free)
+check("a source's error over the values its refit cannot tell apart",
+      v.source_mean_err([{"id": "a1"}], errs, best_a) == 0.0 and
+      v.source_mean_err([{"id": "a1"}], errs, best_b) > 0.0)
+
 # intervals: the family's regime, else both regimes, else every source
 rows2 = []
 ratio = {}
