@@ -316,6 +316,21 @@ static void test_pipeline_schedules(void **state)
     sc.st.interleave = 2;
     assert_int_equal(step_evaluate(&sc, 1.0, NULL, &v), 0);
     assert_int_equal(v.st.pp_schedule, SCHED_INTERLEAVED);
+    /* fp8 training quantizes the GEMMs' operands only: the stages still
+     * exchange 16-bit hidden states, so the transfers cost what bf16's do */
+    Result h8;
+    sc.st.interleave = 1;
+    sc.st.pp_schedule = SCHED_1F1B;
+    const char *k8[] = {"system=dgx-h100", "model=gpt3-175b", "devices=1024",      "tp=8",
+                        "pp=16",           "microbatch=1",    "global_batch=1536", "recompute=selective",
+                        "seq_parallel=yes"};
+    build_scenario(&sc, k8, 9);
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &h8), 0);
+    const double bf16_pp = h8.comp_time_s[COMP_PP_COMM];
+    sc.precision = PREC_FP8;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &h8), 0);
+    assert_true(bf16_pp > 0);
+    assert_rel(h8.comp_time_s[COMP_PP_COMM], bf16_pp, 1e-12);
 
     static const struct {
         const char *schedule, *pp, *other, *msg;

@@ -1436,7 +1436,7 @@ static int build(const Model *m, const GraphParams *p, const Plan *pl, OpBuf *fw
     g->recompute_flops_per_sample = p->recompute == RECOMPUTE_FULL ? run_fwd / (double)p->microbatch : 0.0;
     g->act_bytes_per_layer = stage_act_max;
     g->act_bytes_recompute_working = p->recompute == RECOMPUTE_FULL ? working : 0.0;
-    g->bytes_per_elem = pl->w.e_in < 1 ? 1 : (int)pl->w.e_in;
+    g->bytes_per_elem = (int)pl->w.e;
     g->stage_boundary_bytes = pp > 1 ? boundary : 0.0;
     return 0;
 }

@@ -136,7 +136,7 @@ int gemmmodel_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
     g->model_flops_per_sample = op.flops;
     g->hw_flops_per_sample = op.flops;
     g->recompute_flops_per_sample = 0.0;
-    g->bytes_per_elem = e_in < 1 ? 1 : (int)e_in;
+    g->bytes_per_elem = (int)e_out;
     return 0;
 }
 

@@ -129,7 +129,8 @@ typedef struct {
     double act_bytes_recompute_working;
     double act_bytes_first; /* embedding-stage extras (e.g. embedding output) */
     double act_bytes_last;  /* LM-head logits and loss buffers */
-    int bytes_per_elem;     /* 2 for 16-bit, 4 for fp32/tf32, 1 for fp8 storage of GEMM inputs */
+    int bytes_per_elem;     /* one activation value as the stages exchange it: 2 for 16-bit and for fp8 or fp4
+                             * training (whose GEMM operands alone are low-precision), 4 for fp32/tf32 */
     /* Pipelining.  A graph whose layers are identical (transformer, LSTM)
      * lists one layer and sets `layers`; the step model gives each stage
      * ceil(layers / (pp v)) v of them.  A graph of unlike layers (CNN)

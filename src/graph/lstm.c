@@ -754,7 +754,7 @@ int lstmmodel_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
         return -1;
 
     g->layers = (int)x.units;
-    g->bytes_per_elem = x.e_in < 1 ? 1 : (int)x.e_in;
+    g->bytes_per_elem = (int)x.e;
     count_params(&x, g);
     count_flops(&x, g);
     count_activations(&x, g);

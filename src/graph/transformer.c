@@ -1363,7 +1363,7 @@ int transformer_build(const Model *m, const GraphParams *p, Graph *g, Diag *d)
 
     g->layers = m->layers;
     g->layers_dense = n_dense;
-    g->bytes_per_elem = x.e_in < 1 ? 1 : (int)x.e_in;
+    g->bytes_per_elem = (int)x.e;
     const double nm = x.moe ? (double)n_moe : (double)m->layers;
     count_params(&x, &xd, nm, (double)n_dense, m, g);
     count_flops(&x, &xd, nm, (double)n_dense, g);
