@@ -573,6 +573,43 @@ static void test_mixture_of_experts(void **state)
     assert_int_equal(a2a, 2);
     assert_int_equal(counts, 1);
 
+    /* one module per expert (grouped_gemm no, Megatron-Core's SequentialMLP):
+     * each local expert's GEMMs and activation dispatched alone, the same
+     * bytes in all; with ep 1 the rank's 8 experts */
+    gp.ep = 1;
+    double act_bytes[2] = {0, 0};
+    for (int seq = 0; seq < 2; seq++) {
+        gp.sequential_experts = seq;
+        assert_int_equal(graph_build(&sc.model, &gp, &g, &d), 0);
+        int seen = 0;
+        for (int i = 0; i < g.layer_fwd.n; i++) {
+            const Op *op = &g.layer_fwd.op[i];
+            if (!strcmp(op->name, "expert_up")) {
+                assert_int_equal(op_runs(op), 8);
+                assert_int_equal(op->grouped, !seq);
+                seen++;
+            } else if (!strcmp(op->name, "swiglu") && op->kind == OP_MEMBOUND) {
+                assert_int_equal(op_runs(op), seq ? 8 : 1);
+                act_bytes[seq] = op->bytes * op_runs(op);
+                seen++;
+            }
+        }
+        assert_int_equal(seen, 2);
+    }
+    assert_true(act_bytes[0] > 0);
+    assert_rel(act_bytes[1], act_bytes[0], 1e-12);
+    /* on the device the same work; the host dispatches 8 times the ops */
+    Result grouped, sequential;
+    sc.st.ep = 1;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &grouped), 0);
+    sc.system.framework.grouped_gemm = 0;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &sequential), 0);
+    sc.system.framework.grouped_gemm = 1;
+    assert_rel(sequential.comp_time_s[COMP_GEMM], grouped.comp_time_s[COMP_GEMM], 1e-12);
+    assert_true(sequential.step_time_s >= grouped.step_time_s);
+    gp.sequential_experts = 0;
+    gp.ep = 8;
+
     /* expert weights: / ep on each device; the rest as before */
     Result r1, r8;
     assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r1), 0);

@@ -342,6 +342,10 @@ static const ParamDef framework_defs[] = {
        "the LM loss as a fused kernel: the 16-bit logits read once, the fp32 softmax written and read (16 "
        "bytes a logit with its gradient); no: op by op on an fp32 copy of the logits (Megatron's "
        "vocab-parallel cross-entropy, PyTorch's cross_entropy on upcast logits: about 52 bytes a logit)"),
+    PB(Framework, "grouped_gemm", grouped_gemm, 1,
+       "mixture of experts: a rank's experts in one grouped call (Megatron-Core's moe_grouped_gemm, "
+       "Transformer Engine's GroupedLinear: one host dispatch, a kernel launch per further expert); no: one "
+       "module per expert, each GEMM and activation dispatched from Python (SequentialMLP)"),
     PE(Framework, "moe_dispatcher", dispatcher, dispatcher_choices, DISPATCH_ALLTOALL, 0,
        "mixture of experts: alltoall (every token-expert pair crosses the network, Megatron-Core's alltoall "
        "dispatcher) or deepep (a token crosses to each node holding one of its experts once and fans out "

@@ -289,6 +289,7 @@ typedef struct {
     SelectiveKind selective; /* what recompute: selective keeps and redoes */
     int fused_elementwise;   /* norms, rotary and activations fused (TE, torch.compile) or eager kernels */
     int fused_xent;          /* the LM loss as one fused pass, or the op-by-op fp32 cross-entropy */
+    int grouped_gemm; /* mixture of experts: a rank's experts in one grouped call, or one module each */
     DispatchKind dispatcher; /* mixture of experts: how tokens reach their experts' ranks */
     int ep_overlap;          /* the expert all-to-all of one microbatch hidden under another's compute */
     int ep_comm_sms;         /* SMs the overlapped expert all-to-all takes from the compute */

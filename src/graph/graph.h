@@ -168,15 +168,16 @@ typedef struct {
     Recompute recompute;
     int pp; /* pipeline stages (>= 1): graphs of unlike layers partition on it */
     GraphRates rates;
-    int flash;           /* the training stack has fused (flash) attention: used when the model says auto */
-    int cp;              /* context-parallel degree (0 or 1: none): a rank holds s/cp of each sequence */
-    int ep;              /* expert-parallel degree (0 or 1: none): a rank holds experts/ep of each layer's */
-    int etp;             /* expert-tensor-parallel degree: each expert's inner size split over etp (0: tp) */
-    int quant_casts;     /* fp8/fp4: the stack quantizes linear-layer operands in kernels of their own */
-    int sel_per_op;      /* selective recompute as PyTorch's per-op policy (torchtitan), not Megatron's */
-    int unfused;         /* eager PyTorch: norms, rotary and activations as separate element-wise kernels */
-    int unfused_xent;    /* the LM loss op by op on an fp32 copy of the logits, not one fused kernel */
-    int fused_dispatch;  /* mixture of experts: a fused token dispatcher (DeepEP) rather than all-to-alls */
+    int flash;          /* the training stack has fused (flash) attention: used when the model says auto */
+    int cp;             /* context-parallel degree (0 or 1: none): a rank holds s/cp of each sequence */
+    int ep;             /* expert-parallel degree (0 or 1: none): a rank holds experts/ep of each layer's */
+    int etp;            /* expert-tensor-parallel degree: each expert's inner size split over etp (0: tp) */
+    int quant_casts;    /* fp8/fp4: the stack quantizes linear-layer operands in kernels of their own */
+    int sel_per_op;     /* selective recompute as PyTorch's per-op policy (torchtitan), not Megatron's */
+    int unfused;        /* eager PyTorch: norms, rotary and activations as separate element-wise kernels */
+    int unfused_xent;   /* the LM loss op by op on an fp32 copy of the logits, not one fused kernel */
+    int fused_dispatch; /* mixture of experts: a fused token dispatcher (DeepEP) rather than all-to-alls */
+    int sequential_experts; /* mixture of experts: one module per local expert, each op dispatched alone */
     int nchw_transposes; /* a CNN in NCHW on tensor cores: each convolution's operands transposed to NHWC */
     int winograd; /* a CNN in NCHW on the vector units: 3x3 stride-1 convolutions as Winograd F(2x2,3x3) */
 } GraphParams;

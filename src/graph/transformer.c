@@ -117,6 +117,7 @@ typedef struct {
     int swiglu, rms, rotary, learned, fused;
     int dropless;        /* MoE without a capacity: the tokens per expert go to the host */
     int fused_dispatch;  /* MoE: DeepEP's fused dispatch and combine, not all-to-alls */
+    int seq_experts;     /* MoE: one module per local expert (SequentialMLP), each op dispatched alone */
     int per_op;          /* selective recompute as PyTorch's per-op policy (dense layers) */
     int unfused;         /* eager element-wise kernels (eager_traffic) */
     int dropout;         /* dropout masks on the embedding and the residual branches */
@@ -261,6 +262,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
         const double cap = m->capacity_factor > 0 ? fmin(imb, m->capacity_factor) : imb;
         x->dropless = !(m->capacity_factor > 0);
         x->fused_dispatch = p->fused_dispatch;
+        x->seq_experts = p->sequential_experts;
         x->m_e = (int64_t)ceil(x->rows_loc * (double)x->etp * (double)x->topk / (double)x->E_l * cap);
         if (x->m_e < 1)
             x->m_e = 1;
@@ -292,7 +294,9 @@ static void gemm(OpSink *k, const Dims *x, const char *name, Component comp, int
     Op op = graph_gemm_op(name, comp, per_expert ? 1 : batch, m, n, kk, x->e_in, x->e);
     if (per_expert) {
         op.repeat = (int)batch;
-        op.grouped = 1;
+        /* Megatron-Core's SequentialMLP (moe_grouped_gemm off): a module per
+         * expert, each GEMM a Python call of its own */
+        op.grouped = !x->seq_experts;
     }
     graph_emit(k, &op);
 }
@@ -338,6 +342,21 @@ static void membound(OpSink *k, const char *name, Component comp, double bytes, 
     graph_emit(k, &op);
 }
 
+/* A memory-bound op over the local experts' tokens: one kernel, or with one
+ * module per expert (SequentialMLP) one kernel and one host dispatch per
+ * expert, each over its share. */
+static void expert_membound(OpSink *k, const Dims *x, const char *name, double bytes, double flops,
+                            int64_t experts)
+{
+    Op op = graph_membound_op(name, COMP_MEMBOUND, bytes, flops);
+    if (x->seq_experts && experts > 1) {
+        op.bytes /= (double)experts;
+        op.flops /= (double)experts;
+        op.repeat = (int)experts;
+    }
+    graph_emit(k, &op);
+}
+
 /* A memory-bound op an eager stack runs as a chain of kernels. */
 static void membound_x(OpSink *k, const Dims *x, const char *name, Component comp, double bytes, double flops)
 {
@@ -356,14 +375,19 @@ static void membound_x(OpSink *k, const Dims *x, const char *name, Component com
  * q bytes instead of the e its op counts and the column-wise copy reads
  * and writes q: 3q - e an element, never below 0.  An amax per tensor is
  * taken in the same pass (one FLOP an element). */
-static void quantize(OpSink *k, const Dims *x, const char *name, double elems, int fused)
+static void quantize_n(OpSink *k, const Dims *x, const char *name, double elems, int fused, int64_t experts)
 {
     if (!x->quant)
         return;
     const double q = x->e_in, e = x->e;
     const double per = fused ? fmax(0.0, 3.0 * q - e) : e + 2.0 * q;
     if (per > 0)
-        membound(k, name, COMP_MEMBOUND, elems * per, elems);
+        expert_membound(k, x, name, elems * per, elems, experts);
+}
+
+static void quantize(OpSink *k, const Dims *x, const char *name, double elems, int fused)
+{
+    quantize_n(k, x, name, elems, fused, 1);
 }
 
 static void comm(OpSink *k, const char *name, Collective coll, double comm_bytes)
@@ -606,14 +630,16 @@ static void mlp_forward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int6
     const double elems = (double)batch * (double)m * (double)f_l, e = x->e;
     const double flops = elems * (x->swiglu ? FLOPS_SWIGLU : FLOPS_GELU);
     /* a dense MLP's input comes from its norm (fused); experts' from the permutation */
-    quantize(k, x, dense ? "mlp_up.quant" : "expert_up.quant", (double)batch * (double)m * (double)x->h,
-             dense);
+    const int64_t ex = dense ? 1 : batch; /* the experts' ops, one per expert under SequentialMLP */
+    quantize_n(k, x, dense ? "mlp_up.quant" : "expert_up.quant", (double)batch * (double)m * (double)x->h,
+               dense, ex);
     gemm(k, x, up, COMP_GEMM, batch, m, n_up, x->h);
     if (x->swiglu) /* read gate and up, write f/t */
-        membound_x(k, x, "swiglu", COMP_MEMBOUND, elems * 3.0 * e, flops);
+        expert_membound(k, x, "swiglu", elems * 3.0 * e * eager_traffic(x, "swiglu"), flops, ex);
     else
-        membound(k, "gelu", COMP_MEMBOUND, elems * 2.0 * e, flops);
-    quantize(k, x, dense ? "mlp_down.quant" : "expert_down.quant", elems, 1); /* fused into the activation */
+        expert_membound(k, x, "gelu", elems * 2.0 * e, flops, ex);
+    quantize_n(k, x, dense ? "mlp_down.quant" : "expert_down.quant", elems, 1,
+               ex); /* fused into the activation */
     gemm(k, x, down, COMP_GEMM, batch, m, x->h, f_l);
 }
 
@@ -624,16 +650,18 @@ static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int
     const double elems = (double)batch * (double)m * (double)f_l, e = x->e;
     const double flops = elems * (x->swiglu ? FLOPS_SWIGLU : FLOPS_GELU);
     /* the incoming gradient of the down projection's output: a kernel of its own */
-    quantize(k, x, dense ? "mlp_down.bwd.quant" : "expert_down.bwd.quant",
-             (double)batch * (double)m * (double)x->h, 0);
+    const int64_t ex = dense ? 1 : batch;
+    quantize_n(k, x, dense ? "mlp_down.bwd.quant" : "expert_down.bwd.quant",
+               (double)batch * (double)m * (double)x->h, 0, ex);
     gemm_grads_b(k, x, down_d, down_w, batch, m, x->h, f_l);
     if (x->swiglu) /* read grad f/t and gate, up; write grads of gate, up */
-        membound_x(k, x, "swiglu.bwd", COMP_MEMBOUND, elems * 5.0 * e, 2.0 * flops);
+        expert_membound(k, x, "swiglu.bwd", elems * 5.0 * e * eager_traffic(x, "swiglu.bwd"), 2.0 * flops,
+                        ex);
     else /* read grad and input, write grad */
-        membound(k, "gelu.bwd", COMP_MEMBOUND, elems * 3.0 * e, 2.0 * flops);
+        expert_membound(k, x, "gelu.bwd", elems * 3.0 * e, 2.0 * flops, ex);
     /* the up projection's output gradient: fused into the activation's backward */
-    quantize(k, x, dense ? "mlp_up.bwd.quant" : "expert_up.bwd.quant",
-             (double)batch * (double)m * (double)n_up, 1);
+    quantize_n(k, x, dense ? "mlp_up.bwd.quant" : "expert_up.bwd.quant",
+               (double)batch * (double)m * (double)n_up, 1, ex);
     gemm_grads_b(k, x, up_d, up_w, batch, m, n_up, x->h);
 }
 

@@ -544,6 +544,7 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Work *
     gp.sel_per_op = fw->selective == SELECTIVE_PER_OP;
     gp.unfused = !fw->fused_elementwise;
     gp.unfused_xent = !fw->fused_xent;
+    gp.sequential_experts = !fw->grouped_gemm;
     gp.fused_dispatch = fw->dispatcher == DISPATCH_DEEPEP;
     if (mdl->kind == MODEL_CNN && fw->conv_layout == LAYOUT_NCHW) {
         const int matrix = precision_fallback(x->nominal->matrix_flops, sc->precision) < PREC_COUNT;
