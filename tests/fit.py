@@ -69,6 +69,16 @@ flat_o = {"h": {pt: 0.05 + abs(pt[0] - g[20]) for pt in pts}}
 free = v.unpinned(v.near_optimal({"H": [{"id": "h"}]}, flat_o, v.fit({"H": [{"id": "h"}]}, flat_o)))
 check("an overhead the errors do not depend on is unpinned over its whole grid",
       list(free) == ["op_overhead"] and free["op_overhead"] == (o[0], o[-1]), free)
+# the README's sentence: a family's own unpinned value, and a left-out source whose error moves with it
+# (one that moves by a point or less, or whose family's own fit is unpinned, is not repeated)
+rows_t = [{"id": "v1", "source": "vt"}, {"id": "v2", "source": "vt"}]
+text = v.unpinned_text({("fam-a", "vt"): ({"op_overhead": (o[0], o[-1])}, 0.09, 0.32),
+                        ("fam-b", "x"): ({"op_overhead": (o[0], o[-1])}, 0.05, 0.052)},
+                       {"fam-b": {"op_overhead": (o[0], o[-1])}}, {"v1": 0.08, "v2": -0.10}, rows_t)
+check("the README names an unpinned fit and a left-out source's error span",
+      "fam-b's sources leave op_overhead unpinned" in text and "without vt, the other fam-a sources" in text and
+      "9.0 % at the tie-break, is 9.0 % to 32.0 %" in text and "without x" not in text, text)
+check("nothing unpinned, no sentence", v.unpinned_text({}, {}, {}, []) == "")
 check("a source's error over the values its refit cannot tell apart",
       v.source_mean_err([{"id": "a1"}], errs, best_a) == 0.0 and
       v.source_mean_err([{"id": "a1"}], errs, best_b) > 0.0)
