@@ -1212,6 +1212,11 @@ def unpinned(near):
     return out
 
 
+def value_span(name, lohi):
+    """A parameter's unpinned values as `unpinned` gives them: "15 us to 115 us"."""
+    return "%s to %s" % (pstr(name, lohi[0]), pstr(name, lohi[1]))
+
+
 def source_mean_err(rows, errs, pt):
     e = [abs(errs[r["id"]][pt]) for r in rows if errs[r["id"]].get(pt) is not None]
     return sum(e) / len(e) if e else None
@@ -1457,14 +1462,14 @@ def main():
               (fam, s, pstr("gemm_efficiency", pt[0]), pstr("op_overhead", pt[1]), how))
     for fam, free in sorted(loose_fit.items()):
         print("  %s's own sources leave %s unpinned: within %.1f point of its best, the grid's tie-break chose" %
-              (fam, ", ".join("%s (%s to %s)" % (n, pstr(n, a), pstr(n, b)) for n, (a, b) in free.items()),
+              (fam, ", ".join("%s (%s)" % (n, value_span(n, v)) for n, v in free.items()),
                100 * TIE))
     if loose:
         print("  left-out refits that leave a parameter unpinned (values within %.1f point of the refit's best; the "
               "grid's tie-break, towards its centre, chose):" % (100 * TIE))
         for (fam, s), (free, lo, hi) in sorted(loose.items()):
             print("    %-18s %-36s %s; the source's left-out error over them %.1f %% to %.1f %%" %
-                  (fam, s, ", ".join("%s %s to %s" % (n, pstr(n, a), pstr(n, b)) for n, (a, b) in free.items()),
+                  (fam, s, ", ".join("%s %s" % (n, value_span(n, v)) for n, v in free.items()),
                    100 * lo, 100 * hi))
 
     # vTrain's groups (in sample): mean, correlation, pick
@@ -1861,16 +1866,14 @@ def unpinned_text(loose, loose_fit, loso, rows):
     for fam, free in sorted(loose_fit.items()):
         parts.append("%s's sources leave %s unpinned (any of %s fits them within %.1f point; the fit takes the "
                      "grid's tie-break, towards its centre)" %
-                     (fam, " and ".join(free), ", ".join("%s to %s" % (pstr(n, a), pstr(n, b))
-                                                         for n, (a, b) in free.items()), 100 * TIE))
+                     (fam, " and ".join(free), ", ".join(value_span(n, v) for n, v in free.items()), 100 * TIE))
     for (fam, s), (free, lo, hi) in sorted(loose.items()):
         if fam in loose_fit or hi - lo <= 0.01:
             continue
         e = [abs(loso[r["id"]]) for r in rows if r["source"] == s and loso[r["id"]] is not None]
         parts.append("without %s, the other %s sources leave %s unpinned (%s): its left-out error, %s at the "
                      "tie-break, is %s to %s over those values" %
-                     (s, fam, " and ".join(free),
-                      ", ".join("%s to %s" % (pstr(n, a), pstr(n, b)) for n, (a, b) in free.items()),
+                     (s, fam, " and ".join(free), ", ".join(value_span(n, v) for n, v in free.items()),
                       pct(sum(e) / len(e)) if e else "n/a", pct(lo), pct(hi)))
     if not parts:
         return ""

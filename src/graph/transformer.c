@@ -342,13 +342,14 @@ static void membound(OpSink *k, const char *name, Component comp, double bytes, 
     graph_emit(k, &op);
 }
 
-/* A memory-bound op over the local experts' tokens: one kernel, or with one
+/* A memory-bound op over the local experts' tokens (the eager chain of
+ * kernels where the stack runs one: eager_traffic): one kernel, or with one
  * module per expert (SequentialMLP) one kernel and one host dispatch per
  * expert, each over its share. */
 static void expert_membound(OpSink *k, const Dims *x, const char *name, double bytes, double flops,
                             int64_t experts)
 {
-    Op op = graph_membound_op(name, COMP_MEMBOUND, bytes, flops);
+    Op op = graph_membound_op(name, COMP_MEMBOUND, bytes * eager_traffic(x, name), flops);
     if (x->seq_experts && experts > 1) {
         op.bytes /= (double)experts;
         op.flops /= (double)experts;
@@ -635,7 +636,7 @@ static void mlp_forward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int6
                dense, ex);
     gemm(k, x, up, COMP_GEMM, batch, m, n_up, x->h);
     if (x->swiglu) /* read gate and up, write f/t */
-        expert_membound(k, x, "swiglu", elems * 3.0 * e * eager_traffic(x, "swiglu"), flops, ex);
+        expert_membound(k, x, "swiglu", elems * 3.0 * e, flops, ex);
     else
         expert_membound(k, x, "gelu", elems * 2.0 * e, flops, ex);
     quantize_n(k, x, dense ? "mlp_down.quant" : "expert_down.quant", elems, 1,
@@ -655,8 +656,7 @@ static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int
                (double)batch * (double)m * (double)x->h, 0, ex);
     gemm_grads_b(k, x, down_d, down_w, batch, m, x->h, f_l);
     if (x->swiglu) /* read grad f/t and gate, up; write grads of gate, up */
-        expert_membound(k, x, "swiglu.bwd", elems * 5.0 * e * eager_traffic(x, "swiglu.bwd"), 2.0 * flops,
-                        ex);
+        expert_membound(k, x, "swiglu.bwd", elems * 5.0 * e, 2.0 * flops, ex);
     else /* read grad and input, write grad */
         expert_membound(k, x, "gelu.bwd", elems * 3.0 * e, 2.0 * flops, ex);
     /* the up projection's output gradient: fused into the activation's backward */
