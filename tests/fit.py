@@ -102,5 +102,24 @@ check("a family of one source takes every source's", iv[4] == "pooled" and iv[1]
 iv = v.pick_interval(rows2, ratio, "fam", "multi", exclude="s2")
 check("the source under test is left out of its own interval", iv[3] == 2 and iv[1] < 1.1, iv)
 
+# a run its publisher reports as a regression: out of the fit, named in the README beside its source
+rows3 = [{"id": "r1", "source": "s", "family": "fam", "regression": ""},
+         {"id": "r2", "source": "s", "family": "fam", "regression": "org/repo#1 (2026-01-20): \"2X slower\""},
+         {"id": "r3", "source": sorted(v.HELD_OUT)[0], "family": "fam",
+          "regression": ""}]
+fs = v.fitted_sources(rows3, "fam")
+check("the fit leaves out a reported regression and the held-out sources",
+      list(fs) == ["s"] and [r["id"] for r in fs["s"]] == ["r1"], fs)
+t = [("s", "fam", 1, 0.05, 0.05, 0.06, 0.06, 0, -0.06, 2, 0.12, 2)]
+rt = v.readme_table(t, 0.05, 0.06, 0.06, 1.0, 2, 2, 0.9, [], regressed=[("r2", -0.5, "org/repo#1 (2026-01-20)")])
+check("the README counts a source's reported regressions apart from its runs",
+      "| s | fam | 1 (and 1 reported regressions) | 5.0 % | 6.0 % |" in rt and "| 2 of 2 |" in rt, rt)
+check("the README names each reported regression with its error and its report",
+      "r2 −50.0 % (org/repo#1 (2026-01-20))" in rt, rt)
+t = [("s", "fam", 2, 0.05, 0.05, 0.06, 0.06, 0, -0.06, 2, 0.12, 2)]
+rt = v.readme_table(t, 0.05, 0.06, 0.06, 1.0, 2, 2, 0.9, [])
+check("no reported regression, no sentence and a plain count",
+      "regression" not in rt and "| s | fam | 2 | 5.0 % |" in rt, rt)
+
 print("fit: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
