@@ -1585,7 +1585,7 @@ def main():
         print("runs their publisher reports as a regression of that release (`regression` column: never fitted, not "
               "in the means or the gates; in the ranges and the coverage):")
         for r in regressed:
-            print("  %-58s %+6.1f%%  %s" % (r["id"], 100 * loso[r["id"]], r["regression"].split(":", 1)[0]))
+            print("  %-58s %+6.1f%%  %s" % (r["id"], 100 * loso[r["id"]], regression_ref(r["regression"])))
     fitted_t = [t for t in table if t[0] not in HELD_OUT]
     all_loso = sum(t[5] for t in fitted_t) / len(fitted_t)
     all_in = sum(t[3] for t in fitted_t) / len(fitted_t)
@@ -1638,7 +1638,7 @@ def main():
     # mixture of experts: their runs out of sample (each source left out of
     # the fit), and the range of a mixture-of-experts row from them
     moe_src, moe_stacks = {}, set()
-    regressed_ids = {r["id"] for r in rows if r["regression"]}
+    regressed_ids = {r["id"] for r in regressed}
     for r in rows:
         if r["regime"] == "moe" and loso[r["id"]] is not None:
             moe_src.setdefault(r["source"], []).append((r["id"], loso[r["id"]]))
@@ -1821,7 +1821,7 @@ def main():
                      pct(pt["fp32-4g"]), pct(pt["fp32-8g"]), lstm_iv[0], lstm_iv[1]))
     rt = readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv,
                       small, lstm_note, unpinned_text(loose, loose_fit, loso, rows),
-                      [(r["id"], loso[r["id"]], r["regression"].split(":", 1)[0]) for r in regressed])
+                      [(r["id"], loso[r["id"]], regression_ref(r["regression"])) for r in regressed])
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
     for (gen, prec), (v, rid) in sorted(ceilings.items()):
         print("  %-10s %-5s %5.1f %%  %s" % (gen, prec, 100 * v, rid))
@@ -1911,15 +1911,26 @@ def unpinned_text(loose, loose_fit, loso, rows):
     return "Fitted values the data does not pin down: " + "; ".join(parts) + ".\n"
 
 
+def runs_cell(n, n_cov):
+    """A source's runs in the README's tables: those in its means, and apart those its publisher reports as a
+    regression (n_cov - n of them)."""
+    return "%d" % n if n == n_cov else "%d (and %d reported regressions)" % (n, n_cov - n)
+
+
+def regression_ref(text):
+    """The report a row's `regression` column cites, without its quote: "NVIDIA-NeMo/Megatron-Bridge#1998
+    (2026-01-20)"."""
+    return text.split(":", 1)[0]
+
+
 def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, rho, misses, moe_table=(),
                  moe_iv=None, small=None, lstm_note="", unpinned_note="", regressed=()):
     out = ["| source | stack family | runs | in sample: mean \\|error\\| | left out: mean \\|error\\| | "
            "left out: max | left out: signed | in the 90 % range (out of sample) | gate |\n",
            "|---|---|---|---|---|---|---|---|---|\n"]
     for s, fam, n, mi, mxi, mo, mxo, opt, sg, inside, th, n_cov in table:
-        runs = "%d" % n if n == n_cov else "%d (and %d reported regressions)" % (n, n_cov - n)
         out.append("| %s | %s | %s | %s | %s | %s | %s | %d of %d | %.0f %% |\n" %
-                   (SOURCE_NAMES.get(s, s), fam, runs, pct(mi), pct(mo), pct(mxo), pct(sg), inside, n_cov, 100 * th))
+                   (SOURCE_NAMES.get(s, s), fam, runs_cell(n, n_cov), pct(mi), pct(mo), pct(mxo), pct(sg), inside, n_cov, 100 * th))
     out.append("\nAll sources, each weighing the same: %s in sample, %s left out (target %.0f %%); their dense "
                "runs alone %s left out. The 90 %% range, built without the source it is tested on, holds %.0f %% "
                "of a source's runs on average (%d of %d runs).\n" % (pct(all_in), pct(all_loso), 100 * ALL_TARGET,
@@ -1937,8 +1948,7 @@ def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs
         out.append("| source | runs | mean \\|error\\| | max | signed | in the range (out of sample) |\n")
         out.append("|---|---|---|---|---|---|\n")
         for src, n, m, mx, sg, inside, n_cov in moe_table:
-            runs = "%d" % n if n == n_cov else "%d (and %d reported regressions)" % (n, n_cov - n)
-            out.append("| %s | %s | %s | %s | %s | %d of %d |\n" % (src, runs, pct(m), pct(mx), pct(sg), inside, n_cov))
+            out.append("| %s | %s | %s | %s | %s | %d of %d |\n" % (src, runs_cell(n, n_cov), pct(m), pct(mx), pct(sg), inside, n_cov))
         if moe_iv:
             out.append("\nA mixture-of-experts row on their stack gets the range %.2f to %.2f (measured / predicted) "
                        "from them.\n" % (moe_iv[0], moe_iv[1]))
