@@ -1061,6 +1061,66 @@ static void test_attention_flex(void **state)
     assert_true(a_fl.comp_time_s[COMP_ATTENTION] < a_y.comp_time_s[COMP_ATTENTION] / 0.85);
 }
 
+/* Activation offloading (system.framework.offload_layers): each offloaded
+ * layer leaves its activations off the device; the copies show only where
+ * the host link is slower than a layer's compute, in proportion to the
+ * layers offloaded; what Megatron-Core refuses is an error with its reason. */
+static void test_activation_offload(void **state)
+{
+    Fix *f = *state;
+    Result none, o20, o40, slow20, slow40, fast40;
+    const char *b =
+        "system=gb200-nvl72, model=llama2-70b, model.seq_len=8192, devices=64, tp=1, pp=1, zero=3, "
+        "microbatch=2, global_batch=256, precision=fp8, recompute=none";
+    eval_spec(f, b, "system.framework.offload_layers=0", &none);
+    eval_spec(f, b, "system.framework.offload_layers=20", &o20);
+    eval_spec(f, b, "system.framework.offload_layers=40", &o40);
+    assert_int_equal(none.status, STATUS_OOM); /* 80 layers of activations do not fit in 186 GB */
+    assert_int_equal(o40.status, STATUS_OK);
+    /* each offloaded layer frees the same bytes */
+    assert_rel(none.mem_activations_bytes - o40.mem_activations_bytes,
+               2.0 * (o20.mem_activations_bytes - o40.mem_activations_bytes), 1e-12);
+    assert_true(o20.mem_activations_bytes > o40.mem_activations_bytes);
+    /* a link faster than the compute hides every copy; the rest is as without offloading */
+    eval_spec(f, b, "system.framework.offload_layers=40, system.host_link=100 TB/s", &fast40);
+    assert_true(fast40.comp_time_s[COMP_OFFLOAD] == 0);
+    for (int c = 0; c < COMP_COUNT; c++)
+        if (c != COMP_OFFLOAD)
+            assert_rel(fast40.comp_time_s[c], none.comp_time_s[c], 1e-12);
+    /* a slow link shows, per offloaded layer */
+    eval_spec(f, b, "system.framework.offload_layers=20, system.host_link=5 GB/s", &slow20);
+    eval_spec(f, b, "system.framework.offload_layers=40, system.host_link=5 GB/s", &slow40);
+    assert_true(slow40.comp_time_s[COMP_OFFLOAD] > o40.comp_time_s[COMP_OFFLOAD]);
+    assert_rel(slow40.comp_time_s[COMP_OFFLOAD], 2.0 * slow20.comp_time_s[COMP_OFFLOAD], 1e-12);
+    assert_rel(slow40.step_time_s - none.step_time_s, slow40.comp_time_s[COMP_OFFLOAD], 1e-9);
+
+    static const struct {
+        const char *extra, *msg;
+    } bad[] = {
+        {"system.framework.offload_layers=40, pp=2",
+         "system.framework.offload_layers 40 needs pp 1 (Megatron-Core refuses CPU offloading with pipeline "
+         "parallelism)"},
+        {"system.framework.offload_layers=40, recompute=full",
+         "system.framework.offload_layers 40 needs recompute none (Megatron-Core refuses CPU offloading with "
+         "activation recomputation)"},
+        {"system.framework.offload_layers=40, system.host_link=0 GB/s",
+         "system.framework.offload_layers 40 needs system.host_link, the bandwidth it copies over"},
+        {"system.framework.offload_layers=80", "system.framework.offload_layers 80: the model has 80 layers, "
+                                               "and Megatron-Core offloads fewer than all "
+                                               "of them"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char spec[1024];
+        snprintf(spec, sizeof spec, "%s, %s", b, bad[i].extra);
+        build_ok(f, spec);
+        Result r;
+        assert_int_not_equal(evaluate(&f->sc, &r), 0);
+        assert_int_equal(r.status, STATUS_ERROR);
+        assert_string_equal(r.error, bad[i].msg);
+        assert_string_equal(r.error_key, "system.framework.offload_layers");
+    }
+}
+
 /* fp8 on a Transformer Engine stack: linear layers fp8, attention and the
  * LM head bf16, so slower than fp8 everywhere and faster than bf16. */
 static void test_fp8_linear_only(void **state)
@@ -1336,6 +1396,7 @@ int main(void)
         cmocka_unit_test(test_interval_coverage),
         cmocka_unit_test(test_attention_fa2),
         cmocka_unit_test(test_attention_flex),
+        cmocka_unit_test(test_activation_offload),
         cmocka_unit_test(test_moe_host_sync),
         cmocka_unit_test(test_cuda_graphs),
         cmocka_unit_test(test_gemm_shapes_h100),

@@ -29,10 +29,9 @@ const char *recompute_name(Recompute r)
 const char *component_name(Component c)
 {
     static const char *const n[COMP_COUNT] = {
-        "gemm",      "attention",     "memory_bound",    "embedding_head",
-        "recompute", "tp_comm",       "cp_comm",         "ep_comm",
-        "pp_bubble", "pp_comm",       "dp_comm_exposed", "dp_comm_hidden",
-        "optimizer", "host_overhead", "system_overhead",
+        "gemm",    "attention", "memory_bound",  "embedding_head",  "recompute",       "tp_comm",
+        "cp_comm", "ep_comm",   "pp_bubble",     "pp_comm",         "dp_comm_exposed", "dp_comm_hidden",
+        "offload", "optimizer", "host_overhead", "system_overhead",
     };
     return (unsigned)c < COMP_COUNT ? n[c] : "?";
 }

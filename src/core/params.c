@@ -357,6 +357,11 @@ static const ParamDef framework_defs[] = {
     PI(Framework, "ep_comm_sms", ep_comm_sms, 0, 1e4, 20, 0, 0,
        "streaming multiprocessors the expert all-to-all's kernels hold while it runs under compute, which "
        "the compute loses for that time (20: DeepSeek-V3 technical report, section 3.2.2)"),
+    PI(Framework, "offload_layers", offload_layers, 0, 1e4, 0, 0, 0,
+       "transformer layers whose activations the stack copies to host memory after their forward pass and "
+       "back before their backward (Megatron-Core's cpu_offloading_num_layers; Transformer Engine's "
+       "double-buffered offload, each copy under the next layer's compute), which frees their device memory; "
+       "one pipeline stage, no recompute, fewer than the model's layers, and system.host_link (0: none)"),
     PE(Framework, "cuda_graphs", cuda_graphs, graphs_choices, GRAPHS_NONE, 0,
        "ops replayed as CUDA graphs pay no host dispatch (op_overhead): none; router (Megatron-Core's "
        "cuda_graph_scope moe_router, moe_preprocess: a mixture of experts' router, its top-k and loss, and "
@@ -417,6 +422,9 @@ static const ParamDef system_defs[] = {
     PSUB(System, "pod", pod, param_network_table, 0, "data-centre network between pods (with nodes_per_pod)"),
     PSUB(System, "framework", framework, param_framework_table, 1,
          "training stack (templates/frameworks): GEMM efficiency, host overhead, overlap, kernels"),
+    PD(System, "host_link", host_bw_bytes_per_s, UNIT_BANDWIDTH, 0, 1e15, 0, 0,
+       "bandwidth between an accelerator and its host's memory, per device and direction (NVLink-C2C, "
+       "PCIe): what activation offloading (system.framework.offload_layers) copies over (0: not stated)"),
     PD(System, "node_power", node_overhead_w, UNIT_POWER, 0, 1e6, 0, 0,
        "per-node power besides the accelerators (host, NICs, fans)"),
     PD(System, "switch_power", switch_w_per_device, UNIT_POWER, 0, 1e5, 0, 0,

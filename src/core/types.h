@@ -295,6 +295,8 @@ typedef struct {
     int ep_comm_sms;         /* SMs the overlapped expert all-to-all takes from the compute */
     GraphsKind cuda_graphs;  /* what runs as CUDA graphs, without a host dispatch per op */
     ConvLayout conv_layout;  /* the layout of a CNN's activations: NHWC or NCHW */
+    int offload_layers;      /* transformer layers whose activations go to host memory in the forward
+                                pass and come back for the backward (Megatron-Core's cpu_offloading) */
     Interval single_node, multi_node;
     Interval uncovered;               /* for a row no validation source covers: every source's residuals */
     Interval moe;                     /* mixture-of-experts rows: the published MoE runs' residuals */
@@ -314,6 +316,7 @@ typedef struct {
     int nodes_per_pod;            /* nodes on one scale-out fabric (0: all of them) */
     Network pod;                  /* the data-centre tier between pods (with nodes_per_pod) */
     Framework framework;          /* the training stack */
+    double host_bw_bytes_per_s;   /* device to host memory, per device and direction (0: not stated) */
     double node_overhead_w;       /* host CPUs, NICs, fans per node */
     double switch_w_per_device;   /* fabric switches, apportioned per device */
     double embodied_node_kg;      /* carbon of making a node besides its devices (kg CO2e) */
@@ -606,6 +609,7 @@ typedef enum {
     COMP_PP_COMM,    /* stage-to-stage transfers, exposed */
     COMP_DP_COMM,    /* data-parallel gradient collectives, exposed */
     COMP_DP_HIDDEN,  /* data-parallel communication hidden under backward (not in step time) */
+    COMP_OFFLOAD,    /* activation copies to and from host memory, exposed */
     COMP_OPTIMIZER,  /* optimizer step */
     COMP_HOST,       /* host (framework) dispatch time not hidden behind device work */
     COMP_SYSTEM,     /* energy only: nodes, switches, scale-out links and facility (PUE) */

@@ -441,6 +441,30 @@ static int step_layout(const Scenario *sc, Ctx *x, Layout *L, Result *r)
         return -1;
     }
 
+    /* Activation offloading (Megatron-Core's cpu_offloading): its
+     * TransformerConfig refuses it with more than one pipeline stage and
+     * with recomputation; the copies need a host link. */
+    const int off = sys->framework.offload_layers;
+    if (off > 0) {
+        const char *why = mdl->kind != MODEL_TRANSFORMER       ? "offloads a transformer's layers"
+                          : pp > 1                             ? "needs pp 1 (Megatron-Core refuses "
+                                                                 "CPU offloading with pipeline "
+                                                                 "parallelism)"
+                          : sc->st.recompute != RECOMPUTE_NONE ? "needs recompute none (Megatron-"
+                                                                 "Core refuses CPU offloading with "
+                                                                 "activation recomputation)"
+                          : !(sys->host_bw_bytes_per_s > 0)    ? "needs system.host_link, the "
+                                                                 "bandwidth it copies over"
+                                                               : NULL;
+        if (why) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "system.framework.offload_layers %d %s", off, why);
+            fail(r, msg);
+            snprintf(r->error_key, sizeof r->error_key, "system.framework.offload_layers");
+            return -1;
+        }
+    }
+
     /* The context-parallel ranks sit right outside the tensor ranks (a
      * block of tp x cp, as Megatron-Core orders them); the data-parallel
      * gradient exchange spans dp x cp ranks (they hold the same weights). */
@@ -618,6 +642,19 @@ static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w,
         return -1;
     const Graph *g = w->g;
 
+    const int off = sys->framework.offload_layers;
+    if (off > 0 && off >= g->layers) {
+        char msg[200];
+        snprintf(
+            msg, sizeof msg,
+            "system.framework.offload_layers %d: the model has %d layers, and Megatron-Core offloads fewer "
+            "than all of them",
+            off, g->layers);
+        fail(r, msg);
+        snprintf(r->error_key, sizeof r->error_key, "system.framework.offload_layers");
+        return -1;
+    }
+
     w->m_micro = (long)(sc->st.global_batch / ((int64_t)dp * mb));
     if (w->m_micro < 1)
         return fail(r, "global_batch is smaller than dp x microbatch");
@@ -739,6 +776,14 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
                     dev->mem[MEM_HBM].capacity_bytes)
                     break;
         act = block_activations(g, pp, lps, (double)k_rc * v, inflight, ileave);
+    } else if (sc->system.framework.offload_layers > 0) {
+        /* Offloaded layers (one stage, step_layout) keep nothing on the
+         * device once their copy is done: at the forward's end the others
+         * are resident; while layer i + 1 runs forward layer i's copy is
+         * still in flight (two layers, Transformer Engine's double buffer) */
+        const double resident = fmax(lps - (double)sc->system.framework.offload_layers, fmin(2.0, lps));
+        act = mem_activations(pp, g->act_bytes_per_layer, resident, g->act_bytes_first, g->act_bytes_last,
+                              inflight, ileave, 0.0);
     } else {
         act = mem_activations(pp, g->act_bytes_per_layer, lps, g->act_bytes_first, g->act_bytes_last,
                               inflight, ileave,
@@ -856,6 +901,18 @@ static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const He
     Costs *step = &o->step;
     *step = (Costs){0};
     costs_add(step, stage, (double)m_micro);
+    /* Activation offloading (one stage): each offloaded layer's saved
+     * activations go to host memory under the next layer's forward and come
+     * back under the backward of the layer after it (Transformer Engine's
+     * double-buffered handler waits for the previous copy before a layer
+     * goes on); a copy longer than that compute shows. */
+    const int off = sc->system.framework.offload_layers;
+    if (off > 0 && sc->system.host_bw_bytes_per_s > 0) {
+        const double t_copy = g->act_bytes_per_layer / sc->system.host_bw_bytes_per_s;
+        step->t[COMP_OFFLOAD] =
+            (double)m_micro * off *
+            (fmax(0.0, t_copy - costs_total(&w->lf)) + fmax(0.0, t_copy - costs_total(&w->lb)));
+    }
     /* Fill and drain: (pp - 1) / v stage-times, divided by the units a
      * microbatch is pipelined in (an LSTM's timesteps).  Each at the
      * slowest stage's time, although the stages without the head pass the
