@@ -1064,7 +1064,8 @@ static void test_attention_flex(void **state)
 /* Activation offloading (system.framework.offload_layers): each offloaded
  * layer leaves its activations off the device; the copies show only where
  * the host link is slower than a layer's compute, in proportion to the
- * layers offloaded; what Megatron-Core refuses is an error with its reason. */
+ * layers offloaded; they must fit in the devices' share of the host's
+ * memory; what Megatron-Core refuses is an error with its reason. */
 static void test_activation_offload(void **state)
 {
     Fix *f = *state;
@@ -1081,6 +1082,14 @@ static void test_activation_offload(void **state)
     assert_rel(none.mem_activations_bytes - o40.mem_activations_bytes,
                2.0 * (o20.mem_activations_bytes - o40.mem_activations_bytes), 1e-12);
     assert_true(o20.mem_activations_bytes > o40.mem_activations_bytes);
+    /* what leaves the device is in host memory: 40 layers of one microbatch, in the devices' share */
+    assert_rel(o40.mem_host_bytes, none.mem_activations_bytes - o40.mem_activations_bytes, 1e-12);
+    assert_rel(o40.mem_host_capacity_bytes, 17e12 / 72, 1e-12);
+    Result tight;
+    eval_spec(f, b, "system.framework.offload_layers=40, system.host_memory=1 TB", &tight);
+    assert_int_equal(tight.status, STATUS_OOM);
+    assert_string_equal(tight.bottleneck, "host memory capacity");
+    assert_rel(tight.step_time_s, o40.step_time_s, 1e-12);
     /* a link faster than the compute hides every copy; the rest is as without offloading */
     eval_spec(f, b, "system.framework.offload_layers=40, system.host_link=100 TB/s", &fast40);
     assert_true(fast40.comp_time_s[COMP_OFFLOAD] == 0);

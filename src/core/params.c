@@ -361,7 +361,8 @@ static const ParamDef framework_defs[] = {
        "transformer layers whose activations the stack copies to host memory after their forward pass and "
        "back before their backward (Megatron-Core's cpu_offloading_num_layers; Transformer Engine's "
        "double-buffered offload, each copy under the next layer's compute), which frees their device memory; "
-       "one pipeline stage, no recompute, fewer than the model's layers, and system.host_link (0: none)"),
+       "one pipeline stage, no recompute, fewer than the model's layers, a system.host_link, and room in the "
+       "devices' share of system.host_memory (0: none)"),
     PE(Framework, "cuda_graphs", cuda_graphs, graphs_choices, GRAPHS_NONE, 0,
        "ops replayed as CUDA graphs pay no host dispatch (op_overhead): none; router (Megatron-Core's "
        "cuda_graph_scope moe_router, moe_preprocess: a mixture of experts' router, its top-k and loss, and "
@@ -425,6 +426,9 @@ static const ParamDef system_defs[] = {
     PD(System, "host_link", host_bw_bytes_per_s, UNIT_BANDWIDTH, 0, 1e15, 0, 0,
        "bandwidth between an accelerator and its host's memory, per device and direction (NVLink-C2C, "
        "PCIe): what activation offloading (system.framework.offload_layers) copies over (0: not stated)"),
+    PD(System, "host_memory", host_memory_bytes, UNIT_BYTES, 0, 1e16, 0, 0,
+       "host (CPU) memory of a node, shared by its accelerators: what offloaded activations must fit in "
+       "(0: not stated, not checked)"),
     PD(System, "node_power", node_overhead_w, UNIT_POWER, 0, 1e6, 0, 0,
        "per-node power besides the accelerators (host, NICs, fans)"),
     PD(System, "switch_power", switch_w_per_device, UNIT_POWER, 0, 1e5, 0, 0,

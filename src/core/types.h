@@ -317,6 +317,7 @@ typedef struct {
     Network pod;                  /* the data-centre tier between pods (with nodes_per_pod) */
     Framework framework;          /* the training stack */
     double host_bw_bytes_per_s;   /* device to host memory, per device and direction (0: not stated) */
+    double host_memory_bytes;     /* the host memory of a node (0: not stated) */
     double node_overhead_w;       /* host CPUs, NICs, fans per node */
     double switch_w_per_device;   /* fabric switches, apportioned per device */
     double embodied_node_kg;      /* carbon of making a node besides its devices (kg CO2e) */
@@ -644,6 +645,8 @@ typedef struct {
     /* memory per device (the most loaded one) */
     double mem_weights_bytes, mem_grads_bytes, mem_optimizer_bytes;
     double mem_activations_bytes, mem_workspace_bytes, mem_total_bytes;
+    double mem_host_bytes; /* activations offloaded to host memory (system.framework.offload_layers) */
+    double mem_host_capacity_bytes; /* the host memory a device has a share of (0: not stated) */
     double mem_capacity_bytes;
     int fits_memory;
     char bottleneck[32];

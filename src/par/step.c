@@ -784,6 +784,8 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
         const double resident = fmax(lps - (double)sc->system.framework.offload_layers, fmin(2.0, lps));
         act = mem_activations(pp, g->act_bytes_per_layer, resident, g->act_bytes_first, g->act_bytes_last,
                               inflight, ileave, 0.0);
+        /* one microbatch's at a time: each comes back in its own backward */
+        r->mem_host_bytes = sc->system.framework.offload_layers * g->act_bytes_per_layer;
     } else {
         act = mem_activations(pp, g->act_bytes_per_layer, lps, g->act_bytes_first, g->act_bytes_last,
                               inflight, ileave,
@@ -1179,6 +1181,13 @@ static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const 
                          r->mem_activations_bytes + r->mem_workspace_bytes;
     r->mem_capacity_bytes = dev->mem[MEM_HBM].capacity_bytes;
     r->fits_memory = r->mem_total_bytes <= r->mem_capacity_bytes;
+    /* offloaded activations in the devices' share of their node's host memory */
+    const System *sys = &sc->system;
+    r->mem_host_capacity_bytes =
+        sys->host_memory_bytes > 0
+            ? sys->host_memory_bytes / (sys->devices_per_node > 0 ? sys->devices_per_node : 1)
+            : 0.0;
+    const int host_full = r->mem_host_capacity_bytes > 0 && r->mem_host_bytes > r->mem_host_capacity_bytes;
 
     /* Bottleneck: the largest component; GEMMs say what limits them. */
     int worst = 0;
@@ -1187,6 +1196,8 @@ static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const 
             worst = i;
     if (!r->fits_memory) {
         label(r->bottleneck, sizeof r->bottleneck, "memory capacity", NULL);
+    } else if (host_full) {
+        label(r->bottleneck, sizeof r->bottleneck, "host memory capacity", NULL);
     } else if (worst == COMP_GEMM || worst == COMP_ATTENTION || worst == COMP_EMBED_HEAD ||
                worst == COMP_RECOMPUTE) {
         int b = 0;
@@ -1197,6 +1208,8 @@ static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const 
     } else {
         label(r->bottleneck, sizeof r->bottleneck, component_name((Component)worst), NULL);
     }
+    if (host_full)
+        r->fits_memory = 0;
     r->status = r->fits_memory ? STATUS_OK : STATUS_OOM;
     if (!isfinite(r->step_time_s) || r->step_time_s <= 0)
         return fail(r, "the step time is not finite (a zero bandwidth or rate in a template?)");

@@ -143,7 +143,11 @@ void rpt_print_eval(const RunRow *rr)
         printf("status       error: %s\n", r->error);
         return;
     }
-    if (r->status == STATUS_OOM)
+    if (r->status == STATUS_OOM && r->mem_total_bytes <= r->mem_capacity_bytes)
+        printf("status       oom: offloads %.1f GiB of activations per device to host memory, its share of "
+               "the host has %.1f GiB\n",
+               r->mem_host_bytes / GIB_BYTES, r->mem_host_capacity_bytes / GIB_BYTES);
+    else if (r->status == STATUS_OOM)
         printf("status       oom: needs %.1f GiB per device, the device has %.1f GiB\n",
                r->mem_total_bytes / GIB_BYTES, r->mem_capacity_bytes / GIB_BYTES);
     else
@@ -200,6 +204,11 @@ void rpt_print_eval(const RunRow *rr)
     print_size("runtime reserve", r->mem_workspace_bytes);
     print_size("total", r->mem_total_bytes);
     print_size("capacity", r->mem_capacity_bytes);
+    if (r->mem_host_bytes > 0) {
+        print_size("offloaded to host", r->mem_host_bytes);
+        if (r->mem_host_capacity_bytes > 0)
+            print_size("host share", r->mem_host_capacity_bytes);
+    }
     if (rr->ntop > 0)
         print_top(rr);
 }
