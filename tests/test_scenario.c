@@ -896,13 +896,13 @@ static void test_interval_coverage(void **state)
     assert_int_equal(small.batch_below, 1);
     assert_string_equal(small.interval_basis,
                         "TensorFlow 1.x + Horovod (V100 era): below the 128 samples a device "
-                        "it was validated at; every source's range (2072 runs)");
+                        "it was validated at; every source's range (2094 runs)");
     eval_spec(f, v100, "devices=16, microbatch=16, global_batch=256", &nodes);
     assert_int_equal(nodes.batch_below, 1);
     assert_string_equal(nodes.interval_basis,
                         "TensorFlow 1.x + Horovod (V100 era): no multi-node validation run; "
                         "below the 128 samples a device it was validated at; every source's "
-                        "range (2072 runs)");
+                        "range (2094 runs)");
     const char *bl = "system=dgx-v100, model=biglstm, tp=1, pp=1, precision=fp32, devices=4";
     eval_spec(f, bl, "microbatch=256, global_batch=1024", &lstm);
     fw = &f->sc.system.framework;
