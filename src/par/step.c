@@ -340,6 +340,15 @@ static int fail(Result *r, const char *msg)
     return -1;
 }
 
+/* fail, naming the scenario key the error is about (the workbook's Errors
+ * sheet and the messages point at it) */
+static int fail_at(Result *r, const char *key, const char *msg)
+{
+    fail(r, msg);
+    text_copy(r->error_key, sizeof r->error_key, key);
+    return -1;
+}
+
 /* Activations of the most loaded device under a block recompute: of the
  * stage's lps layers, rc recompute (they keep only their input) and the
  * others keep everything (the set a layer needs while it recomputes, the
@@ -426,19 +435,17 @@ static int step_layout(const Scenario *sc, Ctx *x, Layout *L, Result *r)
         snprintf(msg, sizeof msg, "precision %s: the %s has no %s matrix units (its peak.%s is 0)",
                  precision_name(sc->precision), sys->device.name, precision_name(sc->precision),
                  precision_name(sc->precision));
-        fail(r, msg);
-        snprintf(r->error_key, sizeof r->error_key, "precision");
-        return -1;
+        return fail_at(r, "precision", msg);
     }
     /* a graph of the whole step replays fixed shapes; a dropless mixture of
      * experts' tokens per expert change every step and go to the host */
     if (sys->framework.cuda_graphs == GRAPHS_FULL && sc->model.experts > 0 &&
         !(sc->model.capacity_factor > 0)) {
-        fail(r, "cuda_graphs full: a graph of the whole step needs fixed shapes, and a dropless mixture of "
-                "experts (capacity_factor 0) sends its tokens per expert to the host every layer; set "
-                "model.capacity_factor (token dropping) or cuda_graphs partial");
-        snprintf(r->error_key, sizeof r->error_key, "system.framework.cuda_graphs");
-        return -1;
+        return fail_at(
+            r, "system.framework.cuda_graphs",
+            "cuda_graphs full: a graph of the whole step needs fixed shapes, and a dropless mixture "
+            "of experts (capacity_factor 0) sends its tokens per expert to the host every layer; set "
+            "model.capacity_factor (token dropping) or cuda_graphs partial");
     }
 
     /* Activation offloading (Megatron-Core's cpu_offloading): its
@@ -459,9 +466,7 @@ static int step_layout(const Scenario *sc, Ctx *x, Layout *L, Result *r)
         if (why) {
             char msg[200];
             snprintf(msg, sizeof msg, "system.framework.offload_layers %d %s", off, why);
-            fail(r, msg);
-            snprintf(r->error_key, sizeof r->error_key, "system.framework.offload_layers");
-            return -1;
+            return fail_at(r, "system.framework.offload_layers", msg);
         }
     }
 
@@ -650,9 +655,7 @@ static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w,
             "system.framework.offload_layers %d: the model has %d layers, and Megatron-Core offloads fewer "
             "than all of them",
             off, g->layers);
-        fail(r, msg);
-        snprintf(r->error_key, sizeof r->error_key, "system.framework.offload_layers");
-        return -1;
+        return fail_at(r, "system.framework.offload_layers", msg);
     }
 
     w->m_micro = (long)(sc->st.global_batch / ((int64_t)dp * mb));
@@ -1180,21 +1183,22 @@ static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const 
     r->mem_total_bytes = r->mem_weights_bytes + r->mem_grads_bytes + r->mem_optimizer_bytes +
                          r->mem_activations_bytes + r->mem_workspace_bytes;
     r->mem_capacity_bytes = dev->mem[MEM_HBM].capacity_bytes;
-    r->fits_memory = r->mem_total_bytes <= r->mem_capacity_bytes;
     /* offloaded activations in the devices' share of their node's host memory */
     const System *sys = &sc->system;
     r->mem_host_capacity_bytes =
         sys->host_memory_bytes > 0
             ? sys->host_memory_bytes / (sys->devices_per_node > 0 ? sys->devices_per_node : 1)
             : 0.0;
+    const int device_full = r->mem_total_bytes > r->mem_capacity_bytes;
     const int host_full = r->mem_host_capacity_bytes > 0 && r->mem_host_bytes > r->mem_host_capacity_bytes;
+    r->fits_memory = !device_full && !host_full;
 
     /* Bottleneck: the largest component; GEMMs say what limits them. */
     int worst = 0;
     for (int i = 1; i < COMP_COUNT; i++)
         if (i != COMP_DP_HIDDEN && step->t[i] > step->t[worst])
             worst = i;
-    if (!r->fits_memory) {
+    if (device_full) {
         label(r->bottleneck, sizeof r->bottleneck, "memory capacity", NULL);
     } else if (host_full) {
         label(r->bottleneck, sizeof r->bottleneck, "host memory capacity", NULL);
@@ -1208,8 +1212,6 @@ static int step_finish(const Scenario *sc, const Ctx *x, const Layout *L, const 
     } else {
         label(r->bottleneck, sizeof r->bottleneck, component_name((Component)worst), NULL);
     }
-    if (host_full)
-        r->fits_memory = 0;
     r->status = r->fits_memory ? STATUS_OK : STATUS_OOM;
     if (!isfinite(r->step_time_s) || r->step_time_s <= 0)
         return fail(r, "the step time is not finite (a zero bandwidth or rate in a template?)");
