@@ -1031,6 +1031,9 @@ THRESHOLDS = {"smith2022": 0.21, "kempnerforge_mfu_h200_202604": 0.13,
               # regression its publisher reports, REGRESSIONS); 16 % until its GB200 Llama 3
               # 70B run joined (activation offloading, December 2026): 12.1 %
               "megatron_bridge_perf_2602": 0.13,
+              # its GB200 GPT-OSS 120B run (bf16, December 2026), 38 % optimistic like every
+              # GPT-OSS run on Blackwell (25-30 % on B200): 12.1 %
+              "megatron_bridge_perf_2604": 0.13,
               # held out of every fit (HELD_OUT): the PyTorch-native mixture-of-experts runs,
               # 12-35 % optimistic, gated at their own figure until the model explains them;
               # the 16B run went from 34.6 to 35.2 % when llm-foundry's 203 runs joined the
@@ -1872,14 +1875,16 @@ SOURCE_NAMES = {
     "llama3_2024": "Llama 3 405B (H100, 8,192-16,384 GPUs)",
     "nemo_perf_2407": "NeMo 24.07 performance page (H100, fp8)",
     "mbridge_perf_2511": "Megatron-Bridge 25.11 performance page (H100, B200, GB200; fp8)",
-    "megatron_bridge_perf_2509": "Megatron-Bridge 25.09 performance page (H100, B200; fp8; dense and mixture of experts)",
+    "megatron_bridge_perf_2509": "Megatron-Bridge 25.09 performance page (H100, B200, GB200; fp8; dense and mixture of experts)",
     "nemo_perf_2502": "NeMo 25.02 performance page (B200, fp8; Llama, Nemotron, Mixtral)",
-    "megatron_bridge_perf_2511": "Megatron-Bridge 25.11 performance page, mixture of experts (H100, B200)",
+    "megatron_bridge_perf_2511": "Megatron-Bridge 25.11 performance page, mixture of experts (H100, B200, GB200)",
     "megatron_bridge_perf_2602": "Megatron-Bridge 26.02 performance page, dense and mixture of experts (H100, B200, GB200)",
     "megatron_bridge_perf_260201": "Megatron-Bridge 26.02.01 performance page, dense and mixture of experts (H100, B200, GB200)",
     "megatron_bridge_perf_2604": "Megatron-Bridge 26.04 performance page, dense and mixture of experts (H100, B200, GB200)",
     "megatron_bridge_perf_260401": "Megatron-Bridge 26.04.01 performance page, dense and mixture of experts (H100, B200, GB200)",
     "megatron_bridge_perf_2606": "Megatron-Bridge 26.06 performance page, dense and mixture of experts (H100, GB200)",
+    "megatron_bridge_perf_260601": "Megatron-Bridge 26.06.01 performance page, mixture of experts (GB200)",
+    "megatron_bridge_perf_2608": "Megatron-Bridge 26.08 performance page, mixture of experts (GB200)",
     "megatron_bridge_docs_202605": "Megatron-Bridge documentation, May 2026: Qwen3-30B on 16 H100, overlap and CUDA-graph A/B runs",
     "nemo_perf_2504": "NeMo 25.04 performance page (GB200, fp8; Llama, Nemotron, Mixtral)",
     "nemo_perf_2507": "NeMo 25.07 performance page (GB200, fp8)",
