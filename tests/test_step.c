@@ -495,6 +495,28 @@ static void test_block_recompute(void **state)
     assert_int_equal(step_evaluate(&z, 1.0, NULL, &fewer), 0);
     assert_false(fewer.fits_memory);
 
+    /* where every layer's activations fit, auto still recomputes one layer
+     * of each chunk: a full recompute of none is recompute none, a strategy
+     * of its own (it reported 0 layers, and a step time and memory of its
+     * own, until December 2026) */
+    Scenario roomy = z;
+    roomy.st.global_batch = 128;
+    roomy.st.microbatch = 1;
+    roomy.model.seq_len = 2048;
+    Result roomy_none, roomy_auto, roomy_one;
+    roomy.st.recompute = RECOMPUTE_NONE;
+    roomy.st.recompute_layers = 0;
+    assert_int_equal(step_evaluate(&roomy, 1.0, NULL, &roomy_none), 0);
+    assert_true(roomy_none.fits_memory);
+    roomy.st.recompute = RECOMPUTE_FULL;
+    roomy.st.recompute_layers = AUTO_VALUE;
+    assert_int_equal(step_evaluate(&roomy, 1.0, NULL, &roomy_auto), 0);
+    assert_int_equal(roomy_auto.st.recompute_layers, 1);
+    roomy.st.recompute_layers = 1;
+    assert_int_equal(step_evaluate(&roomy, 1.0, NULL, &roomy_one), 0);
+    assert_rel(roomy_auto.step_time_s, roomy_one.step_time_s, 1e-12);
+    assert_true(roomy_auto.comp_time_s[COMP_RECOMPUTE] > 0);
+
     /* what the scenario refuses: blocks without a full recompute, or of a model without identical layers */
     static const char *const bad[2][4] = {
         {"system=dgx-b200", "model=llama2-70b", "recompute=selective", "recompute_layers=4"},

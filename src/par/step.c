@@ -737,7 +737,7 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
     /* The state the most loaded device holds and its activations: a block
      * recompute (Megatron's --recompute-method block) recomputes k layers
      * of each of the stage's v model chunks and keeps the others'
-     * activations; auto takes the fewest that fit. */
+     * activations; auto takes the fewest that fit, at least one. */
     const OptimizerSpec os = h->os = optimizer_spec(mdl->optimizer);
     const double wb = h->wb = precision_value_bytes(sc->precision);
     const double master_b = h->master_b = wb == 4.0 ? 0.0 : 4.0;
@@ -774,7 +774,10 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
         if (sc->st.recompute_layers != AUTO_VALUE)
             k_rc = sc->st.recompute_layers < chunk_layers ? sc->st.recompute_layers : chunk_layers;
         else
-            for (k_rc = 0; k_rc < chunk_layers; k_rc++)
+            /* at least one: a full recompute of no layer is recompute
+             * none, its own strategy (its graph keeps what a recompute
+             * would redo, and its host and device time add as one list) */
+            for (k_rc = 1; k_rc < chunk_layers; k_rc++)
                 if (fixed + block_activations(g, pp, lps, (double)k_rc * v, inflight, ileave) <=
                     dev->mem[MEM_HBM].capacity_bytes)
                     break;
