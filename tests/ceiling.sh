@@ -3,8 +3,8 @@
 # a published run has measured on its device generation and precision
 # (validation/published/mfu_ceilings.csv, written by make validate's fit
 # in the model's own FLOP counting; issue 24).  A precision whose runs on
-# that generation come from fewer than two sources (the file's `sources`
-# column; scripts/validate.py's CEILING_SOURCES: one publisher's few large
+# that generation come from fewer sources (the file's `sources` column)
+# than scripts/validate.py's CEILING_SOURCES (one publisher's few large
 # models bound those runs, not the generation), or that has no published
 # run there, is held to the highest ceiling of that precision on any
 # generation.  One line per study;
@@ -31,10 +31,12 @@ for t in inputs/*.csv; do
     fi
     if msg=$(/usr/bin/python3 - "$out/$name/summary.csv" "$out/generations.tsv" validation/published/mfu_ceilings.csv <<'PY'
 import csv, sys
+sys.path.insert(0, "scripts")
+from validate import CEILING_SOURCES  # the rule's one home: validate.py writes the file by it
 gen = dict(line.rstrip("\n").split("\t") for line in open(sys.argv[2]) if "\t" in line)
 ceil, best = {}, {}
 for r in csv.DictReader(l for l in open(sys.argv[3]) if not l.startswith("#")):
-    if int(r["sources"]) >= 2:
+    if int(r["sources"]) >= CEILING_SOURCES:
         ceil[(r["generation"], r["precision"])] = (float(r["mfu"]), r["run"])
     if float(r["mfu"]) > best.get(r["precision"], (0, ""))[0]:
         best[r["precision"]] = (float(r["mfu"]), r["run"])
