@@ -16,6 +16,7 @@
 #include "par/parts.h"
 #include "graph/graph.h"
 #include "par/step.h"
+#include "scale/scale.h"
 
 static void test_stage_layers(void **state)
 {
@@ -853,6 +854,60 @@ static void test_grad_precision(void **state)
     assert_rel(r.mem_grads_bytes, r.mem_weights_bytes, 1e-12);
 }
 
+/* The optimizer's own state (framework optimizer_state): Megatron's and
+ * DeepSpeed's optimizers keep Adam's moments and the master weights in fp32,
+ * 4 + 4 + 4 bytes a parameter; Apex's DistributedFusedAdam with dtype bf16
+ * (NeMo Launcher's Nemotron-4 340B recipes) keeps the moments and its copy
+ * of the parameters in bf16, 2 + 2 + 2.  The optimizer step reads and
+ * writes that state, so its memory traffic shrinks by the same 6 bytes
+ * twice; the weights, gradients and every other component stay.  An fp32
+ * run has no 16-bit type to keep them in. */
+static void test_optimizer_state(void **state)
+{
+    (void)state;
+    const char *kv[] = {"system=dgx-h100",
+                        "model=gpt",
+                        "model.layers=8",
+                        "model.hidden=4096",
+                        "model.heads=32",
+                        "model.seq_len=2048",
+                        "model.vocab=50257",
+                        "devices=8",
+                        "tp=8",
+                        "pp=1",
+                        "dp=1",
+                        "microbatch=1",
+                        "global_batch=8",
+                        "recompute=full",
+                        "precision=bf16"};
+    Scenario sc;
+    build_scenario(&sc, kv, 15);
+    assert_int_equal(sc.system.framework.opt_state, OPTSTATE_FP32);
+    Result r32, r16;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r32), 0);
+    sc.system.framework.opt_state = OPTSTATE_16BIT;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r16), 0);
+    const double p = r32.mem_weights_bytes / 2; /* bf16 weights, no ZeRO */
+    assert_rel(r32.mem_optimizer_bytes, p * 12.0, 1e-12);
+    assert_rel(r16.mem_optimizer_bytes, p * 6.0, 1e-12);
+    assert_rel(r16.mem_weights_bytes, r32.mem_weights_bytes, 1e-12);
+    assert_rel(r16.mem_grads_bytes, r32.mem_grads_bytes, 1e-12);
+    assert_true(r16.comp_time_s[COMP_OPTIMIZER] < r32.comp_time_s[COMP_OPTIMIZER]);
+    for (int c = 0; c < COMP_COUNT; c++)
+        if (c != COMP_OPTIMIZER)
+            assert_rel(r16.comp_time_s[c], r32.comp_time_s[c], 1e-12);
+    /* the checkpoint holds the same state */
+    assert_rel(scale_checkpoint_bytes(&sc, 1e9), 1e9 * (2.0 + 6.0), 1e-12);
+    sc.system.framework.opt_state = OPTSTATE_FP32;
+    assert_rel(scale_checkpoint_bytes(&sc, 1e9), 1e9 * (2.0 + 12.0), 1e-12);
+    /* fp32 training: the state stays fp32 */
+    sc.system.framework.opt_state = OPTSTATE_16BIT;
+    sc.precision = PREC_FP32;
+    Result rf;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &rf), 0);
+    assert_rel(rf.mem_optimizer_bytes, rf.mem_weights_bytes / 4 * 8.0, 1e-12);
+}
+
 /* Transformer Engine's userbuffer overlap of TP collectives with the GEMMs
  * (megatron-core's tp_overlap) needs the tensor group in one NVLink domain:
  * on 8-GPU nodes tp 8 hides part of its collectives, tp 16 (over
@@ -912,6 +967,7 @@ int main(void)
         cmocka_unit_test(test_mixture_of_experts),
         cmocka_unit_test(test_fp4),
         cmocka_unit_test(test_grad_precision),
+        cmocka_unit_test(test_optimizer_state),
         cmocka_unit_test(test_tp_overlap_domain),
         cmocka_unit_test(test_pace),
     };

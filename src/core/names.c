@@ -142,6 +142,13 @@ OptimizerSpec optimizer_spec(OptimizerKind k)
     return spec[(unsigned)k < OPT_COUNT ? k : OPT_ADAM];
 }
 
+double optimizer_held_bytes(OptimizerSpec spec, OptStateKind state, double weight_bytes, double master)
+{
+    if (state == OPTSTATE_16BIT && weight_bytes == 2.0)
+        return 0.5 * spec.state_bytes + (master > 0 ? 2.0 : 0.0);
+    return spec.state_bytes + master;
+}
+
 int system_nodes(const System *s, int devices)
 {
     const int per_node = s->devices_per_node > 0 ? s->devices_per_node : 1;

@@ -268,6 +268,7 @@ const ParamTable param_network_table = {"networks", network_defs, N(network_defs
 static const char *const flash_choices[] = {"no", "yes", "fa2", "flex", NULL};
 static const char *const grad_choices[] = {"fp32", "16bit", NULL};
 static const char *const master_choices[] = {"copy", "params", NULL};
+static const char *const opt_state_choices[] = {"fp32", "16bit", NULL};
 static const char *const selective_choices[] = {"megatron", "per_op", NULL};
 static const char *const dispatcher_choices[] = {"alltoall", "deepep", NULL};
 static const char *const graphs_choices[] = {"none", "router", "partial", "full", NULL};
@@ -327,6 +328,10 @@ static const ParamDef framework_defs[] = {
        "and DeepSpeed's optimizers: 2 + 4 bytes a parameter) or params (the fp32 parameters are the masters, "
        "cast to 16 bits as they are gathered for a layer and freed after it: PyTorch FSDP's mixed precision, "
        "4 bytes a parameter)"),
+    PE(Framework, "optimizer_state", opt_state, opt_state_choices, OPTSTATE_FP32, 0,
+       "16-bit training: the optimizer's moments and master copy in fp32 (4 bytes each: Adam 12 a "
+       "parameter) or in the 16-bit type (Apex's DistributedFusedAdam with dtype bf16, NeMo Launcher's "
+       "optim.dtype: bf16: 2 bytes each, 6 a parameter)"),
     PE(Framework, "selective_recompute", selective, selective_choices, SELECTIVE_MEGATRON, 0,
        "what recompute: selective keeps: megatron (everything but the attention core, Korthikanti et al. "
        "2022) "

@@ -238,6 +238,11 @@ typedef enum { FLASH_NO, FLASH_YES, FLASH_FA2, FLASH_FLEX } FlashKind;
 /* Where the stack keeps and exchanges the gradients of 16-bit training. */
 typedef enum { GRAD_FP32, GRAD_16BIT } GradKind;
 typedef enum { MASTER_COPY, MASTER_PARAMS } MasterKind;
+/* The type of the optimizer's own state in 16-bit training: fp32 (the
+ * moments and the master copy in 4 bytes each), or the 16-bit type (Apex's
+ * DistributedFusedAdam with dtype bf16: moments and its copy of the
+ * parameters in 2 bytes each). */
+typedef enum { OPTSTATE_FP32, OPTSTATE_16BIT } OptStateKind;
 /* How a mixture of experts' tokens reach their experts' ranks: an
  * all-to-all of every token-expert pair (Megatron-Core's alltoall
  * dispatcher), or DeepEP's kernels (Megatron-Core's flex dispatcher), which
@@ -286,6 +291,7 @@ typedef struct {
     GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
     MasterKind
         master; /* fp32 master weights beside a 16-bit copy, or the (sharded) fp32 parameters themselves */
+    OptStateKind opt_state;  /* the optimizer's moments and master copy: fp32 or the 16-bit type */
     SelectiveKind selective; /* what recompute: selective keeps and redoes */
     int fused_elementwise;   /* norms, rotary and activations fused (TE, torch.compile) or eager kernels */
     int fused_xent;          /* the LM loss as one fused pass, or the op-by-op fp32 cross-entropy */
@@ -789,5 +795,12 @@ typedef struct {
     double flops;
 } OptimizerSpec;
 OptimizerSpec optimizer_spec(OptimizerKind k);
+
+/* Bytes per parameter the optimizer keeps beside the weights and the
+ * gradients: its state (spec.state_bytes in fp32) and, where master > 0,
+ * a master copy of master bytes; a stack whose optimizer state is 16-bit
+ * (OPTSTATE_16BIT) in 16-bit training (weight_bytes 2) keeps both in 2
+ * bytes an element: half the state, a 2-byte copy. */
+double optimizer_held_bytes(OptimizerSpec spec, OptStateKind state, double weight_bytes, double master);
 
 #endif

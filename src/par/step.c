@@ -395,10 +395,11 @@ typedef struct {
 
 typedef struct {
     double p_first, p_last, p_dev,
-        p_exp;               /* parameters of the first, last, most loaded device; its experts' */
-    double wb, gb, master_b; /* bytes per parameter: weight, gradient, fp32 master copy */
-    double copy_b;           /* and the 16-bit copy beside the master (0: none kept, or no master) */
+        p_exp;     /* parameters of the first, last, most loaded device; its experts' */
+    double wb, gb; /* bytes per parameter: weight, gradient */
+    double copy_b; /* and the 16-bit copy beside the master (0: none kept, or no master) */
     OptimizerSpec os;
+    double opt_b;        /* bytes per parameter the optimizer reads and writes: its state and the master */
     double act;          /* activations at the schedule's peak */
     double unrecomputed; /* layers of the stage a block recompute leaves alone */
 } Held;
@@ -740,22 +741,26 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
      * activations; auto takes the fewest that fit, at least one. */
     const OptimizerSpec os = h->os = optimizer_spec(mdl->optimizer);
     const double wb = h->wb = precision_value_bytes(sc->precision);
-    const double master_b = h->master_b = wb == 4.0 ? 0.0 : 4.0;
+    const double master_b = wb == 4.0 ? 0.0 : 4.0;
     /* the weights the device keeps: the 16-bit copy (the master with the
      * optimizer state), or, where the stack's fp32 parameters are the
      * masters, those (16-bit copies exist only for the layer in use) */
     const int in_params = sc->system.framework.master == MASTER_PARAMS && master_b > 0;
     h->copy_b = master_b > 0 && !in_params ? wb : 0.0;
     const double keep_wb = in_params ? master_b : wb, keep_master = in_params ? 0.0 : master_b;
+    /* the optimizer's state and master copy, 16-bit where the stack keeps
+     * them so (optimizer_state) */
+    const OptStateKind ost = sc->system.framework.opt_state;
+    const double held = optimizer_held_bytes(os, ost, wb, keep_master);
+    h->opt_b = optimizer_held_bytes(os, ost, wb, master_b);
     /* gradient buffers: fp32 (Megatron's main_grad), or the 16-bit
      * weights' own type where the stack keeps them so (DeepSpeed's engine
      * accumulates and all-reduces fp16/bf16 gradients) */
     const double gb = h->gb =
         sc->system.framework.grad == GRAD_16BIT && wb < STEP_GRAD_BYTES ? 2.0 : STEP_GRAD_BYTES;
     /* (ZeRO shards the experts over the ranks that hold the same ones) */
-    const StateBytes state =
-        mem_state(p_dev - p_exp, dpc, sc->st.zero, keep_wb, gb, os.state_bytes + keep_master);
-    const StateBytes est = mem_state(p_exp, edp, sc->st.zero, keep_wb, gb, os.state_bytes + keep_master);
+    const StateBytes state = mem_state(p_dev - p_exp, dpc, sc->st.zero, keep_wb, gb, held);
+    const StateBytes est = mem_state(p_exp, edp, sc->st.zero, keep_wb, gb, held);
     r->mem_weights_bytes = state.weights + est.weights;
     r->mem_grads_bytes = state.grads + est.grads;
     r->mem_optimizer_bytes = state.optimizer + est.optimizer;
@@ -956,7 +961,7 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
     const Graph *g = w->g;
     const int tp = L->tp, pp = L->pp, dp = L->dp, dpc = L->dpc, ep = L->ep, edp = L->edp;
     const double lps = w->lps, p_first = h->p_first, p_last = h->p_last, p_dev = h->p_dev, p_exp = h->p_exp;
-    const double wb = h->wb, gb = h->gb, master_b = h->master_b, t_stage = o->t_stage, t_b_last = o->t_b_last;
+    const double wb = h->wb, gb = h->gb, t_stage = o->t_stage, t_b_last = o->t_b_last;
     const OptimizerSpec os = h->os;
     const long m_micro = w->m_micro;
     Costs *step = &o->step;
@@ -1022,7 +1027,7 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
         if (sp_params > 0 && (mdl->optimizer == OPT_SGD_MOMENTUM || mdl->optimizer == OPT_RMSPROP ||
                               mdl->optimizer == OPT_ADAGRAD))
             p_opt -= sp_params - sp_touched;
-        const double bytes = p_opt * (gb + 2.0 * (os.state_bytes + master_b) + h->copy_b);
+        const double bytes = p_opt * (gb + 2.0 * h->opt_b + h->copy_b);
         step->t[COMP_OPTIMIZER] = membound_time(dev, bytes, os.flops * p_opt) * pace;
         step->e[COMP_OPTIMIZER] = pwr_membound_energy(dev, bytes, os.flops * p_opt);
     }

@@ -36,11 +36,12 @@ double scale_wall_time(double work_s, double tau_s, double delta_s, double resta
 double scale_checkpoint_bytes(const Scenario *sc, double params)
 {
     /* the training state: the weights as trained (4 bytes in fp32, else 2:
-     * fp8 training keeps bf16 weights), the model's optimizer's fp32 state
-     * and, in mixed precision, the fp32 master weights (4 bytes; fp32
-     * training has no separate master copy) */
+     * fp8 training keeps bf16 weights), the model's optimizer's state and,
+     * in mixed precision, the master weights (4 bytes; fp32 training has no
+     * separate master copy), both 16-bit where the stack keeps them so */
     const double w = precision_value_bytes(sc->precision);
-    return params * (w + optimizer_spec(sc->model.optimizer).state_bytes + (w == 4.0 ? 0.0 : 4.0));
+    return params * (w + optimizer_held_bytes(optimizer_spec(sc->model.optimizer),
+                                              sc->system.framework.opt_state, w, w == 4.0 ? 0.0 : 4.0));
 }
 
 int scale_goodput(const Scenario *sc, double work_s, double params, Goodput *g)
