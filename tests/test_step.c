@@ -908,6 +908,37 @@ static void test_optimizer_state(void **state)
     assert_rel(rf.mem_optimizer_bytes, rf.mem_weights_bytes / 4 * 8.0, 1e-12);
 }
 
+/* Megatron-Core's overlap_p2p_comm (framework pp_overlap): in the
+ * interleaved schedule each chunk's stage sends run under the next chunk's
+ * compute, so with sends shorter than a chunk only the fill's and the
+ * drain's 2 (pp - 1) show, of the 2 (v m + pp - 1) a blocking pipeline
+ * pays; 1F1B (v = 1) has no such overlap; nothing else in the step moves. */
+static void test_pp_overlap(void **state)
+{
+    (void)state;
+    const char *kv[] = {
+        "system=dgx-h100", "model=gpt3-175b",  "devices=512",  "tp=8",           "pp=8",
+        "microbatch=1",    "global_batch=512", "interleave=4", "recompute=full", "seq_parallel=yes",
+        "zero=1"};
+    Scenario sc;
+    build_scenario(&sc, kv, 11);
+    for (int v = 4; v >= 1; v -= 3) {
+        sc.st.interleave = v;
+        Result off, on;
+        sc.system.framework.pp_overlap = 0;
+        assert_int_equal(step_evaluate(&sc, 1.0, NULL, &off), 0);
+        sc.system.framework.pp_overlap = 1;
+        assert_int_equal(step_evaluate(&sc, 1.0, NULL, &on), 0);
+        assert_true(off.comp_time_s[COMP_PP_COMM] > 0);
+        const double m = 512.0 / 8, pp = 8; /* microbatches a pipeline: global batch / dp (8) */
+        const double shown = v > 1 ? 2.0 * (pp - 1) / (2.0 * (v * m + pp - 1)) : 1.0;
+        assert_rel(on.comp_time_s[COMP_PP_COMM], off.comp_time_s[COMP_PP_COMM] * shown, 1e-9);
+        for (int c = 0; c < COMP_COUNT; c++)
+            if (c != COMP_PP_COMM)
+                assert_rel(on.comp_time_s[c], off.comp_time_s[c], 1e-12);
+    }
+}
+
 /* Transformer Engine's userbuffer overlap of TP collectives with the GEMMs
  * (megatron-core's tp_overlap) needs the tensor group in one NVLink domain:
  * on 8-GPU nodes tp 8 hides part of its collectives, tp 16 (over
@@ -968,6 +999,7 @@ int main(void)
         cmocka_unit_test(test_fp4),
         cmocka_unit_test(test_grad_precision),
         cmocka_unit_test(test_optimizer_state),
+        cmocka_unit_test(test_pp_overlap),
         cmocka_unit_test(test_tp_overlap_domain),
         cmocka_unit_test(test_pace),
     };

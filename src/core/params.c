@@ -302,6 +302,9 @@ static const ParamDef framework_defs[] = {
        "fraction of tensor-parallel communication hidden under GEMMs"),
     PD(Framework, "dp_overlap", dp_overlap, UNIT_FRACTION, 0, 1, 0, 0,
        "fraction of data-parallel gradient communication hidden under the backward pass"),
+    PB(Framework, "pp_overlap", pp_overlap, 0,
+       "an interleaved pipeline's stage sends run on their own stream under the next chunk's compute "
+       "(Megatron-Core's overlap_p2p_comm); no: each blocks its stage (batch_p2p_comm); no effect on 1F1B"),
     PD(Framework, "comm_efficiency.intra", comm_intra, UNIT_FRACTION, 0.05, 2, 1, 0,
        "the stack's collectives inside a node run at this multiple of the intra tier's efficiency (1: as "
        "the network template says; deepflow calibrate fits it)"),

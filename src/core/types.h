@@ -283,6 +283,7 @@ typedef struct {
     FlashKind flash;   /* fused (flash) attention when the model leaves it to the stack */
     double tp_overlap; /* fraction of tensor-parallel communication hidden under GEMMs */
     double dp_overlap; /* fraction of DP gradient communication hidden under backward */
+    int pp_overlap;    /* interleaved pipelines: stage sends on their own stream under the next chunk */
     double comm_intra; /* multiple of the intra tier's efficiency the stack's collectives reach */
     double comm_inter; /* the same for the inter-node and pod tiers */
     double comm_alpha_intra, comm_alpha_inter; /* s added to each step of a collective on those tiers */

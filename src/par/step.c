@@ -847,9 +847,16 @@ static double hide_expert_comm(const System *sys, int dual, int pp, long m_micro
 /* Stage-to-stage transfers: an activation forward and a gradient
  * backward per microbatch and chunk, blocking as in Megatron-LM; with
  * sequence parallelism (or its scatter/gather optimisation) each
- * tensor-parallel rank sends 1/tp of it. */
+ * tensor-parallel rank sends 1/tp of it.  An interleaved pipeline on a
+ * stack that overlaps them (Framework.pp_overlap, Megatron-Core's
+ * overlap_p2p_comm) posts each chunk's sends on their own stream and waits
+ * for them only before their tensor is used, a chunk later: a steady-state
+ * send shows only what it takes beyond one chunk's forward (activations)
+ * or backward (gradients) on the bounding stage (t_f and t_b a microbatch,
+ * over v chunks); the fill's and the drain's 2 (pp - 1) sends have nothing
+ * to run under. */
 static void stage_sends(const Scenario *sc, const Layout *L, const Graph *g, long m_micro, double exposed,
-                        Costs *step, Result *r)
+                        double t_f, double t_b, Costs *step, Result *r)
 {
     const System *sys = &sc->system;
     const Model *mdl = &sc->model;
@@ -866,6 +873,11 @@ static void stage_sends(const Scenario *sc, const Layout *L, const Graph *g, lon
         net_collective(sys, &L->pp_group, COLL_P2P, msg / units, &p2p);
         const double sends = sched_p2p_sends(m_micro, pp, v, units);
         step->t[COMP_PP_COMM] = p2p.time_s * sends * exposed;
+        if (sys->framework.pp_overlap && v > 1 && !L->dual) {
+            const double ts = p2p.time_s, steady = (double)v * m_micro * units;
+            const double edges = sends - 2.0 * steady; /* 2 (pp - 1) units */
+            step->t[COMP_PP_COMM] = edges * ts + steady * (fmax(0.0, ts - t_f / v) + fmax(0.0, ts - t_b / v));
+        }
         step->e[COMP_PP_COMM] = pwr_link_energy(&sys->intra, p2p.intra_bytes * sends);
         step->e_inter += pwr_link_energy(&sys->inter, p2p.inter_bytes * sends);
         step->inter_bytes += p2p.inter_bytes * sends;
@@ -946,7 +958,7 @@ static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const He
         step->t[COMP_PP_BUBBLE] = sched_bubble(pp, v, t_stage, g->wavefront, g->serial_first);
     }
     const double dual_exposed = hide_expert_comm(sys, dual, pp, m_micro, step);
-    stage_sends(sc, L, g, m_micro, dual_exposed, step, r);
+    stage_sends(sc, L, g, m_micro, dual_exposed, t_stage - o->t_b_last, o->t_b_last, step, r);
 }
 
 /* Exchange (stage 5): the data-parallel gradient exchange, partly hidden
