@@ -958,7 +958,7 @@ static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const He
         step->t[COMP_PP_BUBBLE] = sched_bubble(pp, v, t_stage, g->wavefront, g->serial_first);
     }
     const double dual_exposed = hide_expert_comm(sys, dual, pp, m_micro, step);
-    stage_sends(sc, L, g, m_micro, dual_exposed, t_stage - o->t_b_last, o->t_b_last, step, r);
+    stage_sends(sc, L, g, m_micro, dual_exposed, fmax(0.0, t_stage - o->t_b_last), o->t_b_last, step, r);
 }
 
 /* Exchange (stage 5): the data-parallel gradient exchange, partly hidden
