@@ -872,11 +872,12 @@ static void stage_sends(const Scenario *sc, const Layout *L, const Graph *g, lon
         CollCost p2p;
         net_collective(sys, &L->pp_group, COLL_P2P, msg / units, &p2p);
         const double sends = sched_p2p_sends(m_micro, pp, v, units);
-        step->t[COMP_PP_COMM] = p2p.time_s * sends * exposed;
         if (sys->framework.pp_overlap && v > 1 && !L->dual) {
             const double ts = p2p.time_s, steady = (double)v * m_micro * units;
             const double edges = sends - 2.0 * steady; /* 2 (pp - 1) units */
             step->t[COMP_PP_COMM] = edges * ts + steady * (fmax(0.0, ts - t_f / v) + fmax(0.0, ts - t_b / v));
+        } else {
+            step->t[COMP_PP_COMM] = p2p.time_s * sends * exposed;
         }
         step->e[COMP_PP_COMM] = pwr_link_energy(&sys->intra, p2p.intra_bytes * sends);
         step->e_inter += pwr_link_energy(&sys->inter, p2p.inter_bytes * sends);
