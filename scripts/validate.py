@@ -1041,7 +1041,10 @@ THRESHOLDS = {"smith2022": 0.21, "kempnerforge_mfu_h200_202604": 0.13,
               # NeMo AutoModel's page (October 2025, a fake balanced gate): the other way, 25-28 %
               # pessimistic on the two runs the model can reach (three run faster than the ideal
               # stack and are listed)
-              "nemo_automodel_perf_202510": 0.27}
+              "nemo_automodel_perf_202510": 0.27,
+              # held out of every fit: GLM-130B's speed test (768 A100 40 GB, DeepSpeed's pipeline engine),
+              # 15-18 % optimistic as MT-NLG is (December 2026)
+              "glm130b_2022": 0.17}
 # all sources together: the target is ALL_TARGET; gated at the achieved
 # figure, rounded up.  The mixture-of-experts runs joined the fit and the
 # gate in December 2026 (they had been evaluated, never fitted): their
@@ -1082,7 +1085,14 @@ ALL_GATE = ALL_TARGET
 # against DeepEP gap 1.67x measured on 512 H100s against 1.28x modelled,
 # yet 1.32x against 1.43x on 256 B200s (December 2026).  NeMo AutoModel's
 # runs of the same models on the same GPUs go the other way: 25-28 %
-# pessimistic, and three of its five faster than the ideal stack.
+# pessimistic, and three of its five faster than the ideal stack.  And the
+# large models of 2021-22 on DeepSpeed's pipeline engine that joined in
+# December 2026, GLM-130B's speed test and BigScience's layout sweep before
+# BLOOM (validation/published/SOURCES.md): 8.8 % and all optimistic before
+# any fit saw them; fitted with the A100 family they would pull its GEMM
+# efficiency from 0.78 to 0.75 and its other sources' left-out error up (Korthikanti
+# et al.'s from 9.8 to 14.5 %), so one family's constant does not hold both
+# them and NVIDIA's Megatron-LM runs.
 # REGRESSIONS: a run its publisher itself reports as a performance regression of that release (a public issue
 # or pull request that says so, quoted in the row's `regression` column) measures a fault of that release,
 # not the stack as it is meant to run.  Such a run is evaluated and listed with its error, kept in the ranges
@@ -1090,7 +1100,7 @@ ALL_GATE = ALL_TARGET
 # December 2026: Megatron-Bridge 25.11's Qwen3-30B runs on H100 and B200 (#1998, "2X slower than 25.09")
 # and its Qwen3-235B run on B200 (#1760, "performance regression from 25.09 ... 20.1s to 16.9s").
 HELD_OUT = {"torchtitan_pr1610_202508", "torchtitan_pr2107_202512", "pytorch_nebius_dsv3_b200_202603",
-            "nemo_automodel_perf_202510"}
+            "nemo_automodel_perf_202510", "glm130b_2022", "bloom_tr11_sweep_2022"}
 
 
 def held_summary(table):
@@ -1870,6 +1880,8 @@ SOURCE_NAMES = {
     "korthikanti2022": "Korthikanti et al. 2022 (A100; Table 5)",
     "smith2022": "MT-NLG 530B (A100, DeepSpeed + Megatron)",
     "bloom2022": "BLOOM 176B (A100)",
+    "bloom_tr11_sweep_2022": "BigScience's layout sweep before BLOOM (384 A100, DeepSpeed's pipeline engine; held out)",
+    "glm130b_2022": "GLM-130B's speed test (768 A100 40 GB, DeepSpeed's pipeline engine; held out)",
     "megascale2024": "MegaScale's Megatron-LM baseline (A100, 256-12,288 GPUs)",
     "llama3_2024": "Llama 3 405B (H100, 8,192-16,384 GPUs)",
     "nemo_perf_2407": "NeMo 24.07 performance page (H100, fp8)",
@@ -1963,7 +1975,9 @@ def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs
     held = held_summary(table)
     if held:
         out.append("\nThe sources marked * (stack family) are held out of every fit, so that they stay out of sample: "
-                   "PyTorch-native mixture-of-experts runs (torchtitan, NeMo AutoModel). They are in the ranges and "
+                   "PyTorch-native mixture-of-experts runs (torchtitan, NeMo AutoModel), and the 2021-22 large models "
+                   "on DeepSpeed's pipeline engine that joined last (GLM-130B, BigScience's sweep before BLOOM). "
+                   "They are in the ranges and "
                    "the coverage, not in the all-sources mean: %d sources, %d runs, mean %s, signed %s (negative: "
                    "the model is optimistic).\n" % (held[0], held[1], pct(held[2]), pct(held[3])))
     if moe_table:
