@@ -1157,7 +1157,8 @@ def evaluate_grid(deepflow, fam, rows, out):
                 "step_time_s": x[ci["step_time_s"]] if ok else "",
                 "model_tflops_per_device": x[ci["model_tflops_per_device"]] if ok else "",
                 "mfu": x[ci["mfu"]] if ok else "",
-                "tp": x[ci["tp"]], "pp": x[ci["pp"]], "dp": x[ci["dp"]], "microbatch": x[ci["microbatch"]]}
+                "tp": x[ci["tp"]], "pp": x[ci["pp"]], "dp": x[ci["dp"]], "microbatch": x[ci["microbatch"]],
+                **{k: x[ci[k]] if ok else "" for k in MEMORY_COLS}}
     return preds
 
 
@@ -1849,9 +1850,14 @@ def main():
                      100 * sum(abs(p / m - 1) for _, _, _, _, p, m in steps) / len(steps),
                      pct(pt["amp-1g"]), pct(pt["fp32-1g"]), pct(pt["amp-4g"]), pct(pt["amp-8g"]),
                      pct(pt["fp32-4g"]), pct(pt["fp32-8g"]), lstm_iv[0], lstm_iv[1]))
+    mem_lines, memory_note = memory_lines(memory_report(root, rows, preds, fitted))
+    print("\npeak memory per device against the published figure (validation/published/memory.csv; shown, not "
+          "gated):")
+    for line in mem_lines:
+        print(line)
     rt = readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, mr, misses, moe_table, moe_iv,
                       small, lstm_note, unpinned_text(loose, loose_fit, loso, rows),
-                      [(r["id"], loso[r["id"]], regression_ref(r["regression"])) for r in regressed])
+                      [(r["id"], loso[r["id"]], regression_ref(r["regression"])) for r in regressed], memory_note)
     print("\nhighest published MFU by device generation and precision (the model's FLOP counting):")
     for (gen, prec), (v, rid, n) in sorted(ceilings.items()):
         print("  %-10s %-5s %5.1f %%  %s%s" % (gen, prec, 100 * v, rid, "" if n >= CEILING_SOURCES else
@@ -1953,6 +1959,69 @@ def runs_cell(n, n_cov):
     return "%d" % n if n == n_cov else "%d (and %d reported regressions)" % (n, n_cov - n)
 
 
+MEMORY = os.path.join("validation", "published", "memory.csv")
+MEMORY_COLS = ("memory_per_device_gib", "weights_gib", "gradients_gib", "optimizer_gib", "activations_gib")
+MEMORY_METRICS = {  # metric -> (what it measures, which of deepflow's figures it is compared with)
+    "max_reserved": ("PyTorch's maximum reserved memory", "total"),
+    "max_allocated": ("PyTorch's maximum allocated memory", "tensors"),
+    "nvidia_smi": ("nvidia-smi's used memory", "total"),
+}
+
+
+def memory_report(root, rows, preds, fitted):
+    """Published peak memory per device (validation/published/memory.csv) against deepflow's, on the fitted
+    stacks: [(id, source, metric, measured GiB, predicted GiB)].  `total` is deepflow's memory per device
+    (what it holds against the capacity: the runtime reserve included); `tensors` leaves the reserve out
+    (weights, gradients, optimizer state and activations), as PyTorch's allocated memory does.  Shown,
+    not fitted, not gated."""
+    by_id = {r["id"]: r for r in rows}
+    known = set()
+    for table in ("runs.csv", "moe_runs.csv"):
+        with open(os.path.join(root, "validation", "published", table), newline="") as f:
+            known |= {x["id"] for x in csv.DictReader(line for line in f if not line.startswith("#"))}
+    out = []
+    with open(os.path.join(root, MEMORY), newline="") as f:
+        for m in csv.DictReader(line for line in f if not line.startswith("#")):
+            if m["metric"] not in MEMORY_METRICS:
+                raise SystemExit("validate: %s: %s: metric %r is not one of %s" % (
+                    MEMORY, m["id"], m["metric"], ", ".join(MEMORY_METRICS)))
+            if m["id"] not in known:
+                raise SystemExit("validate: %s: %s is no run of runs.csv or moe_runs.csv" % (MEMORY, m["id"]))
+            r = by_id.get(m["id"])
+            p = preds[r["id"]].get(fitted[r["family"]]) if r else None
+            if not p or p["status"] == "error" or not p.get("memory_per_device_gib"):
+                continue  # a run the validation does not evaluate (it says why)
+            if MEMORY_METRICS[m["metric"]][1] == "tensors":
+                pred = sum(float(p[k] or 0) for k in ("weights_gib", "gradients_gib", "optimizer_gib",
+                                                     "activations_gib"))
+            else:
+                pred = float(p["memory_per_device_gib"])
+            out.append((m["id"], r["source"], m["metric"], float(m["memory_gib"]), pred))
+    return out
+
+
+def memory_lines(mem):
+    """make validate's lines for the memory report, and the README's sentence."""
+    lines, parts = [], []
+    for metric, (what, _) in MEMORY_METRICS.items():
+        sel = [(rid, src, meas, pred) for rid, src, met, meas, pred in mem if met == metric]
+        if not sel:
+            continue
+        ratios = [pred / meas - 1 for _, _, meas, pred in sel]
+        srcs = sorted({src for _, src, _, _ in sel})
+        lines.append("  %-14s %3d runs of %d sources: deepflow / measured - 1 mean %+.1f %%, %+.1f %% to %+.1f %% "
+                     "(%s)" % (metric, len(sel), len(srcs), 100 * sum(ratios) / len(ratios), 100 * min(ratios),
+                               100 * max(ratios), ", ".join(srcs)))
+        parts.append("against %s, %d runs (%s): %s on average, %s to %s" % (
+            what, len(sel), " and ".join(SOURCE_NAMES.get(x, x).split(" (")[0] for x in srcs),
+            pct(sum(ratios) / len(ratios)), pct(min(ratios)), pct(max(ratios))))
+    note = ("Peak memory per device (`validation/published/memory.csv`; shown, not fitted, not gated), deepflow's "
+            "against the published figure: %s. Negative: deepflow's memory is below what the run held: the caching "
+            "allocator's reserve beyond the live tensors (in the reserved and the nvidia-smi figures) and buffers "
+            "the model does not count.\n" % "; ".join(parts)) if parts else ""
+    return lines, note
+
+
 def regression_ref(text):
     """The report a row's `regression` column cites, without its quote: "NVIDIA-NeMo/Megatron-Bridge#1998
     (2026-01-20)"."""
@@ -1960,7 +2029,7 @@ def regression_ref(text):
 
 
 def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs, rho, misses, moe_table=(),
-                 moe_iv=None, small=None, lstm_note="", unpinned_note="", regressed=()):
+                 moe_iv=None, small=None, lstm_note="", unpinned_note="", regressed=(), memory_note=""):
     out = ["| source | stack family | runs | in sample: mean \\|error\\| | left out: mean \\|error\\| | "
            "left out: max | left out: signed | in the 90 % range (out of sample) | gate |\n",
            "|---|---|---|---|---|---|---|---|---|\n"]
@@ -1999,6 +2068,7 @@ def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs
                        pct(mean), n, lo_b, hi_b, 100 * SMALL_BATCH_GATE, st, iv[0], iv[1], lo_b, ungated))
     if lstm_note:
         out.append("\n" + lstm_note + "\n")
+    out.append(memory_note)
     out.append(unpinned_note)
     out.append("vTrain multi-node: worst rank correlation within a model group %.2f.\n" % rho)
     if misses:
