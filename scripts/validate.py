@@ -1850,7 +1850,9 @@ def main():
                      100 * sum(abs(p / m - 1) for _, _, _, _, p, m in steps) / len(steps),
                      pct(pt["amp-1g"]), pct(pt["fp32-1g"]), pct(pt["amp-4g"]), pct(pt["amp-8g"]),
                      pct(pt["fp32-4g"]), pct(pt["fp32-8g"]), lstm_iv[0], lstm_iv[1]))
-    mem_lines, memory_note = memory_lines(memory_report(root, rows, preds, fitted))
+    mem_lines, memory_note = memory_lines(memory_report(
+        root, [r for r in rows if r["kind"] == "published"], [rid for rid, _ in skipped + moe_skipped], preds,
+        fitted))
     print("\npeak memory per device against the published figure (validation/published/memory.csv; shown, not "
           "gated):")
     for line in mem_lines:
@@ -1968,17 +1970,15 @@ MEMORY_METRICS = {  # metric -> (what it measures, which of deepflow's figures i
 }
 
 
-def memory_report(root, rows, preds, fitted):
+def memory_report(root, rows, not_modelled, preds, fitted):
     """Published peak memory per device (validation/published/memory.csv) against deepflow's, on the fitted
     stacks: [(id, source, metric, measured GiB, predicted GiB)].  `total` is deepflow's memory per device
     (what it holds against the capacity: the runtime reserve included); `tensors` leaves the reserve out
     (weights, gradients, optimizer state and activations), as PyTorch's allocated memory does.  Shown,
-    not fitted, not gated."""
+    not fitted, not gated.  not_modelled: the ids of the published runs the validation lists without a
+    prediction (a figure of theirs is skipped; an id that is no published run is an error)."""
     by_id = {r["id"]: r for r in rows}
-    known = set()
-    for table in ("runs.csv", "moe_runs.csv"):
-        with open(os.path.join(root, "validation", "published", table), newline="") as f:
-            known |= {x["id"] for x in csv.DictReader(line for line in f if not line.startswith("#"))}
+    known = set(by_id) | set(not_modelled)
     out = []
     with open(os.path.join(root, MEMORY), newline="") as f:
         for m in csv.DictReader(line for line in f if not line.startswith("#")):
@@ -1991,9 +1991,8 @@ def memory_report(root, rows, preds, fitted):
             p = preds[r["id"]].get(fitted[r["family"]]) if r else None
             if not p or p["status"] == "error" or not p.get("memory_per_device_gib"):
                 continue  # a run the validation does not evaluate (it says why)
-            if MEMORY_METRICS[m["metric"]][1] == "tensors":
-                pred = sum(float(p[k] or 0) for k in ("weights_gib", "gradients_gib", "optimizer_gib",
-                                                     "activations_gib"))
+            if MEMORY_METRICS[m["metric"]][1] == "tensors":  # MEMORY_COLS less the total
+                pred = sum(float(p[k] or 0) for k in MEMORY_COLS[1:])
             else:
                 pred = float(p["memory_per_device_gib"])
             out.append((m["id"], r["source"], m["metric"], float(m["memory_gib"]), pred))
