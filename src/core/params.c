@@ -365,6 +365,12 @@ static const ParamDef framework_defs[] = {
     PI(Framework, "ep_comm_sms", ep_comm_sms, 0, 1e4, 20, 0, 0,
        "streaming multiprocessors the expert all-to-all's kernels hold while it runs under compute, which "
        "the compute loses for that time (20: DeepSeek-V3 technical report, section 3.2.2)"),
+    PI(Framework, "comm_sms", comm_sms, 0, 1e4, 20, 0, 0,
+       "streaming multiprocessors the data- and tensor-parallel collectives' kernels hold while they run "
+       "under "
+       "compute, which the compute loses for that time (20: an H100's compute runs 18.9 % slower on average "
+       "beside an overlapped collective, Lee et al., arXiv:2507.03114, i.e. 21 of its 132; DeepSeek-V3 gives "
+       "its all-to-all 20)"),
     PI(Framework, "offload_layers", offload_layers, 0, 1e4, 0, 0, 0,
        "transformer layers whose activations the stack copies to host memory after their forward pass and "
        "back before their backward (Megatron-Core's cpu_offloading_num_layers; Transformer Engine's "

@@ -300,6 +300,7 @@ typedef struct {
     DispatchKind dispatcher; /* mixture of experts: how tokens reach their experts' ranks */
     int ep_overlap;          /* the expert all-to-all of one microbatch hidden under another's compute */
     int ep_comm_sms;         /* SMs the overlapped expert all-to-all takes from the compute */
+    int comm_sms;            /* SMs the hidden data- and tensor-parallel collectives take from the compute */
     GraphsKind cuda_graphs;  /* what runs as CUDA graphs, without a host dispatch per op */
     ConvLayout conv_layout;  /* the layout of a CNN's activations: NHWC or NCHW */
     int offload_layers;      /* transformer layers whose activations go to host memory in the forward

@@ -48,18 +48,31 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
     out->gather_s = n3 * c3.time_s;
 }
 
-double comm_dp_hidden(double exchange_s, double overlap, double backward_s)
+double comm_overlap_cost(double comm_s, double compute_s, double lost)
 {
-    const double hidden = overlap * exchange_s;
-    return hidden > backward_s ? backward_s : hidden;
+    if (!(comm_s > 0) || !(compute_s > 0) || !(lost > 0))
+        return 0.0;
+    if (lost >= 1.0)
+        return fmin(comm_s, compute_s); /* the compute cannot run beside it: nothing is hidden */
+    /* the compute runs at 1 - lost of its rate while the collective runs:
+     * under a shorter collective it redoes lost x comm_s afterwards; a
+     * longer one covers the slowed compute until comm_s (1 - lost) of it */
+    return comm_s <= compute_s ? lost * comm_s : fmax(0.0, compute_s - comm_s * (1.0 - lost));
+}
+
+double comm_dp_hidden(double exchange_s, double overlap, double backward_s, double lost)
+{
+    const double under = overlap * exchange_s;
+    const double hidden = under > backward_s ? backward_s : under;
+    return hidden - comm_overlap_cost(under, backward_s, lost);
 }
 
 double comm_dp_hidden_step(const DpExchange *ex, double overlap, double backward_s, double compute_s,
-                           double layers)
+                           double layers, double lost)
 {
-    const double tail = comm_dp_hidden(ex->time_s - ex->gather_s, overlap, backward_s);
+    const double tail = comm_dp_hidden(ex->time_s - ex->gather_s, overlap, backward_s, lost);
     const double ahead = layers > 1 ? ex->gather_s * (1.0 - 1.0 / layers) : 0.0;
-    return tail + comm_dp_hidden(ahead, overlap, fmax(0.0, compute_s - tail));
+    return tail + comm_dp_hidden(ahead, overlap, fmax(0.0, compute_s - tail), lost);
 }
 
 double comm_cp_chunk(const Model *m, int tp, int cp, int microbatch, Precision p)

@@ -115,9 +115,18 @@ typedef struct {
 void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, double weight_bytes,
                       double grad_bytes, double sparse_params, double sparse_bytes, DpExchange *out);
 
+/* What hiding a collective of comm_s under compute of compute_s costs the
+ * compute when the collective's kernels take the fraction lost of the
+ * device's SMs (Framework.comm_sms / Device.sms) while they run: the
+ * compute redoes lost x comm_s after a shorter collective; under a longer
+ * one, what of it the slowed compute does not finish in comm_s. */
+double comm_overlap_cost(double comm_s, double compute_s, double lost);
+
 /* The part of the exchange the stack hides under the last microbatch's
- * backward pass (backward_s): overlap x the exchange, at most backward_s. */
-double comm_dp_hidden(double exchange_s, double overlap, double backward_s);
+ * backward pass (backward_s): overlap x the exchange, at most backward_s,
+ * less what the backward loses to the exchange's kernels (lost: the
+ * fraction of SMs they hold; comm_overlap_cost). */
+double comm_dp_hidden(double exchange_s, double overlap, double backward_s, double lost);
 
 /* The part of a step's exchange a stack that overlaps the fraction overlap
  * hides: the gradient collectives (and ZeRO >= 1's weight all-gather)
@@ -127,7 +136,7 @@ double comm_dp_hidden(double exchange_s, double overlap, double backward_s);
  * microbatch (compute_s, less what the first part takes of it), all but
  * the first layer's of each pass (layers: the device's). */
 double comm_dp_hidden_step(const DpExchange *ex, double overlap, double backward_s, double compute_s,
-                           double layers);
+                           double layers, double lost);
 
 /* Context parallelism's ring (Liu et al. 2023, Ring Attention; as
  * Megatron-Core runs it): the bytes of one ring step, the K and V of one

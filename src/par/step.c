@@ -71,6 +71,15 @@ typedef struct {
 /* The precision a GEMM runs in: with fp8 training and a stack that keeps
  * fp8 to the linear layers (Transformer Engine), attention and the LM head
  * stay bf16. */
+/* The fraction of the device's SMs the stack's hidden data- and
+ * tensor-parallel collectives hold while they run (Framework.comm_sms):
+ * the compute beside them loses it (comm_overlap_cost). */
+static double comm_lost(const System *sys)
+{
+    const double sms = (double)sys->device.sms, c = (double)sys->framework.comm_sms;
+    return sms > 0 ? fmin(1.0, c / sms) : 0.0;
+}
+
 static Precision op_precision(const Ctx *x, const Op *op)
 {
     if ((x->prec != PREC_FP8 && x->prec != PREC_FP4) || !x->sys->framework.fp8_linear_only)
@@ -192,7 +201,8 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
     }
     const double device_all = device;
     if (x->tp_overlap > 0 && t_coll > 0) {
-        double hidden = fmin(x->tp_overlap * t_coll, t_gemm);
+        double hidden = fmin(x->tp_overlap * t_coll, t_gemm) -
+                        comm_overlap_cost(x->tp_overlap * t_coll, t_gemm, comm_lost(x->sys));
         c->t[COMP_TP_COMM] -= hidden;
         device -= hidden;
     }
@@ -1019,8 +1029,8 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
         step->inter_bytes += ex.inter_bytes;
         step->intra_bytes += ex.intra_bytes;
         tier_name(r->dp_tier, sizeof r->dp_tier, &L->dp_group, &ex.first);
-        const double hidden =
-            comm_dp_hidden_step(&ex, fw->dp_overlap, t_b_last, (double)m_micro * t_stage, lps);
+        const double hidden = comm_dp_hidden_step(&ex, fw->dp_overlap, t_b_last, (double)m_micro * t_stage,
+                                                  lps, comm_lost(sys));
         step->t[COMP_DP_COMM] = ex.time_s - hidden;
         const double f_exposed = ex.time_s > 0 ? (ex.time_s - hidden) / ex.time_s : 1.0;
         step->e[COMP_DP_COMM] = f_exposed * pwr_link_energy(&sys->intra, ex.intra_bytes);
