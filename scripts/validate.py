@@ -288,6 +288,11 @@ def published_rows(root, path):
                   "model.seq_len": r["seq_len"], "model.vocab": r["vocab"] or "51200",
                   "model.mlp": r["mlp"], "model.norm": "rmsnorm" if swiglu else "layernorm",
                   "model.position": "rotary" if swiglu else "learned"}
+            # the model's architecture where the row states more than the gpt template's
+            # (tied_embeddings: no for Llama, Nemotron-4 and KempnerForge's models, which keep
+            # a separate output layer)
+            if r.get("tied_embeddings"):
+                apply_overrides(sc, {"overrides": "model.tied_embeddings=" + r["tied_embeddings"]})
             # what a user of that cluster knows and sets (its devices' memory and power, async TP)
             apply_overrides(sc, r)
             sc["_row"] = r
