@@ -1060,8 +1060,9 @@ THRESHOLDS = {"smith2022": 0.21,
               # optimistic where the same benchmark on the same H100s in the rounds after it is within
               # 10 % (NVIDIA's software, not the hardware, moved: 12.1 s a step on 512 GPUs in v3.0,
               # 11.1 in v3.1, 9.5 in v4.1); and v5.1, whose Llama 3.1 8B runs of one microbatch a
-              # step on 32-512 GPUs are 13-48 % optimistic (December 2026)
-              "mlperf_training_v30": 0.16, "mlperf_training_v51": 0.15}
+              # step on 32-512 GPUs are 13-48 % optimistic (December 2026; 14.4 % as a source, 13.0 % since
+              # comm_sms and the untied Llama embedding)
+              "mlperf_training_v30": 0.16, "mlperf_training_v51": 0.14}
 # all sources together: the target is ALL_TARGET; gated at the achieved
 # figure, rounded up.  The mixture-of-experts runs joined the fit and the
 # gate in December 2026 (they had been evaluated, never fitted): their
