@@ -1206,8 +1206,7 @@ def beyond_ideal(deepflow, rows, out):
         # what defines the ideal stack stays its own: a row's overlap settings (a run without
         # TP communication overlap says tp_overlap=0) do not apply to it
         for k in IDEAL_KEYS:
-            if sc.get(k, "") != "":
-                sc[k] = ""
+            sc.pop(k, None)
         scs.append(sc)
         by_name[sc["scenario"]] = (r, sc)
     beyond = {}

@@ -60,19 +60,19 @@ double comm_overlap_cost(double comm_s, double compute_s, double lost)
     return comm_s <= compute_s ? lost * comm_s : fmax(0.0, compute_s - comm_s * (1.0 - lost));
 }
 
-double comm_dp_hidden(double exchange_s, double overlap, double backward_s, double lost)
+double comm_hidden(double comm_s, double overlap, double window_s, double lost)
 {
-    const double under = overlap * exchange_s;
-    const double hidden = under > backward_s ? backward_s : under;
-    return hidden - comm_overlap_cost(under, backward_s, lost);
+    const double under = overlap * comm_s;
+    const double hidden = under > window_s ? window_s : under;
+    return hidden - comm_overlap_cost(under, window_s, lost);
 }
 
 double comm_dp_hidden_step(const DpExchange *ex, double overlap, double backward_s, double compute_s,
                            double layers, double lost)
 {
-    const double tail = comm_dp_hidden(ex->time_s - ex->gather_s, overlap, backward_s, lost);
+    const double tail = comm_hidden(ex->time_s - ex->gather_s, overlap, backward_s, lost);
     const double ahead = layers > 1 ? ex->gather_s * (1.0 - 1.0 / layers) : 0.0;
-    return tail + comm_dp_hidden(ahead, overlap, fmax(0.0, compute_s - tail), lost);
+    return tail + comm_hidden(ahead, overlap, fmax(0.0, compute_s - tail), lost);
 }
 
 double comm_cp_chunk(const Model *m, int tp, int cp, int microbatch, Precision p)

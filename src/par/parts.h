@@ -122,11 +122,13 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
  * one, what of it the slowed compute does not finish in comm_s. */
 double comm_overlap_cost(double comm_s, double compute_s, double lost);
 
-/* The part of the exchange the stack hides under the last microbatch's
- * backward pass (backward_s): overlap x the exchange, at most backward_s,
- * less what the backward loses to the exchange's kernels (lost: the
- * fraction of SMs they hold; comm_overlap_cost). */
-double comm_dp_hidden(double exchange_s, double overlap, double backward_s, double lost);
+/* The part of a collective of comm_s the stack hides under compute of
+ * window_s (the data-parallel exchange under the last microbatch's
+ * backward pass, the tensor-parallel collectives under the GEMMs):
+ * overlap x comm_s, at most window_s, less what the compute loses to the
+ * collective's kernels (lost: the fraction of SMs they hold;
+ * comm_overlap_cost). */
+double comm_hidden(double comm_s, double overlap, double window_s, double lost);
 
 /* The part of a step's exchange a stack that overlaps the fraction overlap
  * hides: the gradient collectives (and ZeRO >= 1's weight all-gather)

@@ -68,9 +68,6 @@ typedef struct {
     double pace;         /* the slowest device's compute time over the median one's (pace_factor) */
 } Ctx;
 
-/* The precision a GEMM runs in: with fp8 training and a stack that keeps
- * fp8 to the linear layers (Transformer Engine), attention and the LM head
- * stay bf16. */
 /* The fraction of the device's SMs the stack's hidden data- and
  * tensor-parallel collectives hold while they run (Framework.comm_sms):
  * the compute beside them loses it (comm_overlap_cost). */
@@ -80,6 +77,9 @@ static double comm_lost(const System *sys)
     return sms > 0 ? fmin(1.0, c / sms) : 0.0;
 }
 
+/* The precision a GEMM runs in: with fp8 training and a stack that keeps
+ * fp8 to the linear layers (Transformer Engine), attention and the LM head
+ * stay bf16. */
 static Precision op_precision(const Ctx *x, const Op *op)
 {
     if ((x->prec != PREC_FP8 && x->prec != PREC_FP4) || !x->sys->framework.fp8_linear_only)
@@ -201,8 +201,7 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
     }
     const double device_all = device;
     if (x->tp_overlap > 0 && t_coll > 0) {
-        double hidden = fmin(x->tp_overlap * t_coll, t_gemm) -
-                        comm_overlap_cost(x->tp_overlap * t_coll, t_gemm, comm_lost(x->sys));
+        const double hidden = comm_hidden(t_coll, x->tp_overlap, t_gemm, comm_lost(x->sys));
         c->t[COMP_TP_COMM] -= hidden;
         device -= hidden;
     }
