@@ -360,7 +360,11 @@ def moe_rows(root, path):
                   "system.framework.ep_overlap": {"1": "yes", "0": "no"}.get(r["ep_overlap"], ""),
                   # token dropping (a capacity) and the recipe's CUDA graphs, where its code states them
                   "model.capacity_factor": r.get("capacity_factor", ""),
-                  "system.framework.cuda_graphs": r.get("cuda_graphs", "")}
+                  "system.framework.cuda_graphs": r.get("cuda_graphs", ""),
+                  # the page's fp8 recipe where its precision names it: FP8-CS (Megatron's fp8_recipe
+                  # tensorwise: TE's current scaling), FP8-MX and MXFP8 (block scaling)
+                  "system.framework.fp8_scaling": {"fp8-cs": "current", "fp8-mx": "block",
+                                                   "mxfp8": "block"}.get(r["precision"], "")}
             # what a user of that cluster knows and sets (as runs.csv's overrides)
             apply_overrides(sc, r)
             sc["_row"] = r
@@ -1033,6 +1037,11 @@ THRESHOLDS = {"smith2022": 0.21,
               # their SMs from the compute beside them (comm_sms), December 2026: 11.4 %.)
               # NeMo's 25.02 page went from 11.8 to 12.1 % with that change (Megatron-Core's fit 0.75 -> 0.77)
               "nemo_perf_2502": 0.13,
+              # Megatron-Bridge 26.04's page went from 11.8 to 12.0 % when current scaling's second read
+              # (fp8_scaling, December 2026) reached its FP8-CS runs: its H100 Llama 3 70B run, 9.0 %
+              # pessimistic before, 10.6 % after; most of its error is its GPT-OSS 120B runs (17-38 %
+              # optimistic)
+              "megatron_bridge_perf_2604": 0.13,
               # (Megatron-Bridge 26.04's page, 38 % optimistic on its GB200 GPT-OSS 120B run, was
               # gated at 13 % until the interleaved pipelines' stage sends overlapped their chunks
               # as Megatron-Core's recipes run them (pp_overlap), December 2026: 11.8 %.  26.02's

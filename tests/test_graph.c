@@ -1120,6 +1120,46 @@ static void test_fp8_quantize(void **state)
     assert_int_equal(nb, 3);
     free(g);
 
+    /* current scaling (TE's Float8CurrentScaling, torchao's dynamic
+     * tensorwise): the norm or activation that produces an operand writes
+     * it in e bytes and takes its amax, a cast reads it and writes both
+     * copies (e + 2q = 4); an operand from a GEMM or the attention needs a
+     * pass for its amax first (2e + 2q = 6).  Forward: s h (4 + 4 + 16 +
+     * 6); backward: mlp_down, proj and qkv gradients 6 a byte of e, mlp_up's
+     * from GeLU's backward 4: s h (6 + 6 + 18 + 16) */
+    p.precision = PREC_FP8;
+    p.quant_current = 1;
+    g = build_ok(&m, &p);
+    assert_rel(quant_bytes(&g->layer_fwd, &nf), 30.0 * s * h, 1e-12);
+    assert_int_equal(nf, 4);
+    assert_rel(find_op(&g->layer_fwd, "proj.quant")->bytes, 6.0 * s * h, 1e-12);
+    assert_rel(quant_bytes(&g->layer_bwd, &nb), 46.0 * s * h, 1e-12);
+    assert_int_equal(nb, 4);
+    free(g);
+    p.quant_current = 0;
+
+    /* sequence parallelism: the rank quantizes its own rows and the group
+     * gathers them in fp8 (q = 1 byte an element, half of bf16's), the
+     * operands of the fp8 GEMMs only: the LM head's input stays 16-bit */
+    GraphParams t = params(8, 1, 1, RECOMPUTE_NONE);
+    t.precision = PREC_FP8;
+    t.quant_casts = 1;
+    g = build_ok(&m, &t);
+    Graph *b16 = NULL;
+    t.precision = PREC_BF16;
+    b16 = build_ok(&m, &t);
+    static const char *const gathered[] = {"ln1.allgather", "ln2.allgather"};
+    for (int i = 0; i < 2; i++) {
+        assert_rel(find_op(&g->layer_fwd, gathered[i])->comm_bytes, s * h, 1e-12);
+        assert_rel(find_op(&b16->layer_fwd, gathered[i])->comm_bytes, 2.0 * s * h, 1e-12);
+    }
+    assert_rel(find_op(&g->layer_bwd, "proj.bwd.allgather")->comm_bytes, s * h, 1e-12);
+    assert_rel(find_op(&g->layer_bwd, "mlp_down.bwd.allgather")->comm_bytes, s * h, 1e-12);
+    assert_rel(find_op(&g->last_fwd, "head.allgather")->comm_bytes,
+               find_op(&b16->last_fwd, "head.allgather")->comm_bytes, 1e-12);
+    free(b16);
+    free(g);
+
     /* none in bf16, none when the stack quantizes for free */
     p.precision = PREC_BF16;
     g = build_ok(&m, &p);

@@ -267,6 +267,7 @@ const ParamTable param_network_table = {"networks", network_defs, N(network_defs
 
 static const char *const flash_choices[] = {"no", "yes", "fa2", "flex", NULL};
 static const char *const grad_choices[] = {"fp32", "16bit", NULL};
+static const char *const fp8_scaling_choices[] = {"delayed", "current", "block", NULL};
 static const char *const master_choices[] = {"copy", "params", NULL};
 static const char *const opt_state_choices[] = {"fp32", "16bit", NULL};
 static const char *const selective_choices[] = {"megatron", "per_op", NULL};
@@ -323,6 +324,13 @@ static const ParamDef framework_defs[] = {
        "with fp8 or fp4, the linear layers' operands are quantized (row-wise and transposed copies) by "
        "kernels "
        "that move memory; no: for free (an upper bound)"),
+    PE(Framework, "fp8_scaling", fp8_scaling, fp8_scaling_choices, FP8_SCALING_DELAYED, 0,
+       "with fp8, where a linear layer's operand scales come from: delayed (Transformer Engine's "
+       "DelayedScaling: the amaxes of earlier steps, so the kernel that produces an operand writes it in "
+       "fp8: one read), current (TE's Float8CurrentScaling, Megatron's fp8_recipe tensorwise, torchao's "
+       "dynamic tensorwise scaling: the tensor's own amax, \"two tensor reads per quantization: one to "
+       "compute amax, one to cast\", TE's FP8 Delayed Scaling guide) or block (MXFP8, NVFP4: each block's "
+       "scale from the block, in the cast's one read, as delayed)"),
     PE(Framework, "grad_precision", grad, grad_choices, GRAD_FP32, 0,
        "16-bit training: gradients accumulated and exchanged between data-parallel ranks in fp32 (Megatron's "
        "main_grad) or in the 16-bit type (DeepSpeed's engine)"),

@@ -237,6 +237,16 @@ typedef struct {
 typedef enum { FLASH_NO, FLASH_YES, FLASH_FA2, FLASH_FLEX } FlashKind;
 /* Where the stack keeps and exchanges the gradients of 16-bit training. */
 typedef enum { GRAD_FP32, GRAD_16BIT } GradKind;
+/* Where an fp8 operand's scale comes from, which decides what quantizing it
+ * reads: delayed (Transformer Engine's DelayedScaling: from the amaxes of
+ * earlier steps, so the kernel that produces the operand can write it in
+ * fp8 as it goes: one read), current (TE's Float8CurrentScaling, torchao's
+ * dynamic tensorwise scaling: from the tensor's own amax, a read of the
+ * whole tensor before the cast can start: two reads, and the producer
+ * writes the 16-bit tensor first), block (MXFP8, NVFP4, 128-element
+ * blocks: each block's scale from the block itself, in the cast's one
+ * pass, as delayed). */
+typedef enum { FP8_SCALING_DELAYED, FP8_SCALING_CURRENT, FP8_SCALING_BLOCK } Fp8Scaling;
 typedef enum { MASTER_COPY, MASTER_PARAMS } MasterKind;
 /* The type of the optimizer's own state in 16-bit training: fp32 (the
  * moments and the master copy in 4 bytes each), or the 16-bit type (Apex's
@@ -289,7 +299,8 @@ typedef struct {
     double comm_alpha_intra, comm_alpha_inter; /* s added to each step of a collective on those tiers */
     int fp8_linear_only; /* precision fp8: only the linear layers run in fp8 (Transformer Engine) */
     int fp8_casts;       /* fp8/fp4: operands quantized by cast-and-transpose kernels (Transformer Engine) */
-    GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
+    Fp8Scaling fp8_scaling; /* where those casts' scales come from: what quantizing an operand reads */
+    GradKind grad;          /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
     MasterKind
         master; /* fp32 master weights beside a 16-bit copy, or the (sharded) fp32 parameters themselves */
     OptStateKind opt_state;  /* the optimizer's moments and master copy: fp32 or the 16-bit type */

@@ -125,9 +125,10 @@ typedef struct {
     int64_t window;      /* sliding-window attention (0: none) */
     double window_share; /* share of the layers with it */
     Recompute recompute;
-    double e;    /* activation bytes per element */
-    double e_in; /* GEMM input bytes per element */
-    int quant;   /* linear-layer operands quantized by kernels of their own (fp8, fp4) */
+    double e;          /* activation bytes per element */
+    double e_in;       /* GEMM input bytes per element */
+    int quant;         /* linear-layer operands quantized by kernels of their own (fp8, fp4) */
+    int quant_current; /* ... with current scaling: an amax pass first, no fusion into the producer */
 } Dims;
 
 /* Fill d and fail (an explicit return, so static analysers need not know
@@ -274,6 +275,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->e = graph_act_elem_bytes(p->precision);
     x->e_in = graph_gemm_elem_bytes(p->precision);
     x->quant = p->quant_casts && x->e_in < x->e;
+    x->quant_current = x->quant && p->quant_current;
     return 0;
 }
 
@@ -375,13 +377,23 @@ static void membound_x(OpSink *k, const Dims *x, const char *name, Component com
  * the activation's backward with cast_transpose_dbias), the producer writes
  * q bytes instead of the e its op counts and the column-wise copy reads
  * and writes q: 3q - e an element, never below 0.  An amax per tensor is
- * taken in the same pass (one FLOP an element). */
+ * taken in the same pass (one FLOP an element).  Under current scaling
+ * (Framework.fp8_scaling) the scale is the tensor's own amax, known only
+ * after a pass over all of it ("two tensor reads per quantization: one to
+ * compute amax, one to cast", Transformer Engine's FP8 Current Scaling
+ * guide): the producer writes the e-byte tensor and the cast reads it and
+ * writes both copies, e + 2q an element where the producer is a norm or an
+ * activation that takes the amax as it writes (TE's FUSED_NORM_AMAX_FP8:
+ * "Compute norm and amax in high precision, then quantize to FP8"), 2e +
+ * 2q where a pass of its own must find the amax first. */
 static void quantize_n(OpSink *k, const Dims *x, const char *name, double elems, int fused, int64_t experts)
 {
     if (!x->quant)
         return;
     const double q = x->e_in, e = x->e;
-    const double per = fused ? fmax(0.0, 3.0 * q - e) : e + 2.0 * q;
+    const double per = x->quant_current ? (fused ? e : 2.0 * e) + 2.0 * q
+                       : fused          ? fmax(0.0, 3.0 * q - e)
+                                        : e + 2.0 * q;
     if (per > 0)
         expert_membound(k, x, name, elems * per, elems, experts);
 }
@@ -455,6 +467,17 @@ static void sp_gather(OpSink *k, const Dims *x, const char *name)
 {
     if (x->sp)
         comm(k, name, COLL_ALLGATHER, full_buffer(x));
+}
+
+/* The same before a GEMM whose operand the stack quantizes (fp8, fp4): the
+ * rank quantizes its own rows and the group gathers them in the narrow
+ * type (Transformer Engine's LayerNormLinear and grad_output_preprocess
+ * pass the quantizer to gather_along_first_dim: "FP8 all-gather is
+ * supported", its FP8 scaling guides), q bytes an element. */
+static void sp_gather_q(OpSink *k, const Dims *x, const char *name)
+{
+    if (x->sp)
+        comm(k, name, COLL_ALLGATHER, (double)x->rows * (double)x->h * (x->quant ? x->e_in : x->e));
 }
 
 /* After a row-parallel GEMM forward or a column-parallel dgrad: all-reduce,
@@ -538,7 +561,7 @@ static int64_t mla_latent(const Dims *x)
 static void qkv_forward(OpSink *k, const Dims *x)
 {
     if (!x->mla) {
-        sp_gather(k, x, "ln1.allgather");
+        sp_gather_q(k, x, "ln1.allgather");
         quantize(k, x, "qkv.quant", (double)x->rows * (double)x->h, 1); /* fused into ln1 */
         gemm(k, x, "qkv", COMP_GEMM, 1, x->rows, x->n_qkv, x->h);
         return;
@@ -890,7 +913,7 @@ static void layer_forward(OpSink *k, const Dims *x)
      * experts, like a dense MLP, need the sequence gathered over tp */
     const int tp_mlp = !x->moe || x->shared > 0;
     if (tp_mlp)
-        sp_gather(k, x, "ln2.allgather");
+        sp_gather_q(k, x, "ln2.allgather");
     if (x->moe)
         moe_forward(k, x);
     else
@@ -910,7 +933,7 @@ static void layer_backward(OpSink *k, const Dims *x)
     dropout_pass(k, x, "dropout_residual2.bwd");
     const int tp_mlp = !x->moe || x->shared > 0;
     if (tp_mlp)
-        sp_gather(k, x, "mlp_down.bwd.allgather");
+        sp_gather_q(k, x, "mlp_down.bwd.allgather");
     if (x->moe)
         moe_backward(k, x);
     else
@@ -921,7 +944,7 @@ static void layer_backward(OpSink *k, const Dims *x)
     /* read grad and saved input, add the residual-stream grad, write */
     membound_x(k, x, "ln2.bwd", COMP_MEMBOUND, 4.0 * seq * e, 2.0 * seq * norm_flops(x));
     dropout_pass(k, x, "dropout_residual1.bwd");
-    sp_gather(k, x, "proj.bwd.allgather");
+    sp_gather_q(k, x, "proj.bwd.allgather");
     quantize(k, x, "proj.bwd.quant", (double)x->rows * (double)x->h, 0);
     gemm_grads(k, x, "proj.dgrad", "proj.wgrad", COMP_GEMM, x->rows, x->h, x->a_l * x->hd_v);
     attention_backward(k, x);

@@ -580,6 +580,7 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Work *
     gp.ep = L->ep;
     gp.etp = L->etp;
     gp.quant_casts = fw->fp8_casts;
+    gp.quant_current = fw->fp8_scaling == FP8_SCALING_CURRENT;
     gp.sel_per_op = fw->selective == SELECTIVE_PER_OP;
     gp.unfused = !fw->fused_elementwise;
     gp.unfused_xent = !fw->fused_xent;
