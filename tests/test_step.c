@@ -166,10 +166,12 @@ static void test_dp_exchange(void **state)
     Group g;
     dp_fixture(&sys, &g);
     const double p = 2e9;
-    DpExchange ar, z1, z3;
-    comm_dp_exchange(&sys, &g, p, 0, 16, 2, 4, 0, 0, &ar);
-    comm_dp_exchange(&sys, &g, p, 1, 16, 2, 4, 0, 0, &z1);
-    comm_dp_exchange(&sys, &g, p, 3, 16, 2, 4, 0, 0, &z3);
+    DpExchange ar, z1, z3, z3e, z1e;
+    comm_dp_exchange(&sys, &g, p, 0, 16, 0, 2, 4, 0, 0, &ar);
+    comm_dp_exchange(&sys, &g, p, 1, 16, 0, 2, 4, 0, 0, &z1);
+    comm_dp_exchange(&sys, &g, p, 3, 16, 0, 2, 4, 0, 0, &z3);
+    comm_dp_exchange(&sys, &g, p, 3, 16, 1, 2, 4, 0, 0, &z3e);
+    comm_dp_exchange(&sys, &g, p, 1, 16, 1, 2, 4, 0, 0, &z1e);
     CollCost c;
     net_collective(&sys, &g, COLL_ALLREDUCE, p * 4, &c);
     assert_rel(ar.time_s, c.time_s, 1e-15);
@@ -189,6 +191,13 @@ static void test_dp_exchange(void **state)
     assert_rel(z3.gather_s, 32 * ag.time_s, 1e-12);
     assert_rel(z1.gather_s, 0, 0);
     assert_rel(ar.gather_s, 0, 0);
+    /* FSDP2's default, a reduce-scatter after every microbatch's backward:
+     * 16 of them, the first 15 under the microbatches' compute beside the
+     * gathers; only ZeRO-3 (FSDP) does it */
+    assert_rel(z3e.time_s, 16 * rs.time_s + 32 * ag.time_s, 1e-12);
+    assert_rel(z3e.inter_bytes, 16 * rs.inter_bytes + 32 * ag.inter_bytes, 1e-12);
+    assert_rel(z3e.gather_s, 15 * rs.time_s + 32 * ag.time_s, 1e-12);
+    assert_rel(z1e.time_s, z1.time_s, 0);
     /* the hidden part: overlap x the exchange, at most the backward pass */
     assert_rel(comm_hidden(10, 0.9, 100, 0), 9, 1e-15);
     assert_rel(comm_hidden(10, 0.9, 4, 0), 4, 0);

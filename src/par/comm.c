@@ -4,13 +4,14 @@
 #include <math.h>
 #include <string.h>
 
-void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, double weight_bytes,
-                      double grad_bytes, double sparse_params, double sparse_bytes, DpExchange *out)
+void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, int sync_each,
+                      double weight_bytes, double grad_bytes, double sparse_params, double sparse_bytes,
+                      DpExchange *out)
 {
     CollCost c1, c2, c3;
     memset(&c2, 0, sizeof c2);
     memset(&c3, 0, sizeof c3);
-    double t, n3 = 0;
+    double t, n3 = 0, n1 = 1;
     if (zero >= 1) {
         /* ZeRO >= 1: reduce-scatter the gradients; ZeRO-1 and 2 then
          * all-gather the updated 16-bit weights, ZeRO-3 (and FSDP) keeps
@@ -25,6 +26,13 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
             net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes, &c3);
             n3 = 2.0 * m;
             t += n3 * c3.time_s;
+            /* FSDP2 reduce-scatters every backward unless told not to
+             * (set_requires_gradient_sync: "gradient accumulation *without
+             * communication*"): the m - 1 earlier microbatches' too */
+            if (sync_each && m > 1) {
+                n1 = (double)m;
+                t += (n1 - 1.0) * c1.time_s;
+            }
         }
     } else if (sparse_params > 0) {
         /* dense part all-reduced; the sparse tables all-gathered (every rank
@@ -42,10 +50,10 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
         t = c1.time_s;
     }
     out->time_s = t;
-    out->intra_bytes = c1.intra_bytes + c2.intra_bytes + n3 * c3.intra_bytes;
-    out->inter_bytes = c1.inter_bytes + c2.inter_bytes + n3 * c3.inter_bytes;
+    out->intra_bytes = n1 * c1.intra_bytes + c2.intra_bytes + n3 * c3.intra_bytes;
+    out->inter_bytes = n1 * c1.inter_bytes + c2.inter_bytes + n3 * c3.inter_bytes;
     out->first = c1;
-    out->gather_s = n3 * c3.time_s;
+    out->gather_s = n3 * c3.time_s + (n1 - 1.0) * c1.time_s;
 }
 
 double comm_overlap_cost(double comm_s, double compute_s, double lost)

@@ -103,17 +103,22 @@ double mem_activations(int pp, double per_layer, double layers, double first, do
  * (grad_bytes each) over the group: an all-reduce; under ZeRO >= 1 a
  * reduce-scatter of the gradients and an all-gather of the updated weights
  * (weight_bytes each), ZeRO-3 also an all-gather of the weights in forward
- * and backward of each of the m microbatches; with row-sparse tables
- * (sparse_params of the p, sparse_bytes of touched rows) the dense rest
- * all-reduced and the tables all-gathered, or densified when cheaper. */
+ * and backward of each of the m microbatches, and where the stack syncs
+ * every microbatch's gradients (sync_each: FSDP2's default) a
+ * reduce-scatter after each of them, not only the last; with row-sparse
+ * tables (sparse_params of the p, sparse_bytes of touched rows) the dense
+ * rest all-reduced and the tables all-gathered, or densified when
+ * cheaper. */
 typedef struct {
     double time_s;                   /* the whole exchange, before overlap */
     double intra_bytes, inter_bytes; /* per device */
     CollCost first;                  /* the gradient collective (its tier names the dp tier) */
-    double gather_s;                 /* of time_s, ZeRO-3's weight all-gathers of every microbatch */
+    double gather_s; /* of time_s, ZeRO-3's weight all-gathers of every microbatch and the reduce-scatters
+                        of all but the last (sync_each): under the microbatches' compute */
 } DpExchange;
-void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, double weight_bytes,
-                      double grad_bytes, double sparse_params, double sparse_bytes, DpExchange *out);
+void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, int sync_each,
+                      double weight_bytes, double grad_bytes, double sparse_params, double sparse_bytes,
+                      DpExchange *out);
 
 /* What hiding a collective of comm_s under compute of compute_s costs the
  * compute when the collective's kernels take the fraction lost of the
