@@ -333,9 +333,9 @@ static const ParamDef framework_defs[] = {
        "scale from the block, in the cast's one read, as delayed)"),
     PB(Framework, "grad_sync_each", grad_sync_each, 0,
        "ZeRO-3 / FSDP with several microbatches a step: the gradients are reduce-scattered after every "
-       "microbatch's backward (FSDP2's default; torchtitan's and OLMo-core's loops, Composer's with FSDP), not "
-       "only after the last (no: DDP's no_sync, set_requires_gradient_sync(False), Megatron-Core); under a "
-       "pipeline schedule only the last always (PyTorch's pipelining reduces on the last backward)"),
+       "microbatch's backward (FSDP2's default; torchtitan's and OLMo-core's loops, Composer's with FSDP), "
+       "not only after the last (no: DDP's no_sync, set_requires_gradient_sync(False), Megatron-Core); "
+       "under a pipeline schedule only the last always (PyTorch's pipelining reduces on the last backward)"),
     PE(Framework, "grad_precision", grad, grad_choices, GRAD_FP32, 0,
        "16-bit training: gradients accumulated and exchanged between data-parallel ranks in fp32 (Megatron's "
        "main_grad) or in the 16-bit type (DeepSpeed's engine)"),

@@ -300,8 +300,8 @@ typedef struct {
     int fp8_linear_only; /* precision fp8: only the linear layers run in fp8 (Transformer Engine) */
     int fp8_casts;       /* fp8/fp4: operands quantized by cast-and-transpose kernels (Transformer Engine) */
     Fp8Scaling fp8_scaling; /* where those casts' scales come from: what quantizing an operand reads */
-    int grad_sync_each;     /* FSDP (ZeRO-3): gradients reduce-scattered after every microbatch, not the last */
-    GradKind grad;          /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
+    int grad_sync_each; /* FSDP (ZeRO-3): gradients reduce-scattered after every microbatch, not the last */
+    GradKind grad;      /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
     MasterKind
         master; /* fp32 master weights beside a 16-bit copy, or the (sharded) fp32 parameters themselves */
     OptStateKind opt_state;  /* the optimizer's moments and master copy: fp32 or the 16-bit type */

@@ -1021,8 +1021,8 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
         const int sync_each = fw->grad_sync_each && pp == 1;
         /* the experts' share over the ranks that hold the same experts */
         const double p_shared = ep > 1 ? p_dev - p_exp : p_dev;
-        comm_dp_exchange(sys, &L->dp_group, p_shared, sc->st.zero, m_micro, sync_each, wb, gb, sp_params, sp_bytes,
-                         &ex);
+        comm_dp_exchange(sys, &L->dp_group, p_shared, sc->st.zero, m_micro, sync_each, wb, gb, sp_params,
+                         sp_bytes, &ex);
         if (ep > 1 && p_exp > 0 && L->edp_group.p > 1) {
             DpExchange ee;
             comm_dp_exchange(sys, &L->edp_group, p_exp, sc->st.zero, m_micro, sync_each, wb, gb, 0, 0, &ee);
