@@ -1080,6 +1080,18 @@ static double quant_bytes(const OpList *l, int *n)
     return b;
 }
 
+/* The four quantizations of a layer's forward and of its backward: their
+ * bytes (in units of s h) and the attention output's own. */
+static void expect_quant(const Graph *g, double sh, double fwd, double proj, double bwd)
+{
+    int nf, nb;
+    assert_rel(quant_bytes(&g->layer_fwd, &nf), fwd * sh, 1e-12);
+    assert_int_equal(nf, 4);
+    assert_rel(find_op(&g->layer_fwd, "proj.quant")->bytes, proj * sh, 1e-12);
+    assert_rel(quant_bytes(&g->layer_bwd, &nb), bwd * sh, 1e-12);
+    assert_int_equal(nb, 4);
+}
+
 static void test_fp8_quantize(void **state)
 {
     (void)state;
@@ -1092,15 +1104,11 @@ static void test_fp8_quantize(void **state)
     int nf, nb;
     /* forward, e = 2, q = 1: qkv and mlp_up inputs fused into their norms
      * (3q - e = 1 byte), mlp_down's into GeLU (1 x 4h), proj's own kernel
-     * (e + 2q = 4): s h (1 + 4 + 1 + 4) */
-    assert_rel(quant_bytes(&g->layer_fwd, &nf), 10.0 * s * h, 1e-12);
-    assert_int_equal(nf, 4);
-    assert_rel(find_op(&g->layer_fwd, "proj.quant")->bytes, 4.0 * s * h, 1e-12);
-    /* backward: output gradients of mlp_down (h), proj (h) and qkv (3h) in
-     * kernels of their own (4 bytes), mlp_up's (4h) fused into GeLU's
-     * backward (1 byte): s h (4 + 4 + 12 + 4) */
-    assert_rel(quant_bytes(&g->layer_bwd, &nb), 24.0 * s * h, 1e-12);
-    assert_int_equal(nb, 4);
+     * (e + 2q = 4): s h (1 + 4 + 1 + 4); backward: output gradients of
+     * mlp_down (h), proj (h) and qkv (3h) in kernels of their own (4
+     * bytes), mlp_up's (4h) fused into GeLU's backward (1 byte): s h (4 + 4
+     * + 12 + 4) */
+    expect_quant(g, s * h, 10.0, 4.0, 24.0);
     free(g);
 
     /* full recompute replays the forward's quantization too */
@@ -1130,11 +1138,7 @@ static void test_fp8_quantize(void **state)
     p.precision = PREC_FP8;
     p.quant_current = 1;
     g = build_ok(&m, &p);
-    assert_rel(quant_bytes(&g->layer_fwd, &nf), 30.0 * s * h, 1e-12);
-    assert_int_equal(nf, 4);
-    assert_rel(find_op(&g->layer_fwd, "proj.quant")->bytes, 6.0 * s * h, 1e-12);
-    assert_rel(quant_bytes(&g->layer_bwd, &nb), 46.0 * s * h, 1e-12);
-    assert_int_equal(nb, 4);
+    expect_quant(g, s * h, 30.0, 6.0, 46.0);
     free(g);
     p.quant_current = 0;
 
