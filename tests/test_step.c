@@ -260,6 +260,40 @@ static void test_step_schedule(void **state)
                 r.comp_time_s[COMP_DP_COMM] + r.comp_time_s[COMP_DP_HIDDEN]);
 }
 
+/* FSDP's gradient reduce-scatter after every microbatch (grad_sync_each):
+ * four microbatches a step move three reduce-scatters more than one, and
+ * a pipeline schedule reduces on the last microbatch only. */
+static void test_grad_sync_each(void **state)
+{
+    (void)state;
+    const char *kv[] = {
+        "system=dgx-h100", "model=llama2-7b", "devices=16", "tp=1",           "pp=1",
+        "microbatch=1",    "global_batch=64", "zero=3",     "recompute=full", "precision=bf16"};
+    Scenario sc;
+    build_scenario(&sc, kv, 10);
+    Result once, each;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &once), 0);
+    sc.system.framework.grad_sync_each = 1;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &each), 0);
+    const double dp_once = once.comp_time_s[COMP_DP_COMM] + once.comp_time_s[COMP_DP_HIDDEN];
+    const double dp_each = each.comp_time_s[COMP_DP_COMM] + each.comp_time_s[COMP_DP_HIDDEN];
+    /* the extra reduce-scatters: 3 of the step's 1 + 8 collectives' worth
+     * of time at least (each all-gather moves half the bytes) */
+    assert_true(dp_each > dp_once * 1.2);
+    assert_true(each.inter_bytes > once.inter_bytes);
+    assert_true(each.step_time_s >= once.step_time_s);
+    /* under a pipeline the flag changes nothing */
+    sc.st.pp = 2;
+    sc.st.global_batch = 64;
+    Result pp_once, pp_each;
+    sc.system.framework.grad_sync_each = 0;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &pp_once), 0);
+    sc.system.framework.grad_sync_each = 1;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &pp_each), 0);
+    assert_rel(pp_each.comp_time_s[COMP_DP_COMM] + pp_each.comp_time_s[COMP_DP_HIDDEN],
+               pp_once.comp_time_s[COMP_DP_COMM] + pp_once.comp_time_s[COMP_DP_HIDDEN], 1e-15);
+}
+
 /* The pace of a synchronous step (pace.c): the expected slowest of n
  * devices against the exact E[max] of n standard normals (numerical
  * integration); the whole step's device work (GEMMs, attention, memory-
@@ -1014,6 +1048,7 @@ int main(void)
         cmocka_unit_test(test_activations),
         cmocka_unit_test(test_dp_exchange),
         cmocka_unit_test(test_step_schedule),
+        cmocka_unit_test(test_grad_sync_each),
         cmocka_unit_test(test_strategy_value),
         cmocka_unit_test(test_context_parallel),
         cmocka_unit_test(test_block_recompute),
