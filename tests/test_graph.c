@@ -1140,6 +1140,14 @@ static void test_fp8_quantize(void **state)
     g = build_ok(&m, &p);
     expect_quant(g, s * h, 30.0, 6.0, 46.0);
     free(g);
+    /* NVFP4 takes its tensor's amax too (step.c sets quant_current for
+     * it): e + 2q = 3.125 bytes where a norm or activation produced the
+     * operand, 2e + 2q = 5.125 elsewhere; forward s h (3.125 x 6 + 5.125) */
+    p.precision = PREC_FP4;
+    g = build_ok(&m, &p);
+    expect_quant(g, s * h, 23.875, 5.125, 5.125 * 5.0 + 3.125 * 4.0);
+    free(g);
+    p.precision = PREC_FP8;
     p.quant_current = 0;
 
     /* sequence parallelism: the rank quantizes its own rows and the group

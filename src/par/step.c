@@ -580,7 +580,10 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Work *
     gp.ep = L->ep;
     gp.etp = L->etp;
     gp.quant_casts = fw->fp8_casts;
-    gp.quant_current = fw->fp8_scaling == FP8_SCALING_CURRENT;
+    /* NVFP4's second-level scale is the tensor's own amax ("s_global =
+     * global_amax / (fp8_max * fp4_max)", TE's NVFP4 guide): found before
+     * the cast as under current scaling, whatever the fp8 recipe */
+    gp.quant_current = sc->precision == PREC_FP4 || fw->fp8_scaling == FP8_SCALING_CURRENT;
     gp.sel_per_op = fw->selective == SELECTIVE_PER_OP;
     gp.unfused = !fw->fused_elementwise;
     gp.unfused_xent = !fw->fused_xent;
