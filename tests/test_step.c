@@ -260,38 +260,36 @@ static void test_step_schedule(void **state)
                 r.comp_time_s[COMP_DP_COMM] + r.comp_time_s[COMP_DP_HIDDEN]);
 }
 
+/* The data-parallel exchange of a step, hidden or not, with the stack's
+ * grad_sync_each as given. */
+static double dp_with_sync(Scenario *sc, int each, Result *r)
+{
+    sc->system.framework.grad_sync_each = each;
+    assert_int_equal(step_evaluate(sc, 1.0, NULL, r), 0);
+    return r->comp_time_s[COMP_DP_COMM] + r->comp_time_s[COMP_DP_HIDDEN];
+}
+
 /* FSDP's gradient reduce-scatter after every microbatch (grad_sync_each):
  * four microbatches a step move three reduce-scatters more than one, and
  * a pipeline schedule reduces on the last microbatch only. */
 static void test_grad_sync_each(void **state)
 {
     (void)state;
-    const char *kv[] = {
-        "system=dgx-h100", "model=llama2-7b", "devices=16", "tp=1",           "pp=1",
-        "microbatch=1",    "global_batch=64", "zero=3",     "recompute=full", "precision=bf16"};
+    static const char *const kv[] = {"system=dgx-h100", "model=llama2-7b", "devices=16",
+                                     "global_batch=64", "microbatch=1",    "zero=3",
+                                     "recompute=full",  "precision=bf16",  "tp=1"};
     Scenario sc;
-    build_scenario(&sc, kv, 10);
-    Result once, each;
-    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &once), 0);
-    sc.system.framework.grad_sync_each = 1;
-    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &each), 0);
-    const double dp_once = once.comp_time_s[COMP_DP_COMM] + once.comp_time_s[COMP_DP_HIDDEN];
-    const double dp_each = each.comp_time_s[COMP_DP_COMM] + each.comp_time_s[COMP_DP_HIDDEN];
+    build_scenario(&sc, kv, sizeof kv / sizeof kv[0]);
+    sc.st.pp = 1;
+    Result once, each, pp_once, pp_each;
     /* the extra reduce-scatters: 3 of the step's 1 + 8 collectives' worth
      * of time at least (each all-gather moves half the bytes) */
-    assert_true(dp_each > dp_once * 1.2);
+    assert_true(dp_with_sync(&sc, 1, &each) > 1.2 * dp_with_sync(&sc, 0, &once));
     assert_true(each.inter_bytes > once.inter_bytes);
     assert_true(each.step_time_s >= once.step_time_s);
     /* under a pipeline the flag changes nothing */
     sc.st.pp = 2;
-    sc.st.global_batch = 64;
-    Result pp_once, pp_each;
-    sc.system.framework.grad_sync_each = 0;
-    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &pp_once), 0);
-    sc.system.framework.grad_sync_each = 1;
-    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &pp_each), 0);
-    assert_rel(pp_each.comp_time_s[COMP_DP_COMM] + pp_each.comp_time_s[COMP_DP_HIDDEN],
-               pp_once.comp_time_s[COMP_DP_COMM] + pp_once.comp_time_s[COMP_DP_HIDDEN], 1e-15);
+    assert_rel(dp_with_sync(&sc, 1, &pp_each), dp_with_sync(&sc, 0, &pp_once), 1e-15);
 }
 
 /* The pace of a synchronous step (pace.c): the expected slowest of n
