@@ -231,14 +231,18 @@ PCOLS = ["scenario", "series", "system", "system.framework", "system.inter.bandw
 OVERRIDE_KEYS = []  # the `overrides` keys of runs.csv, columns of the validation tables
 
 
+def set_override(sc, k, v):
+    """One KEY=VALUE into a row's scenario; a key that is not a validation table's column becomes one
+    (OVERRIDE_KEYS)."""
+    sc[k] = v
+    if k not in OVERRIDE_KEYS and k not in GCOLS:
+        OVERRIDE_KEYS.append(k)
+
+
 def apply_overrides(sc, r):
-    """A row's `overrides` (KEY=VALUE;...) into its scenario; a key that is not a validation table's column
-    becomes one (OVERRIDE_KEYS)."""
+    """A row's `overrides` (KEY=VALUE;...) into its scenario (set_override)."""
     for kv in filter(None, (x.strip() for x in r.get("overrides", "").split(";"))):
-        k, v = (x.strip() for x in kv.split("=", 1))
-        sc[k] = v
-        if k not in OVERRIDE_KEYS and k not in GCOLS:
-            OVERRIDE_KEYS.append(k)
+        set_override(sc, *(x.strip() for x in kv.split("=", 1)))
 
 
 def published_rows(root, path):
@@ -292,7 +296,7 @@ def published_rows(root, path):
             # (tied_embeddings: no for Llama, Nemotron-4 and KempnerForge's models, which keep
             # a separate output layer)
             if r.get("tied_embeddings"):
-                apply_overrides(sc, {"overrides": "model.tied_embeddings=" + r["tied_embeddings"]})
+                set_override(sc, "model.tied_embeddings", r["tied_embeddings"])
             # what a user of that cluster knows and sets (its devices' memory and power, async TP)
             apply_overrides(sc, r)
             sc["_row"] = r
@@ -308,7 +312,7 @@ MCOLS = ["scenario", "series", "system", "model", "devices", "tp", "cp", "pp", "
          "model.vocab", "model.expert_imbalance", "model.attention_window", "model.window_layers",
          "model.dense_layers", "model.moe_every", "model.q_lora_rank", "model.kv_lora_rank", "model.rope_head_dim",
          "model.v_head_dim", "model.mtp_layers", "model.capacity_factor", "system.framework.moe_dispatcher",
-         "system.framework.ep_overlap", "system.framework.cuda_graphs"]
+         "system.framework.ep_overlap", "system.framework.cuda_graphs", "system.framework.fp8_scaling"]
 
 
 def moe_rows(root, path):

@@ -329,7 +329,7 @@ static const ParamDef framework_defs[] = {
        "DelayedScaling: the amaxes of earlier steps, so the kernel that produces an operand writes it in "
        "fp8: one read), current (TE's Float8CurrentScaling, Megatron's fp8_recipe tensorwise, torchao's "
        "dynamic tensorwise scaling: the tensor's own amax, \"two tensor reads per quantization: one to "
-       "compute amax, one to cast\", TE's FP8 Delayed Scaling guide) or block (MXFP8, NVFP4: each block's "
+       "compute amax, one to cast\", TE's FP8 Delayed Scaling guide) or block (MXFP8: each block's "
        "scale from the block, in the cast's one read, as delayed); fp4 (NVFP4) always as current: its "
        "global scale is the tensor's amax"),
     PB(Framework, "grad_sync_each", grad_sync_each, 0,

@@ -243,9 +243,10 @@ typedef enum { GRAD_FP32, GRAD_16BIT } GradKind;
  * fp8 as it goes: one read), current (TE's Float8CurrentScaling, torchao's
  * dynamic tensorwise scaling: from the tensor's own amax, a read of the
  * whole tensor before the cast can start: two reads, and the producer
- * writes the 16-bit tensor first), block (MXFP8, NVFP4, 128-element
- * blocks: each block's scale from the block itself, in the cast's one
- * pass, as delayed). */
+ * writes the 16-bit tensor first), block (MXFP8, 128-element blocks: each
+ * block's scale from the block itself, in the cast's one pass, as
+ * delayed).  NVFP4 (fp4) costs as current whatever the key: its global
+ * scale is the tensor's amax. */
 typedef enum { FP8_SCALING_DELAYED, FP8_SCALING_CURRENT, FP8_SCALING_BLOCK } Fp8Scaling;
 typedef enum { MASTER_COPY, MASTER_PARAMS } MasterKind;
 /* The type of the optimizer's own state in 16-bit training: fp32 (the

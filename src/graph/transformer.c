@@ -128,7 +128,7 @@ typedef struct {
     double e;          /* activation bytes per element */
     double e_in;       /* GEMM input bytes per element */
     int quant;         /* linear-layer operands quantized by kernels of their own (fp8, fp4) */
-    int quant_current; /* ... with current scaling: an amax pass first, no fusion into the producer */
+    int quant_current; /* ... from the tensor's own amax: the cast not fused into the producer */
 } Dims;
 
 /* Fill d and fail (an explicit return, so static analysers need not know
