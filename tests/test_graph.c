@@ -1230,6 +1230,26 @@ static void test_errors(void **state)
     bad.seq_len = 2050;
     GraphParams psp = params(8, 1, 1, RECOMPUTE_NONE);
     expect_error(&bad, &psp, "seq_len (2050) must be divisible by tp (8) with sequence parallelism");
+
+    /* group-limited routing: whole groups, no more a token than there
+     * are, and enough experts in them for its top-k */
+    bad = m;
+    bad.experts = 256;
+    bad.experts_per_token = 8;
+    bad.expert_ffn = 2048;
+    bad.groups_per_token = 4;
+    expect_error(&bad, &p, "groups_per_token (4) needs expert_groups, the groups the experts fall in");
+    bad.expert_groups = 24;
+    expect_error(&bad, &p, "experts (256) must be divisible by expert_groups (24)");
+    bad.expert_groups = 2;
+    expect_error(&bad, &p, "groups_per_token (4) must be at most expert_groups (2)");
+    bad.expert_groups = 64;
+    bad.groups_per_token = 1;
+    expect_error(&bad, &p,
+                 "groups_per_token (1) groups of 4 experts cannot hold a token's 8 experts "
+                 "(experts_per_token)");
+    bad.expert_groups = 32; /* a round-robin gate: one group of 8 a token */
+    free(build_ok(&bad, &p));
 }
 
 static void test_kv_heads_default(void **state)

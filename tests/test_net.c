@@ -292,8 +292,10 @@ static void test_alltoall_across_nodes(void **state)
     assert_rel(c.intra_bytes, 7.0 / 32 * S, 1e-12);
     assert_rel(c.time_s, 0.75 * S / ib, 1e-12); /* the port, not NVLink, paces it */
     /* eight copies of each token spread over four nodes meet
-     * 3 (1 - (3/4)^8) of the three other nodes, not 8 * 3/4 */
-    net_alltoall_tokens(&s, &g, S, 8, &c);
+     * 3 (1 - (3/4)^8) of the three other nodes, not 8 * 3/4 (experts not
+     * given: each copy's destination drawn alike, with replacement) */
+    const TokenRoute top8 = {.topk = 8}, top1 = {.topk = 1};
+    net_alltoall_tokens(&s, &g, S, &top8, &c);
     const double out = S / 8 * 3 * (1 - pow(0.75, 8));
     assert_rel(c.inter_bytes, out, 1e-12);
     assert_rel(c.time_s, out / ib, 1e-12);
@@ -301,13 +303,13 @@ static void test_alltoall_across_nodes(void **state)
     assert_rel(c.intra_bytes, S / 8 * 7 * (1 - pow(31.0 / 32, 8)), 1e-12);
     /* one copy: nothing to merge */
     CollCost plain;
-    net_alltoall_tokens(&s, &g, S, 1, &c);
+    net_alltoall_tokens(&s, &g, S, &top1, &c);
     net_collective(&s, &g, COLL_ALLTOALL, S, &plain);
     assert_rel(c.time_s, plain.time_s, 1e-15);
     /* inside a node: the plain all-to-all of the bytes the token's distinct
      * ranks take, 8 (1 - (7/8)^8) / 8 of them */
     net_group(&s, 8, 1, &g);
-    net_alltoall_tokens(&s, &g, S, 8, &c);
+    net_alltoall_tokens(&s, &g, S, &top8, &c);
     const double met = 8.0 / 8 * (1 - pow(7.0 / 8, 8));
     net_collective(&s, &g, COLL_ALLTOALL, S * met, &plain);
     assert_rel(c.time_s, plain.time_s, 1e-15);
@@ -318,6 +320,44 @@ static void test_alltoall_across_nodes(void **state)
     net_group(&s, 32, 1, &g);
     net_collective(&s, &g, COLL_ALLTOALL, S, &c);
     assert_rel(c.time_s, 31 * 10e-6 + 0.75 * S / ib, 1e-12);
+}
+
+/* The destinations a token's top-k copies reach (net_token_share, over
+ * top-k).  256 experts, top-8, on 8 nodes: distinct experts drawn without
+ * replacement miss a node with C(224, 8) / C(256, 8): 5.29 nodes met.  DeepSeek-V3's
+ * node-limited routing (8 groups of 32, a token's from 4 of them): a
+ * group is a node's experts, so 4 nodes at most, each missed with
+ * C(96, 8) / C(128, 8).  On 4 nodes (two groups each) a node holds j of
+ * the 4 chosen groups with odds C(2, j) C(6, 4 - j) / C(8, 4).  A
+ * round-robin benchmark gate (each token k consecutive experts: 32 groups
+ * of 8, one per token) reaches one node of 8 and two ranks of 64. */
+static void test_token_share(void **state)
+{
+    (void)state;
+    const TokenRoute any = {.experts = 256, .topk = 8};
+    double miss = 1;
+    for (int i = 0; i < 8; i++)
+        miss *= (224.0 - i) / (256.0 - i);
+    assert_rel(net_token_share(8, &any), 8 * (1 - miss) / 8, 1e-12);
+    assert_true(fabs(8 * (1 - miss) - 5.29) < 0.01); /* with replacement 5.25 */
+    const TokenRoute dsv3 = {.experts = 256, .topk = 8, .groups = 8, .per_token = 4};
+    miss = 1;
+    for (int i = 0; i < 8; i++)
+        miss *= (96.0 - i) / (128.0 - i);
+    assert_rel(net_token_share(8, &dsv3), 4 * (1 - miss) / 8, 1e-12);
+    double miss2 = 1;
+    for (int i = 0; i < 8; i++)
+        miss2 *= (64.0 - i) / (128.0 - i);
+    const double p0 = 15.0 / 70, p1 = 40.0 / 70, p2 = 15.0 / 70;
+    assert_rel(net_token_share(4, &dsv3), 4 * (1 - (p0 + p1 * miss + p2 * miss2)) / 8, 1e-12);
+    const TokenRoute robin = {.experts = 256, .topk = 8, .groups = 32, .per_token = 1};
+    assert_rel(net_token_share(8, &robin), 1.0 / 8, 1e-12);
+    assert_rel(net_token_share(64, &robin), 2.0 / 8, 1e-12);
+    /* groups without a limit route as no groups; one copy or one destination moves all */
+    const TokenRoute all = {.experts = 256, .topk = 8, .groups = 8};
+    assert_rel(net_token_share(8, &all), net_token_share(8, &any), 1e-12);
+    assert_rel(net_token_share(1, &dsv3), 1.0, 0);
+    assert_rel(net_token_share(8, NULL), 1.0, 0);
 }
 
 /* A wire-level link (Si-IF): wires per mm from the pitch and layers, the
@@ -390,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_cube_mesh),
         cmocka_unit_test(test_wire_links),
         cmocka_unit_test(test_alltoall_across_nodes),
+        cmocka_unit_test(test_token_share),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

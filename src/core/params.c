@@ -676,6 +676,13 @@ static const ParamDef model_defs[] = {
        "tokens an expert takes at most, over its fair share (0: dropless)"),
     PD(Model, "expert_imbalance", expert_imbalance, UNIT_NUMBER, 1, 1e3, 1, 0,
        "tokens of the busiest expert over the average (load imbalance after routing)"),
+    PI(Model, "expert_groups", expert_groups, 0, 1e5, 0, 0, 0,
+       "group-limited routing: the experts fall in this many groups of consecutive experts, a token's "
+       "from at most groups_per_token of them (DeepSeek-V3: 8; 0: no groups)"),
+    PI(Model, "groups_per_token", groups_per_token, 0, 1e5, 0, 0, 0,
+       "group-limited routing: the groups a token's experts may come from (DeepSeek-V3: 4 of its 8, "
+       "one node each; a round-robin benchmark gate that gives each token top-k consecutive experts: "
+       "1 of experts / top-k)"),
     PI(Model, "dense_layers", dense_layers, 0, 1e5, 0, 0, 0,
        "mixture of experts: the first dense_layers layers have a dense MLP of ffn (DeepSeek-V3: 3)"),
     PI(Model, "moe_every", moe_every, 1, 1e5, 1, 0, 0,

@@ -427,8 +427,13 @@ typedef struct {
     int shared_experts;      /* experts every token passes through, expert_ffn each */
     double capacity_factor;  /* tokens an expert takes at most, x its fair share (0: dropless) */
     double expert_imbalance; /* the busiest expert's tokens over the average (>= 1) */
-    int dense_layers;        /* the first dense_layers layers have a dense MLP of ffn (DeepSeek: 3) */
-    int moe_every;           /* of the others every moe_every-th is a MoE layer, the rest dense (1: all) */
+    /* group-limited routing (DeepSeek-V3's node-limited routing; 0: none):
+     * the experts in expert_groups groups of consecutive experts, a
+     * token's top-k from at most groups_per_token of them */
+    int expert_groups;
+    int groups_per_token;
+    int dense_layers; /* the first dense_layers layers have a dense MLP of ffn (DeepSeek: 3) */
+    int moe_every;    /* of the others every moe_every-th is a MoE layer, the rest dense (1: all) */
     /* multi-head latent attention (DeepSeek-V2/V3; kv_lora_rank 0: none):
      * queries (through a q_lora_rank bottleneck when > 0) and keys and
      * values (through a kv_lora_rank one) are projected up per head; a

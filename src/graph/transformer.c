@@ -237,6 +237,24 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
         x->E = m->experts;
         x->topk = m->experts_per_token > 0 ? m->experts_per_token : 1;
         x->ep = p->ep > 1 ? p->ep : 1;
+        /* group-limited routing: whole groups of experts, and enough of
+         * them for a token's top-k */
+        if (m->groups_per_token > 0 && m->expert_groups <= 1)
+            CHECK_FAIL("groups_per_token (%d) needs expert_groups, the groups the experts fall in",
+                       m->groups_per_token);
+        if (m->expert_groups > 1) {
+            if (m->experts % m->expert_groups != 0)
+                CHECK_FAIL("experts (%d) must be divisible by expert_groups (%d)", m->experts,
+                           m->expert_groups);
+            if (m->groups_per_token > m->expert_groups)
+                CHECK_FAIL("groups_per_token (%d) must be at most expert_groups (%d)", m->groups_per_token,
+                           m->expert_groups);
+            const int from = m->groups_per_token > 0 ? m->groups_per_token : m->expert_groups;
+            if ((long long)from * (m->experts / m->expert_groups) < x->topk)
+                CHECK_FAIL("groups_per_token (%d) groups of %d experts cannot hold a token's %d experts "
+                           "(experts_per_token)",
+                           from, m->experts / m->expert_groups, (int)x->topk);
+        }
         if (x->E % x->ep != 0)
             CHECK_FAIL("experts (%d) must be divisible by ep (%lld)", m->experts, (long long)x->ep);
         x->E_l = x->E / x->ep;

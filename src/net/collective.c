@@ -182,31 +182,69 @@ double net_tier_time(const Network *net, Collective c, double bytes, int p, Algo
     return t + steps * net->alpha_extra;
 }
 
-/* Of an all-to-all's bytes holding fanout copies of each token, spread
- * evenly over m destinations (ranks or nodes), the share that reaches the
- * other m - 1 once per destination met, as DeepEP sends a token (its
- * get_dispatch_layout: is_token_in_rank, num_tokens_per_rdma_rank): the
- * token meets (m - 1)(1 - (1 - 1/m)^fanout) of them, in place of fanout
- * (m - 1) / m copies. */
-static double token_share(double m, int fanout)
+/* C(n - K, k) / C(n, k): none of k draws without replacement from n
+ * items hits the K marked ones (0 when fewer than k are unmarked). */
+static double miss_all(double n, double K, int k)
 {
-    return fanout > 1 ? m / (double)fanout * (1.0 - pow(1.0 - 1.0 / m, (double)fanout)) : 1.0;
+    double q = 1.0;
+    for (int i = 0; i < k && q > 0; i++)
+        q *= n - K - i > 0 ? (n - K - i) / (n - i) : 0.0;
+    return q;
+}
+
+static double choose(double n, double r)
+{
+    return r < 0 || r > n ? 0.0 : exp(lgamma(n + 1.0) - lgamma(r + 1.0) - lgamma(n - r + 1.0));
+}
+
+/* DeepEP sends a token once to each destination that holds one of its
+ * experts (its get_dispatch_layout: is_token_in_rank,
+ * num_tokens_per_rdma_rank), not once per expert.  A token's topk experts
+ * are drawn without replacement from the chosen groups' (top-k picks
+ * distinct experts); a destination holds e = E/m of them.  Groups at least
+ * a destination wide: the chosen groups span G s / e destinations, each
+ * missed with C(G s - e, k) / C(G s, k).  Narrower groups (r = e / s of
+ * them in a destination): the destination holds j of the G chosen groups
+ * with the hypergeometric odds C(r, j) C(N - r, G - j) / C(N, G), and is
+ * then missed with C(G s - j s, k) / C(G s, k). */
+double net_token_share(double m, const TokenRoute *rt)
+{
+    const int k = rt ? rt->topk : 1;
+    if (k <= 1 || !(m > 1))
+        return 1.0;
+    if (rt->experts < k)
+        return m / (double)k * (1.0 - pow(1.0 - 1.0 / m, (double)k));
+    const double E = (double)rt->experts, e = E / m;
+    const int N = rt->groups > 1 ? rt->groups : 1;
+    const int G = N > 1 && rt->per_token > 0 && rt->per_token < N ? rt->per_token : N;
+    const double s = E / (double)N, pool = (double)G * s;
+    double met;
+    if (s >= e) {
+        met = pool / e * (1.0 - miss_all(pool, e, k));
+    } else {
+        const int r = (int)fmax(1.0, floor(e / s + 0.5));
+        double missed = 0.0;
+        for (int j = 0; j <= r && j <= G; j++)
+            missed += choose(r, j) * choose(N - r, G - j) / choose(N, G) * miss_all(pool, j * s, k);
+        met = m * (1.0 - missed);
+    }
+    return fmin(1.0, fmax(1.0 / (double)k, met / (double)k));
 }
 
 /* An all-to-all across nodes on a switched scale-out tier: each rank's
  * share for other nodes through its own port, its node's share on the
- * intra-node tier at the same time.  fanout > 1: bytes hold fanout copies
+ * intra-node tier at the same time.  With rt: bytes hold rt->topk copies
  * of each token, and a token crosses to each other node that holds one of
  * its copies' destinations once, and to each other rank of its own node
- * once (DeepEP; token_share).  The forwarding of a token that arrived over
+ * once (DeepEP; net_token_share).  The forwarding of a token that arrived over
  * the scale-out tier to its node's ranks is not counted: it runs on the
  * intra-node tier, several times faster, under the crossing. */
-static void alltoall_across(const System *sys, const Group *g, const Network *xn, double bytes, int fanout,
-                            CollCost *out)
+static void alltoall_across(const System *sys, const Group *g, const Network *xn, double bytes,
+                            const TokenRoute *rt, CollCost *out)
 {
     const double n = (double)g->nodes, p = (double)g->p;
-    const double out_node = (n - 1.0) / n * bytes * token_share(n, fanout);
-    const double in_node = (double)(g->per_node - 1) / p * bytes * token_share(p, fanout);
+    const double out_node = (n - 1.0) / n * bytes * net_token_share(n, rt);
+    const double in_node = (double)(g->per_node - 1) / p * bytes * net_token_share(p, rt);
     const double t_out = out_node / (xn->bw_bytes_per_s * xn->efficiency);
     const double t_in =
         g->per_node > 1 ? in_node / (net_group_bw(&sys->intra, g->per_node) * sys->intra.efficiency) : 0.0;
@@ -217,9 +255,9 @@ static void alltoall_across(const System *sys, const Group *g, const Network *xn
     out->intra_bytes = in_node;
 }
 
-/* net_collective, with fanout copies of each token in an all-to-all's
- * bytes (1: none to merge). */
-static void collective(const System *sys, const Group *g, Collective c, double bytes, int fanout,
+/* net_collective, with rt's copies of each token in an all-to-all's
+ * bytes (NULL: none to merge). */
+static void collective(const System *sys, const Group *g, Collective c, double bytes, const TokenRoute *rt,
                        CollCost *out)
 {
     out->time_s = 0;
@@ -234,7 +272,7 @@ static void collective(const System *sys, const Group *g, Collective c, double b
         /* Inside a node NCCL runs rings (its trees span nodes); DeepEP's
          * tokens go once to each rank they meet (token_share). */
         if (c == COLL_ALLTOALL)
-            bytes *= token_share((double)p, fanout);
+            bytes *= net_token_share((double)p, rt);
         out->algo = c == COLL_P2P ? ALGO_DIRECT : ALGO_RING;
         out->time_s = net_tier_time(&sys->intra, c, bytes, p, ALGO_RING, 1.0);
         out->intra_bytes = frac * bytes;
@@ -260,7 +298,7 @@ static void collective(const System *sys, const Group *g, Collective c, double b
     if (c == COLL_ALLTOALL && xn->topology == TOPO_SWITCHED) {
         /* the per-node merge is modelled on the scale-out tier only, not
          * across pods */
-        alltoall_across(sys, g, xn, bytes, xn == &sys->inter ? fanout : 1, out);
+        alltoall_across(sys, g, xn, bytes, xn == &sys->inter ? rt : NULL, out);
         return;
     }
     /* Flat ring / tree over all p ranks: every step is paced by the
@@ -306,10 +344,10 @@ static void collective(const System *sys, const Group *g, Collective c, double b
 
 void net_collective(const System *sys, const Group *g, Collective c, double bytes, CollCost *out)
 {
-    collective(sys, g, c, bytes, 1, out);
+    collective(sys, g, c, bytes, NULL, out);
 }
 
-void net_alltoall_tokens(const System *sys, const Group *g, double bytes, int fanout, CollCost *out)
+void net_alltoall_tokens(const System *sys, const Group *g, double bytes, const TokenRoute *rt, CollCost *out)
 {
-    collective(sys, g, COLL_ALLTOALL, bytes, fanout, out);
+    collective(sys, g, COLL_ALLTOALL, bytes, rt, out);
 }

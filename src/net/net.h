@@ -32,11 +32,30 @@ typedef struct {
     const char *tier; /* "none", "intra", "inter", "pod" */
 } CollCost;
 
-/* An all-to-all of tokens, fanout copies of each in bytes (a mixture of
+/* How a mixture of experts routes a token: topk copies of it to experts
+ * of `experts` laid out in order over the expert-parallel ranks; with
+ * groups > 1 the experts fall in that many groups of consecutive experts
+ * and a token's come from per_token of them (0: any), each group chosen
+ * alike and each expert of the chosen groups alike. */
+typedef struct {
+    int experts;
+    int topk;
+    int groups;
+    int per_token;
+} TokenRoute;
+
+/* Of the topk copies of a token, the expected number of the m
+ * destinations (nodes or ranks, each holding experts / m consecutive
+ * experts) they reach, over topk: the share of a token-per-copy buffer
+ * that moves when each destination gets a token once.  1 without copies. */
+double net_token_share(double m, const TokenRoute *rt);
+
+/* An all-to-all of tokens, rt->topk copies of each in bytes (a mixture of
  * experts' top-k), as DeepEP sends them: across nodes a token goes once to
- * each node that holds one of its destinations.  Otherwise as
- * net_collective's all-to-all. */
-void net_alltoall_tokens(const System *sys, const Group *g, double bytes, int fanout, CollCost *out);
+ * each node that holds one of its destinations (net_token_share).
+ * Otherwise as net_collective's all-to-all. */
+void net_alltoall_tokens(const System *sys, const Group *g, double bytes, const TokenRoute *rt,
+                         CollCost *out);
 
 /* Place a group of p ranks whose members are `stride` ranks apart (tensor
  * groups stride 1, data stride tp, pipeline stride tp*dp) on nodes of

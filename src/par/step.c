@@ -66,6 +66,7 @@ typedef struct {
     double v_near;       /* pwr_voltage_near(nominal, phi), from the clock's own solve */
     int v_near_rc;       /* ... and its status */
     double pace;         /* the slowest device's compute time over the median one's (pace_factor) */
+    TokenRoute route;    /* the model's routing, for DeepEP's once-per-destination dispatch */
 } Ctx;
 
 /* The fraction of the device's SMs the stack's hidden data- and
@@ -171,14 +172,17 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         } else {
             const int ep_op = op->group == GROUP_EP;
             CollCost cc;
-            if (ep_op && op->coll == COLL_ALLTOALL && x->sys->framework.dispatcher == DISPATCH_DEEPEP)
-                net_alltoall_tokens(x->sys, &x->ep_group, op->comm_bytes, op->fanout, &cc);
-            else
+            if (ep_op && op->coll == COLL_ALLTOALL && x->sys->framework.dispatcher == DISPATCH_DEEPEP) {
+                TokenRoute rt = x->route;
+                rt.topk = op->fanout;
+                net_alltoall_tokens(x->sys, &x->ep_group, op->comm_bytes, &rt, &cc);
+            } else {
                 net_collective(x->sys,
                                ep_op                    ? &x->ep_group
                                : op->group == GROUP_ETP ? &x->etp_group
                                                         : &x->tp_group,
                                op->coll, op->comm_bytes, &cc);
+            }
             t = r * cc.time_s;
             c->inter_bytes += r * cc.inter_bytes;
             c->intra_bytes += r * cc.intra_bytes;
@@ -1316,7 +1320,11 @@ int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGra
              .dvfs = &dvfs,
              .v_near = v_near,
              .v_near_rc = v_near_rc,
-             .pace = 1.0}; /* until the layout gives the device count */
+             .pace = 1.0, /* until the layout gives the device count */
+             .route = {.experts = sc->model.experts,
+                       .topk = sc->model.experts_per_token,
+                       .groups = sc->model.expert_groups,
+                       .per_token = sc->model.groups_per_token}};
     Layout L;
     Work w;
     Held h;
