@@ -1069,9 +1069,12 @@ THRESHOLDS = {"smith2022": 0.21,
               # Their forced balance is torchtitan's round-robin gate (a token's 8 experts consecutive,
               # so on one rank of 32), which DeepEP sends once: with the routing's groups in the model
               # (December 2026) their DeepEP runs lost most of their dispatch and went 14.6 -> 28.5 %
-              # and 24.8 -> 43.2 % optimistic; pr2107's two back ends now miss alike (34 and 29 %), a
-              # cost that is not the exchange.  Gated at the new figures, 25 and 22 % until then.
-              "torchtitan_pr2107_202512": 0.32, "pytorch_nebius_dsv3_b200_202603": 0.31,
+              # and 24.8 -> 43.2 % optimistic; with FSDP's weights gathered once a step under their
+              # pipelines (reshard_after_forward auto, torchtitan's default) 28.5 -> 33.7 % and 33.7 ->
+              # 36.8 % (the all-to-all), 43.2 -> 50.8 % and 18.5 -> 24.3 %.  pr2107's two back ends miss
+              # alike, a cost that is neither the exchange nor FSDP's.  Gated at the new figures, 25 and
+              # 22 % until then.
+              "torchtitan_pr2107_202512": 0.36, "pytorch_nebius_dsv3_b200_202603": 0.38,
               # (NeMo AutoModel's page, October 2025, a fake balanced gate that is round-robin as
               # torchtitan's, was gated at 26 and then 21.5 %: 20-23 % pessimistic on the two runs the
               # model could reach, three faster than the ideal stack.  With the routing's groups,

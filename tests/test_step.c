@@ -166,12 +166,13 @@ static void test_dp_exchange(void **state)
     Group g;
     dp_fixture(&sys, &g);
     const double p = 2e9;
-    DpExchange ar, z1, z3, z3e, z1e;
-    comm_dp_exchange(&sys, &g, p, 0, 16, 0, 2, 4, 0, 0, &ar);
-    comm_dp_exchange(&sys, &g, p, 1, 16, 0, 2, 4, 0, 0, &z1);
-    comm_dp_exchange(&sys, &g, p, 3, 16, 0, 2, 4, 0, 0, &z3);
-    comm_dp_exchange(&sys, &g, p, 3, 16, 1, 2, 4, 0, 0, &z3e);
-    comm_dp_exchange(&sys, &g, p, 1, 16, 1, 2, 4, 0, 0, &z1e);
+    DpExchange ar, z1, z3, z3e, z1e, z3k;
+    comm_dp_exchange(&sys, &g, p, 0, 16, 0, 0, 2, 4, 0, 0, &ar);
+    comm_dp_exchange(&sys, &g, p, 1, 16, 0, 0, 2, 4, 0, 0, &z1);
+    comm_dp_exchange(&sys, &g, p, 3, 16, 0, 0, 2, 4, 0, 0, &z3);
+    comm_dp_exchange(&sys, &g, p, 3, 16, 1, 0, 2, 4, 0, 0, &z3e);
+    comm_dp_exchange(&sys, &g, p, 1, 16, 1, 0, 2, 4, 0, 0, &z1e);
+    comm_dp_exchange(&sys, &g, p, 3, 16, 0, 1, 2, 4, 0, 0, &z3k);
     CollCost c;
     net_collective(&sys, &g, COLL_ALLREDUCE, p * 4, &c);
     assert_rel(ar.time_s, c.time_s, 1e-15);
@@ -198,6 +199,12 @@ static void test_dp_exchange(void **state)
     assert_rel(z3e.inter_bytes, 16 * rs.inter_bytes + 32 * ag.inter_bytes, 1e-12);
     assert_rel(z3e.gather_s, 15 * rs.time_s + 32 * ag.time_s, 1e-12);
     assert_rel(z1e.time_s, z1.time_s, 0);
+    /* the weights kept gathered from the first forward to the last
+     * backward (reshard_after_forward no, as under a pipeline): one
+     * all-gather a step, ZeRO-1's traffic at the other end of the step */
+    assert_rel(z3k.time_s, rs.time_s + ag.time_s, 1e-12);
+    assert_rel(z3k.gather_s, ag.time_s, 1e-12);
+    assert_rel(z3k.inter_bytes, z1.inter_bytes, 1e-12);
     /* the hidden part: overlap x the exchange, at most the backward pass */
     assert_rel(comm_hidden(10, 0.9, 100, 0), 9, 1e-15);
     assert_rel(comm_hidden(10, 0.9, 4, 0), 4, 0);
@@ -250,14 +257,27 @@ static void test_step_schedule(void **state)
     /* optimizer state sharded over dp = 8, weights and gradients not */
     assert_rel(r.mem_optimizer_bytes * 8 / 12, r.mem_weights_bytes / 2, 1e-12);
     assert_rel(r.mem_grads_bytes / 4, r.mem_weights_bytes / 2, 1e-12);
-    /* ZeRO-3 divides the weights and gradients too */
+    /* ZeRO-3 that drops the gathered weights after each forward divides
+     * the weights and gradients too */
     sc.st.zero = 3;
+    sc.system.framework.reshard = RESHARD_YES;
     Result r3;
     assert_int_equal(step_evaluate(&sc, 1.0, NULL, &r3), 0);
     assert_rel(r3.mem_weights_bytes, r.mem_weights_bytes / 8, 1e-12);
     assert_rel(r3.mem_grads_bytes, r.mem_grads_bytes / 8, 1e-12);
     assert_true(r3.comp_time_s[COMP_DP_COMM] + r3.comp_time_s[COMP_DP_HIDDEN] >
                 r.comp_time_s[COMP_DP_COMM] + r.comp_time_s[COMP_DP_HIDDEN]);
+    /* under a pipeline it keeps them (auto: PyTorch's pipelining with
+     * torchtitan's default): the 16-bit weights whole again, beside the
+     * sharded ones, the gradients accumulated whole in their type until
+     * the last backward, and one all-gather a step, not 2 x 192 */
+    sc.system.framework.reshard = RESHARD_AUTO;
+    Result rk;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &rk), 0);
+    assert_rel(rk.mem_weights_bytes, r3.mem_weights_bytes + r.mem_weights_bytes * (1 - 1.0 / 8), 1e-12);
+    assert_rel(rk.mem_grads_bytes, r3.mem_grads_bytes + r.mem_weights_bytes, 1e-12);
+    assert_true(rk.comp_time_s[COMP_DP_COMM] + rk.comp_time_s[COMP_DP_HIDDEN] <
+                (r3.comp_time_s[COMP_DP_COMM] + r3.comp_time_s[COMP_DP_HIDDEN]) / 50);
 }
 
 /* The data-parallel exchange of a step, hidden or not, with the stack's

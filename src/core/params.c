@@ -268,6 +268,7 @@ const ParamTable param_network_table = {"networks", network_defs, N(network_defs
 static const char *const flash_choices[] = {"no", "yes", "fa2", "flex", NULL};
 static const char *const grad_choices[] = {"fp32", "16bit", NULL};
 static const char *const fp8_scaling_choices[] = {"delayed", "current", "block", NULL};
+static const char *const reshard_choices[] = {"auto", "yes", "no", NULL};
 static const char *const master_choices[] = {"copy", "params", NULL};
 static const char *const opt_state_choices[] = {"fp32", "16bit", NULL};
 static const char *const selective_choices[] = {"megatron", "per_op", NULL};
@@ -337,6 +338,12 @@ static const ParamDef framework_defs[] = {
        "microbatch's backward (FSDP2's default; torchtitan's and OLMo-core's loops, Composer's with FSDP), "
        "not only after the last (no: DDP's no_sync, set_requires_gradient_sync(False), Megatron-Core); "
        "under a pipeline schedule only the last always (PyTorch's pipelining reduces on the last backward)"),
+    PE(Framework, "reshard_after_forward", reshard, reshard_choices, RESHARD_AUTO, 0,
+       "ZeRO-3 / FSDP: yes: a layer's weights are gathered for its forward, dropped, and gathered again "
+       "for its backward, every microbatch; no: gathered once a step and kept until its last backward "
+       "(one all-gather a step, the stage's 16-bit weights whole in memory); auto: no under a pipeline "
+       "schedule, yes otherwise (torchtitan's and NeMo AutoModel's reshard_after_forward = not "
+       "pp_enabled, with PyTorch's pipelining keeping them after each backward but the last)"),
     PE(Framework, "grad_precision", grad, grad_choices, GRAD_FP32, 0,
        "16-bit training: gradients accumulated and exchanged between data-parallel ranks in fp32 (Megatron's "
        "main_grad) or in the 16-bit type (DeepSpeed's engine)"),

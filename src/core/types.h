@@ -248,6 +248,9 @@ typedef enum { GRAD_FP32, GRAD_16BIT } GradKind;
  * delayed).  NVFP4 (fp4) costs as current whatever the key: its global
  * scale is the tensor's amax. */
 typedef enum { FP8_SCALING_DELAYED, FP8_SCALING_CURRENT, FP8_SCALING_BLOCK } Fp8Scaling;
+/* ZeRO-3 / FSDP: whether a layer's gathered weights are dropped after its
+ * forward (and gathered again for its backward) */
+typedef enum { RESHARD_AUTO, RESHARD_YES, RESHARD_NO } ReshardKind;
 typedef enum { MASTER_COPY, MASTER_PARAMS } MasterKind;
 /* The type of the optimizer's own state in 16-bit training: fp32 (the
  * moments and the master copy in 4 bytes each), or the 16-bit type (Apex's
@@ -301,8 +304,9 @@ typedef struct {
     int fp8_linear_only; /* precision fp8: only the linear layers run in fp8 (Transformer Engine) */
     int fp8_casts;       /* fp8/fp4: operands quantized by cast-and-transpose kernels (Transformer Engine) */
     Fp8Scaling fp8_scaling; /* where those casts' scales come from: what quantizing an operand reads */
-    int grad_sync_each; /* FSDP (ZeRO-3): gradients reduce-scattered after every microbatch, not the last */
-    GradKind grad;      /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
+    int grad_sync_each;  /* FSDP (ZeRO-3): gradients reduce-scattered after every microbatch, not the last */
+    ReshardKind reshard; /* FSDP (ZeRO-3): weights dropped after a forward; auto: not under a pipeline */
+    GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */
     MasterKind
         master; /* fp32 master weights beside a 16-bit copy, or the (sharded) fp32 parameters themselves */
     OptStateKind opt_state;  /* the optimizer's moments and master copy: fp32 or the 16-bit type */

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, int sync_each,
+void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, int sync_each, int keep,
                       double weight_bytes, double grad_bytes, double sparse_params, double sparse_bytes,
                       DpExchange *out)
 {
@@ -17,14 +17,16 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
          * all-gather the updated 16-bit weights, ZeRO-3 (and FSDP) keeps
          * them sharded and all-gathers them in forward and backward of
          * every microbatch instead (DeepSpeed's stage 3 and FSDP gather a
-         * layer's weights where it runs, never after the step) */
+         * layer's weights where it runs, never after the step); kept
+         * gathered from the first forward to the last backward (keep:
+         * reshard_after_forward no), once a step */
         net_collective(sys, g, COLL_REDUCESCATTER, p * grad_bytes, &c1);
         if (zero < 3)
             net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes, &c2);
         t = c1.time_s + c2.time_s;
         if (zero == 3) {
             net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes, &c3);
-            n3 = 2.0 * m;
+            n3 = keep ? 1.0 : 2.0 * m;
             t += n3 * c3.time_s;
             /* FSDP2 reduce-scatters every backward unless told not to
              * (set_requires_gradient_sync: "gradient accumulation *without

@@ -103,7 +103,8 @@ double mem_activations(int pp, double per_layer, double layers, double first, do
  * (grad_bytes each) over the group: an all-reduce; under ZeRO >= 1 a
  * reduce-scatter of the gradients and an all-gather of the updated weights
  * (weight_bytes each), ZeRO-3 also an all-gather of the weights in forward
- * and backward of each of the m microbatches, and where the stack syncs
+ * and backward of each of the m microbatches (keep: once a step, the
+ * weights kept gathered until the last backward), and where the stack syncs
  * every microbatch's gradients (sync_each: FSDP2's default) a
  * reduce-scatter after each of them, not only the last; with row-sparse
  * tables (sparse_params of the p, sparse_bytes of touched rows) the dense
@@ -113,10 +114,11 @@ typedef struct {
     double time_s;                   /* the whole exchange, before overlap */
     double intra_bytes, inter_bytes; /* per device */
     CollCost first;                  /* the gradient collective (its tier names the dp tier) */
-    double gather_s; /* of time_s, ZeRO-3's weight all-gathers of every microbatch and the reduce-scatters
-                        of all but the last (sync_each): under the microbatches' compute */
+    double gather_s; /* of time_s, ZeRO-3's weight all-gathers (of every microbatch, or the step's one)
+                        and the reduce-scatters of all but the last (sync_each): under the microbatches'
+                        compute */
 } DpExchange;
-void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, int sync_each,
+void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, int sync_each, int keep,
                       double weight_bytes, double grad_bytes, double sparse_params, double sparse_bytes,
                       DpExchange *out);
 
@@ -138,10 +140,11 @@ double comm_hidden(double comm_s, double overlap, double window_s, double lost);
 /* The part of a step's exchange a stack that overlaps the fraction overlap
  * hides: the gradient collectives (and ZeRO >= 1's weight all-gather)
  * under the last microbatch's backward pass (backward_s); ZeRO-3's
- * per-microbatch weight all-gathers, prefetched a layer ahead (FSDP,
- * Megatron-FSDP, DeepSpeed stage 3), under the compute of every
- * microbatch (compute_s, less what the first part takes of it), all but
- * the first layer's of each pass (layers: the device's). */
+ * weight all-gathers, prefetched a layer ahead (FSDP, Megatron-FSDP,
+ * DeepSpeed stage 3), under the compute they run beside (compute_s: every
+ * microbatch's, or where the weights stay gathered the first forward;
+ * less what the first part takes of it), all but the first layer's of
+ * each pass (layers: the device's). */
 double comm_dp_hidden_step(const DpExchange *ex, double overlap, double backward_s, double compute_s,
                            double layers, double lost);
 

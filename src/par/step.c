@@ -720,6 +720,15 @@ static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w,
     return 0;
 }
 
+/* ZeRO-3 / FSDP weights kept gathered from a step's first forward to its
+ * last backward (Framework.reshard: no; auto under a pipeline schedule,
+ * whose PyTorch loop keeps them after each backward but the last). */
+static int fsdp_keeps(const Scenario *sc, int pp, int dpc)
+{
+    const ReshardKind k = sc->system.framework.reshard;
+    return sc->st.zero >= 3 && dpc > 1 && (k == RESHARD_NO || (k == RESHARD_AUTO && pp > 1));
+}
+
 /* Held (stage 3): what the most loaded device holds: its parameters, their
  * state under ZeRO, and the activations of the microbatches in flight (a
  * block recompute's layers resolved: the fewest that fit when auto). */
@@ -780,6 +789,21 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
     const StateBytes est = mem_state(p_exp, edp, sc->st.zero, keep_wb, gb, held);
     r->mem_weights_bytes = state.weights + est.weights;
     r->mem_grads_bytes = state.grads + est.grads;
+    if (fsdp_keeps(sc, pp, dpc)) {
+        /* the 16-bit weights gathered whole for the step (beside the
+         * shards of fp32 parameters, or in place of the 16-bit shard), and
+         * the gradients the microbatches accumulate unsharded in their type
+         * until the last backward reduce-scatters them (PyTorch's
+         * pipelining: set_requires_gradient_sync(False) before it); a rank
+         * alone in its group (the experts at edp 1) has nothing to gather
+         * and keeps what it holds (NeMo AutoModel leaves them out of FSDP) */
+        const double whole = in_params ? 1.0 : 0.0;
+        const double own = (p_dev - p_exp) * (dpc > 1), own_exp = p_exp * (edp > 1);
+        r->mem_weights_bytes += own * wb * (whole + (1.0 - whole) * (1.0 - 1.0 / dpc)) +
+                                own_exp * wb * (whole + (1.0 - whole) * (1.0 - 1.0 / edp));
+        if (m_micro > 1)
+            r->mem_grads_bytes += (own + own_exp) * wb;
+    }
     r->mem_optimizer_bytes = state.optimizer + est.optimizer;
     r->mem_workspace_bytes = dev->hbm_reserved_bytes;
     double inflight, ileave;
@@ -1025,14 +1049,15 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
         /* a pipeline schedule reduces on the last backward only (PyTorch's
          * pipelining: "accumulate gradients on previous steps and reduce
          * them on the last step") */
-        const int sync_each = fw->grad_sync_each && pp == 1;
+        const int sync_each = fw->grad_sync_each && pp == 1, keep = fsdp_keeps(sc, pp, dpc);
         /* the experts' share over the ranks that hold the same experts */
         const double p_shared = ep > 1 ? p_dev - p_exp : p_dev;
-        comm_dp_exchange(sys, &L->dp_group, p_shared, sc->st.zero, m_micro, sync_each, wb, gb, sp_params,
-                         sp_bytes, &ex);
+        comm_dp_exchange(sys, &L->dp_group, p_shared, sc->st.zero, m_micro, sync_each, keep, wb, gb,
+                         sp_params, sp_bytes, &ex);
         if (ep > 1 && p_exp > 0 && L->edp_group.p > 1) {
             DpExchange ee;
-            comm_dp_exchange(sys, &L->edp_group, p_exp, sc->st.zero, m_micro, sync_each, wb, gb, 0, 0, &ee);
+            comm_dp_exchange(sys, &L->edp_group, p_exp, sc->st.zero, m_micro, sync_each, keep, wb, gb, 0, 0,
+                             &ee);
             ex.time_s += ee.time_s;
             ex.intra_bytes += ee.intra_bytes;
             ex.inter_bytes += ee.inter_bytes;
@@ -1041,8 +1066,15 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
         step->inter_bytes += ex.inter_bytes;
         step->intra_bytes += ex.intra_bytes;
         tier_name(r->dp_tier, sizeof r->dp_tier, &L->dp_group, &ex.first);
-        const double hidden = comm_dp_hidden_step(&ex, fw->dp_overlap, t_b_last, (double)m_micro * t_stage,
-                                                  lps, comm_lost(sys));
+        /* weights kept gathered: their one all-gather runs ahead of the
+         * first microbatch's forward, the only compute that needs them
+         * before they are whole (and the earlier microbatches' extra
+         * reduce-scatters beside theirs) */
+        const double ahead_s = keep && sc->st.zero >= 3 ? fmax(0.0, t_stage - t_b_last) +
+                                                              (sync_each ? (m_micro - 1.0) * t_stage : 0.0)
+                                                        : (double)m_micro * t_stage;
+        const double hidden =
+            comm_dp_hidden_step(&ex, fw->dp_overlap, t_b_last, ahead_s, lps, comm_lost(sys));
         step->t[COMP_DP_COMM] = ex.time_s - hidden;
         const double f_exposed = ex.time_s > 0 ? (ex.time_s - hidden) / ex.time_s : 1.0;
         step->e[COMP_DP_COMM] = f_exposed * pwr_link_energy(&sys->intra, ex.intra_bytes);
