@@ -270,7 +270,7 @@ static void collective(const System *sys, const Group *g, Collective c, double b
     double frac = c == COLL_ALLREDUCE ? 2.0 * (p - 1) / p : c == COLL_P2P ? 1.0 : (double)(p - 1) / p;
     if (g->nodes <= 1) {
         /* Inside a node NCCL runs rings (its trees span nodes); DeepEP's
-         * tokens go once to each rank they meet (token_share). */
+         * tokens go once to each rank they meet (net_token_share). */
         if (c == COLL_ALLTOALL)
             bytes *= net_token_share((double)p, rt);
         out->algo = c == COLL_P2P ? ALGO_DIRECT : ALGO_RING;
