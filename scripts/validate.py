@@ -1078,7 +1078,8 @@ THRESHOLDS = {"smith2022": 0.21,
               # (NeMo AutoModel's page, October 2025, a fake balanced gate that is round-robin as
               # torchtitan's, was gated at 26 and then 21.5 %: 20-23 % pessimistic on the two runs the
               # model could reach, three faster than the ideal stack.  With the routing's groups,
-              # December 2026, all five are modelled at 10.4 %: it takes the common gate.)
+              # December 2026, all five are modelled at 10.4 %, 11.5 % once its pipelines keep FSDP's weights
+              # gathered and its rows say it trains in bf16: it takes the common gate.)
               # held out of every fit: GLM-130B's speed test (768 A100 40 GB, DeepSpeed's pipeline engine),
               # 15-18 % optimistic as MT-NLG is (December 2026)
               "glm130b_2022": 0.17,

@@ -495,7 +495,7 @@ static void sp_gather(OpSink *k, const Dims *x, const char *name)
 static void sp_gather_q(OpSink *k, const Dims *x, const char *name)
 {
     if (x->sp)
-        comm(k, name, COLL_ALLGATHER, (double)x->rows * (double)x->h * (x->quant ? x->e_in : x->e));
+        comm(k, name, COLL_ALLGATHER, full_buffer(x) * (x->quant ? x->e_in / x->e : 1.0));
 }
 
 /* After a row-parallel GEMM forward or a column-parallel dgrad: all-reduce,

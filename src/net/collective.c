@@ -223,9 +223,10 @@ double net_token_share(double m, const TokenRoute *rt)
         met = pool / e * (1.0 - miss_all(pool, e, k));
     } else {
         const int r = (int)fmax(1.0, floor(e / s + 0.5));
+        const double ways = choose(N, G);
         double missed = 0.0;
         for (int j = 0; j <= r && j <= G; j++)
-            missed += choose(r, j) * choose(N - r, G - j) / choose(N, G) * miss_all(pool, j * s, k);
+            missed += choose(r, j) * choose(N - r, G - j) / ways * miss_all(pool, j * s, k);
         met = m * (1.0 - missed);
     }
     return fmin(1.0, fmax(1.0 / (double)k, met / (double)k));

@@ -729,6 +729,14 @@ static int fsdp_keeps(const Scenario *sc, int pp, int dpc)
     return sc->st.zero >= 3 && dpc > 1 && (k == RESHARD_NO || (k == RESHARD_AUTO && pp > 1));
 }
 
+/* Of a group of n ranks' 16-bit weights, the share a rank adds by
+ * gathering them whole: all of them beside its shard of fp32 parameters
+ * (whole), the others' shards beside its own 16-bit one; none alone. */
+static double gathered_share(int n, int whole)
+{
+    return n > 1 ? (whole ? 1.0 : 1.0 - 1.0 / n) : 0.0;
+}
+
 /* Held (stage 3): what the most loaded device holds: its parameters, their
  * state under ZeRO, and the activations of the microbatches in flight (a
  * block recompute's layers resolved: the fewest that fit when auto). */
@@ -797,12 +805,12 @@ static void step_held(const Scenario *sc, const Device *dev, const Layout *L, co
          * pipelining: set_requires_gradient_sync(False) before it); a rank
          * alone in its group (the experts at edp 1) has nothing to gather
          * and keeps what it holds (NeMo AutoModel leaves them out of FSDP) */
-        const double whole = in_params ? 1.0 : 0.0;
-        const double own = (p_dev - p_exp) * (dpc > 1), own_exp = p_exp * (edp > 1);
-        r->mem_weights_bytes += own * wb * (whole + (1.0 - whole) * (1.0 - 1.0 / dpc)) +
-                                own_exp * wb * (whole + (1.0 - whole) * (1.0 - 1.0 / edp));
+        const double own_exp = edp > 1 ? p_exp : 0.0;
+        r->mem_weights_bytes +=
+            ((p_dev - p_exp) * gathered_share(dpc, in_params) + own_exp * gathered_share(edp, in_params)) *
+            wb;
         if (m_micro > 1)
-            r->mem_grads_bytes += (own + own_exp) * wb;
+            r->mem_grads_bytes += (p_dev - p_exp + own_exp) * wb;
     }
     r->mem_optimizer_bytes = state.optimizer + est.optimizer;
     r->mem_workspace_bytes = dev->hbm_reserved_bytes;
@@ -1070,9 +1078,9 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
          * first microbatch's forward, the only compute that needs them
          * before they are whole (and the earlier microbatches' extra
          * reduce-scatters beside theirs) */
-        const double ahead_s = keep && sc->st.zero >= 3 ? fmax(0.0, t_stage - t_b_last) +
-                                                              (sync_each ? (m_micro - 1.0) * t_stage : 0.0)
-                                                        : (double)m_micro * t_stage;
+        const double ahead_s =
+            keep ? fmax(0.0, t_stage - t_b_last) + (sync_each ? (m_micro - 1.0) * t_stage : 0.0)
+                 : (double)m_micro * t_stage;
         const double hidden =
             comm_dp_hidden_step(&ex, fw->dp_overlap, t_b_last, ahead_s, lps, comm_lost(sys));
         step->t[COMP_DP_COMM] = ex.time_s - hidden;
@@ -1353,8 +1361,8 @@ int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGra
              .v_near = v_near,
              .v_near_rc = v_near_rc,
              .pace = 1.0, /* until the layout gives the device count */
+             /* (its topk is each all-to-all's own copies: cost_list) */
              .route = {.experts = sc->model.experts,
-                       .topk = sc->model.experts_per_token,
                        .groups = sc->model.expert_groups,
                        .per_token = sc->model.groups_per_token}};
     Layout L;
