@@ -1147,8 +1147,23 @@ static void test_fp8_quantize(void **state)
     g = build_ok(&m, &p);
     expect_quant(g, s * h, 23.875, 5.125, 5.125 * 5.0 + 3.125 * 4.0);
     free(g);
+    /* row-wise scaling (torchao's rowwise recipe): a scale a row, so the
+     * transposed copy is an amax and a cast of its own over the 16-bit
+     * tensor (2e + q) beside the row-wise one (e + q where a norm or an
+     * activation produced the operand, 2e + q elsewhere): 3e + 2q = 8 and
+     * 4e + 2q = 10 bytes; forward s h (8 + 8 + 32 + 10), backward s h (10 +
+     * 10 + 30 + 32) */
     p.precision = PREC_FP8;
+    p.quant_rowwise = 1;
+    g = build_ok(&m, &p);
+    expect_quant(g, s * h, 58.0, 10.0, 82.0);
+    free(g);
+    /* it refines current scaling: alone it changes nothing */
     p.quant_current = 0;
+    g = build_ok(&m, &p);
+    expect_quant(g, s * h, 10.0, 4.0, 24.0);
+    free(g);
+    p.quant_rowwise = 0;
 
     /* sequence parallelism: the rank quantizes its own rows and the group
      * gathers them in fp8 (q = 1 byte an element, half of bf16's), the

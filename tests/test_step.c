@@ -880,6 +880,49 @@ static void test_fp4(void **state)
     assert_non_null(strstr(rh.error, "no fp4 matrix units"));
 }
 
+/* Row-wise fp8 scaling (torchao's rowwise recipe): a row-scaled forward
+ * GEMM runs at fp8_rowwise_gemm of the tensor-wise rate; the gradient GEMMs
+ * keep the tensor-wise rate and a kernel of their own scales their output
+ * (memory-bound time, none in the GEMMs'); a bf16 run is untouched. */
+static void test_fp8_rowwise(void **state)
+{
+    (void)state;
+    const char *kv[] = {"system=dgx-h100", "system.framework=pytorch-fsdp",
+                        "model=gemm",      "model.m=8192",
+                        "model.n=8192",    "model.k=8192",
+                        "devices=1",       "precision=fp8"};
+    Scenario sc;
+    build_scenario(&sc, kv, 8);
+    Result cur, row;
+    sc.system.framework.fp8_scaling = FP8_SCALING_CURRENT;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &cur), 0);
+    sc.system.framework.fp8_scaling = FP8_SCALING_ROWWISE;
+    sc.system.framework.fp8_rowwise_gemm = 0.5;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &row), 0);
+    assert_rel(row.step_time_s / cur.step_time_s, 2.0, 1e-9);
+    sc.precision = PREC_BF16;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &row), 0);
+    sc.system.framework.fp8_scaling = FP8_SCALING_CURRENT;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &cur), 0);
+    assert_rel(row.step_time_s, cur.step_time_s, 1e-12);
+
+    const char *kt[] = {"system=dgx-h100",    "system.framework=pytorch-fsdp",
+                        "model=gpt",          "model.layers=2",
+                        "model.hidden=4096",  "model.heads=32",
+                        "model.seq_len=2048", "devices=1",
+                        "microbatch=1",       "global_batch=1",
+                        "precision=fp8",      "recompute=none"};
+    build_scenario(&sc, kt, 12);
+    sc.system.framework.fp8_scaling = FP8_SCALING_CURRENT;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &cur), 0);
+    sc.system.framework.fp8_scaling = FP8_SCALING_ROWWISE;
+    sc.system.framework.fp8_rowwise_gemm = 1.0;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &row), 0);
+    assert_rel(row.comp_time_s[COMP_GEMM], cur.comp_time_s[COMP_GEMM], 1e-12);
+    assert_true(row.comp_time_s[COMP_MEMBOUND] > cur.comp_time_s[COMP_MEMBOUND] * 1.05);
+    assert_true(row.step_time_s > cur.step_time_s);
+}
+
 /* The stack's gradient buffers (framework grad_precision): Megatron-LM
  * accumulates fp32 main_grads and all-reduces 4 bytes a parameter;
  * DeepSpeed's engine keeps a 16-bit run's gradients in its own type and
@@ -1072,6 +1115,7 @@ int main(void)
         cmocka_unit_test(test_block_recompute),
         cmocka_unit_test(test_mixture_of_experts),
         cmocka_unit_test(test_fp4),
+        cmocka_unit_test(test_fp8_rowwise),
         cmocka_unit_test(test_grad_precision),
         cmocka_unit_test(test_optimizer_state),
         cmocka_unit_test(test_pp_overlap),

@@ -267,7 +267,7 @@ const ParamTable param_network_table = {"networks", network_defs, N(network_defs
 
 static const char *const flash_choices[] = {"no", "yes", "fa2", "flex", NULL};
 static const char *const grad_choices[] = {"fp32", "16bit", NULL};
-static const char *const fp8_scaling_choices[] = {"delayed", "current", "block", NULL};
+static const char *const fp8_scaling_choices[] = {"delayed", "current", "block", "rowwise", NULL};
 static const char *const reshard_choices[] = {"auto", "yes", "no", NULL};
 static const char *const master_choices[] = {"copy", "params", NULL};
 static const char *const opt_state_choices[] = {"fp32", "16bit", NULL};
@@ -331,8 +331,14 @@ static const ParamDef framework_defs[] = {
        "fp8: one read), current (TE's Float8CurrentScaling, Megatron's fp8_recipe tensorwise, torchao's "
        "dynamic tensorwise scaling: the tensor's own amax, \"two tensor reads per quantization: one to "
        "compute amax, one to cast\", TE's FP8 Delayed Scaling guide) or block (MXFP8: each block's "
-       "scale from the block, in the cast's one read, as delayed); fp4 (NVFP4) always as current: its "
-       "global scale is the tensor's amax"),
+       "scale from the block, in the cast's one read, as delayed), rowwise (torchao's Float8 rowwise "
+       "recipe: a scale a row, from the row's own amax, so each orientation of an operand is quantized "
+       "from the 16-bit tensor in passes of its own; the forward GEMMs row-scaled at fp8_rowwise_gemm of "
+       "the tensor-wise rate, the backward ones tensor-wise with the scales applied to their output by a "
+       "kernel of its own); fp4 (NVFP4) always as current: its global scale is the tensor's amax"),
+    PD(Framework, "fp8_rowwise_gemm", fp8_rowwise_gemm, UNIT_FRACTION, 0.05, 1, 1, 0,
+       "with fp8_scaling rowwise, the rate of a row-wise scaled fp8 GEMM (PyTorch's CUTLASS kernel behind "
+       "_scaled_mm) as a fraction of a tensor-wise one's (cuBLAS)"),
     PB(Framework, "grad_sync_each", grad_sync_each, 0,
        "ZeRO-3 / FSDP with several microbatches a step: the gradients are reduce-scattered after every "
        "microbatch's backward (FSDP2's default; torchtitan's and OLMo-core's loops, Composer's with FSDP), "

@@ -247,7 +247,7 @@ typedef enum { GRAD_FP32, GRAD_16BIT } GradKind;
  * block's scale from the block itself, in the cast's one pass, as
  * delayed).  NVFP4 (fp4) costs as current whatever the key: its global
  * scale is the tensor's amax. */
-typedef enum { FP8_SCALING_DELAYED, FP8_SCALING_CURRENT, FP8_SCALING_BLOCK } Fp8Scaling;
+typedef enum { FP8_SCALING_DELAYED, FP8_SCALING_CURRENT, FP8_SCALING_BLOCK, FP8_SCALING_ROWWISE } Fp8Scaling;
 /* ZeRO-3 / FSDP: whether a layer's gathered weights are dropped after its
  * forward (and gathered again for its backward) */
 typedef enum { RESHARD_AUTO, RESHARD_YES, RESHARD_NO } ReshardKind;
@@ -303,7 +303,8 @@ typedef struct {
     double comm_alpha_intra, comm_alpha_inter; /* s added to each step of a collective on those tiers */
     int fp8_linear_only; /* precision fp8: only the linear layers run in fp8 (Transformer Engine) */
     int fp8_casts;       /* fp8/fp4: operands quantized by cast-and-transpose kernels (Transformer Engine) */
-    Fp8Scaling fp8_scaling; /* where those casts' scales come from: what quantizing an operand reads */
+    Fp8Scaling fp8_scaling;  /* where those casts' scales come from: what quantizing an operand reads */
+    double fp8_rowwise_gemm; /* row-wise scaled fp8 forward GEMMs: fraction of the tensor-wise rate */
     int grad_sync_each;  /* FSDP (ZeRO-3): gradients reduce-scattered after every microbatch, not the last */
     ReshardKind reshard; /* FSDP (ZeRO-3): weights dropped after a forward; auto: not under a pipeline */
     GradKind grad;       /* gradient buffers and their data-parallel exchange: fp32 or the 16-bit type */

@@ -174,6 +174,7 @@ typedef struct {
     int etp;            /* expert-tensor-parallel degree: each expert's inner size split over etp (0: tp) */
     int quant_casts;    /* fp8/fp4: the stack quantizes linear-layer operands in kernels of their own */
     int quant_current;  /* ... from each tensor's own amax (current scaling, NVFP4): found before the cast */
+    int quant_rowwise;  /* ... a scale a row, so each orientation is quantized from the 16-bit tensor */
     int sel_per_op;     /* selective recompute as PyTorch's per-op policy (torchtitan), not Megatron's */
     int unfused;        /* eager PyTorch: norms, rotary and activations as separate element-wise kernels */
     int unfused_xent;   /* the LM loss op by op on an fp32 copy of the logits, not one fused kernel */

@@ -129,6 +129,7 @@ typedef struct {
     double e_in;       /* GEMM input bytes per element */
     int quant;         /* linear-layer operands quantized by kernels of their own (fp8, fp4) */
     int quant_current; /* ... from the tensor's own amax: the cast not fused into the producer */
+    int quant_rowwise; /* ... a scale a row: the transposed copy quantized in passes of its own */
 } Dims;
 
 /* Fill d and fail (an explicit return, so static analysers need not know
@@ -294,6 +295,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->e_in = graph_gemm_elem_bytes(p->precision);
     x->quant = p->quant_casts && x->e_in < x->e;
     x->quant_current = x->quant && p->quant_current;
+    x->quant_rowwise = x->quant_current && p->quant_rowwise;
     return 0;
 }
 
@@ -403,15 +405,24 @@ static void membound_x(OpSink *k, const Dims *x, const char *name, Component com
  * writes both copies, e + 2q an element where the producer is a norm or an
  * activation that takes the amax as it writes (TE's FUSED_NORM_AMAX_FP8:
  * "Compute norm and amax in high precision, then quantize to FP8"), 2e +
- * 2q where a pass of its own must find the amax first. */
+ * 2q where a pass of its own must find the amax first.  Row-wise scaling
+ * (torchao's Float8 rowwise recipe: a scale a row, for the row-wise copy
+ * along the operand's last axis, for the transposed one along its first)
+ * cannot take both copies' scales from one amax: each copy is an amax and a
+ * cast over the 16-bit tensor of its own, e + q or 2e + q for the row-wise
+ * copy as above and 2e + q for the transposed one (torchao
+ * float8/float8_linear.py, matmul_with_hp_or_float8_args: the backward
+ * re-quantizes the saved high-precision input, weight and output gradient
+ * with axiswise_dim 0). */
 static void quantize_n(OpSink *k, const Dims *x, const char *name, double elems, int fused, int64_t experts)
 {
     if (!x->quant)
         return;
     const double q = x->e_in, e = x->e;
-    const double per = x->quant_current ? (fused ? e : 2.0 * e) + 2.0 * q
-                       : fused          ? fmax(0.0, 3.0 * q - e)
-                                        : e + 2.0 * q;
+    const double per = x->quant_rowwise   ? (fused ? 3.0 * e : 4.0 * e) + 2.0 * q
+                       : x->quant_current ? (fused ? e : 2.0 * e) + 2.0 * q
+                       : fused            ? fmax(0.0, 3.0 * q - e)
+                                          : e + 2.0 * q;
     if (per > 0)
         expert_membound(k, x, name, elems * per, elems, experts);
 }
