@@ -245,8 +245,10 @@ typedef enum { GRAD_FP32, GRAD_16BIT } GradKind;
  * whole tensor before the cast can start: two reads, and the producer
  * writes the 16-bit tensor first), block (MXFP8, 128-element blocks: each
  * block's scale from the block itself, in the cast's one pass, as
- * delayed).  NVFP4 (fp4) costs as current whatever the key: its global
- * scale is the tensor's amax. */
+ * delayed), rowwise (torchao's Float8 rowwise recipe: a scale a row from
+ * the row's own amax, so the row-wise and the transposed copy are each an
+ * amax and a cast of their own).  NVFP4 (fp4) costs as current whatever the
+ * key: its global scale is the tensor's amax. */
 typedef enum { FP8_SCALING_DELAYED, FP8_SCALING_CURRENT, FP8_SCALING_BLOCK, FP8_SCALING_ROWWISE } Fp8Scaling;
 /* ZeRO-3 / FSDP: whether a layer's gathered weights are dropped after its
  * forward (and gathered again for its backward) */
