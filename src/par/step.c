@@ -151,7 +151,7 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         const Op *op = &l->op[i];
         const double r = op_runs(op);
         syncs += op->sync != 0;
-        double t = 0, rescale_t = 0, rescale_runs = 0;
+        double t = 0, rescale_t = 0;
         Component comp = recompute ? COMP_RECOMPUTE : op->comp;
         double e = 0;
         if (op->kind == OP_GEMM) {
@@ -170,13 +170,14 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
             t /= attention_rate(x, op->name);
             e = r * pwr_gemm_energy(x->dev, prec, op->flops, &g);
             const int rowwise = prec == PREC_FP8 && x->sys->framework.fp8_scaling == FP8_SCALING_ROWWISE;
-            if (rowwise && !gemm_is_grad(op->name)) {
+            const int grad = rowwise && gemm_is_grad(op->name);
+            if (rowwise && !grad) {
                 const double f = x->sys->framework.fp8_rowwise_gemm;
                 t /= f > 0 ? f : 1.0;
             }
             c->bound_t[g.bound] += t;
             t_gemm += t;
-            if (rowwise && gemm_is_grad(op->name)) {
+            if (grad) {
                 /* row-wise scales in a gradient GEMM: the tensor-wise kernel
                  * with unit scales, the scales applied to its bf16 output by
                  * a kernel of its own (torchao float8/float8_ops.py,
@@ -187,7 +188,6 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
                 c->e[COMP_MEMBOUND] += r * pwr_membound_energy(x->dev, 4.0 * out, out);
                 device += tr;
                 rescale_t = tr;
-                rescale_runs = r;
             }
         } else if (op->kind == OP_MEMBOUND) {
             t = r *
@@ -226,8 +226,8 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         h_op[i] = op_captured(graphs, op) || host_op <= 0 ? 0.0
                   : op->grouped                           ? host_op + (r - 1.0) * x->nominal->launch_s
                                                           : r * host_op;
-        if (rescale_runs > 0 && !op_captured(graphs, op))
-            h_op[i] += rescale_runs * host_op; /* the rescale's own dispatch */
+        if (rescale_t > 0 && h_op[i] > 0)
+            h_op[i] += r * host_op; /* each rescale's own dispatch */
         host += h_op[i];
     }
     const double device_all = device;
@@ -614,9 +614,9 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Work *
     /* NVFP4's second-level scale is the tensor's own amax ("s_global =
      * global_amax / (fp8_max * fp4_max)", TE's NVFP4 guide): found before
      * the cast as under current scaling, whatever the fp8 recipe */
-    gp.quant_current = sc->precision == PREC_FP4 || fw->fp8_scaling == FP8_SCALING_CURRENT ||
-                       (sc->precision == PREC_FP8 && fw->fp8_scaling == FP8_SCALING_ROWWISE);
     gp.quant_rowwise = sc->precision == PREC_FP8 && fw->fp8_scaling == FP8_SCALING_ROWWISE;
+    gp.quant_current =
+        sc->precision == PREC_FP4 || fw->fp8_scaling == FP8_SCALING_CURRENT || gp.quant_rowwise;
     gp.sel_per_op = fw->selective == SELECTIVE_PER_OP;
     gp.unfused = !fw->fused_elementwise;
     gp.unfused_xent = !fw->fused_xent;
