@@ -257,10 +257,24 @@ static void eval_search_unset(const char **kv, int *line, int *n)
         }
 }
 
+/* The ops of the row's step as evaluated (its strategy as the search
+ * resolved it, at its clock), or NULL (out of memory). */
+static StepTrace *eval_trace(const RunRow *rr)
+{
+    StepTrace *t = malloc(sizeof *t);
+    if (!t)
+        return NULL;
+    Scenario sc = rr->sc;
+    sc.st = rr->r.st;
+    Result r;
+    step_trace(&sc, rr->r.clock_scale > 0 ? rr->r.clock_scale : 1.0, NULL, t, &r);
+    return t;
+}
+
 static int cmd_eval(int argc, char **argv)
 {
     const char *format = "text", *tdir = NULL;
-    int top_k = 0;
+    int top_k = 0, ops = 0;
     const char **kv = calloc((size_t)argc + EVAL_SEARCHED, sizeof *kv);
     int *line = calloc((size_t)argc + EVAL_SEARCHED, sizeof *line);
     int n = 0, rc = EXIT_OK;
@@ -281,6 +295,8 @@ static int cmd_eval(int argc, char **argv)
                 rc = usage_error("eval: --top: expected a count of strategies from 1 to 100, got '%s'", v);
                 break;
             }
+        } else if (!strcmp(arg, "--ops")) {
+            ops = 1;
         } else if (!strncmp(arg, "--templates=", 12)) {
             tdir = arg + 12;
         } else if (!strchr(arg, '=') || arg[0] == '=') {
@@ -331,12 +347,18 @@ static int cmd_eval(int argc, char **argv)
             run.top_k = top_k;
             run_evaluate(&run, 1, NULL, NULL);
             rpt_print_warnings(&db, &run);
-            if (!strcmp(format, "csv")) {
+            StepTrace *trace = ops && rr->r.status != STATUS_ERROR ? eval_trace(rr) : NULL;
+            if (!strcmp(format, "csv") && trace) {
+                rpt_ops_csv(stdout, trace); /* with --ops the CSV is the op table */
+            } else if (!strcmp(format, "csv")) {
                 rpt_summary_row(stdout, NULL);
                 rpt_summary_row(stdout, rr);
             } else {
                 rpt_print_eval(rr);
+                if (trace)
+                    rpt_print_ops(trace);
             }
+            free(trace);
             if (rr->r.status == STATUS_ERROR)
                 rc = EXIT_ROWS_FAILED;
         }

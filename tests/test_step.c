@@ -9,6 +9,7 @@
 #include "testdb.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "batch/evaluate.h"
@@ -1094,6 +1095,71 @@ static void test_tp_overlap_domain(void **state)
     }
 }
 
+/* The op trace (step_trace; deepflow eval --ops): the step it gives is
+ * step_evaluate's to the bit; each list once, a full recompute's the same
+ * ops and time as the forward's; a GEMM's shape as the layer has it and no
+ * faster than the device's peak; a tensor-parallel all-reduce of the
+ * layer's activations (mb s h, 2 bytes each) on the network. */
+static void test_step_trace(void **state)
+{
+    (void)state;
+    const char *kv[] = {"system=dgx-h100",    "system.framework=ideal",
+                        "model=gpt",          "model.layers=2",
+                        "model.hidden=4096",  "model.heads=32",
+                        "devices=2",          "tp=2",
+                        "model.seq_len=2048", "pp=1",
+                        "microbatch=2",       "global_batch=4",
+                        "recompute=full"};
+    Scenario sc;
+    build_scenario(&sc, kv, 13);
+    StepTrace *t = malloc(sizeof *t);
+    assert_non_null(t);
+    Result plain, traced;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &plain), 0);
+    assert_int_equal(step_trace(&sc, 1.0, NULL, t, &traced), 0);
+    assert_true(plain.step_time_s == traced.step_time_s);
+    assert_true(plain.comp_time_s[COMP_TP_COMM] == traced.comp_time_s[COMP_TP_COMM]);
+    assert_true(plain.mem_total_bytes == traced.mem_total_bytes);
+    assert_int_equal(t->nlisted, 7);
+    int nf = 0, nr = 0, seen = 0;
+    double tf = 0, tr = 0;
+    for (int i = 0; i < t->n; i++) {
+        const StepOpCost *o = &t->op[i];
+        assert_true(o->device_s > 0);
+        assert_true(o->host_s == 0); /* the ideal stack dispatches for free */
+        if (!strcmp(o->list, "layer forward")) {
+            nf++;
+            tf += o->device_s;
+        } else if (!strcmp(o->list, "layer recompute")) {
+            nr++;
+            tr += o->device_s;
+        }
+        if (strcmp(o->list, "layer forward"))
+            continue;
+        if (!strcmp(o->name, "qkv")) {
+            assert_int_equal(o->kind, OP_GEMM);
+            assert_int_equal(o->m, 2 * 2048);
+            assert_int_equal(o->n, 3 * 4096 / 2);
+            assert_int_equal(o->k, 4096);
+            assert_rel(o->flops, 2.0 * 4096 * 6144 * 4096, 1e-12);
+            assert_true(o->device_s >= o->flops / sc.system.device.matrix_flops[PREC_BF16]);
+            assert_string_equal(o->bound, "compute");
+            seen++;
+        } else if (!strcmp(o->name, "proj.allreduce")) {
+            assert_int_equal(o->kind, OP_COMM);
+            assert_int_equal(o->comp, COMP_TP_COMM);
+            assert_rel(o->bytes, 2.0 * 2048 * 4096 * 2, 1e-12);
+            assert_string_equal(o->bound, "network");
+            seen++;
+        }
+    }
+    assert_int_equal(seen, 2);
+    assert_true(nf > 0);
+    assert_int_equal(nr, nf);
+    assert_rel(tr, tf, 1e-12);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1116,6 +1182,7 @@ int main(void)
         cmocka_unit_test(test_mixture_of_experts),
         cmocka_unit_test(test_fp4),
         cmocka_unit_test(test_fp8_rowwise),
+        cmocka_unit_test(test_step_trace),
         cmocka_unit_test(test_grad_precision),
         cmocka_unit_test(test_optimizer_state),
         cmocka_unit_test(test_pp_overlap),

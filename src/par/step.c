@@ -67,6 +67,7 @@ typedef struct {
     int v_near_rc;       /* ... and its status */
     double pace;         /* the slowest device's compute time over the median one's (pace_factor) */
     TokenRoute route;    /* the model's routing, for DeepEP's once-per-destination dispatch */
+    StepTrace *trace;    /* where cost_list records each op (step_trace), or NULL */
 } Ctx;
 
 /* The fraction of the device's SMs the stack's hidden data- and
@@ -139,8 +140,47 @@ static double attention_rate(const Ctx *x, const char *name)
  * once.  A stack that overlaps tensor-parallel communication with the
  * GEMMs (Megatron-Core's tp_comm_overlap) hides the fraction tp_overlap of
  * the list's collective time, at most the list's GEMM time. */
-static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
+/* The trace to record list `label` into: x's, the first time the list is
+ * costed (a list costed twice, the recompute's, is recorded once). */
+static StepTrace *trace_for(const Ctx *x, const char *label)
 {
+    StepTrace *t = x->trace;
+    if (!t)
+        return NULL;
+    for (int i = 0; i < t->nlisted; i++)
+        if (!strcmp(t->listed[i], label))
+            return NULL;
+    if (t->nlisted >= STEP_TRACE_LISTS)
+        return NULL;
+    t->listed[t->nlisted++] = label;
+    return t;
+}
+
+static void trace_op(StepTrace *t, const char *label, const Op *op, Component comp, int runs, double device_s,
+                     double host_s, const char *bound)
+{
+    if (!t || t->n >= STEP_TRACE_MAX)
+        return;
+    const int gemm = op->kind == OP_GEMM;
+    t->op[t->n++] = (StepOpCost){.list = label,
+                                 .name = op->name,
+                                 .kind = op->kind,
+                                 .comp = comp,
+                                 .runs = runs,
+                                 .batch = gemm ? op->batch : 0,
+                                 .m = gemm ? op->m : 0,
+                                 .n = gemm ? op->n : 0,
+                                 .k = gemm ? op->k : 0,
+                                 .bytes = op->kind == OP_COMM ? op->comm_bytes : op->bytes,
+                                 .flops = op->flops,
+                                 .device_s = device_s,
+                                 .host_s = host_s,
+                                 .bound = bound};
+}
+
+static void cost_list(const Ctx *x, const OpList *l, const char *label, int recompute, Costs *c)
+{
+    StepTrace *trace = trace_for(x, label);
     double device = 0, host = 0, t_gemm = 0, t_coll = 0;
     double t_op[GRAPH_MAX_OPS]; /* each op's device time, for the segments between host syncs */
     double h_op[GRAPH_MAX_OPS]; /* and the host's time dispatching it (none where a graph replays it) */
@@ -152,6 +192,7 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         const double r = op_runs(op);
         syncs += op->sync != 0;
         double t = 0, rescale_t = 0;
+        const char *bound = "memory";
         Component comp = recompute ? COMP_RECOMPUTE : op->comp;
         double e = 0;
         if (op->kind == OP_GEMM) {
@@ -176,6 +217,7 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
                 t /= f > 0 ? f : 1.0;
             }
             c->bound_t[g.bound] += t;
+            bound = bound_name(g.bound);
             t_gemm += t;
             if (grad) {
                 /* row-wise scales in a gradient GEMM: the tensor-wise kernel
@@ -214,6 +256,7 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
             e = r * pwr_link_energy(&x->sys->intra, cc.intra_bytes);
             c->e_inter += r * pwr_link_energy(&x->sys->inter, cc.inter_bytes);
             comp = ep_op ? COMP_EP_COMM : COMP_TP_COMM;
+            bound = "network";
             if (!ep_op)
                 t_coll += t;
         }
@@ -229,6 +272,7 @@ static void cost_list(const Ctx *x, const OpList *l, int recompute, Costs *c)
         if (rescale_t > 0 && h_op[i] > 0)
             h_op[i] += r * host_op; /* each rescale's own dispatch */
         host += h_op[i];
+        trace_op(trace, label, op, comp, (int)r, t_op[i], h_op[i], bound);
     }
     const double device_all = device;
     if (x->tp_overlap > 0 && t_coll > 0) {
@@ -569,12 +613,12 @@ static int step_layout(const Scenario *sc, Ctx *x, Layout *L, Result *r)
 static void blend_dense(const Ctx *x, const Scenario *sc, const Graph *g, Work *w)
 {
     Costs df = {0}, db = {0}, dr = {0}, mix = {0};
-    cost_list(x, &g->dense_fwd, 0, &df);
-    cost_list(x, &g->dense_bwd, 0, &db);
+    cost_list(x, &g->dense_fwd, "dense layer forward", 0, &df);
+    cost_list(x, &g->dense_bwd, "dense layer backward", 0, &db);
     const double w_dense = 0.5 * db.t[COMP_GEMM];
-    cost_list(x, &g->dense_recompute, 1, &db);
+    cost_list(x, &g->dense_recompute, "dense layer recompute", 1, &db);
     if (sc->st.recompute == RECOMPUTE_FULL && sc->st.recompute_layers != 0)
-        cost_list(x, &g->dense_recompute, 1, &dr);
+        cost_list(x, &g->dense_recompute, "dense layer recompute", 1, &dr);
     const double sd = (double)g->layers_dense / (double)g->layers, sm = 1.0 - sd;
     Costs *own[3] = {&w->lf, &w->lb, &w->lr};
     const Costs *dense[3] = {&df, &db, &dr};
@@ -713,22 +757,22 @@ static int step_work(const Scenario *sc, const Ctx *x, const Layout *L, Work *w,
     label(r->dp_tier, sizeof r->dp_tier, "none", NULL);
     label(r->pp_tier, sizeof r->pp_tier, "none", NULL);
     /* One layer, one microbatch. */
-    cost_list(x, &g->layer_fwd, 0, lf);
-    cost_list(x, &g->layer_bwd, 0, lb);
+    cost_list(x, &g->layer_fwd, "layer forward", 0, lf);
+    cost_list(x, &g->layer_bwd, "layer backward", 0, lb);
     /* the weight-gradient GEMMs: half the backward's (dW = X^T dY beside
      * dX = dY W^T, the same FLOPs), the part the split schedules defer */
     w->w_layer = 0.5 * lb->t[COMP_GEMM];
-    cost_list(x, &g->layer_recompute, 1, lb);
+    cost_list(x, &g->layer_recompute, "layer recompute", 1, lb);
     /* lr: the recompute alone (a block recompute leaves it out of some layers) */
     if (sc->st.recompute == RECOMPUTE_FULL && sc->st.recompute_layers != 0)
-        cost_list(x, &g->layer_recompute, 1, lr);
+        cost_list(x, &g->layer_recompute, "layer recompute", 1, lr);
     Costs mf = *lf, mbk = *lb; /* a MoE layer's, for the prediction modules */
     if (g->layers_dense > 0)
         blend_dense(x, sc, g, w);
-    cost_list(x, &g->first_fwd, 0, ff);
-    cost_list(x, &g->first_bwd, 0, fb);
-    cost_list(x, &g->last_fwd, 0, tf);
-    cost_list(x, &g->last_bwd, 0, tb);
+    cost_list(x, &g->first_fwd, "first stage forward", 0, ff);
+    cost_list(x, &g->first_bwd, "first stage backward", 0, fb);
+    cost_list(x, &g->last_fwd, "last stage forward", 0, tf);
+    cost_list(x, &g->last_bwd, "last stage backward", 0, tb);
     {
         CollCost probe;
         net_collective(sys, &x->tp_group, COLL_ALLREDUCE, 1e6, &probe);
@@ -1335,7 +1379,8 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     return step_evaluate_memo(sc, phi, cache, NULL, r);
 }
 
-int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGraphMemo *memo, Result *r)
+static int step_run(const Scenario *sc, double phi, GemmCache *cache, StepGraphMemo *memo, StepTrace *trace,
+                    Result *r)
 {
     /* a stack whose collectives reach another share of a tier's bandwidth
      * than the network template says, or pay more per step
@@ -1357,7 +1402,7 @@ int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGra
         adj.system.pod.alpha_extra = af->comm_alpha_inter;
         af->comm_intra = af->comm_inter = 1.0;
         af->comm_alpha_intra = af->comm_alpha_inter = 0;
-        return step_evaluate_memo(&adj, phi, cache, memo, r); /* the graph: sc's model and strategy */
+        return step_run(&adj, phi, cache, memo, trace, r); /* the graph: sc's model and strategy */
     }
     const System *sys = &sc->system;
     /* the device as the training stack drives it, at the nominal clock and
@@ -1393,7 +1438,8 @@ int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGra
              /* (its topk is each all-to-all's own copies: cost_list) */
              .route = {.experts = sc->model.experts,
                        .groups = sc->model.expert_groups,
-                       .per_token = sc->model.groups_per_token}};
+                       .per_token = sc->model.groups_per_token},
+             .trace = trace};
     Layout L;
     Work w;
     Held h;
@@ -1409,4 +1455,15 @@ int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGra
     step_exchange(sc, x.dev, x.pace, &L, &w, &h, &o, r);
     clock_plan(sc, &x, &L, &w, &h, &o, r);
     return step_finish(sc, &x, &L, &w, &h, &o, r);
+}
+
+int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGraphMemo *memo, Result *r)
+{
+    return step_run(sc, phi, cache, memo, NULL, r);
+}
+
+int step_trace(const Scenario *sc, double phi, GemmCache *cache, StepTrace *t, Result *r)
+{
+    t->n = t->nlisted = 0;
+    return step_run(sc, phi, cache, NULL, t, r);
 }

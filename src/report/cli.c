@@ -14,7 +14,7 @@
 static const char usage_text[] =
     "usage: deepflow run SCENARIOS.csv [-o DIR] [-j THREADS] [--formats xlsx,csv,png,svg] [--top K] "
     "[--quiet] [--force] [--no-wait]\n"
-    "       deepflow eval KEY=VALUE ... [--format text|csv] [--top K]\n"
+    "       deepflow eval KEY=VALUE ... [--format text|csv] [--top K] [--ops]\n"
     "       deepflow templates [KIND [NAME]]\n"
     "       deepflow calibrate MEASURED.csv -o STACK.yaml [--fit KEYS] [--nccl FILE]... [--gemm FILE]\n"
     "       deepflow --help | --version\n";
@@ -46,6 +46,9 @@ static const char help_text[] =
     "                      left out are searched (auto); without one they are 1\n"
     "      --format csv        print the summary header and row instead\n"
     "      --top K             list the search's K best strategies after the breakdown\n"
+    "      --ops               every op of one microbatch as costed, list by list: its\n"
+    "                          runs, shape, device and host time, share and bound;\n"
+    "                          with --format csv the op table, one row an op\n"
     "  templates [KIND]    list the templates (devices, networks, systems, models,\n"
     "                      technology, convergence, frameworks)\n"
     "  templates KIND NAME every parameter of one template, as the loader resolves it\n"

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "batch/run.h"
+#include "par/step.h"
 #include "batch/sensitivity.h"
 #include "io/table.h"
 #include "io/template.h"
@@ -617,6 +618,13 @@ int rpt_calibrate(TemplateDB *db, const CalibrateJob *job);
 /* deepflow eval's printout of one row on stdout (a note on stderr when no
  * global batch was given). */
 void rpt_print_eval(const RunRow *rr);
+
+/* deepflow eval --ops: the ops of one microbatch as the step costed them,
+ * list by list (each op's runs, shape, device and host time, share of its
+ * list's device time, what limits it), as text on stdout, or as CSV on f
+ * (header, then one row an op). */
+void rpt_print_ops(const StepTrace *t);
+void rpt_ops_csv(FILE *f, const StepTrace *t);
 
 /* The command line's texts (cli.c): the usage lines on f; --help on
  * stdout; one template's every parameter as resolved ("# NAME (PATH)", the

@@ -277,3 +277,68 @@ void rpt_command_line(int argc, char **argv, char *out, size_t n)
         out[len] = '\0';
     }
 }
+
+/* An op's shape: a GEMM's batch x m x n x k, a memory-bound op's bytes, a
+ * collective's message. */
+static void op_shape(const StepOpCost *o, char *b, size_t n)
+{
+    char u[64];
+    if (o->kind == OP_GEMM) {
+        if (o->batch > 1)
+            snprintf(b, n, "%lld x %lldx%lldx%lld", (long long)o->batch, (long long)o->m, (long long)o->n,
+                     (long long)o->k);
+        else
+            snprintf(b, n, "%lldx%lldx%lld", (long long)o->m, (long long)o->n, (long long)o->k);
+        return;
+    }
+    unit_format(o->bytes, UNIT_BYTES, u, sizeof u);
+    snprintf(b, n, "%s", u);
+}
+
+void rpt_print_ops(const StepTrace *t)
+{
+    printf("ops          one microbatch, as costed: device and host time over the op's runs, before any "
+           "overlap hides a collective (GEMM shape m x n x k)\n");
+    for (int l = 0; l < t->nlisted; l++) {
+        const char *list = t->listed[l];
+        double dev = 0, host = 0;
+        for (int i = 0; i < t->n; i++)
+            if (t->op[i].list == list) {
+                dev += t->op[i].device_s;
+                host += t->op[i].host_s;
+            }
+        if (dev <= 0 && host <= 0)
+            continue;
+        char d[64], h[64];
+        unit_format(dev, UNIT_TIME, d, sizeof d);
+        unit_format(host, UNIT_TIME, h, sizeof h);
+        printf("  %s: device %s, host %s\n", list, d, h);
+        printf("    %-26s %5s  %-22s %10s %10s %6s  %s\n", "op", "runs", "shape", "device", "host", "share",
+               "bound");
+        for (int i = 0; i < t->n; i++) {
+            const StepOpCost *o = &t->op[i];
+            if (o->list != list)
+                continue;
+            char shape[96];
+            op_shape(o, shape, sizeof shape);
+            unit_format(o->device_s, UNIT_TIME, d, sizeof d);
+            unit_format(o->host_s, UNIT_TIME, h, sizeof h);
+            printf("    %-26s %5d  %-22s %10s %10s %5.1f%%  %s\n", o->name, o->runs, shape, d, h,
+                   dev > 0 ? 100.0 * o->device_s / dev : 0.0, o->bound);
+        }
+    }
+}
+
+void rpt_ops_csv(FILE *f, const StepTrace *t)
+{
+    fputs("list,op,kind,component,runs,batch,m,n,k,bytes,flops,device_s,host_s,bound\n", f);
+    static const char *const kinds[] = {
+        [OP_GEMM] = "gemm", [OP_MEMBOUND] = "memory", [OP_COMM] = "collective"};
+    for (int i = 0; i < t->n; i++) {
+        const StepOpCost *o = &t->op[i];
+        fprintf(f, "%s,%s,%s,%s,%d,%lld,%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%s\n", o->list, o->name,
+                (unsigned)o->kind < sizeof kinds / sizeof kinds[0] && kinds[o->kind] ? kinds[o->kind] : "?",
+                component_name(o->comp), o->runs, (long long)o->batch, (long long)o->m, (long long)o->n,
+                (long long)o->k, o->bytes, o->flops, o->device_s, o->host_s, o->bound);
+    }
+}
