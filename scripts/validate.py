@@ -473,6 +473,51 @@ def evaluate_attention(deepflow, root, out):
     return res
 
 
+# ---- one mixture-of-experts layer (validation/kernels/moe_layer_h100.csv) -----
+
+MOE_LAYER = os.path.join("validation", "kernels", "moe_layer_h100.csv")
+MOE_LAYER_STACKS = {"megatron": "megatron-core", "deepgemm-pt": "pytorch-fsdp-eager"}
+MOE_OPS = ("router", "moe.", "expert_", "swiglu")  # the MoE layer's ops in deepflow's graph
+
+
+def eval_ops(deepflow, root, args, what):
+    """deepflow eval --ops --format csv: the op table of one scenario, which must evaluate."""
+    p = subprocess.run([deepflow, "eval"] + args + ["--ops", "--format", "csv"], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, cwd=root)
+    out = list(csv.DictReader(p.stdout.splitlines()))
+    if p.returncode != 0 or not out:
+        raise SystemExit("validate: %s did not evaluate: %s" % (what, p.stderr.strip()))
+    return out
+
+
+def evaluate_moe_layer(deepflow, root):
+    """[(id, impl, model, n, E, K, pass, predicted ms, measured ms)] for SonicMoE's Figure 14: one MoE
+    layer of T tokens on one H100 under the stack that runs it as the implementation does (Megatron-Core's
+    for Megatron; the eager PyTorch stack's for DeepGEMM's grouped GEMMs with PyTorch's router and
+    gather), balanced routing; a pass's time is its MoE ops' device time, or their host dispatch where
+    that is longer (deepflow eval --ops).  Not fitted, not gated."""
+    with open(os.path.join(root, MOE_LAYER), newline="") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    res = []
+    for r in rows:
+        T, d, n, E, K = (int(r[k]) for k in ("tokens", "hidden", "expert_ffn", "experts", "topk"))
+        args = ["system=dgx-h100", "system.framework=" + MOE_LAYER_STACKS[r["impl"]], "model=mixtral-8x7b",
+                "model.layers=1", "model.seq_len=%d" % T, "model.hidden=%d" % d, "model.heads=%d" % (d // 128),
+                "model.kv_heads=%d" % (d // 128), "model.expert_ffn=%d" % n, "model.experts=%d" % E,
+                "model.experts_per_token=%d" % K, "model.expert_imbalance=1", "devices=1", "tp=1", "pp=1",
+                "ep=1", "microbatch=1", "global_batch=1", "recompute=none", "precision=bf16"]
+        ops = eval_ops(deepflow, root, args, "MoE layer %s" % r["id"])
+        for pas, lst, flops, col in (("forward", "layer forward", 6.0, "fwd_tflops"),
+                                     ("backward", "layer backward", 12.0, "bwd_tflops")):
+            if not r[col]:
+                continue
+            moe = [o for o in ops if o["list"] == lst and o["op"].startswith(MOE_OPS)]
+            t = max(sum(float(o["device_s"]) for o in moe), sum(float(o["host_s"]) for o in moe))
+            work = flops * T * n * d * K
+            res.append((r["id"], r["impl"], r["model"], n, E, K, pas, 1e3 * t, 1e3 * work / (float(r[col]) * 1e12)))
+    return res
+
+
 # ---- pipeline schedules (validation/published/schedules.csv) ------------------
 
 SCOLS = ["scenario", "series", "system", "system.framework", "model", "devices", "tp", "pp", "dp", "microbatch",
@@ -1825,6 +1870,16 @@ def main():
     for kern in sorted({k for _, k, _, _, _ in att}):
         e = [abs(p / m - 1) for _, k, _, p, m in att if k == kern]
         print("  %s: mean |error| %.1f %% over %d shapes" % (kern, 100 * sum(e) / len(e), len(e)))
+    ml = evaluate_moe_layer(deepflow, root)
+    print("\none mixture-of-experts layer on one H100, ms (SonicMoE's Figure 14; %s; balanced routing; "
+          "error = predicted / measured time - 1; not fitted, not gated):" % MOE_LAYER)
+    for rid, impl, model, n, E, K, pas, pred, meas in ml:
+        print("  %-22s %-11s %-4s n %4d E %3d K %2d %-8s predicted %7.2f  measured %7.2f  %+6.1f %%" % (
+            rid, impl, model, n, E, K, pas, pred, meas, 100 * (pred / meas - 1)))
+    for impl in sorted({m[1] for m in ml}):
+        e = [p / m - 1 for _, i, _, _, _, _, _, p, m in ml if i == impl]
+        print("  %s (as %s): mean |error| %.1f %%, signed %+.1f %% over %d passes" % (
+            impl, MOE_LAYER_STACKS[impl], 100 * sum(map(abs, e)) / len(e), 100 * sum(e) / len(e), len(e)))
     fp = evaluate_footprints(deepflow, root)
     print("\npublished training footprints (validation/footprints; energy and carbon, not fitted):")
     for line in footprint_lines(fp):
