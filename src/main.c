@@ -18,6 +18,7 @@
 #include "io/scenario.h"
 #include "io/table.h"
 #include "io/template.h"
+#include "par/step.h"
 #include "report/report.h"
 #include "tech/tech.h"
 
@@ -259,9 +260,9 @@ static void eval_search_unset(const char **kv, int *line, int *n)
 
 /* The ops of the row's step as evaluated (its strategy as the search
  * resolved it, at its clock), or NULL (out of memory). */
-static StepTrace *eval_trace(const RunRow *rr)
+static OpTrace *eval_trace(const RunRow *rr)
 {
-    StepTrace *t = malloc(sizeof *t);
+    OpTrace *t = malloc(sizeof *t);
     if (!t)
         return NULL;
     Scenario sc = rr->sc;
@@ -347,7 +348,7 @@ static int cmd_eval(int argc, char **argv)
             run.top_k = top_k;
             run_evaluate(&run, 1, NULL, NULL);
             rpt_print_warnings(&db, &run);
-            StepTrace *trace = ops && rr->r.status != STATUS_ERROR ? eval_trace(rr) : NULL;
+            OpTrace *trace = ops && rr->r.status != STATUS_ERROR ? eval_trace(rr) : NULL;
             if (!strcmp(format, "csv") && trace) {
                 rpt_ops_csv(stdout, trace); /* with --ops the CSV is the op table */
             } else if (!strcmp(format, "csv")) {

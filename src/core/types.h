@@ -652,6 +652,36 @@ typedef enum {
 
 typedef enum { STATUS_OK, STATUS_OOM, STATUS_ERROR } Status;
 
+/* One op of a step's graph as the step costed it (par/step.h step_trace;
+ * deepflow eval --ops): the list it belongs to, its shape, and its device
+ * and host time over all its runs, before any overlap hides a collective
+ * or the host's excess is charged. */
+typedef struct {
+    const char *list;       /* "layer forward", "layer backward", "layer recompute", "dense layer ...",
+                               "first stage forward/backward", "last stage forward/backward" */
+    const char *name;       /* the graph's name of the op */
+    const char *kind;       /* gemm, memory (memory-bound) or collective */
+    Component comp;         /* as costed: a recomputed op counts as recompute */
+    int runs;               /* its repeats: experts, timesteps, recurrent steps */
+    int64_t batch, m, n, k; /* a GEMM's shape (batch x m x k . k x n); 0 for other ops */
+    double bytes;           /* one run's memory traffic (a memory-bound op) or message (a collective) */
+    double flops;           /* one run's FLOPs */
+    double device_s;        /* the device's time for all runs */
+    double host_s;          /* the host's dispatch time for all runs (0 where a CUDA graph replays it) */
+    const char *bound;      /* a GEMM's limit (compute, L1, L2, HBM, launch), or memory, or network */
+} OpCost;
+
+#define OP_TRACE_LISTS 10
+#define OP_TRACE_MAX   1024
+
+/* The op lists of one microbatch, each list once. */
+typedef struct {
+    OpCost op[OP_TRACE_MAX];
+    int n;
+    const char *listed[OP_TRACE_LISTS]; /* the lists recorded, in the order costed */
+    int nlisted;
+} OpTrace;
+
 /* A derived device's figures as the report's design table shows them (the
  * precision's matrix peak; 0 clock: not derived). */
 typedef struct {

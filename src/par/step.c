@@ -67,7 +67,7 @@ typedef struct {
     int v_near_rc;       /* ... and its status */
     double pace;         /* the slowest device's compute time over the median one's (pace_factor) */
     TokenRoute route;    /* the model's routing, for DeepEP's once-per-destination dispatch */
-    StepTrace *trace;    /* where cost_list records each op (step_trace), or NULL */
+    OpTrace *trace;      /* where cost_list records each op (step_trace), or NULL */
 } Ctx;
 
 /* The fraction of the device's SMs the stack's hidden data- and
@@ -140,47 +140,51 @@ static double attention_rate(const Ctx *x, const char *name)
  * once.  A stack that overlaps tensor-parallel communication with the
  * GEMMs (Megatron-Core's tp_comm_overlap) hides the fraction tp_overlap of
  * the list's collective time, at most the list's GEMM time. */
+_Static_assert(OP_TRACE_MAX >= OP_TRACE_LISTS * GRAPH_MAX_OPS, "an op trace holds every op of every list");
+
 /* The trace to record list `label` into: x's, the first time the list is
  * costed (a list costed twice, the recompute's, is recorded once). */
-static StepTrace *trace_for(const Ctx *x, const char *label)
+static OpTrace *trace_for(const Ctx *x, const char *label)
 {
-    StepTrace *t = x->trace;
+    OpTrace *t = x->trace;
     if (!t)
         return NULL;
     for (int i = 0; i < t->nlisted; i++)
         if (!strcmp(t->listed[i], label))
             return NULL;
-    if (t->nlisted >= STEP_TRACE_LISTS)
+    if (t->nlisted >= OP_TRACE_LISTS)
         return NULL;
     t->listed[t->nlisted++] = label;
     return t;
 }
 
-static void trace_op(StepTrace *t, const char *label, const Op *op, Component comp, int runs, double device_s,
+static void trace_op(OpTrace *t, const char *label, const Op *op, Component comp, int runs, double device_s,
                      double host_s, const char *bound)
 {
-    if (!t || t->n >= STEP_TRACE_MAX)
+    if (!t || t->n >= OP_TRACE_MAX)
         return;
     const int gemm = op->kind == OP_GEMM;
-    t->op[t->n++] = (StepOpCost){.list = label,
-                                 .name = op->name,
-                                 .kind = op->kind,
-                                 .comp = comp,
-                                 .runs = runs,
-                                 .batch = gemm ? op->batch : 0,
-                                 .m = gemm ? op->m : 0,
-                                 .n = gemm ? op->n : 0,
-                                 .k = gemm ? op->k : 0,
-                                 .bytes = op->kind == OP_COMM ? op->comm_bytes : op->bytes,
-                                 .flops = op->flops,
-                                 .device_s = device_s,
-                                 .host_s = host_s,
-                                 .bound = bound};
+    t->op[t->n++] = (OpCost){.list = label,
+                             .name = op->name,
+                             .kind = gemm                  ? "gemm"
+                                     : op->kind == OP_COMM ? "collective"
+                                                           : "memory",
+                             .comp = comp,
+                             .runs = runs,
+                             .batch = gemm ? op->batch : 0,
+                             .m = gemm ? op->m : 0,
+                             .n = gemm ? op->n : 0,
+                             .k = gemm ? op->k : 0,
+                             .bytes = op->kind == OP_COMM ? op->comm_bytes : op->bytes,
+                             .flops = op->flops,
+                             .device_s = device_s,
+                             .host_s = host_s,
+                             .bound = bound};
 }
 
 static void cost_list(const Ctx *x, const OpList *l, const char *label, int recompute, Costs *c)
 {
-    StepTrace *trace = trace_for(x, label);
+    OpTrace *trace = trace_for(x, label);
     double device = 0, host = 0, t_gemm = 0, t_coll = 0;
     double t_op[GRAPH_MAX_OPS]; /* each op's device time, for the segments between host syncs */
     double h_op[GRAPH_MAX_OPS]; /* and the host's time dispatching it (none where a graph replays it) */
@@ -1379,7 +1383,7 @@ int step_evaluate(const Scenario *sc, double phi, GemmCache *cache, Result *r)
     return step_evaluate_memo(sc, phi, cache, NULL, r);
 }
 
-static int step_run(const Scenario *sc, double phi, GemmCache *cache, StepGraphMemo *memo, StepTrace *trace,
+static int step_run(const Scenario *sc, double phi, GemmCache *cache, StepGraphMemo *memo, OpTrace *trace,
                     Result *r)
 {
     /* a stack whose collectives reach another share of a tier's bandwidth
@@ -1462,7 +1466,7 @@ int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGra
     return step_run(sc, phi, cache, memo, NULL, r);
 }
 
-int step_trace(const Scenario *sc, double phi, GemmCache *cache, StepTrace *t, Result *r)
+int step_trace(const Scenario *sc, double phi, GemmCache *cache, OpTrace *t, Result *r)
 {
     t->n = t->nlisted = 0;
     return step_run(sc, phi, cache, NULL, t, r);

@@ -36,38 +36,9 @@ typedef struct {
  * not hold it.  Results are identical. */
 int step_evaluate_memo(const Scenario *sc, double phi, GemmCache *cache, StepGraphMemo *memo, Result *r);
 
-/* One op of the graph as the step costed it (step_trace): the list it
- * belongs to, its shape, and its device and host time over all its runs,
- * before any overlap hides a collective or the host's excess is charged. */
-typedef struct {
-    const char *list; /* "layer forward", "layer backward", "layer recompute", "dense layer ...",
-                         "first stage forward/backward", "last stage forward/backward" */
-    const char *name; /* the graph's name of the op (graph.h) */
-    OpKind kind;
-    Component comp;         /* as costed: a recomputed op counts as recompute */
-    int runs;               /* Op.repeat: experts, timesteps, recurrent steps */
-    int64_t batch, m, n, k; /* a GEMM's shape (batch x m x k . k x n); 0 for other ops */
-    double bytes;           /* one run's memory traffic (a memory-bound op) or message (a collective) */
-    double flops;           /* one run's FLOPs */
-    double device_s;        /* the device's time for all runs */
-    double host_s;          /* the host's dispatch time for all runs (0 where a CUDA graph replays it) */
-    const char *bound;      /* a GEMM's limit (compute, L1, L2, HBM, launch), or memory, or network */
-} StepOpCost;
-
-#define STEP_TRACE_LISTS 10
-#define STEP_TRACE_MAX   (STEP_TRACE_LISTS * GRAPH_MAX_OPS)
-
-/* The op lists of one microbatch (each list once). */
-typedef struct {
-    StepOpCost op[STEP_TRACE_MAX];
-    int n;
-    const char *listed[STEP_TRACE_LISTS]; /* the lists recorded, in the order costed */
-    int nlisted;
-} StepTrace;
-
 /* step_evaluate at the clock phi, recording every op of the scenario's
  * lists into t (caller-owned; its contents are replaced).  r is what
  * step_evaluate gives. */
-int step_trace(const Scenario *sc, double phi, GemmCache *cache, StepTrace *t, Result *r);
+int step_trace(const Scenario *sc, double phi, GemmCache *cache, OpTrace *t, Result *r);
 
 #endif

@@ -10,7 +10,6 @@
 #include <time.h>
 
 #include "batch/run.h"
-#include "par/step.h"
 #include "batch/sensitivity.h"
 #include "io/table.h"
 #include "io/template.h"
@@ -623,8 +622,8 @@ void rpt_print_eval(const RunRow *rr);
  * list by list (each op's runs, shape, device and host time, share of its
  * list's device time, what limits it), as text on stdout, or as CSV on f
  * (header, then one row an op). */
-void rpt_print_ops(const StepTrace *t);
-void rpt_ops_csv(FILE *f, const StepTrace *t);
+void rpt_print_ops(const OpTrace *t);
+void rpt_ops_csv(FILE *f, const OpTrace *t);
 
 /* The command line's texts (cli.c): the usage lines on f; --help on
  * stdout; one template's every parameter as resolved ("# NAME (PATH)", the

@@ -280,10 +280,10 @@ void rpt_command_line(int argc, char **argv, char *out, size_t n)
 
 /* An op's shape: a GEMM's batch x m x n x k, a memory-bound op's bytes, a
  * collective's message. */
-static void op_shape(const StepOpCost *o, char *b, size_t n)
+static void op_shape(const OpCost *o, char *b, size_t n)
 {
     char u[64];
-    if (o->kind == OP_GEMM) {
+    if (!strcmp(o->kind, "gemm")) {
         if (o->batch > 1)
             snprintf(b, n, "%lld x %lldx%lldx%lld", (long long)o->batch, (long long)o->m, (long long)o->n,
                      (long long)o->k);
@@ -295,7 +295,7 @@ static void op_shape(const StepOpCost *o, char *b, size_t n)
     snprintf(b, n, "%s", u);
 }
 
-void rpt_print_ops(const StepTrace *t)
+void rpt_print_ops(const OpTrace *t)
 {
     printf("ops          one microbatch, as costed: device and host time over the op's runs, before any "
            "overlap hides a collective (GEMM shape m x n x k)\n");
@@ -316,7 +316,7 @@ void rpt_print_ops(const StepTrace *t)
         printf("    %-26s %5s  %-22s %10s %10s %6s  %s\n", "op", "runs", "shape", "device", "host", "share",
                "bound");
         for (int i = 0; i < t->n; i++) {
-            const StepOpCost *o = &t->op[i];
+            const OpCost *o = &t->op[i];
             if (o->list != list)
                 continue;
             char shape[96];
@@ -329,15 +329,12 @@ void rpt_print_ops(const StepTrace *t)
     }
 }
 
-void rpt_ops_csv(FILE *f, const StepTrace *t)
+void rpt_ops_csv(FILE *f, const OpTrace *t)
 {
     fputs("list,op,kind,component,runs,batch,m,n,k,bytes,flops,device_s,host_s,bound\n", f);
-    static const char *const kinds[] = {
-        [OP_GEMM] = "gemm", [OP_MEMBOUND] = "memory", [OP_COMM] = "collective"};
     for (int i = 0; i < t->n; i++) {
-        const StepOpCost *o = &t->op[i];
-        fprintf(f, "%s,%s,%s,%s,%d,%lld,%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%s\n", o->list, o->name,
-                (unsigned)o->kind < sizeof kinds / sizeof kinds[0] && kinds[o->kind] ? kinds[o->kind] : "?",
+        const OpCost *o = &t->op[i];
+        fprintf(f, "%s,%s,%s,%s,%d,%lld,%lld,%lld,%lld,%.9g,%.9g,%.9g,%.9g,%s\n", o->list, o->name, o->kind,
                 component_name(o->comp), o->runs, (long long)o->batch, (long long)o->m, (long long)o->n,
                 (long long)o->k, o->bytes, o->flops, o->device_s, o->host_s, o->bound);
     }
