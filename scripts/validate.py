@@ -473,6 +473,33 @@ def evaluate_attention(deepflow, root, out):
     return res
 
 
+# ---- all-reduce on vTrain's A100 nodes (validation/vtrain/allreduce_a100.csv) --
+
+VTRAIN_AR = os.path.join("validation", "vtrain", "allreduce_a100.csv")
+
+
+def evaluate_vtrain_allreduce(deepflow, root):
+    """[(ranks, bytes, predicted us, measured us)]: the tensor-parallel all-reduce of one GPT layer's
+    activations (microbatch 1, hidden 2,048, fp16: sequence = bytes / 4,096) on the vtrain-a100 system
+    and its stack, as deepflow eval --ops costs it, against nccl-tests on that cluster (the mean of its
+    out-of-place and in-place times).  Not fitted, not gated."""
+    with open(os.path.join(root, VTRAIN_AR), newline="") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    res = []
+    for r in rows:
+        p, b = int(r["ranks"]), int(r["bytes"])
+        args = ["system=vtrain-a100", "model=gpt", "model.layers=1", "model.hidden=2048", "model.heads=16",
+                "model.seq_len=%d" % (b // 4096), "model.vocab=50304", "devices=%d" % p, "tp=%d" % p, "pp=1",
+                "microbatch=1", "global_batch=1", "recompute=none", "precision=fp16"]
+        ops = [o for o in eval_ops(deepflow, root, args, "all-reduce of %d bytes on %d ranks" % (b, p))
+               if o["list"] == "layer forward" and o["op"] == "proj.allreduce"]
+        if len(ops) != 1 or int(float(ops[0]["bytes"])) != b:
+            raise SystemExit("validate: no %d-byte all-reduce in the op table of %d ranks" % (b, p))
+        meas = 0.5 * (float(r["time_ns_out_of_place"]) + float(r["time_ns_in_place"])) / 1e3
+        res.append((p, b, 1e6 * float(ops[0]["device_s"]), meas))
+    return res
+
+
 # ---- one mixture-of-experts layer (validation/kernels/moe_layer_h100.csv) -----
 
 MOE_LAYER = os.path.join("validation", "kernels", "moe_layer_h100.csv")
@@ -1870,6 +1897,16 @@ def main():
     for kern in sorted({k for _, k, _, _, _ in att}):
         e = [abs(p / m - 1) for _, k, _, p, m in att if k == kern]
         print("  %s: mean |error| %.1f %% over %d shapes" % (kern, 100 * sum(e) / len(e), len(e)))
+    ar = evaluate_vtrain_allreduce(deepflow, root)
+    print("\nall-reduce inside an A100 node of vTrain's cluster, us (nccl-tests as vTrain ships them; %s; "
+          "error = predicted / measured time - 1; not fitted, not gated):" % VTRAIN_AR)
+    for p, b, pred, meas in ar:
+        print("  %d GPUs %4d MiB  predicted %7.1f  measured %7.1f  %+6.1f %%" % (p, b // 1048576, pred, meas,
+                                                                         100 * (pred / meas - 1)))
+    for p in sorted({a[0] for a in ar}):
+        e = [q / m - 1 for r, _, q, m in ar if r == p]
+        print("  %d GPUs: mean |error| %.1f %%, signed %+.1f %% over %d sizes" % (
+            p, 100 * sum(map(abs, e)) / len(e), 100 * sum(e) / len(e), len(e)))
     ml = evaluate_moe_layer(deepflow, root)
     print("\none mixture-of-experts layer on one H100, ms (SonicMoE's Figure 14; %s; balanced routing; "
           "error = predicted / measured time - 1; not fitted, not gated):" % MOE_LAYER)
