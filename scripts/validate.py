@@ -509,12 +509,7 @@ MOE_OPS = ("router", "moe.", "expert_", "swiglu")  # the MoE layer's ops in deep
 
 def eval_ops(deepflow, root, args, what):
     """deepflow eval --ops --format csv: the op table of one scenario, which must evaluate."""
-    p = subprocess.run([deepflow, "eval"] + args + ["--ops", "--format", "csv"], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, cwd=root)
-    out = list(csv.DictReader(p.stdout.splitlines()))
-    if p.returncode != 0 or not out:
-        raise SystemExit("validate: %s did not evaluate: %s" % (what, p.stderr.strip()))
-    return out
+    return eval_csv(deepflow, root, args + ["--ops"], what)
 
 
 def evaluate_moe_layer(deepflow, root):
@@ -618,14 +613,20 @@ def eval_args(row):
     return [a.strip() for a in row["eval"].split(";") if a.strip()]
 
 
-def eval_one(deepflow, root, args, what):
-    """deepflow eval's result for one scenario (KEY=VALUE arguments), which must evaluate ok."""
+def eval_csv(deepflow, root, args, what, ok=lambda rows: True):
+    """deepflow eval --format csv's rows for one scenario (KEY=VALUE arguments and flags), which must
+    evaluate, with ok(rows) true of them."""
     p = subprocess.run([deepflow, "eval"] + args + ["--format", "csv"], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, cwd=root)
     out = list(csv.DictReader(p.stdout.splitlines()))
-    if p.returncode != 0 or not out or out[0]["status"] != "ok":
+    if p.returncode != 0 or not out or not ok(out):
         raise SystemExit("validate: %s did not evaluate: %s" % (what, p.stderr.strip()))
-    return out[0]
+    return out
+
+
+def eval_one(deepflow, root, args, what):
+    """deepflow eval's result for one scenario (KEY=VALUE arguments), which must evaluate ok."""
+    return eval_csv(deepflow, root, args, what, lambda rows: rows[0]["status"] == "ok")[0]
 
 
 def eval_rows(deepflow, root, path, what):
@@ -1905,8 +1906,7 @@ def main():
                                                                          100 * (pred / meas - 1)))
     for p in sorted({a[0] for a in ar}):
         e = [q / m - 1 for r, _, q, m in ar if r == p]
-        print("  %d GPUs: mean |error| %.1f %%, signed %+.1f %% over %d sizes" % (
-            p, 100 * sum(map(abs, e)) / len(e), 100 * sum(e) / len(e), len(e)))
+        print("  %d GPUs: mean |error| %.1f %%, signed %+.1f %% over %d sizes" % ((p,) + err_stats(e)[:2] + (len(e),)))
     ml = evaluate_moe_layer(deepflow, root)
     print("\none mixture-of-experts layer on one H100, ms (SonicMoE's Figure 14; %s; balanced routing; "
           "error = predicted / measured time - 1; not fitted, not gated):" % MOE_LAYER)
@@ -1916,7 +1916,7 @@ def main():
     for impl in sorted({m[1] for m in ml}):
         e = [p / m - 1 for _, i, _, _, _, _, _, p, m in ml if i == impl]
         print("  %s (as %s): mean |error| %.1f %%, signed %+.1f %% over %d passes" % (
-            impl, MOE_LAYER_STACKS[impl], 100 * sum(map(abs, e)) / len(e), 100 * sum(e) / len(e), len(e)))
+            (impl, MOE_LAYER_STACKS[impl]) + err_stats(e)[:2] + (len(e),)))
     fp = evaluate_footprints(deepflow, root)
     print("\npublished training footprints (validation/footprints; energy and carbon, not fitted):")
     for line in footprint_lines(fp):

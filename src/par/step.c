@@ -128,18 +128,6 @@ static double attention_rate(const Ctx *x, const char *name)
     return f > 0 ? f : 1.0;
 }
 
-/* Cost one op list.  Ops run in order on one stream; the host dispatches
- * them ahead of the device, so the list takes max(device time, ops x host
- * dispatch time): the excess is charged to COMP_HOST.  Ops the stack
- * replays as CUDA graphs (Framework.cuda_graphs) are not dispatched one by
- * one: they count no host time.  An op that repeats
- * r times (Op.repeat) costs r runs: r x its time, energy and link bytes,
- * and r dispatches, or where one host call launches them all from C++ (a
- * grouped GEMM, Op.grouped) one dispatch and a kernel launch
- * (launch_overhead) for each further run; a GEMM's cost is looked up
- * once.  A stack that overlaps tensor-parallel communication with the
- * GEMMs (Megatron-Core's tp_comm_overlap) hides the fraction tp_overlap of
- * the list's collective time, at most the list's GEMM time. */
 _Static_assert(OP_TRACE_MAX >= OP_TRACE_LISTS * GRAPH_MAX_OPS, "an op trace holds every op of every list");
 
 /* The trace to record list `label` into: x's, the first time the list is
@@ -182,6 +170,18 @@ static void trace_op(OpTrace *t, const char *label, const Op *op, Component comp
                              .bound = bound};
 }
 
+/* Cost one op list.  Ops run in order on one stream; the host dispatches
+ * them ahead of the device, so the list takes max(device time, ops x host
+ * dispatch time): the excess is charged to COMP_HOST.  Ops the stack
+ * replays as CUDA graphs (Framework.cuda_graphs) are not dispatched one by
+ * one: they count no host time.  An op that repeats
+ * r times (Op.repeat) costs r runs: r x its time, energy and link bytes,
+ * and r dispatches, or where one host call launches them all from C++ (a
+ * grouped GEMM, Op.grouped) one dispatch and a kernel launch
+ * (launch_overhead) for each further run; a GEMM's cost is looked up
+ * once.  A stack that overlaps tensor-parallel communication with the
+ * GEMMs (Megatron-Core's tp_comm_overlap) hides the fraction tp_overlap of
+ * the list's collective time, at most the list's GEMM time. */
 static void cost_list(const Ctx *x, const OpList *l, const char *label, int recompute, Costs *c)
 {
     OpTrace *trace = trace_for(x, label);
