@@ -154,6 +154,34 @@ static void test_small_messages_take_trees(void **state)
     }
 }
 
+/* NCCL runs its tree for all-reduces only: a reduce-scatter or an
+ * all-gather across nodes is a ring, its p - 1 hops at the NVLink latency
+ * but for the n - 1 node crossings; with one rank a node, PAT's log-step
+ * trees (NCCL 2.23). */
+static void test_gathers_are_rings(void **state)
+{
+    (void)state;
+    System s = dgx();
+    Group g;
+    net_group(&s, 512, 1, &g); /* 64 nodes of 8 */
+    const double b = 1e3;      /* latency-bound */
+    CollCost rs, ag, ar;
+    net_collective(&s, &g, COLL_REDUCESCATTER, b, &rs);
+    net_collective(&s, &g, COLL_ALLGATHER, b, &ag);
+    net_collective(&s, &g, COLL_ALLREDUCE, b, &ar);
+    assert_int_equal(rs.algo, ALGO_RING);
+    assert_int_equal(ag.algo, ALGO_RING);
+    assert_true(ar.algo == ALGO_TREE || ar.algo == ALGO_HIER); /* all-reduces have trees */
+    const double hops = 448 * s.intra.latency_s + 63 * s.inter.latency_s;
+    assert_rel(rs.time_s, hops + 511.0 / 512 * b / (8 * 25e9 * 0.9), 1e-9);
+    assert_rel(ag.time_s, rs.time_s, 1e-12);
+    /* one rank a node: PAT's tree, log2(p) crossings */
+    net_group(&s, 64, 8, &g);
+    net_collective(&s, &g, COLL_REDUCESCATTER, b, &rs);
+    assert_int_equal(rs.algo, ALGO_TREE);
+    assert_rel(rs.time_s, 6 * s.inter.latency_s + 63.0 / 64 * b / (25e9 * 0.9), 1e-9);
+}
+
 static void test_hierarchical(void **state)
 {
     (void)state;
@@ -424,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_ports_are_shared),
         cmocka_unit_test(test_pods),
         cmocka_unit_test(test_small_messages_take_trees),
+        cmocka_unit_test(test_gathers_are_rings),
         cmocka_unit_test(test_hierarchical),
         cmocka_unit_test(test_direct_topologies),
         cmocka_unit_test(test_busbw_curve),

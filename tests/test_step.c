@@ -168,12 +168,12 @@ static void test_dp_exchange(void **state)
     dp_fixture(&sys, &g);
     const double p = 2e9;
     DpExchange ar, z1, z3, z3e, z1e, z3k;
-    comm_dp_exchange(&sys, &g, p, 0, 16, 0, 0, 2, 4, 0, 0, &ar);
-    comm_dp_exchange(&sys, &g, p, 1, 16, 0, 0, 2, 4, 0, 0, &z1);
-    comm_dp_exchange(&sys, &g, p, 3, 16, 0, 0, 2, 4, 0, 0, &z3);
-    comm_dp_exchange(&sys, &g, p, 3, 16, 1, 0, 2, 4, 0, 0, &z3e);
-    comm_dp_exchange(&sys, &g, p, 1, 16, 1, 0, 2, 4, 0, 0, &z1e);
-    comm_dp_exchange(&sys, &g, p, 3, 16, 0, 1, 2, 4, 0, 0, &z3k);
+    comm_dp_exchange(&sys, &g, p, 0, 16, 0, 0, 2, 4, 0, 0, 1, &ar);
+    comm_dp_exchange(&sys, &g, p, 1, 16, 0, 0, 2, 4, 0, 0, 1, &z1);
+    comm_dp_exchange(&sys, &g, p, 3, 16, 0, 0, 2, 4, 0, 0, 1, &z3);
+    comm_dp_exchange(&sys, &g, p, 3, 16, 1, 0, 2, 4, 0, 0, 1, &z3e);
+    comm_dp_exchange(&sys, &g, p, 1, 16, 1, 0, 2, 4, 0, 0, 1, &z1e);
+    comm_dp_exchange(&sys, &g, p, 3, 16, 0, 1, 2, 4, 0, 0, 1, &z3k);
     CollCost c;
     net_collective(&sys, &g, COLL_ALLREDUCE, p * 4, &c);
     assert_rel(ar.time_s, c.time_s, 1e-15);
@@ -222,17 +222,38 @@ static void test_dp_exchange(void **state)
     assert_rel(comm_hidden(5, 0.9, 4, 0.2), 4 - 0.4, 1e-12);
     assert_rel(comm_hidden(10, 0.9, 4, 1), 0, 0);
     assert_rel(comm_overlap_cost(3, 4, 0), 0, 0);
-    /* ZeRO-3's gathers (8 of the 10 s), prefetched a layer ahead: all but
-     * the first of 4 layers' (6 s) hide under the compute, the rest (2 s)
-     * under the last backward */
+    /* ZeRO-3's gathers (8 of the 10 s), prefetched a layer ahead
+     * (continuous: no bucket counts): all but the first of 4 layers'
+     * (6 s) hide under the compute, of the 2 s of gradients what the 1 s
+     * backward covers */
     DpExchange ex = {.time_s = 10, .gather_s = 8};
-    assert_rel(comm_dp_hidden_step(&ex, 0.9, 1, 100, 4, 0), 1 + 0.9 * 6, 1e-15);
-    assert_rel(comm_dp_hidden_step(&ex, 0.9, 1, 3, 4, 0), 1 + 2, 1e-15); /* the compute is the window */
-    assert_rel(comm_dp_hidden_step(&ex, 0.9, 1, 100, 1, 0), 1, 1e-15);   /* one layer: nothing ahead */
-    assert_rel(comm_dp_hidden_step(&ex, 0, 1, 100, 4, 0), 0, 0);
-    ex.gather_s = 0; /* no ZeRO-3: the exchange under the last backward, as before */
-    assert_rel(comm_dp_hidden_step(&ex, 0.9, 4, 100, 4, 0), comm_hidden(10, 0.9, 4, 0), 0);
-    assert_rel(comm_dp_hidden_step(&ex, 0.9, 100, 100, 4, 0.2), comm_hidden(10, 0.9, 100, 0.2), 0);
+    assert_rel(comm_dp_hidden_step(&ex, 1, 1, 0, 100, 4, 0), 1 + 6, 1e-15);
+    assert_rel(comm_dp_hidden_step(&ex, 0.9, 1, 0, 100, 4, 0), 0.9 + 0.9 * 6, 1e-15);
+    assert_rel(comm_dp_hidden_step(&ex, 1, 1, 0, 3, 4, 0), 1 + 2, 1e-15); /* the compute is the window */
+    assert_rel(comm_dp_hidden_step(&ex, 1, 1, 0, 100, 1, 0), 1, 1e-15);   /* one layer: nothing ahead */
+    assert_rel(comm_dp_hidden_step(&ex, 0, 1, 0, 100, 4, 0), 0, 0);
+    /* as 4 collectives a pass (gather_units 8 over 2 passes) under 3 s:
+     * 1 s each against 3/8 s of compute between them falls behind */
+    ex.gather_units = 8;
+    assert_rel(comm_dp_hidden_step(&ex, 1, 1, 0, 4, 4, 0), 1 + (8 - (1 + 7 * (1 - 3.0 / 8))), 1e-12);
+    ex.gather_s = 0; /* no ZeRO-3: the gradients under the last backward */
+    assert_rel(comm_dp_hidden_step(&ex, 1, 4, 0, 100, 4, 0), 4, 1e-15);
+    assert_rel(comm_dp_hidden_step(&ex, 1, 100, 0, 100, 4, 0.2), comm_hidden(10, 1, 100, 0.2), 0);
+    /* in 5 buckets of 2 s: the last one shows when the 20 s backward
+     * makes one every 4 s; under a 5 s backward the queue falls behind:
+     * 2 + 4 x (2 - 1) = C - W + W / n */
+    ex.buckets = 5;
+    assert_rel(comm_bucket_exposed(10, 5, 20), 2, 1e-15);
+    assert_rel(comm_bucket_exposed(10, 5, 5), 6, 1e-15);
+    assert_rel(comm_bucket_exposed(10, 1, 100), 10, 0); /* one collective: after the backward */
+    assert_rel(comm_bucket_exposed(10, 0, 4), 6, 0);    /* continuous */
+    assert_rel(comm_bucket_exposed(10, 0, 100), 0, 0);
+    assert_rel(comm_dp_hidden_step(&ex, 1, 20, 0, 100, 4, 0), 8, 1e-15);
+    assert_rel(comm_dp_hidden_step(&ex, 0.5, 20, 0, 100, 4, 0), 4, 1e-15); /* half of what it could */
+    /* ZeRO-1/2's weight gathers wait for the next forward, bucket by bucket */
+    ex.allgather_s = 4;
+    assert_rel(comm_dp_hidden_step(&ex, 1, 20, 20, 100, 4, 0),
+               (6 - comm_bucket_exposed(6, 5, 20)) + (4 - comm_bucket_exposed(4, 5, 20)), 1e-15);
 }
 
 /* The whole step: the bubble is (pp - 1) / (v m) of the stage work (the

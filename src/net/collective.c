@@ -310,20 +310,31 @@ static void collective(const System *sys, const Group *g, Collective c, double b
     double bw = fmin(inter_bw, intra_bw);
     double wire = frac * bytes;
     double alpha = fmax(xn->latency_s, g->per_node > 1 ? sys->intra.latency_s : 0) + xn->alpha_extra;
-    double steps_ring = c == COLL_ALLREDUCE ? 2.0 * (p - 1) : (double)(p - 1);
-    double ring = steps_ring * alpha + wire / bw;
+    /* A ring's p - 1 hops (twice for an all-reduce) cross the scale-out
+     * tier only between nodes: n - 1 of them a pass, the others inside a
+     * node at its own latency (NCCL's ring latency: nInterSteps network
+     * hops, the rest NVLink ones [NCCLtune]). */
+    const double passes = c == COLL_ALLREDUCE ? 2.0 : 1.0;
+    const double hops_x = passes * (g->nodes - 1), hops_in = passes * (p - 1) - hops_x;
+    const double alpha_in = (g->per_node > 1 ? sys->intra.latency_s : xn->latency_s) + sys->intra.alpha_extra;
+    double ring = hops_x * (xn->latency_s + xn->alpha_extra) + hops_in * alpha_in + wire / bw;
     double tree = INFINITY;
-    if (c != COLL_ALLTOALL) {
-        double st = (c == COLL_ALLREDUCE ? 2.0 : 1.0) * ceil(log2((double)p));
+    /* (a switched fabric's collectives are NCCL's; a torus's its own) */
+    const int nccl = xn->topology == TOPO_SWITCHED;
+    if (c == COLL_ALLREDUCE || g->per_node == 1 || (!nccl && c != COLL_ALLTOALL)) {
+        /* NCCL's tree runs all-reduces only; reduce-scatters and
+         * all-gathers across nodes are rings, but for PAT's log-step
+         * trees with one rank a node (NCCL 2.23) [NCCLenv: NCCL_ALGO] */
+        double st = passes * ceil(log2((double)p));
         tree = st * alpha + wire / bw;
-    } else if (xn->topology != TOPO_SWITCHED) {
+    } else if (c == COLL_ALLTOALL && xn->topology != TOPO_SWITCHED) {
         ring = net_tier_time(xn, c, bytes, p, ALGO_RING, share);
     }
     /* Hierarchical (Jia et al. 2018; NCCL's NVLS/tree-of-rings): reduce-
      * scatter inside the node, the collective across nodes on 1/g of the
      * data by each of the g ranks on its own port, all-gather inside. */
     double hier = INFINITY;
-    if (g->per_node > 1 && c != COLL_ALLTOALL) {
+    if (g->per_node > 1 && (c == COLL_ALLREDUCE || (!nccl && c != COLL_ALLTOALL))) {
         const int n = g->nodes, k = g->per_node;
         double in = 0;
         if (c == COLL_ALLREDUCE)

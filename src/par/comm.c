@@ -6,12 +6,15 @@
 
 void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, int sync_each, int keep,
                       double weight_bytes, double grad_bytes, double sparse_params, double sparse_bytes,
-                      DpExchange *out)
+                      double buckets, DpExchange *out)
 {
     CollCost c1, c2, c3;
     memset(&c2, 0, sizeof c2);
     memset(&c3, 0, sizeof c3);
-    double t, n3 = 0, n1 = 1;
+    /* each bucket its own collective, paying the group's latency once:
+     * time and bytes of the nb of them */
+    const double nb = buckets >= 1.0 ? buckets : 1.0;
+    double t, n3 = 0, n1 = 1, ag = 0;
     if (zero >= 1) {
         /* ZeRO >= 1: reduce-scatter the gradients; ZeRO-1 and 2 then
          * all-gather the updated 16-bit weights, ZeRO-3 (and FSDP) keeps
@@ -20,20 +23,21 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
          * layer's weights where it runs, never after the step); kept
          * gathered from the first forward to the last backward (keep:
          * reshard_after_forward no), once a step */
-        net_collective(sys, g, COLL_REDUCESCATTER, p * grad_bytes, &c1);
+        net_collective(sys, g, COLL_REDUCESCATTER, p * grad_bytes / nb, &c1);
         if (zero < 3)
-            net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes, &c2);
-        t = c1.time_s + c2.time_s;
+            net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes / nb, &c2);
+        ag = nb * c2.time_s;
+        t = nb * c1.time_s + ag;
         if (zero == 3) {
-            net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes, &c3);
+            net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes / nb, &c3);
             n3 = keep ? 1.0 : 2.0 * m;
-            t += n3 * c3.time_s;
+            t += n3 * nb * c3.time_s;
             /* FSDP2 reduce-scatters every backward unless told not to
              * (set_requires_gradient_sync: "gradient accumulation *without
              * communication*"): the m - 1 earlier microbatches' too */
             if (sync_each && m > 1) {
                 n1 = (double)m;
-                t += (n1 - 1.0) * c1.time_s;
+                t += (n1 - 1.0) * nb * c1.time_s;
             }
         }
     } else if (sparse_params > 0) {
@@ -41,21 +45,27 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
          * receives every other's rows), or densified when that is cheaper
          * (Horovod's sparse_as_dense) */
         CollCost dense;
-        net_collective(sys, g, COLL_ALLREDUCE, (p - sparse_params) * grad_bytes, &c1);
+        net_collective(sys, g, COLL_ALLREDUCE, (p - sparse_params) * grad_bytes / nb, &c1);
         net_collective(sys, g, COLL_ALLGATHER, sparse_bytes * g->p, &c2);
         net_collective(sys, g, COLL_ALLREDUCE, sparse_params * grad_bytes, &dense);
         if (dense.time_s < c2.time_s)
             c2 = dense;
-        t = c1.time_s + c2.time_s;
+        t = nb * c1.time_s + c2.time_s;
+        c2.time_s /= nb; /* (counted below as nb of them) */
+        c2.intra_bytes /= nb;
+        c2.inter_bytes /= nb;
     } else {
-        net_collective(sys, g, COLL_ALLREDUCE, p * grad_bytes, &c1);
-        t = c1.time_s;
+        net_collective(sys, g, COLL_ALLREDUCE, p * grad_bytes / nb, &c1);
+        t = nb * c1.time_s;
     }
     out->time_s = t;
-    out->intra_bytes = n1 * c1.intra_bytes + c2.intra_bytes + n3 * c3.intra_bytes;
-    out->inter_bytes = n1 * c1.inter_bytes + c2.inter_bytes + n3 * c3.inter_bytes;
+    out->intra_bytes = nb * (n1 * c1.intra_bytes + c2.intra_bytes + n3 * c3.intra_bytes);
+    out->inter_bytes = nb * (n1 * c1.inter_bytes + c2.inter_bytes + n3 * c3.inter_bytes);
     out->first = c1;
-    out->gather_s = n3 * c3.time_s + (n1 - 1.0) * c1.time_s;
+    out->gather_s = nb * (n3 * c3.time_s + (n1 - 1.0) * c1.time_s);
+    out->allgather_s = zero >= 1 && zero < 3 ? ag : 0.0;
+    out->buckets = buckets;
+    out->gather_units = nb * (n3 + n1 - 1.0);
 }
 
 double comm_overlap_cost(double comm_s, double compute_s, double lost)
@@ -77,12 +87,42 @@ double comm_hidden(double comm_s, double overlap, double window_s, double lost)
     return hidden - comm_overlap_cost(under, window_s, lost);
 }
 
-double comm_dp_hidden_step(const DpExchange *ex, double overlap, double backward_s, double compute_s,
-                           double layers, double lost)
+double comm_bucket_exposed(double comm_s, double buckets, double window_s)
 {
-    const double tail = comm_hidden(ex->time_s - ex->gather_s, overlap, backward_s, lost);
-    const double ahead = layers > 1 ? ex->gather_s * (1.0 - 1.0 / layers) : 0.0;
-    return tail + comm_hidden(ahead, overlap, fmax(0.0, compute_s - tail), lost);
+    if (!(comm_s > 0))
+        return 0.0;
+    if (!(buckets >= 1.0)) /* continuous: all of it that fits the window */
+        return fmax(0.0, comm_s - window_s);
+    const double n = buckets, c = comm_s / n;
+    return fmin(comm_s, c + fmax(0.0, (n - 1.0) * (c - window_s / n)));
+}
+
+/* hidden of comm_s (issued as buckets collectives, floor exposed at
+ * least) under window_s: the share overlap of what the buckets' timeline
+ * leaves hideable, less what the compute loses to the collectives */
+static double bucket_hidden(double comm_s, double buckets, double floor, double overlap, double window_s,
+                            double lost)
+{
+    if (!(comm_s > 0) || !(overlap > 0))
+        return 0.0;
+    const double can = comm_s - fmax(floor, comm_bucket_exposed(comm_s, buckets, window_s));
+    return comm_hidden(comm_s, overlap * fmax(0.0, can) / comm_s, window_s, lost);
+}
+
+double comm_dp_hidden_step(const DpExchange *ex, double overlap, double backward_s, double forward_s,
+                           double compute_s, double layers, double lost)
+{
+    /* the gradients' buckets under the last backward; ZeRO-1/2's weight
+     * all-gathers, bucket by bucket, under the next step's first forward
+     * (Megatron-Core's overlap_param_gather) */
+    const double grads = ex->time_s - ex->gather_s - ex->allgather_s;
+    const double tail = bucket_hidden(grads, ex->buckets, 0.0, overlap, backward_s, lost) +
+                        bucket_hidden(ex->allgather_s, ex->buckets, 0.0, overlap, forward_s, lost);
+    /* ZeRO-3's gathers, a layer's at a time, each prefetched under the
+     * layer before it: the first layer's of each pass shows */
+    const double units = ex->gather_units;
+    const double first = layers > 1 ? ex->gather_s / layers : ex->gather_s;
+    return tail + bucket_hidden(ex->gather_s, units, first, overlap, fmax(0.0, compute_s - tail), lost);
 }
 
 double comm_cp_chunk(const Model *m, int tp, int cp, int microbatch, Precision p)

@@ -114,13 +114,16 @@ typedef struct {
     double time_s;                   /* the whole exchange, before overlap */
     double intra_bytes, inter_bytes; /* per device */
     CollCost first;                  /* the gradient collective (its tier names the dp tier) */
-    double gather_s; /* of time_s, ZeRO-3's weight all-gathers (of every microbatch, or the step's one)
-                        and the reduce-scatters of all but the last (sync_each): under the microbatches'
-                        compute */
+    double gather_s;     /* of time_s, ZeRO-3's weight all-gathers (of every microbatch, or the step's one)
+                            and the reduce-scatters of all but the last (sync_each): under the microbatches'
+                            compute */
+    double allgather_s;  /* of time_s, ZeRO-1/2's weight all-gathers after the step */
+    double buckets;      /* the collectives each part of the exchange is issued as (0: continuous) */
+    double gather_units; /* the collectives gather_s is issued as */
 } DpExchange;
 void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, long m, int sync_each, int keep,
                       double weight_bytes, double grad_bytes, double sparse_params, double sparse_bytes,
-                      DpExchange *out);
+                      double buckets, DpExchange *out);
 
 /* What hiding a collective of comm_s under compute of compute_s costs the
  * compute when the collective's kernels take the fraction lost of the
@@ -145,8 +148,17 @@ double comm_hidden(double comm_s, double overlap, double window_s, double lost);
  * microbatch's, or where the weights stay gathered the first forward;
  * less what the first part takes of it), all but the first layer's of
  * each pass (layers: the device's). */
-double comm_dp_hidden_step(const DpExchange *ex, double overlap, double backward_s, double compute_s,
-                           double layers, double lost);
+double comm_dp_hidden_step(const DpExchange *ex, double overlap, double backward_s, double forward_s,
+                           double compute_s, double layers, double lost);
+
+/* The part of comm_s, issued as buckets equal collectives that become
+ * ready one by one over a window of window_s (gradient buckets over the
+ * backward pass, weight buckets ahead of the forward) and run one at a
+ * time, that shows after the window: the last bucket's own collective, and
+ * what the earlier ones fall behind when one takes longer than the compute
+ * between two buckets: c + max(0, (n - 1)(c - W / n)), c = comm_s / n;
+ * with buckets < 1 (continuous, the ideal stack) max(0, comm_s - W). */
+double comm_bucket_exposed(double comm_s, double buckets, double window_s);
 
 /* Context parallelism's ring (Liu et al. 2023, Ring Attention; as
  * Megatron-Core runs it): the bytes of one ring step, the K and V of one

@@ -1091,6 +1091,26 @@ static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const He
 /* Exchange (stage 5): the data-parallel gradient exchange, partly hidden
  * under the backward passes, and the optimizer step over the local
  * (ZeRO-sharded) parameters. */
+
+/* The collectives a data-parallel exchange of p parameters is issued as:
+ * ZeRO-3 one a layer (FSDP's units); a stack with a bucket size buckets
+ * of max(dp_bucket, dp_bucket_per_rank x the group's ranks) parameters
+ * (Megatron-Core's max(40M, 1M x dp)); without one, ZeRO-1/2 one a layer
+ * (FSDP's SHARD_GRAD_OP units) and an all-reduce one collective, or for
+ * the ideal stack (everything hidden, no host time) none: continuous
+ * (comm_bucket_exposed). */
+static double dp_buckets(const Framework *fw, int zero, double p, int ranks, double layers)
+{
+    const double size = fmax(fw->dp_bucket, fw->dp_bucket_per_rank * ranks);
+    if (zero >= 3)
+        return fmax(1.0, layers);
+    if (size > 0)
+        return fmax(1.0, ceil(p / size));
+    if (fw->dp_overlap >= 1.0 && fw->host_op_s <= 0)
+        return 0.0; /* the ideal stack's is continuous */
+    return zero >= 1 ? fmax(1.0, layers) : 1.0;
+}
+
 static void step_exchange(const Scenario *sc, const Device *dev, double pace, const Layout *L, const Work *w,
                           const Held *h, Pipe *o, Result *r)
 {
@@ -1138,15 +1158,17 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
         /* the experts' share over the ranks that hold the same experts */
         const double p_shared = ep > 1 ? p_dev - p_exp : p_dev;
         comm_dp_exchange(sys, &L->dp_group, p_shared, sc->st.zero, m_micro, sync_each, keep, wb, gb,
-                         sp_params, sp_bytes, &ex);
+                         sp_params, sp_bytes, dp_buckets(fw, sc->st.zero, p_shared, dpc, lps), &ex);
         if (ep > 1 && p_exp > 0 && L->edp_group.p > 1) {
             DpExchange ee;
             comm_dp_exchange(sys, &L->edp_group, p_exp, sc->st.zero, m_micro, sync_each, keep, wb, gb, 0, 0,
-                             &ee);
+                             dp_buckets(fw, sc->st.zero, p_exp, L->edp_group.p, lps), &ee);
             ex.time_s += ee.time_s;
             ex.intra_bytes += ee.intra_bytes;
             ex.inter_bytes += ee.inter_bytes;
             ex.gather_s += ee.gather_s;
+            ex.allgather_s += ee.allgather_s;
+            ex.buckets = fmax(ex.buckets, ee.buckets);
         }
         step->inter_bytes += ex.inter_bytes;
         step->intra_bytes += ex.intra_bytes;
@@ -1158,8 +1180,8 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
         const double ahead_s =
             keep ? fmax(0.0, t_stage - t_b_last) + (sync_each ? (m_micro - 1.0) * t_stage : 0.0)
                  : (double)m_micro * t_stage;
-        const double hidden =
-            comm_dp_hidden_step(&ex, fw->dp_overlap, t_b_last, ahead_s, lps, comm_lost(sys));
+        const double hidden = comm_dp_hidden_step(
+            &ex, fw->dp_overlap, t_b_last, fmax(0.0, t_stage - t_b_last), ahead_s, lps, comm_lost(sys));
         step->t[COMP_DP_COMM] = ex.time_s - hidden;
         const double f_exposed = ex.time_s > 0 ? (ex.time_s - hidden) / ex.time_s : 1.0;
         step->e[COMP_DP_COMM] = f_exposed * pwr_link_energy(&sys->intra, ex.intra_bytes);
