@@ -44,8 +44,9 @@ static const char *const assumptions[] = {
     "Pipeline: 1F1B schedule, bubble fraction (pp - 1) / (interleave x microbatches) (Narayanan et al. "
     "2021).",
     "Collectives: alpha-beta cost on the network tier they cross; ring all-reduce moves 2(p - 1)/p of the "
-    "data; tensor- and data-parallel communication is hidden under compute only as far as the training "
-    "stack's tp_overlap and dp_overlap say.",
+    "data; tensor-parallel communication is hidden under the GEMMs as far as the training stack's "
+    "tp_overlap says; the data-parallel exchange runs as the stack's buckets, one collective each, and "
+    "what shows is the last bucket and any the backward pass cannot keep up with.",
     "The training stack (templates/frameworks) is what a competent team runs on the hardware's generation: "
     "its GEMM efficiency and host overhead are fitted on public measurements; 'ideal' is an upper bound, not "
     "a prediction.",
