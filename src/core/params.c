@@ -303,12 +303,13 @@ static const ParamDef framework_defs[] = {
     PD(Framework, "tp_overlap", tp_overlap, UNIT_FRACTION, 0, 1, 0, 0,
        "fraction of tensor-parallel communication hidden under GEMMs"),
     PD(Framework, "dp_overlap", dp_overlap, UNIT_FRACTION, 0, 1, 0, 0,
-       "the most of the data-parallel exchange the stack hides (the gradients under the last backward "
-       "pass, ZeRO-1/2's weight gathers under the next forward); its buckets' timeline may leave less"),
+       "the share of what its buckets' timeline leaves hideable that the stack hides (the gradients "
+       "under the last backward pass, ZeRO-1/2's weight gathers under the next forward): 1 each bucket "
+       "as soon as it is ready, 0 the exchange after the backward pass"),
     PD(Framework, "dp_bucket", dp_bucket, UNIT_NUMBER, 0, 1e12, 0, 0,
        "parameters in one gradient bucket, each bucket its own collective (Megatron-Core 40M, PyTorch "
-       "DDP 25 MB of fp32 gradients, 6.5M); 0: the whole exchange one collective; ZeRO-3 one a layer (FSDP's "
-       "units)"),
+       "DDP 25 MB of fp32 gradients, 6.5M); 0: an all-reduce one collective, ZeRO-1/2 one a layer; "
+       "ZeRO-3 always one a layer (FSDP's units)"),
     PD(Framework, "dp_bucket_per_rank", dp_bucket_per_rank, UNIT_NUMBER, 0, 1e12, 0, 0,
        "parameters a bucket grows by per data-parallel rank (Megatron-Core: max(40M, 1M x dp))"),
     PB(Framework, "pp_overlap", pp_overlap, 0,
