@@ -302,6 +302,39 @@ static void test_step_schedule(void **state)
                 (r3.comp_time_s[COMP_DP_COMM] + r3.comp_time_s[COMP_DP_HIDDEN]) / 50);
 }
 
+/* The stack's gradient buckets, one microbatch a step across 8 nodes:
+ * one bucket runs after the backward pass, all of it shown; Megatron-Core's
+ * 40M buckets hide all but the last behind it, but each pays the ring's
+ * latency; the ideal stack's continuous exchange shows the least. */
+static void test_dp_buckets(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {"system=dgx-h100", "model=llama2-7b", "devices=64", "global_batch=64",
+                                     "microbatch=1",    "zero=1",          "tp=1",       "precision=bf16"};
+    Scenario sc;
+    build_scenario(&sc, kv, sizeof kv / sizeof kv[0]);
+    sc.st.pp = 1;
+    Framework *fw = &sc.system.framework;
+    fw->dp_overlap = 1;
+    fw->dp_bucket_per_rank = 0;
+    fw->dp_bucket = 1e12; /* one bucket */
+    Result one, many, endless;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &one), 0);
+    assert_true(one.comp_time_s[COMP_DP_COMM] > 0);
+    assert_rel(one.comp_time_s[COMP_DP_HIDDEN], 0, 0);
+    fw->dp_bucket = 40e6;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &many), 0);
+    const double all_many = many.comp_time_s[COMP_DP_COMM] + many.comp_time_s[COMP_DP_HIDDEN];
+    assert_true(many.comp_time_s[COMP_DP_COMM] < 0.5 * one.comp_time_s[COMP_DP_COMM]);
+    /* 169 buckets' latencies: more time in all than the one collective's */
+    assert_true(all_many > one.comp_time_s[COMP_DP_COMM]);
+    /* at least the last bucket's reduce-scatter shows */
+    assert_true(many.comp_time_s[COMP_DP_COMM] > all_many / 169 / 2);
+    fw->dp_continuous = 1;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &endless), 0);
+    assert_true(endless.comp_time_s[COMP_DP_COMM] < many.comp_time_s[COMP_DP_COMM]);
+}
+
 /* The data-parallel exchange of a step, hidden or not, with the stack's
  * grad_sync_each as given. */
 static double dp_with_sync(Scenario *sc, int each, Result *r)
@@ -1196,6 +1229,7 @@ int main(void)
         cmocka_unit_test(test_activations),
         cmocka_unit_test(test_dp_exchange),
         cmocka_unit_test(test_step_schedule),
+        cmocka_unit_test(test_dp_buckets),
         cmocka_unit_test(test_grad_sync_each),
         cmocka_unit_test(test_strategy_value),
         cmocka_unit_test(test_context_parallel),

@@ -312,6 +312,9 @@ static const ParamDef framework_defs[] = {
        "ZeRO-3 always one a layer (FSDP's units)"),
     PD(Framework, "dp_bucket_per_rank", dp_bucket_per_rank, UNIT_NUMBER, 0, 1e12, 0, 0,
        "parameters a bucket grows by per data-parallel rank (Megatron-Core: max(40M, 1M x dp))"),
+    PB(Framework, "dp_continuous", dp_continuous, 0,
+       "an upper bound: the exchange hides as if in endless small buckets, all of it that the compute "
+       "covers (the ideal stack); no: the stack's buckets, each its own collective"),
     PB(Framework, "pp_overlap", pp_overlap, 0,
        "an interleaved pipeline's stage sends run on their own stream under the next chunk's compute "
        "(Megatron-Core's overlap_p2p_comm); no: each blocks its stage (batch_p2p_comm); no effect on 1F1B"),

@@ -300,6 +300,7 @@ typedef struct {
     double tp_overlap; /* fraction of tensor-parallel communication hidden under GEMMs */
     double dp_overlap; /* fraction of DP gradient communication hidden under backward */
     double dp_bucket, dp_bucket_per_rank; /* parameters a gradient bucket holds (+ per DP rank) */
+    int dp_continuous;                    /* the exchange hides as if in endless small buckets (ideal) */
     int pp_overlap;    /* interleaved pipelines: stage sends on their own stream under the next chunk */
     double comm_intra; /* multiple of the intra tier's efficiency the stack's collectives reach */
     double comm_inter; /* the same for the inter-node and pod tiers */

@@ -65,7 +65,7 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
     out->gather_s = nb * (n3 * c3.time_s + (n1 - 1.0) * c1.time_s);
     out->allgather_s = zero >= 1 && zero < 3 ? ag : 0.0;
     out->buckets = buckets;
-    out->gather_units = nb * (n3 + n1 - 1.0);
+    out->gather_units = buckets >= 1.0 ? nb * (n3 + n1 - 1.0) : 0.0; /* 0: continuous */
 }
 
 double comm_overlap_cost(double comm_s, double compute_s, double lost)

@@ -1088,28 +1088,28 @@ static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const He
     stage_sends(sc, L, g, m_micro, dual_exposed, fmax(0.0, t_stage - o->t_b_last), o->t_b_last, step, r);
 }
 
-/* Exchange (stage 5): the data-parallel gradient exchange, partly hidden
- * under the backward passes, and the optimizer step over the local
- * (ZeRO-sharded) parameters. */
-
 /* The collectives a data-parallel exchange of p parameters is issued as:
  * ZeRO-3 one a layer (FSDP's units); a stack with a bucket size buckets
  * of max(dp_bucket, dp_bucket_per_rank x the group's ranks) parameters
  * (Megatron-Core's max(40M, 1M x dp)); without one, ZeRO-1/2 one a layer
- * (FSDP's SHARD_GRAD_OP units) and an all-reduce one collective, or for
- * the ideal stack (everything hidden, no host time) none: continuous
- * (comm_bucket_exposed). */
+ * (FSDP's SHARD_GRAD_OP units) and an all-reduce one collective; for a
+ * stack that hides it as if in endless small buckets (dp_continuous, the
+ * ideal one) none (comm_bucket_exposed's continuous case). */
 static double dp_buckets(const Framework *fw, int zero, double p, int ranks, double layers)
 {
     const double size = fmax(fw->dp_bucket, fw->dp_bucket_per_rank * ranks);
+    if (fw->dp_continuous)
+        return 0.0;
     if (zero >= 3)
         return fmax(1.0, layers);
     if (size > 0)
         return fmax(1.0, ceil(p / size));
-    if (fw->dp_overlap >= 1.0 && fw->host_op_s <= 0)
-        return 0.0; /* the ideal stack's is continuous */
     return zero >= 1 ? fmax(1.0, layers) : 1.0;
 }
+
+/* Exchange (stage 5): the data-parallel gradient exchange, partly hidden
+ * under the backward passes, and the optimizer step over the local
+ * (ZeRO-sharded) parameters. */
 
 static void step_exchange(const Scenario *sc, const Device *dev, double pace, const Layout *L, const Work *w,
                           const Held *h, Pipe *o, Result *r)
