@@ -298,7 +298,7 @@ typedef struct {
     double host_op_s;  /* host dispatch time per graph operation (eager framework) */
     FlashKind flash;   /* fused (flash) attention when the model leaves it to the stack */
     double tp_overlap; /* fraction of tensor-parallel communication hidden under GEMMs */
-    double dp_overlap; /* fraction of DP gradient communication hidden under backward */
+    double dp_overlap; /* share of what the DP buckets' timeline leaves hideable that is hidden */
     double dp_bucket, dp_bucket_per_rank; /* parameters a gradient bucket holds (+ per DP rank) */
     int dp_continuous;                    /* the exchange hides as if in endless small buckets (ideal) */
     int pp_overlap;    /* interleaved pipelines: stage sends on their own stream under the next chunk */

@@ -327,7 +327,7 @@ static void collective(const System *sys, const Group *g, Collective c, double b
          * trees with one rank a node (NCCL 2.23) [NCCLenv: NCCL_ALGO] */
         double st = passes * ceil(log2((double)p));
         tree = st * alpha + wire / bw;
-    } else if (c == COLL_ALLTOALL && xn->topology != TOPO_SWITCHED) {
+    } else if (c == COLL_ALLTOALL && !nccl) {
         ring = net_tier_time(xn, c, bytes, p, ALGO_RING, share);
     }
     /* Hierarchical (Jia et al. 2018; NCCL's NVLS/tree-of-rings): reduce-

@@ -14,7 +14,7 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
     /* each bucket its own collective, paying the group's latency once:
      * time and bytes of the nb of them */
     const double nb = buckets >= 1.0 ? buckets : 1.0;
-    double t, n3 = 0, n1 = 1, ag = 0;
+    double t, n3 = 0, n1 = 1, n2 = nb;
     if (zero >= 1) {
         /* ZeRO >= 1: reduce-scatter the gradients; ZeRO-1 and 2 then
          * all-gather the updated 16-bit weights, ZeRO-3 (and FSDP) keeps
@@ -26,8 +26,7 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
         net_collective(sys, g, COLL_REDUCESCATTER, p * grad_bytes / nb, &c1);
         if (zero < 3)
             net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes / nb, &c2);
-        ag = nb * c2.time_s;
-        t = nb * c1.time_s + ag;
+        t = nb * (c1.time_s + c2.time_s);
         if (zero == 3) {
             net_collective(sys, g, COLL_ALLGATHER, p * weight_bytes / nb, &c3);
             n3 = keep ? 1.0 : 2.0 * m;
@@ -50,20 +49,18 @@ void comm_dp_exchange(const System *sys, const Group *g, double p, int zero, lon
         net_collective(sys, g, COLL_ALLREDUCE, sparse_params * grad_bytes, &dense);
         if (dense.time_s < c2.time_s)
             c2 = dense;
+        n2 = 1.0; /* the tables' exchange is one collective */
         t = nb * c1.time_s + c2.time_s;
-        c2.time_s /= nb; /* (counted below as nb of them) */
-        c2.intra_bytes /= nb;
-        c2.inter_bytes /= nb;
     } else {
         net_collective(sys, g, COLL_ALLREDUCE, p * grad_bytes / nb, &c1);
         t = nb * c1.time_s;
     }
     out->time_s = t;
-    out->intra_bytes = nb * (n1 * c1.intra_bytes + c2.intra_bytes + n3 * c3.intra_bytes);
-    out->inter_bytes = nb * (n1 * c1.inter_bytes + c2.inter_bytes + n3 * c3.inter_bytes);
+    out->intra_bytes = nb * (n1 * c1.intra_bytes + n3 * c3.intra_bytes) + n2 * c2.intra_bytes;
+    out->inter_bytes = nb * (n1 * c1.inter_bytes + n3 * c3.inter_bytes) + n2 * c2.inter_bytes;
     out->first = c1;
     out->gather_s = nb * (n3 * c3.time_s + (n1 - 1.0) * c1.time_s);
-    out->allgather_s = zero >= 1 && zero < 3 ? ag : 0.0;
+    out->allgather_s = zero >= 1 && zero < 3 ? nb * c2.time_s : 0.0;
     out->buckets = buckets;
     out->gather_units = buckets >= 1.0 ? nb * (n3 + n1 - 1.0) : 0.0; /* 0: continuous */
 }

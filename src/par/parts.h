@@ -140,14 +140,15 @@ double comm_overlap_cost(double comm_s, double compute_s, double lost);
  * comm_overlap_cost). */
 double comm_hidden(double comm_s, double overlap, double window_s, double lost);
 
-/* The part of a step's exchange a stack that overlaps the fraction overlap
- * hides: the gradient collectives (and ZeRO >= 1's weight all-gather)
- * under the last microbatch's backward pass (backward_s); ZeRO-3's
- * weight all-gathers, prefetched a layer ahead (FSDP, Megatron-FSDP,
- * DeepSpeed stage 3), under the compute they run beside (compute_s: every
- * microbatch's, or where the weights stay gathered the first forward;
- * less what the first part takes of it), all but the first layer's of
- * each pass (layers: the device's). */
+/* The part of a step's exchange the stack hides: of what its buckets'
+ * timeline leaves hideable (comm_bucket_exposed), the share overlap.  The
+ * gradient collectives under the last microbatch's backward pass
+ * (backward_s); ZeRO-1/2's weight all-gathers under the next step's first
+ * forward (forward_s); ZeRO-3's weight all-gathers, prefetched a layer
+ * ahead (FSDP, Megatron-FSDP, DeepSpeed stage 3), under the compute they
+ * run beside (compute_s: every microbatch's, or where the weights stay
+ * gathered the first forward; less what the first parts take of it), the
+ * first layer's of each pass shown at least (layers: the device's). */
 double comm_dp_hidden_step(const DpExchange *ex, double overlap, double backward_s, double forward_s,
                            double compute_s, double layers, double lost);
 

@@ -1097,11 +1097,11 @@ static void step_pipeline(const Scenario *sc, const Layout *L, Work *w, const He
  * ideal one) none (comm_bucket_exposed's continuous case). */
 static double dp_buckets(const Framework *fw, int zero, double p, int ranks, double layers)
 {
-    const double size = fmax(fw->dp_bucket, fw->dp_bucket_per_rank * ranks);
     if (fw->dp_continuous)
         return 0.0;
     if (zero >= 3)
         return fmax(1.0, layers);
+    const double size = fmax(fw->dp_bucket, fw->dp_bucket_per_rank * ranks);
     if (size > 0)
         return fmax(1.0, ceil(p / size));
     return zero >= 1 ? fmax(1.0, layers) : 1.0;
@@ -1110,7 +1110,6 @@ static double dp_buckets(const Framework *fw, int zero, double p, int ranks, dou
 /* Exchange (stage 5): the data-parallel gradient exchange, partly hidden
  * under the backward passes, and the optimizer step over the local
  * (ZeRO-sharded) parameters. */
-
 static void step_exchange(const Scenario *sc, const Device *dev, double pace, const Layout *L, const Work *w,
                           const Held *h, Pipe *o, Result *r)
 {
@@ -1177,11 +1176,11 @@ static void step_exchange(const Scenario *sc, const Device *dev, double pace, co
          * first microbatch's forward, the only compute that needs them
          * before they are whole (and the earlier microbatches' extra
          * reduce-scatters beside theirs) */
+        const double t_f_first = fmax(0.0, t_stage - t_b_last); /* the first microbatch's forward */
         const double ahead_s =
-            keep ? fmax(0.0, t_stage - t_b_last) + (sync_each ? (m_micro - 1.0) * t_stage : 0.0)
-                 : (double)m_micro * t_stage;
-        const double hidden = comm_dp_hidden_step(
-            &ex, fw->dp_overlap, t_b_last, fmax(0.0, t_stage - t_b_last), ahead_s, lps, comm_lost(sys));
+            keep ? t_f_first + (sync_each ? (m_micro - 1.0) * t_stage : 0.0) : (double)m_micro * t_stage;
+        const double hidden =
+            comm_dp_hidden_step(&ex, fw->dp_overlap, t_b_last, t_f_first, ahead_s, lps, comm_lost(sys));
         step->t[COMP_DP_COMM] = ex.time_s - hidden;
         const double f_exposed = ex.time_s > 0 ? (ex.time_s - hidden) / ex.time_s : 1.0;
         step->e[COMP_DP_COMM] = f_exposed * pwr_link_energy(&sys->intra, ex.intra_bytes);
