@@ -196,7 +196,8 @@ def report(kind, rows, pred, verbose):
 SYSTEMS = {("a100", "80"): "dgx-a100-80g", ("a100", "40"): "dgx-a100-40g", ("a100", ""): "dgx-a100-80g",
            ("ampere-unspecified", ""): "dgx-a100-80g", ("h100", "80"): "dgx-h100", ("h100", ""): "dgx-h100",
            ("b200", "180"): "dgx-b200", ("b200", ""): "dgx-b200", ("gb200", "186"): "gb200-nvl72",
-           ("gb200", ""): "gb200-nvl72", ("h200", "141"): "dgx-h200", ("h200", ""): "dgx-h200"}
+           ("gb200", ""): "gb200-nvl72", ("h200", "141"): "dgx-h200", ("h200", ""): "dgx-h200",
+           ("gb300", "277"): "gb300-nvl72", ("gb300", ""): "gb300-nvl72"}
 DEEPFLOW = []  # the binary main() runs, for what the templates say (template_peak)
 SI = {"u": 1e-6, "m": 1e-3, "": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 
@@ -219,7 +220,8 @@ def template_peak(system, precision="bf16"):
 TEMPLATE_PEAKS = {}
 # the device generation of each system a validation run uses (the device templates' `generation`)
 GEN_OF_SYSTEM = {"dgx-v100": "volta", "dgx-a100-80g": "ampere", "dgx-a100-40g": "ampere", "vtrain-a100": "ampere",
-                 "dgx-h100": "hopper", "dgx-h200": "hopper", "dgx-b200": "blackwell", "gb200-nvl72": "blackwell"}
+                 "dgx-h100": "hopper", "dgx-h200": "hopper", "dgx-b200": "blackwell", "gb200-nvl72": "blackwell",
+                 "gb300-nvl72": "blackwell"}
 
 PCOLS = ["scenario", "series", "system", "system.framework", "system.inter.bandwidth", "model", "devices",
          "tp", "pp", "dp", "microbatch", "global_batch", "interleave", "recompute", "recompute_layers",
@@ -1166,7 +1168,15 @@ THRESHOLDS = {"smith2022": 0.21,
               # 11.1 in v3.1, 9.5 in v4.1).  (v5.1, whose Llama 3.1 8B runs of one microbatch a step on
               # 32-512 GPUs are 13-42 % optimistic, was gated at its 14.4 % until comm_sms, the untied
               # Llama embedding and its 405B runs' own TP_COMM_OVERLAP=False brought it to 11.1 %.)
-              "mlperf_training_v30": 0.16}
+              "mlperf_training_v30": 0.16,
+              # held out of every fit: MLPerf Training v6.0 (May 2026; its DeepSeek-V3 671B, GPT-OSS 20B
+              # and Llama 3.1 rows joined December 2026), predicted before any change at 12.7 % over 39
+              # runs: the dense Llama runs within 3.5 % but for two (NVIDIA's 1,024 GB200, one microbatch
+              # of 8,192 tokens on 16 GPUs a step, 19 % optimistic; HPE's 8 GB300, 14 % pessimistic), the
+              # mixtures of experts 7-49 % off both ways (GB200 optimistic, GB300 pessimistic on
+              # DeepSeek-V3; GPT-OSS with context and expert parallelism on 72-512 GPUs 18-49 %
+              # optimistic).  Gated at that figure until the model explains them.
+              "mlperf_training_v60": 0.13}
 # all sources together: the target is ALL_TARGET; gated at the achieved
 # figure, rounded up.  The mixture-of-experts runs joined the fit and the
 # gate in December 2026 (they had been evaluated, never fitted): their
@@ -1235,7 +1245,7 @@ ALL_GATE = ALL_TARGET
 HELD_OUT = {"torchtitan_pr1610_202508", "torchtitan_pr2107_202512", "pytorch_nebius_dsv3_b200_202603",
             "nemo_automodel_perf_202510", "glm130b_2022", "bloom_tr11_sweep_2022",
             "mlperf_training_v30", "mlperf_training_v31", "mlperf_training_v40", "mlperf_training_v41",
-            "mlperf_training_v50", "mlperf_training_v51", "olmo_core_readme_202411"}
+            "mlperf_training_v50", "mlperf_training_v51", "mlperf_training_v60", "olmo_core_readme_202411"}
 
 
 def held_summary(table):
@@ -2095,6 +2105,7 @@ SOURCE_NAMES = {
     "mlperf_training_v41": "MLPerf Training v4.1, November 2024: GPT-3 175B (256-3,072 H100, 64 B200; held out)",
     "mlperf_training_v50": "MLPerf Training v5.0, June 2025: Llama 3.1 405B (256-8,192 H100, H200, GB200; held out)",
     "mlperf_training_v51": "MLPerf Training v5.1, November 2025: Llama 3.1 8B and 405B (8-5,120 H100, H200, B200, GB200; fp8 and fp4; held out)",
+    "mlperf_training_v60": "MLPerf Training v6.0, May 2026: DeepSeek-V3 671B, GPT-OSS 20B, Llama 3.1 8B and 405B (GB200, GB300, 8-8,192 GPUs; held out)",
 }
 README_BEGIN = "<!-- make validate: begin (scripts/validate.py --write regenerates this table) -->\n"
 README_END = "<!-- make validate: end -->\n"
