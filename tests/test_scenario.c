@@ -395,7 +395,7 @@ static void test_fault_values(void **state)
      * grows with the templates, so only its start is pinned) */
     build_fail_prefix(f, "system=dgx-z100, model=gpt", 5,
                       "study.csv:5:1: column 'system': no systems template 'dgx-z100' (known: dgx-a100-40g, "
-                      "dgx-a100-80g, dgx-b200, dgx-h100, ");
+                      "dgx-a100-80g, dgx-b200, dgx-b300, dgx-h100, ");
     build_fail_prefix(f, "system=dgx-h100, model=gpt, system.device=h900", 5,
                       "study.csv:5:14: column 'system.device': no devices template 'h900' (known: "
                       "a100-sxm4-40gb, a100-sxm4-80gb, b200, ");

@@ -1022,6 +1022,37 @@ static void test_shipped_templates(void **state)
     const Prov *p = prov_find(&t->prov, "device.hbm.bandwidth");
     assert_non_null(p);
     assert_string_equal(p->file, "../templates/devices/a100-sxm4-80gb.yaml");
+
+    /* one device, two parts: the GB300 NVL72 runs the Blackwell Ultra
+     * template as it is, the HGX B300 server sets its lower-power part's
+     * peaks, memory and power over it (and says where each comes from) */
+    t = tdb_get(&db, &param_system_table, "gb300-nvl72", ".", &d);
+    assert_non_null(t);
+    s = t->obj;
+    assert_string_equal(s->device.name, "B300");
+    assert_rel(s->device.matrix_flops[PREC_BF16], 2.5e15, 1e-15);
+    assert_rel(s->device.matrix_flops[PREC_FP4], 15e15, 1e-15);
+    assert_rel(s->device.mem[MEM_HBM].capacity_bytes, 277.0 * 1073741824.0, 1e-15);
+    assert_rel(s->device.tdp_w, 1400.0, 1e-15);
+    assert_int_equal(s->devices_per_node, 72);
+    assert_rel(s->inter.bw_bytes_per_s, 100e9, 1e-15);
+    t = tdb_get(&db, &param_system_table, "dgx-b300", ".", &d);
+    assert_non_null(t);
+    s = t->obj;
+    assert_string_equal(s->device.name, "B300");
+    assert_rel(s->device.matrix_flops[PREC_BF16], 2.25e15, 1e-15);
+    assert_rel(s->device.matrix_flops[PREC_FP8], 4.5e15, 1e-15);
+    assert_rel(s->device.matrix_flops[PREC_FP4], 13.5e15, 1e-15);
+    assert_rel(s->device.mem[MEM_HBM].capacity_bytes, 270.0 * 1073741824.0, 1e-15);
+    assert_rel(s->device.mem[MEM_L2].bw_bytes_per_s, 17.6e12, 1e-15);
+    assert_rel(s->device.tdp_w, 1100.0, 1e-15);
+    assert_int_equal(s->devices_per_node, 8);
+    p = prov_find(&t->prov, "device.peak.bf16");
+    assert_non_null(p);
+    assert_string_equal(p->file, "../templates/systems/dgx-b300.yaml");
+    p = prov_find(&t->prov, "device.sms");
+    assert_non_null(p);
+    assert_string_equal(p->file, "../templates/devices/b300.yaml");
     tdb_free(&db);
 }
 
