@@ -1166,7 +1166,8 @@ THRESHOLDS = {"smith2022": 0.21,
               # (MLPerf Training v6.0, May 2026, held out of every fit: its DeepSeek-V3 671B, GPT-OSS 20B and
               # Llama 3.1 rows joined December 2026, predicted before any change at 12.7 % over its 39 runs
               # on H100-GB300, 11.6 % over 48 with its 9 HGX B300 runs (dgx-b300): the dense Llama runs
-              # within 3.5 % but for two, the mixtures of experts 7-49 % off both ways; it takes the common gate.)
+              # within 3.5 % but for two, the HGX B300 runs 6.8 %, the mixtures of experts 7-49 % off both ways; it
+              # takes the common gate.)
               # held out of every fit: MLPerf Training's first GPT-3 round (v3.0, June 2023), 14-17 %
               # optimistic where the same benchmark on the same H100s in the rounds after it is within
               # 10 % (NVIDIA's software, not the hardware, moved: 12.1 s a step on 512 GPUs in v3.0,
