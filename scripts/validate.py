@@ -199,30 +199,37 @@ SYSTEMS = {("a100", "80"): "dgx-a100-80g", ("a100", "40"): "dgx-a100-40g", ("a10
            ("gb200", ""): "gb200-nvl72", ("h200", "141"): "dgx-h200", ("h200", ""): "dgx-h200",
            ("gb300", "277"): "gb300-nvl72", ("gb300", ""): "gb300-nvl72", ("b300", "270"): "dgx-b300",
            ("b300", ""): "dgx-b300"}
-DEEPFLOW = []  # the binary main() runs, for what the templates say (template_peak)
+DEEPFLOW = []  # the binary main() runs, for what the templates say (system_template)
 SI = {"u": 1e-6, "m": 1e-3, "": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 
 
+@functools.lru_cache(maxsize=None)
+def system_template(system):
+    """A system template as the loader resolves it (`deepflow templates systems NAME`): {key: value text}.
+    What validate needs of a system is read here, never kept as a copy."""
+    out = subprocess.run([DEEPFLOW[0], "templates", "systems", system], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, check=True).stdout
+    return {p[0]: p[1].strip() for p in (ln.split(None, 1) for ln in out.splitlines()
+                                         if ln and not ln.startswith("#")) if len(p) == 2}
+
+
+def system_value(system, key):
+    val = system_template(system).get(key)
+    if val is None:
+        raise SystemExit("validate: %s's template shows no %s" % (system, key))
+    return val
+
+
 def template_peak(system, precision="bf16"):
-    """A system's dense matrix peak (FLOP/s) in a precision, as its template
-    says (`deepflow templates systems NAME`): never a copy kept here."""
-    if (system, precision) not in TEMPLATE_PEAKS:
-        out = subprocess.run([DEEPFLOW[0], "templates", "systems", system], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, check=True).stdout
-        key = "device.peak." + precision
-        line = next((ln for ln in out.splitlines() if ln.split(" ", 1)[0] == key), None)
-        if line is None:
-            raise SystemExit("validate: %s's template shows no %s" % (system, key))
-        num, unit = line.split()[1:3]
-        TEMPLATE_PEAKS[(system, precision)] = float(num) * SI[unit[:-len("FLOP/s")]]
-    return TEMPLATE_PEAKS[(system, precision)]
+    """A system's dense matrix peak (FLOP/s) in a precision, as its template says."""
+    num, unit = system_value(system, "device.peak." + precision).split()[:2]
+    return float(num) * SI[unit[:-len("FLOP/s")]]
 
 
-TEMPLATE_PEAKS = {}
-# the device generation of each system a validation run uses (the device templates' `generation`)
-GEN_OF_SYSTEM = {"dgx-v100": "volta", "dgx-a100-80g": "ampere", "dgx-a100-40g": "ampere", "vtrain-a100": "ampere",
-                 "dgx-h100": "hopper", "dgx-h200": "hopper", "dgx-b200": "blackwell", "gb200-nvl72": "blackwell",
-                 "gb300-nvl72": "blackwell", "dgx-b300": "blackwell"}
+def generation_of(system):
+    """The device generation of a system a validation run uses (its device template's `generation`)."""
+    return system_value(system, "device.generation")
+
 
 PCOLS = ["scenario", "series", "system", "system.framework", "system.inter.bandwidth", "model", "devices",
          "tp", "pp", "dp", "microbatch", "global_batch", "interleave", "recompute", "recompute_layers",
@@ -1494,7 +1501,7 @@ def mfu_ceilings(rows, preds, fitted, insample):
         # a mixture of experts' MFU (small experts, routing) bounds no dense run
         if r["kind"] != "published" or r["regime"] == "moe" or e is None or not p or not p["mfu"]:
             continue
-        key = (GEN_OF_SYSTEM[r["sc"]["system"]], r["sc"]["precision"])
+        key = (generation_of(r["sc"]["system"]), r["sc"]["precision"])
         srcs.setdefault(key, set()).add(r["source"])
         v = float(p["mfu"]) * (1.0 + e)
         if v > out.get(key, (0.0, ""))[0]:
@@ -2417,12 +2424,12 @@ def covered(rows, stack):
     fam = family_of(stack)
     for r in rows:
         if r["stack"] == stack:
-            gens.add(GEN_OF_SYSTEM.get(r["sc"]["system"], ""))
+            gens.add(generation_of(r["sc"]["system"]))
             models.add("dense")
         if fam and r["family"] == fam:  # the scale its family's fit was tested at
             most = max(most, int(r["sc"]["devices"]))
     for r in pooled_rows(SMALL_ROWS + LSTM_ROWS, stack):
-        gens.add(GEN_OF_SYSTEM.get(r["system"], ""))
+        gens.add(generation_of(r["system"]))
         models.add(r["class"])
         most = max(most, r["devices"])
         least = min(least, r["batch"]) if least else r["batch"]
