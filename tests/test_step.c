@@ -978,6 +978,54 @@ static void test_fp8_rowwise(void **state)
     assert_true(row.step_time_s > cur.step_time_s);
 }
 
+/* What a stack runs in fp8 beside its linear layers (fp8_attention: TE's
+ * fp8 dot-product attention; fp8_head: Megatron-Core's MXFP8 output
+ * projection): under fp8 training the attention and the head run faster
+ * with them and exactly as fast without them as under bf16 linear layers'
+ * rule; a bf16 run ignores both.  A fused attention block's softmax runs
+ * on the special-function units beside its MMAs: where the exponentials
+ * dominate (a device with very few), the block's time is theirs, in
+ * proportion to 1 / sfu_exp; with none modelled (0) nothing changes. */
+static void test_fp8_attention_head(void **state)
+{
+    (void)state;
+    const char *kv[] = {"system=dgx-b200", "model=gpt",          "model.layers=2", "model.hidden=4096",
+                        "model.heads=32",  "model.seq_len=4096", "devices=1",      "microbatch=1",
+                        "global_batch=1",  "precision=fp8",      "recompute=none"};
+    Scenario sc;
+    build_scenario(&sc, kv, 11);
+    Result base, attn, head, bf;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &base), 0);
+    sc.system.framework.fp8_attention = 1;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &attn), 0);
+    assert_true(attn.comp_time_s[COMP_ATTENTION] < 0.75 * base.comp_time_s[COMP_ATTENTION]);
+    assert_rel(attn.comp_time_s[COMP_EMBED_HEAD], base.comp_time_s[COMP_EMBED_HEAD], 1e-12);
+    assert_rel(attn.comp_time_s[COMP_GEMM], base.comp_time_s[COMP_GEMM], 1e-12);
+    sc.system.framework.fp8_head = 1;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &head), 0);
+    assert_true(head.comp_time_s[COMP_EMBED_HEAD] < 0.8 * attn.comp_time_s[COMP_EMBED_HEAD]);
+    assert_rel(head.comp_time_s[COMP_ATTENTION], attn.comp_time_s[COMP_ATTENTION], 1e-12);
+    /* bf16 training: both flags are moot */
+    sc.precision = PREC_BF16;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &bf), 0);
+    Result bf0;
+    sc.system.framework.fp8_attention = sc.system.framework.fp8_head = 0;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &bf0), 0);
+    assert_rel(bf.step_time_s, bf0.step_time_s, 1e-12);
+
+    /* the softmax's exponentials: off (0), then few enough to dominate */
+    Result off, few, fewer;
+    sc.system.device.exp_per_clock = 0;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &off), 0);
+    sc.system.device.exp_per_clock = 1e-3;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &few), 0);
+    sc.system.device.exp_per_clock = 0.5e-3;
+    assert_int_equal(step_evaluate(&sc, 1.0, NULL, &fewer), 0);
+    assert_true(few.comp_time_s[COMP_ATTENTION] > 100.0 * off.comp_time_s[COMP_ATTENTION]);
+    assert_rel(fewer.comp_time_s[COMP_ATTENTION] / few.comp_time_s[COMP_ATTENTION], 2.0, 1e-9);
+    assert_rel(few.comp_time_s[COMP_GEMM], off.comp_time_s[COMP_GEMM], 1e-12);
+}
+
 /* The stack's gradient buffers (framework grad_precision): Megatron-LM
  * accumulates fp32 main_grads and all-reduces 4 bytes a parameter;
  * DeepSpeed's engine keeps a 16-bit run's gradients in its own type and
@@ -1238,6 +1286,7 @@ int main(void)
         cmocka_unit_test(test_fp4),
         cmocka_unit_test(test_fp8_rowwise),
         cmocka_unit_test(test_step_trace),
+        cmocka_unit_test(test_fp8_attention_head),
         cmocka_unit_test(test_grad_precision),
         cmocka_unit_test(test_optimizer_state),
         cmocka_unit_test(test_pp_overlap),

@@ -145,6 +145,10 @@ static const ParamDef device_defs[] = {
     PD(Device, "efficiency.attention_flex_bwd", flex_bwd_eff, UNIT_FRACTION, 0.05, 1, 1, 0,
        "FlexAttention's backward rate as a fraction of the best fused attention kernel on this device (a "
        "stack with flash_attention: flex; 1 where unmeasured)"),
+    PD(Device, "sfu_exp", exp_per_clock, UNIT_NUMBER, 0, 1e4, 0, 0,
+       "exponentials (MUFU.EX2) per clock per SM on the special-function units: a fused attention "
+       "kernel's softmax takes one a score and runs beside its MMAs, so the kernel takes the longer of the "
+       "two (0: not modelled)"),
     PD(Device, "embodied.die_area", embodied.die_mm2, UNIT_AREA_MM2, 0, 1e5, 0, 0,
        "embodied carbon: silicon area of the compute dies (0: not known)"),
     PD(Device, "embodied.logic", embodied.logic_kg_cm2, UNIT_NUMBER, 0, 100, 0, 0,
@@ -332,6 +336,12 @@ static const ParamDef framework_defs[] = {
        "the same for the collectives between nodes (and pods)"),
     PB(Framework, "fp8_linear_only", fp8_linear_only, 1,
        "with precision fp8, only the linear layers run in fp8; attention and the LM head stay bf16"),
+    PB(Framework, "fp8_attention", fp8_attention, 0,
+       "with fp8_linear_only and precision fp8 or fp4, fused attention runs in fp8 too (Transformer "
+       "Engine's fp8_dot_product_attention, Megatron's --fp8-dot-product-attention, MLPerf's FP8_DPA)"),
+    PB(Framework, "fp8_head", fp8_head, 0,
+       "with fp8_linear_only and precision fp8 or fp4, the LM head's GEMMs run in fp8 too (Megatron-Core's "
+       "fp8_output_proj: the output projection under MXFP8; MLPerf's FP8_OUTPUT_PROJ)"),
     PB(Framework, "fp8_casts", fp8_casts, 1,
        "with fp8 or fp4, the linear layers' operands are quantized (row-wise and transposed copies) by "
        "kernels "

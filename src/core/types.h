@@ -226,6 +226,8 @@ typedef struct {
     double fa2_eff; /* FlashAttention-2's rate as a fraction of the device's best fused attention (1: it is
                        the best) */
     double flex_fwd_eff, flex_bwd_eff; /* FlexAttention's forward and backward rates, the same way */
+    double exp_per_clock; /* exponentials (MUFU.EX2) per clock per SM on the special-function units, which a
+                             fused attention kernel's softmax runs on beside its MMAs (0: not modelled) */
 } Device;
 
 /* The training stack (templates/frameworks): what the software makes of
@@ -306,6 +308,8 @@ typedef struct {
     double comm_inter; /* the same for the inter-node and pod tiers */
     double comm_alpha_intra, comm_alpha_inter; /* s added to each step of a collective on those tiers */
     int fp8_linear_only; /* precision fp8: only the linear layers run in fp8 (Transformer Engine) */
+    int fp8_attention;   /* ... but fused attention runs in fp8 too (TE's fp8_dot_product_attention) */
+    int fp8_head;        /* ... and the LM head's GEMMs (Megatron-Core's fp8_output_proj, MXFP8) */
     int fp8_casts;       /* fp8/fp4: operands quantized by cast-and-transpose kernels (Transformer Engine) */
     Fp8Scaling fp8_scaling;  /* where those casts' scales come from: what quantizing an operand reads */
     double fp8_rowwise_gemm; /* row-wise scaled fp8 forward GEMMs: fraction of the tensor-wise rate */

@@ -81,13 +81,21 @@ static double comm_lost(const System *sys)
 
 /* The precision a GEMM runs in: with fp8 training and a stack that keeps
  * fp8 to the linear layers (Transformer Engine), attention and the LM head
- * stay bf16. */
+ * stay bf16 unless the stack runs them in fp8 too (fp8_attention,
+ * fp8_head). */
 static Precision op_precision(const Ctx *x, const Op *op)
 {
-    if ((x->prec != PREC_FP8 && x->prec != PREC_FP4) || !x->sys->framework.fp8_linear_only)
+    const Framework *fw = &x->sys->framework;
+    if ((x->prec != PREC_FP8 && x->prec != PREC_FP4) || !fw->fp8_linear_only)
         return x->prec;
-    if (op->comp == COMP_ATTENTION || op->comp == COMP_EMBED_HEAD || !strncmp(op->name, "attn.", 5))
-        return PREC_BF16;
+    /* what a stack runs in fp8 beside the linear layers runs in fp8, not
+     * fp4 (TE's fp8 attention; Megatron's MXFP8 output projection) */
+    if (op->comp == COMP_ATTENTION || !strncmp(op->name, "attn.", 5))
+        return fw->fp8_attention ? PREC_FP8 : PREC_BF16;
+    if (op->comp == COMP_EMBED_HEAD)
+        return fw->fp8_head && !strncmp(op->name, "head", 4) && (op->name[4] == '\0' || op->name[4] == '.')
+                   ? PREC_FP8
+                   : PREC_BF16;
     return x->prec;
 }
 
@@ -126,6 +134,47 @@ static double attention_rate(const Ctx *x, const char *name)
                      : name[7] == '.'   ? x->dev->flex_bwd_eff /* a backward block */
                                         : x->dev->flex_fwd_eff;
     return f > 0 ? f : 1.0;
+}
+
+/* One GEMM op's device time: its runs at the clock and pace, at the
+ * stack's fused-attention rate where it is part of a fused block. */
+static double gemm_op_time(const Ctx *x, const Op *op, GemmCost *g)
+{
+    gemm_cost_on(x->gemm, op_precision(x, op), op->batch, op->m, op->n, op->k, g);
+    if (x->phi != 1.0)
+        gemm_at_clock(g, x->phi, x->nominal->launch_s);
+    const double t = op_runs(op) * (g->time_s + (op->conv_call ? x->dev->conv_call_s : 0.0)) * x->pace;
+    return t / attention_rate(x, op->name);
+}
+
+/* A fused attention block's softmax: one exponential a score on the
+ * special-function units (MUFU.EX2), in the forward (attn.qk) and again
+ * where the backward rebuilds the probabilities (attn.qk.remat).  The
+ * kernel pipelines them with the block's MMAs (FlashAttention-3's ping-
+ * pong, FlashAttention-4, cuDNN), so the block takes the longer of the
+ * two: what the exponentials take beyond the MMAs of the block's GEMMs
+ * (the op at i and the attn.* GEMMs after it up to the next block) is
+ * returned, 0 where they hide.  Blackwell doubled the Tensor Cores' rate
+ * over Hopper's but kept 16 exponentials a clock per SM, which makes the
+ * forward exponential-bound at small heads or in fp8; Blackwell Ultra
+ * doubles the exponentials (Device.exp_per_clock). */
+static double softmax_excess(const Ctx *x, const OpList *l, int i, double t_first)
+{
+    const Op *op = &l->op[i];
+    const double rate = x->dev->exp_per_clock * (double)x->dev->sms * x->dev->clock_hz;
+    if (!(rate > 0) || (strcmp(op->name, "attn.qk") && strcmp(op->name, "attn.qk.remat")))
+        return 0.0;
+    const double t_exp = op_runs(op) * (double)op->batch * (double)op->m * (double)op->n / rate * x->pace;
+    double t_mma = t_first;
+    for (int j = i + 1; j < l->n && t_mma < t_exp; j++) {
+        const Op *b = &l->op[j];
+        if (b->kind != OP_GEMM || strncmp(b->name, "attn.", 5) || !strcmp(b->name, "attn.qk") ||
+            !strcmp(b->name, "attn.qk.remat"))
+            break;
+        GemmCost g;
+        t_mma += gemm_op_time(x, b, &g);
+    }
+    return fmax(0.0, t_exp - t_mma);
 }
 
 _Static_assert(OP_TRACE_MAX >= OP_TRACE_LISTS * GRAPH_MAX_OPS, "an op trace holds every op of every list");
@@ -203,16 +252,14 @@ static void cost_list(const Ctx *x, const OpList *l, const char *label, int reco
             GemmCost g;
             /* The tiling is chosen at the nominal clock (and memoised);
              * at phi x the clock, compute and the on-chip levels take
-             * 1/phi as long, HBM the same. */
+             * 1/phi as long, HBM the same.  A fused attention block under
+             * FlashAttention-2 or FlexAttention kernels (the forward
+             * blocks are attn.qk and attn.av, the backward's attn.qk.*
+             * and attn.av.*) runs at the stack's rate of it. */
             const Precision prec = op_precision(x, op);
-            gemm_cost_on(x->gemm, prec, op->batch, op->m, op->n, op->k, &g);
-            if (x->phi != 1.0)
-                gemm_at_clock(&g, x->phi, x->nominal->launch_s);
-            t = r * (g.time_s + (op->conv_call ? x->dev->conv_call_s : 0.0)) * x->pace;
-            /* a fused attention block under FlashAttention-2 or
-             * FlexAttention kernels (the forward blocks are attn.qk and
-             * attn.av, the backward's attn.qk.* and attn.av.*) */
-            t /= attention_rate(x, op->name);
+            t = gemm_op_time(x, op, &g);
+            const double exp_excess = softmax_excess(x, l, i, t);
+            t += exp_excess;
             e = r * pwr_gemm_energy(x->dev, prec, op->flops, &g);
             const int rowwise = prec == PREC_FP8 && x->sys->framework.fp8_scaling == FP8_SCALING_ROWWISE;
             const int grad = rowwise && gemm_is_grad(op->name);
@@ -221,7 +268,7 @@ static void cost_list(const Ctx *x, const OpList *l, const char *label, int reco
                 t /= f > 0 ? f : 1.0;
             }
             c->bound_t[g.bound] += t;
-            bound = bound_name(g.bound);
+            bound = exp_excess > 0 ? "exp (SFU)" : bound_name(g.bound);
             t_gemm += t;
             if (grad) {
                 /* row-wise scales in a gradient GEMM: the tensor-wise kernel
