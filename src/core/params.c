@@ -147,8 +147,8 @@ static const ParamDef device_defs[] = {
        "stack with flash_attention: flex; 1 where unmeasured)"),
     PD(Device, "sfu_exp", exp_per_clock, UNIT_NUMBER, 0, 1e4, 0, 0,
        "exponentials (MUFU.EX2) per clock per SM on the special-function units: a fused attention "
-       "kernel's softmax takes one a score and runs beside its MMAs, so the kernel takes the longer of the "
-       "two (0: not modelled)"),
+       "kernel's softmax takes one per score and runs them beside its MMAs, so the kernel takes the longer "
+       "of the two (0: not modelled)"),
     PD(Device, "embodied.die_area", embodied.die_mm2, UNIT_AREA_MM2, 0, 1e5, 0, 0,
        "embodied carbon: silicon area of the compute dies (0: not known)"),
     PD(Device, "embodied.logic", embodied.logic_kg_cm2, UNIT_NUMBER, 0, 100, 0, 0,
