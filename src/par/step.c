@@ -137,7 +137,8 @@ static double attention_rate(const Ctx *x, const char *name)
 }
 
 /* One GEMM op's device time: its runs at the clock and pace, at the
- * stack's fused-attention rate where it is part of a fused block. */
+ * stack's fused-attention rate where it is part of a fused block (as
+ * cost_list costs it). */
 static double gemm_op_time(const Ctx *x, const Op *op, GemmCost *g)
 {
     gemm_cost_on(x->gemm, op_precision(x, op), op->batch, op->m, op->n, op->k, g);
@@ -257,8 +258,13 @@ static void cost_list(const Ctx *x, const OpList *l, const char *label, int reco
              * blocks are attn.qk and attn.av, the backward's attn.qk.*
              * and attn.av.*) runs at the stack's rate of it. */
             const Precision prec = op_precision(x, op);
-            t = gemm_op_time(x, op, &g);
-            const double exp_excess = softmax_excess(x, l, i, t);
+            gemm_cost_on(x->gemm, prec, op->batch, op->m, op->n, op->k, &g);
+            if (x->phi != 1.0)
+                gemm_at_clock(&g, x->phi, x->nominal->launch_s);
+            t = r * (g.time_s + (op->conv_call ? x->dev->conv_call_s : 0.0)) * x->pace;
+            t /= attention_rate(x, op->name);
+            const double exp_excess =
+                op->comp == COMP_ATTENTION && x->dev->exp_per_clock > 0 ? softmax_excess(x, l, i, t) : 0.0;
             t += exp_excess;
             e = r * pwr_gemm_energy(x->dev, prec, op->flops, &g);
             const int rowwise = prec == PREC_FP8 && x->sys->framework.fp8_scaling == FP8_SCALING_ROWWISE;
