@@ -158,7 +158,11 @@ static double gemm_op_time(const Ctx *x, const Op *op, GemmCost *g)
  * returned, 0 where they hide.  Blackwell doubled the Tensor Cores' rate
  * over Hopper's but kept 16 exponentials a clock per SM, which makes the
  * forward exponential-bound at small heads or in fp8; Blackwell Ultra
- * doubles the exponentials (Device.exp_per_clock). */
+ * doubles the exponentials (Device.exp_per_clock).  The attention GEMMs
+ * here write their scores through HBM (the tile model's output), which
+ * the validation data need, and a score's 2-byte write outlasts its
+ * exponential on every shipped device: the bound binds on a device with
+ * few special-function units. */
 static double softmax_excess(const Ctx *x, const OpList *l, int i, double t_first)
 {
     const Op *op = &l->op[i];
