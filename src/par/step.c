@@ -136,12 +136,14 @@ static double attention_rate(const Ctx *x, const char *name)
     return f > 0 ? f : 1.0;
 }
 
-/* One GEMM op's device time: its runs at the clock and pace, at the
- * stack's fused-attention rate where it is part of a fused block (as
- * cost_list costs it). */
-static double gemm_op_time(const Ctx *x, const Op *op, GemmCost *g)
+/* One GEMM op's device time in precision prec (op_precision): its runs
+ * at the clock and pace, at the stack's fused-attention rate where it is
+ * part of a fused block.  The tiling is chosen at the nominal clock (and
+ * memoised); at phi x the clock, compute and the on-chip levels take
+ * 1/phi as long, HBM the same. */
+static double gemm_op_time(const Ctx *x, const Op *op, Precision prec, GemmCost *g)
 {
-    gemm_cost_on(x->gemm, op_precision(x, op), op->batch, op->m, op->n, op->k, g);
+    gemm_cost_on(x->gemm, prec, op->batch, op->m, op->n, op->k, g);
     if (x->phi != 1.0)
         gemm_at_clock(g, x->phi, x->nominal->launch_s);
     const double t = op_runs(op) * (g->time_s + (op->conv_call ? x->dev->conv_call_s : 0.0)) * x->pace;
@@ -163,21 +165,25 @@ static double gemm_op_time(const Ctx *x, const Op *op, GemmCost *g)
  * the validation data need, and a score's 2-byte write outlasts its
  * exponential on every shipped device: the bound binds on a device with
  * few special-function units. */
+static int softmax_block_start(const Op *op)
+{
+    return !strcmp(op->name, "attn.qk") || !strcmp(op->name, "attn.qk.remat");
+}
+
 static double softmax_excess(const Ctx *x, const OpList *l, int i, double t_first)
 {
     const Op *op = &l->op[i];
     const double rate = x->dev->exp_per_clock * (double)x->dev->sms * x->dev->clock_hz;
-    if (!(rate > 0) || (strcmp(op->name, "attn.qk") && strcmp(op->name, "attn.qk.remat")))
+    if (!(rate > 0) || !softmax_block_start(op))
         return 0.0;
     const double t_exp = op_runs(op) * (double)op->batch * (double)op->m * (double)op->n / rate * x->pace;
     double t_mma = t_first;
     for (int j = i + 1; j < l->n && t_mma < t_exp; j++) {
         const Op *b = &l->op[j];
-        if (b->kind != OP_GEMM || strncmp(b->name, "attn.", 5) || !strcmp(b->name, "attn.qk") ||
-            !strcmp(b->name, "attn.qk.remat"))
+        if (b->kind != OP_GEMM || strncmp(b->name, "attn.", 5) || softmax_block_start(b))
             break;
         GemmCost g;
-        t_mma += gemm_op_time(x, b, &g);
+        t_mma += gemm_op_time(x, b, op_precision(x, b), &g);
     }
     return fmax(0.0, t_exp - t_mma);
 }
@@ -255,18 +261,8 @@ static void cost_list(const Ctx *x, const OpList *l, const char *label, int reco
         double e = 0;
         if (op->kind == OP_GEMM) {
             GemmCost g;
-            /* The tiling is chosen at the nominal clock (and memoised);
-             * at phi x the clock, compute and the on-chip levels take
-             * 1/phi as long, HBM the same.  A fused attention block under
-             * FlashAttention-2 or FlexAttention kernels (the forward
-             * blocks are attn.qk and attn.av, the backward's attn.qk.*
-             * and attn.av.*) runs at the stack's rate of it. */
             const Precision prec = op_precision(x, op);
-            gemm_cost_on(x->gemm, prec, op->batch, op->m, op->n, op->k, &g);
-            if (x->phi != 1.0)
-                gemm_at_clock(&g, x->phi, x->nominal->launch_s);
-            t = r * (g.time_s + (op->conv_call ? x->dev->conv_call_s : 0.0)) * x->pace;
-            t /= attention_rate(x, op->name);
+            t = gemm_op_time(x, op, prec, &g);
             const double exp_excess =
                 op->comp == COMP_ATTENTION && x->dev->exp_per_clock > 0 ? softmax_excess(x, l, i, t) : 0.0;
             t += exp_excess;
