@@ -261,6 +261,27 @@ static void test_busbw_curve(void **state)
     CollCost mid;
     net_collective(&s, &g, COLL_ALLREDUCE, 16777216, &mid);
     assert_true(mid.time_s > 1.5 * ab.time_s); /* 106 GB/s measured against 170 from alpha-beta */
+
+    /* Fewer ranks than the curve's: an all-reduce reaches the bus bandwidth
+     * measured at its own size (vTrain's A100 tables: 0.43, 0.47, 0.42 of
+     * NVLink3 at 16 MiB on 2, 4, 8 GPUs), not at the size whose 8-rank ring
+     * moves its bytes (9 MiB for 2 ranks). */
+    for (int p = 2; p <= 4; p *= 2) {
+        Group gp;
+        net_group(&s, p, 1, &gp);
+        for (int i = 2; i < 6; i++) {
+            CollCost c;
+            net_collective(&s, &gp, COLL_ALLREDUCE, size[i], &c);
+            const double wire = size[i] * 2.0 * (p - 1) / p;
+            assert_rel(wire / c.time_s, busbw[i] * 1e9, 0.01);
+        }
+    }
+    /* an all-gather of S on the curve's 8 ranks: the all-reduce of S / 2,
+     * which moves as much a rank (as before the rule counted ranks) */
+    CollCost ag, ar;
+    net_collective(&s, &g, COLL_ALLGATHER, 2.0 * size[4], &ag);
+    net_collective(&s, &g, COLL_ALLREDUCE, size[4], &ar);
+    assert_rel(ag.time_s, ar.time_s, 1e-9);
 }
 
 /* DGX-1's hybrid cube-mesh: a group's rings get the links its members

@@ -79,14 +79,19 @@ static int topo_dims(Topology t)
     }
 }
 
-/* The measured bus-bandwidth fraction of a tier for a ring collective that
- * moves `wire` bytes per rank: the all-reduce of busbw_ranks ranks that
- * moves as much, interpolated in log size, clamped to the end points. */
-static double busbw_fraction(const Network *net, double wire)
+/* The measured bus-bandwidth fraction of a tier for a ring collective of
+ * p ranks that moves `wire` bytes per rank: the measured all-reduce of the
+ * size whose ring moves as much at p ranks (for an all-reduce, its own
+ * size), interpolated in log size, clamped to the end points.  A ring's
+ * steps carry size / p chunks at any p, and nccl-tests' bus bandwidth at
+ * one size is about the same on 2, 4 and 8 ranks of a node (vTrain's A100
+ * tables, validation/vtrain/allreduce_a100.csv: 0.43, 0.47, 0.42 of
+ * NVLink3 at 16 MiB; 0.55, 0.62, 0.68 at 64 MiB), so the curve measured
+ * at busbw_ranks is read at the size, not at the bytes a rank moves. */
+static double busbw_fraction(const Network *net, double wire, int p)
 {
     const Points *c = &net->busbw;
-    const int pm = net->busbw_ranks > 1 ? net->busbw_ranks : 8;
-    const double size = wire / (2.0 * (pm - 1) / pm);
+    const double size = p > 1 ? wire / (2.0 * (p - 1) / p) : wire;
     if (size <= c->x[0])
         return c->y[0];
     if (size >= c->x[c->n - 1])
@@ -173,7 +178,7 @@ double net_tier_time(const Network *net, Collective c, double bytes, int p, Algo
     /* A measured curve (nccl-tests) bounds a ring collective from below:
      * mid-size messages reach only part of the bandwidth. */
     if (net->busbw.n >= 2 && algo == ALGO_RING && c != COLL_P2P && c != COLL_ALLTOALL) {
-        const double fr = busbw_fraction(net, wire);
+        const double fr = busbw_fraction(net, wire, p);
         if (fr > 0)
             t = fmax(t, wire / (raw_bw * bw_scale * fr));
     }
