@@ -18,6 +18,7 @@
 #include "core/types.h"
 #include "io/template.h"
 #include "io/ytree.h"
+#include "net/net.h"
 #include "tech/tech.h"
 
 static const char *const kinds[] = {"devices", "networks", "systems", "models", "frameworks", "convergence"};
@@ -1053,6 +1054,25 @@ static void test_shipped_templates(void **state)
     p = prov_find(&t->prov, "device.sms");
     assert_non_null(p);
     assert_string_equal(p->file, "../templates/devices/b300.yaml");
+
+    /* GH200 nodes of four: the H100's compute with the GH200's 96 GB at
+     * 4 TB/s and the module's power; no NVSwitch: a pair of GPUs shares 6
+     * NVLinks (150 GB/s), all four reach every GPU's 18 */
+    t = tdb_get(&db, &param_system_table, "quad-gh200", ".", &d);
+    assert_non_null(t);
+    s = t->obj;
+    assert_string_equal(s->device.name, "GH200 (H100, 96 GB)");
+    assert_rel(s->device.matrix_flops[PREC_BF16], 989.4e12, 1e-15);
+    assert_rel(s->device.mem[MEM_HBM].capacity_bytes, 96.0 * 1073741824.0, 1e-15);
+    assert_rel(s->device.mem[MEM_HBM].bw_bytes_per_s, 4e12, 1e-15);
+    assert_rel(s->device.tdp_w, 680.0, 1e-15);
+    assert_int_equal(s->devices_per_node, 4);
+    assert_rel(net_group_bw(&s->intra, 2), 150e9, 1e-12);
+    assert_rel(net_group_bw(&s->intra, 4), 450e9, 1e-12);
+    assert_rel(s->inter.bw_bytes_per_s, 25e9, 1e-15);
+    p = prov_find(&t->prov, "device.hbm.bandwidth");
+    assert_non_null(p);
+    assert_string_equal(p->file, "../templates/systems/quad-gh200.yaml");
     tdb_free(&db);
 }
 
