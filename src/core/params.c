@@ -208,7 +208,9 @@ static const ParamDef network_defs[] = {
     PE(Network, "topology", topology, topology_names, TOPO_SWITCHED, 0, "topology of the tier"),
     {"busbw", offsetof(Network, busbw), P_POINTS, UNIT_NUMBER, 0, CURVE_MAX_POINTS, 0, 0, 0, 0, NULL, NULL,
      "measured all-reduce bus bandwidth as a fraction of bandwidth, by message size in bytes (nccl-tests)"},
-    PI(Network, "busbw_ranks", busbw_ranks, 2, 1e6, 8, 0, 0, "ranks of the busbw measurements"),
+    PI(Network, "busbw_ranks", busbw_ranks, 2, 1e6, 8, 0, 0,
+       "ranks the busbw curve was measured on (provenance: a collective of any rank count reads the curve at "
+       "its own size)"),
     PD(Network, "wire.pitch_um", wire_pitch_um, UNIT_NUMBER, 0, 1e4, 0, 0,
        "wire pitch in um; > 0 derives links_per_mm, bandwidth and energy from the wires"),
     PI(Network, "wire.layers", wire_layers, 1, 100, 1, 0, 0, "routing layers of the wires"),

@@ -49,11 +49,12 @@ typedef struct {
     double link_bw_bytes_per_s; /* one link, one direction */
     Topology topology;
     /* Measured all-reduce bus bandwidth / bandwidth by message size (x:
-     * bytes per rank, as nccl-tests counts the size; y: fraction) on a
-     * group of busbw_ranks: mid-size messages fall short of the alpha-beta
-     * cost (NCCL's protocols and chunking); n = 0: alpha-beta alone. */
+     * bytes per rank, as nccl-tests counts the size; y: fraction): mid-size
+     * messages fall short of the alpha-beta cost (NCCL's protocols and
+     * chunking); n = 0: alpha-beta alone.  A collective of any rank count
+     * reads it at its own size (net/collective.c). */
     Points busbw;
-    int busbw_ranks;
+    int busbw_ranks; /* the ranks it was measured on: provenance, which the cost does not read */
     /* A direct (switchless) scale-up mesh such as DGX-1's hybrid cube-mesh:
      * x a group size on this tier, y the links per device its rings use
      * (a step function: the entry of the largest x <= p); the group's

@@ -466,8 +466,8 @@ int tech_derive_detail(const Technology *t, const Budget *b, Device *out, Networ
     dev.l2_eff = t->l2_eff;
     dev.fa2_eff = 1.0; /* no FlashAttention-2 measurement on a derived device: its best attention */
     dev.flex_fwd_eff = dev.flex_bwd_eff = 1.0; /* nor a FlexAttention one */
-    dev.exp_per_clock = 0;                     /* the generator sizes no special-function units */
-    dev.embodied = t->embodied;                /* the node's carbon per cm2 of the budget's die */
+    /* exp_per_clock stays 0 (the memset): the generator sizes no special-function units */
+    dev.embodied = t->embodied; /* the node's carbon per cm2 of the budget's die */
     dev.embodied.die_mm2 = b->die_area_mm2;
     x->total_w = 0;
     for (int p = 0; p < TP_COUNT; p++)
