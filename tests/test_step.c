@@ -796,6 +796,66 @@ static void test_mixture_of_experts(void **state)
     assert_non_null(strstr(d.msg, "etp (2): expert-tensor parallelism splits a mixture of experts' experts"));
 }
 
+/* The kernel of a grouped expert GEMM (Framework.grouped_kernel): cuBLAS
+ * launches a GEMM an expert, torch._grouped_mm one kernel for the rank's
+ * experts, whose 16-bit tiles run at the device's efficiency.grouped_mm
+ * (torchao's B200 benchmarks: about half the dense rate) and whose host
+ * dispatch is one call; an fp8 grouped GEMM keeps the dense rate. */
+static double expert_up_cost(const Scenario *sc, int want_host, int *runs)
+{
+    OpTrace *t = malloc(sizeof *t);
+    assert_non_null(t);
+    Result r;
+    assert_int_equal(step_trace(sc, 1.0, NULL, t, &r), 0);
+    double v = -1;
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->op[i].list, "layer forward") && !strcmp(t->op[i].name, "expert_up")) {
+            v = want_host ? t->op[i].host_s : t->op[i].device_s;
+            *runs = t->op[i].runs;
+        }
+    free(t);
+    assert_true(v > 0);
+    return v;
+}
+
+static void test_torch_grouped_mm(void **state)
+{
+    (void)state;
+    const char *kv[] = {"system=dgx-b200", "system.framework=pytorch-fsdp", "model=mixtral-8x7b",
+                        "devices=8",       "tp=1",
+                        "pp=1",            "ep=1",
+                        "microbatch=1",    "global_batch=8"};
+    Scenario sc;
+    build_scenario(&sc, kv, 9);
+    Framework *fw = &sc.system.framework;
+    const double launch = sc.system.device.launch_s;
+    assert_true(launch > 0 && fw->host_op_s > 0);
+    int r = 0;
+    fw->grouped_kernel = GROUPED_CUBLAS;
+    const double cublas = expert_up_cost(&sc, 0, &r), cublas_host = expert_up_cost(&sc, 1, &r);
+    assert_int_equal(r, 8); /* the rank's experts, ep 1 */
+    fw->grouped_kernel = GROUPED_TORCH;
+    sc.system.device.grouped_mm_eff = 1.0;
+    const double torch1 = expert_up_cost(&sc, 0, &r), torch_host = expert_up_cost(&sc, 1, &r);
+    /* the same tiles, one launch where cuBLAS has eight */
+    assert_rel(cublas - torch1, (r - 1) * launch, 1e-9);
+    assert_rel(cublas_host, fw->host_op_s + (r - 1) * launch, 1e-12);
+    assert_rel(torch_host, fw->host_op_s, 1e-12);
+    /* at half the rate: the tiles' time doubles, the launch does not */
+    sc.system.device.grouped_mm_eff = 0.5;
+    const double torch05 = expert_up_cost(&sc, 0, &r);
+    assert_rel(torch05 - launch, 2.0 * (torch1 - launch), 1e-9);
+    /* a cuBLAS stack is not touched by the device's grouped rate */
+    fw->grouped_kernel = GROUPED_CUBLAS;
+    assert_rel(expert_up_cost(&sc, 0, &r), cublas, 1e-12);
+    /* nor is an fp8 grouped GEMM */
+    sc.precision = PREC_FP8;
+    fw->grouped_kernel = GROUPED_TORCH;
+    const double fp8_half = expert_up_cost(&sc, 0, &r);
+    sc.system.device.grouped_mm_eff = 1.0;
+    assert_rel(expert_up_cost(&sc, 0, &r), fp8_half, 1e-12);
+}
+
 /* Expert-tensor parallelism apart from tp (Megatron-Core's MoE parallel
  * folding): each rank routes its own s b / tp tokens (no sequence gather
  * before the experts), the all-to-all moves them, an etp group gathers its
@@ -1286,6 +1346,7 @@ int main(void)
         cmocka_unit_test(test_fp4),
         cmocka_unit_test(test_fp8_rowwise),
         cmocka_unit_test(test_step_trace),
+        cmocka_unit_test(test_torch_grouped_mm),
         cmocka_unit_test(test_fp8_attention_head),
         cmocka_unit_test(test_grad_precision),
         cmocka_unit_test(test_optimizer_state),

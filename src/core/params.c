@@ -145,6 +145,9 @@ static const ParamDef device_defs[] = {
     PD(Device, "efficiency.attention_flex_bwd", flex_bwd_eff, UNIT_FRACTION, 0.05, 1, 1, 0,
        "FlexAttention's backward rate as a fraction of the best fused attention kernel on this device (a "
        "stack with flash_attention: flex; 1 where unmeasured)"),
+    PD(Device, "efficiency.grouped_mm", grouped_mm_eff, UNIT_FRACTION, 0.05, 1, 1, 0,
+       "PyTorch's grouped GEMM (torch._grouped_mm, CUTLASS) as a fraction of this device's best dense GEMM "
+       "at each expert's shape (a stack with grouped_gemm_kernel: torch; 1 where unmeasured)"),
     PD(Device, "sfu_exp", exp_per_clock, UNIT_NUMBER, 0, 1e4, 0, 0,
        "exponentials (MUFU.EX2) per clock per SM on the special-function units: a fused attention "
        "kernel's softmax takes one per score and runs them beside its MMAs, so the kernel takes the longer "
@@ -279,6 +282,7 @@ static const char *const master_choices[] = {"copy", "params", NULL};
 static const char *const opt_state_choices[] = {"fp32", "16bit", NULL};
 static const char *const selective_choices[] = {"megatron", "per_op", NULL};
 static const char *const dispatcher_choices[] = {"alltoall", "deepep", NULL};
+static const char *const grouped_kernel_choices[] = {"cublas", "torch", NULL};
 static const char *const graphs_choices[] = {"none", "router", "partial", "full", NULL};
 static const char *const layout_choices[] = {"nhwc", "nchw", NULL};
 
@@ -404,6 +408,10 @@ static const ParamDef framework_defs[] = {
        "mixture of experts: a rank's experts in one grouped call (Megatron-Core's moe_grouped_gemm, "
        "Transformer Engine's GroupedLinear: one host dispatch, a kernel launch per further expert); no: one "
        "module per expert, each GEMM and activation dispatched from Python (SequentialMLP)"),
+    PE(Framework, "grouped_gemm_kernel", grouped_kernel, grouped_kernel_choices, GROUPED_CUBLAS, 0,
+       "mixture of experts, with grouped_gemm: cublas (Transformer Engine's GroupedLinear: a cuBLAS GEMM an "
+       "expert, at the device's dense rate) or torch (PyTorch's torch._grouped_mm: one CUTLASS kernel for a "
+       "rank's experts, at the device's efficiency.grouped_mm)"),
     PE(Framework, "moe_dispatcher", dispatcher, dispatcher_choices, DISPATCH_ALLTOALL, 0,
        "mixture of experts: alltoall (every token-expert pair crosses the network, Megatron-Core's alltoall "
        "dispatcher) or deepep (a token crosses to each node holding one of its experts once and fans out "

@@ -227,6 +227,8 @@ typedef struct {
     double fa2_eff; /* FlashAttention-2's rate as a fraction of the device's best fused attention (1: it is
                        the best) */
     double flex_fwd_eff, flex_bwd_eff; /* FlexAttention's forward and backward rates, the same way */
+    double grouped_mm_eff; /* PyTorch's grouped GEMM (torch._grouped_mm) as a fraction of the device's best
+                              dense GEMM at each group's shape (a stack with grouped_gemm_kernel torch) */
     double exp_per_clock; /* exponentials (MUFU.EX2) per clock per SM on the special-function units, which a
                              fused attention kernel's softmax runs on beside its MMAs (0: not modelled) */
 } Device;
@@ -268,6 +270,9 @@ typedef enum { OPTSTATE_FP32, OPTSTATE_16BIT } OptStateKind;
  * send a token across the scale-out network once to each node that holds
  * one of its experts and fan it out inside the node. */
 typedef enum { DISPATCH_ALLTOALL, DISPATCH_DEEPEP } DispatchKind;
+/* The kernel a stack's grouped expert GEMMs run: cuBLAS, one GEMM an expert at the dense rate
+ * (Transformer Engine's GroupedLinear), or PyTorch's torch._grouped_mm, one kernel for them all */
+typedef enum { GROUPED_CUBLAS, GROUPED_TORCH } GroupedKernel;
 /* What recompute: selective means to the stack: Megatron's (the attention
  * core) or PyTorch's per-op policy (every matmul but every second one and
  * the attention kept; norms, activations and the other matmuls redone). */
@@ -324,6 +329,7 @@ typedef struct {
     int fused_elementwise;   /* norms, rotary and activations fused (TE, torch.compile) or eager kernels */
     int fused_xent;          /* the LM loss as one fused pass, or the op-by-op fp32 cross-entropy */
     int grouped_gemm; /* mixture of experts: a rank's experts in one grouped call, or one module each */
+    GroupedKernel grouped_kernel; /* the kernel of that grouped call */
     DispatchKind dispatcher; /* mixture of experts: how tokens reach their experts' ranks */
     int ep_overlap;          /* the expert all-to-all of one microbatch hidden under another's compute */
     int ep_comm_sms;         /* SMs the overlapped expert all-to-all takes from the compute */

@@ -141,11 +141,31 @@ static double attention_rate(const Ctx *x, const char *name)
  * part of a fused block.  The tiling is chosen at the nominal clock (and
  * memoised); at phi x the clock, compute and the on-chip levels take
  * 1/phi as long, HBM the same. */
+/* Whether a stack runs a grouped op's runs as one PyTorch grouped-GEMM
+ * kernel (Framework.grouped_kernel: torch._grouped_mm, or torchao's
+ * scaled grouped GEMM in fp8) rather than a cuBLAS GEMM each. */
+static int torch_grouped(const Ctx *x, const Op *op)
+{
+    return op->grouped && x->sys->framework.grouped_kernel == GROUPED_TORCH;
+}
+
 static double gemm_op_time(const Ctx *x, const Op *op, Precision prec, GemmCost *g)
 {
     gemm_cost_on(x->gemm, prec, op->batch, op->m, op->n, op->k, g);
     if (x->phi != 1.0)
         gemm_at_clock(g, x->phi, x->nominal->launch_s);
+    if (torch_grouped(x, op)) {
+        /* one kernel over the rank's experts, one launch for them all; in
+         * 16 bits torch._grouped_mm's CUTLASS kernel runs each expert's
+         * tiles at the device's grouped-GEMM rate (its fp8 scaled
+         * counterparts are not measured below the dense rate) */
+        const double f = (prec == PREC_BF16 || prec == PREC_FP16) && x->dev->grouped_mm_eff > 0
+                             ? x->dev->grouped_mm_eff
+                             : 1.0;
+        const double launch = x->nominal->launch_s;
+        const double one = g->time_s > launch ? g->time_s - launch : 0.0;
+        return (op_runs(op) * one / f + launch) * x->pace;
+    }
     const double t = op_runs(op) * (g->time_s + (op->conv_call ? x->dev->conv_call_s : 0.0)) * x->pace;
     return t / attention_rate(x, op->name);
 }
@@ -322,8 +342,10 @@ static void cost_list(const Ctx *x, const OpList *l, const char *label, int reco
         device += t;
         t_op[i] = t + rescale_t;
         /* a grouped GEMM: one dispatch, and the host's launch of each
-         * further expert's kernel (none on a stack without host time) */
+         * further expert's kernel (one kernel for them all under
+         * torch._grouped_mm; none on a stack without host time) */
         h_op[i] = op_captured(graphs, op) || host_op <= 0 ? 0.0
+                  : torch_grouped(x, op)                  ? host_op
                   : op->grouped                           ? host_op + (r - 1.0) * x->nominal->launch_s
                                                           : r * host_op;
         if (rescale_t > 0 && h_op[i] > 0)

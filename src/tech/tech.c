@@ -466,6 +466,7 @@ int tech_derive_detail(const Technology *t, const Budget *b, Device *out, Networ
     dev.l2_eff = t->l2_eff;
     dev.fa2_eff = 1.0; /* no FlashAttention-2 measurement on a derived device: its best attention */
     dev.flex_fwd_eff = dev.flex_bwd_eff = 1.0; /* nor a FlexAttention one */
+    dev.grouped_mm_eff = 1.0;                  /* nor a grouped GEMM one */
     /* exp_per_clock stays 0 (the memset): the generator sizes no special-function units */
     dev.embodied = t->embodied; /* the node's carbon per cm2 of the budget's die */
     dev.embodied.die_mm2 = b->die_area_mm2;
@@ -512,6 +513,7 @@ int tech_resolve_device(const Device *dev, Device *out, Network *intra, Network 
     x.fa2_eff = dev->fa2_eff;
     x.flex_fwd_eff = dev->flex_fwd_eff;
     x.flex_bwd_eff = dev->flex_bwd_eff;
+    x.grouped_mm_eff = dev->grouped_mm_eff;
     x.exp_per_clock = dev->exp_per_clock;
     /* what a template or a row set explicitly wins over the derivation */
     const ParamTable *t = &param_device_table;
