@@ -18,6 +18,7 @@ import csv
 import functools
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -514,6 +515,8 @@ def evaluate_vtrain_allreduce(deepflow, root):
 
 MOE_LAYER = os.path.join("validation", "kernels", "moe_layer_h100.csv")
 MOE_LAYER_STACKS = {"megatron": "megatron-core", "deepgemm-pt": "pytorch-fsdp-eager"}
+# DeepGEMM's grouped GEMM is its own kernel, not torch._grouped_mm: the dense rate, as cuBLAS's
+MOE_LAYER_KERNELS = {"megatron": "cublas", "deepgemm-pt": "cublas"}
 MOE_OPS = ("router", "moe.", "expert_", "swiglu")  # the MoE layer's ops in deepflow's graph
 
 
@@ -533,7 +536,8 @@ def evaluate_moe_layer(deepflow, root):
     res = []
     for r in rows:
         T, d, n, E, K = (int(r[k]) for k in ("tokens", "hidden", "expert_ffn", "experts", "topk"))
-        args = ["system=dgx-h100", "system.framework=" + MOE_LAYER_STACKS[r["impl"]], "model=mixtral-8x7b",
+        args = ["system=dgx-h100", "system.framework=" + MOE_LAYER_STACKS[r["impl"]],
+                "system.framework.grouped_gemm_kernel=" + MOE_LAYER_KERNELS[r["impl"]], "model=mixtral-8x7b",
                 "model.layers=1", "model.seq_len=%d" % T, "model.hidden=%d" % d, "model.heads=%d" % (d // 128),
                 "model.kv_heads=%d" % (d // 128), "model.expert_ffn=%d" % n, "model.experts=%d" % E,
                 "model.experts_per_token=%d" % K, "model.expert_imbalance=1", "devices=1", "tp=1", "pp=1",
@@ -740,12 +744,12 @@ KERNEL_STACK = "ideal"
 KERNEL_GEMMS = {}  # (precision, m, n, k) -> seconds: kernel_gemm_s's memo
 
 
-def kernel_gemm_s(deepflow, root, prec, m, n, k):
-    """One GEMM's time (s) as deepflow gives it on the V100 template and the kernel stack (model=gemm),
-    evaluated once a shape."""
-    key = (prec, m, n, k)
+def kernel_gemm_s(deepflow, root, prec, m, n, k, system="dgx-v100"):
+    """One GEMM's time (s) as deepflow gives it on a system's device (the V100's unless said) and the kernel
+    stack (model=gemm), evaluated once a shape."""
+    key = (system, prec, m, n, k)
     if key not in KERNEL_GEMMS:
-        d = eval_one(deepflow, root, ["system=dgx-v100", "system.framework=" + KERNEL_STACK, "model=gemm",
+        d = eval_one(deepflow, root, ["system=" + system, "system.framework=" + KERNEL_STACK, "model=gemm",
                                       "model.m=%d" % m, "model.n=%d" % n, "model.k=%d" % k, "devices=1",
                                       "precision=" + prec], "GEMM %dx%dx%d" % (m, n, k))
         KERNEL_GEMMS[key] = float(d["step_time_s"])
@@ -791,6 +795,118 @@ def gemm_v100_lines(gm):
                 lines.append("  %-5s %-14s %4d shapes  mean |error| %5.1f %%  signed %+6.1f %%  range %+.0f .. %+.0f %%"
                              % ((prec, name, len(errs)) + err_stats(errs)))
     return lines
+
+
+GROUPED_MM = os.path.join("validation", "kernels", "grouped_mm.csv")
+GROUPED_MM_GRID = [round(0.30 + 0.01 * i, 2) for i in range(71)]  # efficiency.grouped_mm candidates
+# the device templates of a generation, which take its fitted efficiency.grouped_mm; the first of each is the
+# one whose kernel timings the table holds (the others say they take its value)
+GROUPED_MM_DEVICES = {"hopper": ("h100-sxm5-80gb", "h200-sxm-141gb"), "blackwell": ("b200", "b300")}
+GROUPED_MM_SYSTEMS = {"h100": "dgx-h100", "h200": "dgx-h200", "b200": "dgx-b200"}
+GROUPED_MM_GENERATION = {"h100": "hopper", "h200": "hopper", "b200": "blackwell"}
+
+
+def group_sizes(r):
+    """A grouped GEMM row's rows per group: as listed, or the total split evenly."""
+    if r["group_rows"].strip():
+        sizes = [int(x) for x in r["group_rows"].split()]
+        if len(sizes) != int(r["groups"]) or sum(sizes) != int(r["m_total"]):
+            raise SystemExit("validate: %s: row %s lists %d groups of %d rows, expected %s of %s"
+                             % (GROUPED_MM, r["id"], len(sizes), sum(sizes), r["groups"], r["m_total"]))
+        return sizes
+    g, m = int(r["groups"]), int(r["m_total"])
+    return [m // g + (1 if i < m % g else 0) for i in range(g)]
+
+
+def evaluate_grouped_mm(deepflow, root):
+    """[(row, dense work s, kernels, launch s, measured s)] for validation/kernels/grouped_mm.csv: each group's
+    GEMMs at the device's best dense rate (kernel_gemm_s, bf16) without their launches, the forward
+    (out[m_g x n] = A[m_g x k] B[k x n]) and, for a forward and backward pass, the input gradient (m_g x k over
+    n) and the weight gradient (n x k over m_g), each pass one kernel and one launch."""
+    with open(os.path.join(root, GROUPED_MM), newline="") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    out = []
+    for r in rows:
+        system = GROUPED_MM_SYSTEMS[r["gpu"]]
+        launch = si_quantity(system_value(system, "device.launch_overhead"))
+        n, k = int(r["n"]), int(r["k"])
+        shapes = []
+        for m in group_sizes(r):
+            shapes.append((m, n, k))
+            if r["pass"] == "fwd_bwd":
+                shapes += [(m, k, n), (n, k, m)]
+        work = sum(kernel_gemm_s(deepflow, root, "bf16", a, b, c, system) - launch for a, b, c in shapes if a > 0)
+        kernels = 3 if r["pass"] == "fwd_bwd" else 1
+        out.append((r, work, kernels, launch, float(r["measured_us"]) * 1e-6))
+    return out
+
+
+def grouped_mm_pred(row, f):
+    _, work, kernels, launch, _ = row
+    return work / f + kernels * launch
+
+
+def grouped_mm_fit(rows):
+    """{generation: (efficiency, mean |error|, rows)}: per generation the grid's value (GROUPED_MM_GRID) with the
+    smallest mean |error| of grouped_mm_pred against the measured times (ties: the larger)."""
+    fits = {}
+    for gen in sorted(set(GROUPED_MM_GENERATION.values())):
+        mine = [x for x in rows if GROUPED_MM_GENERATION[x[0]["gpu"]] == gen]
+        if not mine:
+            continue
+        def err(f):
+            return sum(abs(grouped_mm_pred(x, f) / x[4] - 1) for x in mine) / len(mine)
+        best = min(GROUPED_MM_GRID, key=lambda f: (round(err(f), 12), -f))
+        fits[gen] = (best, err(best), len(mine))
+    return fits
+
+
+def grouped_mm_lines(rows, fits):
+    lines = []
+    for x in rows:
+        r, gen = x[0], GROUPED_MM_GENERATION[x[0]["gpu"]]
+        f = fits[gen][0]
+        lines.append("  %-28s %-5s %-7s G %3s  M %6s  N %5s  K %5s  dense %8.1f  at %.2f %8.1f  measured %8.1f  "
+                     "%+6.1f %%" % (r["id"], r["gpu"], r["pass"], r["groups"], r["m_total"], r["n"], r["k"],
+                                    1e6 * grouped_mm_pred(x, 1.0), f, 1e6 * grouped_mm_pred(x, f), 1e6 * x[4],
+                                    100 * (grouped_mm_pred(x, f) / x[4] - 1)))
+    for gen, (f, mean, n) in sorted(fits.items()):
+        dense = [grouped_mm_pred(x, 1.0) / x[4] - 1 for x in rows if GROUPED_MM_GENERATION[x[0]["gpu"]] == gen]
+        lines.append("  %-9s efficiency.grouped_mm %.2f: mean |error| %.1f %% over %d rows (at the dense rate: %.1f "
+                     "%%, signed %+.1f %%)" % ((gen, f, 100 * mean, n) + err_stats(dense)[:2]))
+    return lines
+
+
+def grouped_mm_write(root, fits, rows, write):
+    """Each generation's fitted efficiency.grouped_mm into its device templates' `grouped_mm:` line (write), or
+    the names of those that differ."""
+    stale = []
+    for gen, (f, mean, n) in sorted(fits.items()):
+        gpus = sorted({x[0]["gpu"].upper() for x in rows if GROUPED_MM_GENERATION[x[0]["gpu"]] == gen})
+        measured, *others = GROUPED_MM_DEVICES[gen]
+        for name in (measured, *others):
+            path = os.path.join(root, "templates", "devices", name + ".yaml")
+            with open(path) as fh:
+                lines = fh.readlines()
+            i = next((j for j, ln in enumerate(lines) if ln.startswith("  grouped_mm:")), None)
+            if i is None:
+                raise SystemExit("validate: %s has no grouped_mm line to write" % path)
+            how = ("fitted by scripts/validate.py (make validate) on validation/kernels/grouped_mm.csv: "
+                   "torch._grouped_mm's bf16 time against this generation's best dense GEMM at each group's "
+                   "shape, %d kernel timings on %s, mean |error| %.1f %%" % (n, " and ".join(gpus), 100 * mean))
+            if name != measured:
+                how = "the %s's value (%s)" % (measured, how)
+            want = "  grouped_mm: %.2f          # %s\n" % (f, how)
+            stale += set_line(path, lines, i, want, write)
+    return stale
+
+
+def si_quantity(text):
+    """A figure as the templates command shows it ("4 us", "2.25 PFLOP/s", "0.78") in SI units."""
+    f = text.split()
+    unit = f[1] if len(f) > 1 else ""
+    base = next(u for u in ("FLOP/s", "B/s", "s", "B", "") if unit.endswith(u))
+    return float(f[0]) * SI[unit[:len(unit) - len(base)] if base else unit]
 
 
 CONV_V100 = os.path.join("validation", "kernels", "conv_v100.csv")
@@ -957,7 +1073,7 @@ def set_line(path, lines, i, want, write):
     lines[i] = want
     with open(path, "w") as f:
         f.writelines(lines)
-    print("wrote %s's %s" % (path, want.split(":", 1)[0]))
+    print("wrote %s's %s" % (path, want.split(":", 1)[0].strip()))
     return []
 
 
@@ -1994,6 +2110,14 @@ def main():
     for line in conv_v100_lines(cv, conv_c):
         print(line)
     stale_dev = device_fit_line(root, conv_call_text(conv_c, cv, conv_mean), "--write" in args)
+    gmm = evaluate_grouped_mm(deepflow, root)
+    gmm_fits = grouped_mm_fit(gmm)
+    print("\ntorch._grouped_mm, bf16 (validation/kernels/grouped_mm.csv; one kernel a pass over a rank's experts, "
+          "us; dense: every group's GEMMs at the device's best dense rate; error = predicted / measured time - 1; "
+          "fits each generation's efficiency.grouped_mm, not gated):")
+    for line in grouped_mm_lines(gmm, gmm_fits):
+        print(line)
+    stale_dev += grouped_mm_write(root, gmm_fits, gmm, "--write" in args)
     steps = evaluate_lstm_v100(deepflow, root)
     rnn_c, rnn_mean = rnn_step_fit(steps)
     print("\nV100 LSTM steps (validation/kernels/lstm_v100.csv, DeepBench, cuDNN; error = predicted / measured time "
