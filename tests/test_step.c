@@ -821,10 +821,15 @@ static double expert_up_cost(const Scenario *sc, int want_host, int *runs)
 static void test_torch_grouped_mm(void **state)
 {
     (void)state;
-    const char *kv[] = {"system=dgx-b200", "system.framework=pytorch-fsdp", "model=mixtral-8x7b",
-                        "devices=8",       "tp=1",
-                        "pp=1",            "ep=1",
-                        "microbatch=1",    "global_batch=8"};
+    const char *kv[] = {"system=dgx-b200",
+                        "system.framework=pytorch-fsdp",
+                        "model=mixtral-8x7b",
+                        "devices=8",
+                        "tp=1",
+                        "pp=1",
+                        "ep=1",
+                        "microbatch=1",
+                        "global_batch=8"};
     Scenario sc;
     build_scenario(&sc, kv, 9);
     Framework *fw = &sc.system.framework;

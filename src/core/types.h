@@ -229,8 +229,8 @@ typedef struct {
     double flex_fwd_eff, flex_bwd_eff; /* FlexAttention's forward and backward rates, the same way */
     double grouped_mm_eff; /* PyTorch's grouped GEMM (torch._grouped_mm) as a fraction of the device's best
                               dense GEMM at each group's shape (a stack with grouped_gemm_kernel torch) */
-    double exp_per_clock; /* exponentials (MUFU.EX2) per clock per SM on the special-function units, which a
-                             fused attention kernel's softmax runs on beside its MMAs (0: not modelled) */
+    double exp_per_clock;  /* exponentials (MUFU.EX2) per clock per SM on the special-function units, which a
+                              fused attention kernel's softmax runs on beside its MMAs (0: not modelled) */
 } Device;
 
 /* The training stack (templates/frameworks): what the software makes of
@@ -330,14 +330,14 @@ typedef struct {
     int fused_xent;          /* the LM loss as one fused pass, or the op-by-op fp32 cross-entropy */
     int grouped_gemm; /* mixture of experts: a rank's experts in one grouped call, or one module each */
     GroupedKernel grouped_kernel; /* the kernel of that grouped call */
-    DispatchKind dispatcher; /* mixture of experts: how tokens reach their experts' ranks */
-    int ep_overlap;          /* the expert all-to-all of one microbatch hidden under another's compute */
-    int ep_comm_sms;         /* SMs the overlapped expert all-to-all takes from the compute */
-    int comm_sms;            /* SMs the hidden data- and tensor-parallel collectives take from the compute */
-    GraphsKind cuda_graphs;  /* what runs as CUDA graphs, without a host dispatch per op */
-    ConvLayout conv_layout;  /* the layout of a CNN's activations: NHWC or NCHW */
-    int offload_layers;      /* transformer layers whose activations go to host memory in the forward
-                                pass and come back for the backward (Megatron-Core's cpu_offloading) */
+    DispatchKind dispatcher;      /* mixture of experts: how tokens reach their experts' ranks */
+    int ep_overlap;               /* the expert all-to-all of one microbatch hidden under another's compute */
+    int ep_comm_sms;              /* SMs the overlapped expert all-to-all takes from the compute */
+    int comm_sms;           /* SMs the hidden data- and tensor-parallel collectives take from the compute */
+    GraphsKind cuda_graphs; /* what runs as CUDA graphs, without a host dispatch per op */
+    ConvLayout conv_layout; /* the layout of a CNN's activations: NHWC or NCHW */
+    int offload_layers;     /* transformer layers whose activations go to host memory in the forward
+                               pass and come back for the backward (Megatron-Core's cpu_offloading) */
     Interval single_node, multi_node;
     Interval uncovered;               /* for a row no validation source covers: every source's residuals */
     Interval moe;                     /* mixture-of-experts rows: the published MoE runs' residuals */
