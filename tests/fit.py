@@ -121,5 +121,27 @@ rt = v.readme_table(t, 0.05, 0.06, 0.06, 1.0, 2, 2, 0.9, [])
 check("no reported regression, no sentence and a plain count",
       "regression" not in rt and "| s | fam | 2 | 5.0 % |" in rt, rt)
 
+# torch._grouped_mm's kernel table: group sizes, the prediction at an efficiency, its fit per generation
+row = {"id": "g", "groups": "3", "m_total": "10", "group_rows": ""}
+check("a grouped GEMM's unlisted groups split evenly", v.group_sizes(row) == [4, 3, 3], v.group_sizes(row))
+row["group_rows"] = "5 4 1"
+check("a grouped GEMM's listed groups as listed", v.group_sizes(row) == [5, 4, 1], v.group_sizes(row))
+row["group_rows"] = "5 4"
+try:
+    v.group_sizes(row)
+    check("listed groups that do not add up are refused", False)
+except SystemExit as e:
+    check("listed groups that do not add up are refused", "lists 2 groups of 9 rows, expected 3 of 10" in str(e), e)
+check("the grouped prediction: the dense work at the rate, a launch a kernel",
+      abs(v.grouped_mm_pred(({}, 1e-3, 3, 4e-6, 0), 0.5) - (2e-3 + 12e-6)) < 1e-15)
+made = [({"gpu": gpu}, w, 3, 4e-6, w / f + 12e-6) for gpu, f in (("b200", 0.55), ("h100", 0.88))
+        for w in (1e-3, 5e-3, 2e-2)]
+fits = v.grouped_mm_fit(made)
+check("the fit recovers each generation's rate from made-up timings",
+      fits["blackwell"][0] == 0.55 and fits["hopper"][0] == 0.88 and fits["blackwell"][1] < 1e-9, fits)
+check("a figure as the templates command shows it, in SI units",
+      abs(v.si_quantity("4 us") - 4e-6) < 1e-18 and v.si_quantity("2.25 PFLOP/s") == 2.25e15 and
+      v.si_quantity("0.78") == 0.78)
+
 print("fit: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
