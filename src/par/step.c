@@ -136,11 +136,6 @@ static double attention_rate(const Ctx *x, const char *name)
     return f > 0 ? f : 1.0;
 }
 
-/* One GEMM op's device time in precision prec (op_precision): its runs
- * at the clock and pace, at the stack's fused-attention rate where it is
- * part of a fused block.  The tiling is chosen at the nominal clock (and
- * memoised); at phi x the clock, compute and the on-chip levels take
- * 1/phi as long, HBM the same. */
 /* Whether a stack runs a grouped op's runs as one PyTorch grouped-GEMM
  * kernel (Framework.grouped_kernel: torch._grouped_mm, or torchao's
  * scaled grouped GEMM in fp8) rather than a cuBLAS GEMM each. */
@@ -149,6 +144,12 @@ static int torch_grouped(const Ctx *x, const Op *op)
     return op->grouped && x->sys->framework.grouped_kernel == GROUPED_TORCH;
 }
 
+/* One GEMM op's device time in precision prec (op_precision): its runs
+ * at the clock and pace, at the stack's fused-attention rate where it is
+ * part of a fused block, or as one grouped kernel at the device's
+ * grouped-GEMM rate (torch_grouped).  The tiling is chosen at the nominal
+ * clock (and memoised); at phi x the clock, compute and the on-chip levels
+ * take 1/phi as long, HBM the same. */
 static double gemm_op_time(const Ctx *x, const Op *op, Precision prec, GemmCost *g)
 {
     gemm_cost_on(x->gemm, prec, op->batch, op->m, op->n, op->k, g);
