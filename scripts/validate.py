@@ -515,8 +515,9 @@ def evaluate_vtrain_allreduce(deepflow, root):
 
 MOE_LAYER = os.path.join("validation", "kernels", "moe_layer_h100.csv")
 MOE_LAYER_STACKS = {"megatron": "megatron-core", "deepgemm-pt": "pytorch-fsdp-eager"}
-# DeepGEMM's grouped GEMM is its own kernel, not torch._grouped_mm: the dense rate, as cuBLAS's
-MOE_LAYER_KERNELS = {"megatron": "cublas", "deepgemm-pt": "cublas"}
+# Both run their grouped GEMMs at the dense rate, as cuBLAS's: Megatron's with Transformer Engine's, DeepGEMM-pt
+# with DeepGEMM's own kernel, not torch._grouped_mm
+MOE_LAYER_KERNEL = "system.framework.grouped_gemm_kernel=cublas"
 MOE_OPS = ("router", "moe.", "expert_", "swiglu")  # the MoE layer's ops in deepflow's graph
 
 
@@ -537,7 +538,7 @@ def evaluate_moe_layer(deepflow, root):
     for r in rows:
         T, d, n, E, K = (int(r[k]) for k in ("tokens", "hidden", "expert_ffn", "experts", "topk"))
         args = ["system=dgx-h100", "system.framework=" + MOE_LAYER_STACKS[r["impl"]],
-                "system.framework.grouped_gemm_kernel=" + MOE_LAYER_KERNELS[r["impl"]], "model=mixtral-8x7b",
+                MOE_LAYER_KERNEL, "model=mixtral-8x7b",
                 "model.layers=1", "model.seq_len=%d" % T, "model.hidden=%d" % d, "model.heads=%d" % (d // 128),
                 "model.kv_heads=%d" % (d // 128), "model.expert_ffn=%d" % n, "model.experts=%d" % E,
                 "model.experts_per_token=%d" % K, "model.expert_imbalance=1", "devices=1", "tp=1", "pp=1",
@@ -803,7 +804,6 @@ GROUPED_MM_GRID = [round(0.30 + 0.01 * i, 2) for i in range(71)]  # efficiency.g
 # one whose kernel timings the table holds (the others say they take its value)
 GROUPED_MM_DEVICES = {"hopper": ("h100-sxm5-80gb", "h200-sxm-141gb"), "blackwell": ("b200", "b300")}
 GROUPED_MM_SYSTEMS = {"h100": "dgx-h100", "h200": "dgx-h200", "b200": "dgx-b200"}
-GROUPED_MM_GENERATION = {"h100": "hopper", "h200": "hopper", "b200": "blackwell"}
 
 
 def group_sizes(r):
@@ -822,20 +822,22 @@ def evaluate_grouped_mm(deepflow, root):
     """[(row, dense work s, kernels, launch s, measured s)] for validation/kernels/grouped_mm.csv: each group's
     GEMMs at the device's best dense rate (kernel_gemm_s, bf16) without their launches, the forward
     (out[m_g x n] = A[m_g x k] B[k x n]) and, for a forward and backward pass, the input gradient (m_g x k over
-    n) and the weight gradient (n x k over m_g), each pass one kernel and one launch."""
+    n) and the weight gradient (n x k over m_g), each pass one kernel and one launch; an empty group does no
+    work.  Each row gets its device's generation (row["generation"]), as its system template says."""
     with open(os.path.join(root, GROUPED_MM), newline="") as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     out = []
     for r in rows:
         system = GROUPED_MM_SYSTEMS[r["gpu"]]
         launch = si_quantity(system_value(system, "device.launch_overhead"))
+        r["generation"] = system_value(system, "device.generation")
         n, k = int(r["n"]), int(r["k"])
         shapes = []
-        for m in group_sizes(r):
+        for m in (m for m in group_sizes(r) if m > 0):
             shapes.append((m, n, k))
             if r["pass"] == "fwd_bwd":
                 shapes += [(m, k, n), (n, k, m)]
-        work = sum(kernel_gemm_s(deepflow, root, "bf16", a, b, c, system) - launch for a, b, c in shapes if a > 0)
+        work = sum(kernel_gemm_s(deepflow, root, "bf16", a, b, c, system) - launch for a, b, c in shapes)
         kernels = 3 if r["pass"] == "fwd_bwd" else 1
         out.append((r, work, kernels, launch, float(r["measured_us"]) * 1e-6))
     return out
@@ -850,10 +852,8 @@ def grouped_mm_fit(rows):
     """{generation: (efficiency, mean |error|, rows)}: per generation the grid's value (GROUPED_MM_GRID) with the
     smallest mean |error| of grouped_mm_pred against the measured times (ties: the larger)."""
     fits = {}
-    for gen in sorted(set(GROUPED_MM_GENERATION.values())):
-        mine = [x for x in rows if GROUPED_MM_GENERATION[x[0]["gpu"]] == gen]
-        if not mine:
-            continue
+    for gen in sorted({x[0]["generation"] for x in rows}):
+        mine = [x for x in rows if x[0]["generation"] == gen]
         def err(f):
             return sum(abs(grouped_mm_pred(x, f) / x[4] - 1) for x in mine) / len(mine)
         best = min(GROUPED_MM_GRID, key=lambda f: (round(err(f), 12), -f))
@@ -864,14 +864,14 @@ def grouped_mm_fit(rows):
 def grouped_mm_lines(rows, fits):
     lines = []
     for x in rows:
-        r, gen = x[0], GROUPED_MM_GENERATION[x[0]["gpu"]]
+        r, gen = x[0], x[0]["generation"]
         f = fits[gen][0]
         lines.append("  %-28s %-5s %-7s G %3s  M %6s  N %5s  K %5s  dense %8.1f  at %.2f %8.1f  measured %8.1f  "
                      "%+6.1f %%" % (r["id"], r["gpu"], r["pass"], r["groups"], r["m_total"], r["n"], r["k"],
                                     1e6 * grouped_mm_pred(x, 1.0), f, 1e6 * grouped_mm_pred(x, f), 1e6 * x[4],
                                     100 * (grouped_mm_pred(x, f) / x[4] - 1)))
     for gen, (f, mean, n) in sorted(fits.items()):
-        dense = [grouped_mm_pred(x, 1.0) / x[4] - 1 for x in rows if GROUPED_MM_GENERATION[x[0]["gpu"]] == gen]
+        dense = [grouped_mm_pred(x, 1.0) / x[4] - 1 for x in rows if x[0]["generation"] == gen]
         lines.append("  %-9s efficiency.grouped_mm %.2f: mean |error| %.1f %% over %d rows (at the dense rate: %.1f "
                      "%%, signed %+.1f %%)" % ((gen, f, 100 * mean, n) + err_stats(dense)[:2]))
     return lines
@@ -882,7 +882,7 @@ def grouped_mm_write(root, fits, rows, write):
     the names of those that differ."""
     stale = []
     for gen, (f, mean, n) in sorted(fits.items()):
-        gpus = sorted({x[0]["gpu"].upper() for x in rows if GROUPED_MM_GENERATION[x[0]["gpu"]] == gen})
+        gpus = sorted({x[0]["gpu"].upper() for x in rows if x[0]["generation"] == gen})
         measured, *others = GROUPED_MM_DEVICES[gen]
         for name in (measured, *others):
             path = os.path.join(root, "templates", "devices", name + ".yaml")
@@ -999,10 +999,7 @@ def device_figures(name, keys):
     for ln in out.splitlines():
         f = ln.split()
         if f and f[0] in keys:
-            num, unit = float(f[1]), f[2] if len(f) > 2 else ""
-            base = next(u for u in ("B/s", "s", "") if unit.endswith(u))
-            pre = unit[:len(unit) - len(base)] if base else unit
-            got[f[0]] = num * SI[pre]
+            got[f[0]] = si_quantity(" ".join(f[1:3]))
     return got
 
 

@@ -134,8 +134,8 @@ except SystemExit as e:
     check("listed groups that do not add up are refused", "lists 2 groups of 9 rows, expected 3 of 10" in str(e), e)
 check("the grouped prediction: the dense work at the rate, a launch a kernel",
       abs(v.grouped_mm_pred(({}, 1e-3, 3, 4e-6, 0), 0.5) - (2e-3 + 12e-6)) < 1e-15)
-made = [({"gpu": gpu}, w, 3, 4e-6, w / f + 12e-6) for gpu, f in (("b200", 0.55), ("h100", 0.88))
-        for w in (1e-3, 5e-3, 2e-2)]
+made = [({"gpu": gpu, "generation": gen}, w, 3, 4e-6, w / f + 12e-6)
+        for gpu, gen, f in (("b200", "blackwell", 0.55), ("h100", "hopper", 0.88)) for w in (1e-3, 5e-3, 2e-2)]
 fits = v.grouped_mm_fit(made)
 check("the fit recovers each generation's rate from made-up timings",
       fits["blackwell"][0] == 0.55 and fits["hopper"][0] == 0.88 and fits["blackwell"][1] < 1e-9, fits)
