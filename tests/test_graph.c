@@ -631,7 +631,33 @@ static void test_selective_per_op_moe(void **state)
     assert_rel(up_r->flops * op_runs(up_r), up_f->flops * op_runs(up_f), 1e-12);
     assert_non_null(find_op(&xm->layer_recompute, "moe.dispatch"));
     assert_non_null(find_op(&xm->layer_recompute, "moe.combine"));
+    assert_non_null(find_op(&xm->layer_recompute, "moe.d2h"));
     assert_null(lookup_op(&xm->layer_recompute, "router"));
+    /* a save list that keeps the all-to-alls' outputs and the split sizes'
+     * host copy (torchtitan from September 2025): no exchange and no host
+     * wait in the recompute, the token path's kernels still redone; their
+     * memory is not charged (measured far below the received tokens) */
+    pe.sel_saves_a2a = 1;
+    Graph *xs_ = build_ok(&x, &pe);
+    for (int i = 0; i < xs_->layer_recompute.n; i++) {
+        const Op *op = &xs_->layer_recompute.op[i];
+        assert_false(op->kind == OP_COMM && op->group == GROUP_EP);
+        assert_false(op->sync);
+    }
+    assert_null(lookup_op(&xs_->layer_recompute, "moe.d2h"));
+    assert_non_null(find_op(&xs_->layer_recompute, "moe.permute"));
+    assert_rel(op_runs(find_op(&xs_->layer_recompute, "expert_up")), op_runs(up_r), 1e-12);
+    assert_rel(xs_->act_bytes_per_layer, xm->act_bytes_per_layer, 1e-15);
+    /* the same list where nothing is exchanged (ep 1) */
+    pe.ep = 1;
+    Graph *one = build_ok(&x, &pe);
+    pe.sel_saves_a2a = 0;
+    Graph *one0 = build_ok(&x, &pe);
+    assert_rel(one->act_bytes_per_layer, one0->act_bytes_per_layer, 1e-15);
+    assert_int_equal(one->layer_recompute.n, one0->layer_recompute.n);
+    free(one);
+    free(one0);
+    free(xs_);
     free(xm);
 }
 

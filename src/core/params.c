@@ -395,6 +395,10 @@ static const ParamDef framework_defs[] = {
        "or per_op (PyTorch's per-op policy as torchtitan sets it: the output of every matmul but every "
        "second "
        "one and of the attention; norms, activations and the other matmuls recomputed)"),
+    PB(Framework, "recompute_saves_alltoall", sel_saves_a2a, 0,
+       "with selective_recompute per_op, the expert-parallel all-to-alls' outputs (and the device-to-host "
+       "copy of their split sizes) are kept, so recompute redoes the token path's kernels but not its "
+       "exchanges or host syncs (torchtitan from September 2025); no: they are redone"),
     PB(Framework, "fused_elementwise", fused_elementwise, 1,
        "norms, rotary embedding and activations as fused kernels (Transformer Engine, torch.compile); no: as "
        "the "

@@ -326,6 +326,7 @@ typedef struct {
         master; /* fp32 master weights beside a 16-bit copy, or the (sharded) fp32 parameters themselves */
     OptStateKind opt_state;  /* the optimizer's moments and master copy: fp32 or the 16-bit type */
     SelectiveKind selective; /* what recompute: selective keeps and redoes */
+    int sel_saves_a2a;       /* per-op selective recompute keeps the expert all-to-alls' outputs */
     int fused_elementwise;   /* norms, rotary and activations fused (TE, torch.compile) or eager kernels */
     int fused_xent;          /* the LM loss as one fused pass, or the op-by-op fp32 cross-entropy */
     int grouped_gemm; /* mixture of experts: a rank's experts in one grouped call, or one module each */

@@ -176,6 +176,7 @@ typedef struct {
     int quant_current;  /* ... from each tensor's own amax (current scaling, NVFP4): found before the cast */
     int quant_rowwise;  /* ... a scale a row, so each orientation is quantized from the 16-bit tensor */
     int sel_per_op;     /* selective recompute as PyTorch's per-op policy (torchtitan), not Megatron's */
+    int sel_saves_a2a;  /* ... keeping the expert all-to-alls' outputs (not redone in recompute) */
     int unfused;        /* eager PyTorch: norms, rotary and activations as separate element-wise kernels */
     int unfused_xent;   /* the LM loss op by op on an fp32 copy of the logits, not one fused kernel */
     int fused_dispatch; /* mixture of experts: a fused token dispatcher (DeepEP) rather than all-to-alls */

@@ -742,6 +742,7 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Work *
     gp.quant_current =
         sc->precision == PREC_FP4 || fw->fp8_scaling == FP8_SCALING_CURRENT || gp.quant_rowwise;
     gp.sel_per_op = fw->selective == SELECTIVE_PER_OP;
+    gp.sel_saves_a2a = gp.sel_per_op && fw->sel_saves_a2a;
     gp.unfused = !fw->fused_elementwise;
     gp.unfused_xent = !fw->fused_xent;
     gp.sequential_experts = !fw->grouped_gemm;
