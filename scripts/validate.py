@@ -2407,7 +2407,8 @@ def readme_table(table, all_in, all_loso, dense_loso, cov_mean, cov_in, cov_runs
                    "on a PyTorch-native stack on 8 H100s, a yardstick of that class, and, collected in December 2026, "
                    "Nemotron-4 15B's production run (768-2,304 H100), NVIDIA's Megatron MoE model zoo (Qwen3-235B on "
                    "H100, GB200 and GB300) with Megatron-LM's DeepSeek-V3 note on GB200, torchtitan's compiled "
-                   "trainer on DeepSeek-V3 16B and Apertus on 2,048-4,096 GH200 (Alps). "
+                   "trainer on DeepSeek-V3 16B, Apertus on 2,048-4,096 GH200 (Alps) and a torchtitan tuning log "
+                   "on 8 B200 (DeepSeek-V3 16B). "
                    "They are in the ranges and "
                    "the coverage, not in the all-sources mean: %d sources, %d runs, mean %s, signed %s (negative: "
                    "the model is optimistic).\n" % (held[0], held[1], pct(held[2]), pct(held[3])))
