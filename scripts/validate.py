@@ -223,8 +223,7 @@ def system_value(system, key):
 
 def template_peak(system, precision="bf16"):
     """A system's dense matrix peak (FLOP/s) in a precision, as its template says."""
-    num, unit = system_value(system, "device.peak." + precision).split()[:2]
-    return float(num) * SI[unit[:-len("FLOP/s")]]
+    return si_quantity(system_value(system, "device.peak." + precision))
 
 
 def generation_of(system):
@@ -803,7 +802,6 @@ GROUPED_MM_GRID = [round(0.30 + 0.01 * i, 2) for i in range(71)]  # efficiency.g
 # the device templates of a generation, which take its fitted efficiency.grouped_mm; the first of each is the
 # one whose kernel timings the table holds (the others say they take its value)
 GROUPED_MM_DEVICES = {"hopper": ("h100-sxm5-80gb", "h200-sxm-141gb"), "blackwell": ("b200", "b300")}
-GROUPED_MM_SYSTEMS = {"h100": "dgx-h100", "h200": "dgx-h200", "b200": "dgx-b200"}
 
 
 def group_sizes(r):
@@ -828,9 +826,9 @@ def evaluate_grouped_mm(deepflow, root):
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     out = []
     for r in rows:
-        system = GROUPED_MM_SYSTEMS[r["gpu"]]
+        system = SYSTEMS[(r["gpu"], "")]  # a kernel row's GPU on its default template, as a training run's
         launch = si_quantity(system_value(system, "device.launch_overhead"))
-        r["generation"] = system_value(system, "device.generation")
+        r["generation"] = generation_of(system)
         n, k = int(r["n"]), int(r["k"])
         shapes = []
         for m in (m for m in group_sizes(r) if m > 0):
