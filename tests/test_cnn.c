@@ -473,6 +473,61 @@ static void test_whole_stem(void **state)
     assert_true(runs(&g.layer_fwd, "conv.allgather") > 5);
 }
 
+/* ---- input-gradient exchange beside the weight gradient ------------------ */
+
+/* A stack that copies a split layer's input gradient on a stream of its own
+ * (GraphParams.dgrad_overlap, TensorFlow 1.x): the builder marks the share
+ * of each input-gradient reduce-scatter that the layer's weight gradient
+ * covers by its rough rates, at most all of it; nothing else is marked,
+ * and nothing at all without the flag.  A conv stem (it reads the image:
+ * no input gradient) and an fc of 10 outputs on 2 devices, 4 images of
+ * 16 x 16 x 16: the fc's weight gradient is 2 x 4,096 x 5 x 4 FLOPs plus a
+ * launch, its input gradient 4 x 4,096 fp16 values reduce-scattered. */
+static void test_dgrad_overlap(void **state)
+{
+    (void)state;
+    Diag d;
+    diag_clear(&d);
+    CnnNet *net = parse("- conv: {out: 16, kernel: 3, pad: 1, bn: yes, relu: yes}\n"
+                        "- fc: {out: 10}\n",
+                        &d);
+    if (!net)
+        print_error("%s\n", d.msg);
+    assert_non_null(net);
+    Model m = {.name = "two", .kind = MODEL_CNN, .image_size = 16, .channels = 8, .cnn = net};
+    m.cnn_split = CNN_SPLIT_KERNEL;
+    GraphParams p = params(2, 1, 4);
+    p.rates = (GraphRates){.flop_s = 80e12,
+                           .hbm_bytes_s = 800e9,
+                           .launch_s = 5e-6,
+                           .coll_latency_s = 10e-6,
+                           .coll_bytes_s = 40e9};
+    Graph g;
+    const OpList *lists[] = {&g.layer_fwd, &g.layer_bwd};
+    build(&m, &p, &g);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < lists[i]->n; j++)
+            assert_true(lists[i]->op[j].hide == 0);
+    p.dgrad_overlap = 1;
+    build(&m, &p, &g);
+    const double wgrad = 2.0 * 4096 * 5 * 4 / 80e12 + 5e-6, rs = 10e-6 + 4.0 * 4096 * 2 / 40e9;
+    assert_rel(find(&g.layer_bwd, "fc.dgrad.reducescatter")->hide, wgrad / rs, 1e-12);
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < lists[i]->n; j++)
+            if (strcmp(lists[i]->op[j].name, "fc.dgrad.reducescatter") != 0)
+                assert_true(lists[i]->op[j].hide == 0);
+    /* a link a thousand times faster: the weight gradient covers it all */
+    p.rates.coll_latency_s = 10e-9;
+    p.rates.coll_bytes_s = 40e12;
+    build(&m, &p, &g);
+    assert_rel(find(&g.layer_bwd, "fc.dgrad.reducescatter")->hide, 1.0, 0);
+    /* no rates (graph_build on its own): nothing to estimate by */
+    p.rates = (GraphRates){0};
+    build(&m, &p, &g);
+    assert_true(find(&g.layer_bwd, "fc.dgrad.reducescatter")->hide == 0);
+    cnnload_free(net);
+}
+
 /* ---- pipeline ----------------------------------------------------------- */
 
 static double max2(double a, double b)
@@ -1024,6 +1079,45 @@ static void test_split_modes(void **state)
     assert_rel(r[1].model_flops_per_step, r[0].model_flops_per_step, 0);
 }
 
+/* The same on a DGX-1 with the V100's stack (TensorFlow 1.x, which
+ * overlaps them) against the flag off: Inception-V3's kernel split on 4
+ * GPUs, 64 images.  Only the tensor-parallel exchange shrinks, and the step
+ * by exactly as much; on one GPU nothing changes. */
+static void test_dgrad_overlap_step(void **state)
+{
+    (void)state;
+    Result r[2][2];
+    const char *on[] = {"system.framework.dgrad_comm_overlap=no", "system.framework.dgrad_comm_overlap=yes"};
+    const char *dev[] = {"devices=4", "devices=1"}, *tp[] = {"tp=4", "tp=1"};
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 2; i++) {
+            const char *kv[] = {"system=dgx-v100",
+                                "model=inception-v3",
+                                dev[k],
+                                tp[k],
+                                "pp=1",
+                                "microbatch=64",
+                                "global_batch=64",
+                                "precision=fp16",
+                                "model.cnn_split=kernel",
+                                on[i]};
+            scenario(kv, 10, &r[k][i]);
+        }
+    const Result *off = &r[0][0], *ovl = &r[0][1];
+    print_message(
+        "Inception-V3, kernel split on 4 V100s, 64 images: %.2f ms (TP comm %.2f) -> %.2f ms (%.2f) "
+        "with the input gradients beside the weight gradients\n",
+        off->step_time_s * 1e3, off->comp_time_s[COMP_TP_COMM] * 1e3, ovl->step_time_s * 1e3,
+        ovl->comp_time_s[COMP_TP_COMM] * 1e3);
+    assert_true(ovl->comp_time_s[COMP_TP_COMM] < 0.9 * off->comp_time_s[COMP_TP_COMM]);
+    for (int c = 0; c < COMP_COUNT; c++)
+        if (c != COMP_TP_COMM && c != COMP_DP_COMM && c != COMP_DP_HIDDEN)
+            assert_rel(ovl->comp_time_s[c], off->comp_time_s[c], 1e-12);
+    assert_rel(off->step_time_s - ovl->step_time_s,
+               off->comp_time_s[COMP_TP_COMM] - ovl->comp_time_s[COMP_TP_COMM], 1e-9);
+    assert_rel(r[1][1].step_time_s, r[1][0].step_time_s, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1035,7 +1129,8 @@ int main(void)
         cmocka_unit_test(test_pipeline_partition), cmocka_unit_test(test_recompute),
         cmocka_unit_test(test_loader_errors),      cmocka_unit_test(test_templates),
         cmocka_unit_test(test_end_to_end),         cmocka_unit_test(test_split_modes),
-        cmocka_unit_test(test_whole_stem),
+        cmocka_unit_test(test_whole_stem),         cmocka_unit_test(test_dgrad_overlap),
+        cmocka_unit_test(test_dgrad_overlap_step),
     };
     return cmocka_run_group_tests(tests, db_setup, db_teardown);
 }

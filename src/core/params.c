@@ -450,6 +450,11 @@ static const ParamDef framework_defs[] = {
        "a convolutional net's activation layout: nhwc (channels last, what tensor-core convolutions read) or "
        "nchw (channels first: cuDNN transposes the operands of every tensor-core convolution, and runs 3x3 "
        "stride-1 convolutions on the vector units as Winograd F(2x2,3x3) transforms)"),
+    PB(Framework, "dgrad_comm_overlap", dgrad_comm_overlap, 0,
+       "a convolutional net split over devices: each split layer's input-gradient exchange is copied on a "
+       "stream of its own while the layer's weight-gradient kernels, which do not wait for it, run "
+       "(TensorFlow 1.x: the input gradient's op is created before the weight gradient's, and a tensor for "
+       "another GPU goes on the device-to-device stream); no: it blocks the compute"),
     P_INTERVAL(single_node, "one node"),
     P_INTERVAL(multi_node, "several nodes"),
     P_INTERVAL(uncovered, "a row no validation source covers (every source's out-of-sample residuals)"),

@@ -337,6 +337,8 @@ typedef struct {
     int comm_sms;           /* SMs the hidden data- and tensor-parallel collectives take from the compute */
     GraphsKind cuda_graphs; /* what runs as CUDA graphs, without a host dispatch per op */
     ConvLayout conv_layout; /* the layout of a CNN's activations: NHWC or NCHW */
+    int dgrad_comm_overlap; /* a split CNN layer's input-gradient exchange copied on a stream of its own,
+                               beside the layer's weight-gradient kernels (TensorFlow 1.x) */
     int offload_layers;     /* transformer layers whose activations go to host memory in the forward
                                pass and come back for the backward (Megatron-Core's cpu_offloading) */
     Interval single_node, multi_node;

@@ -153,6 +153,7 @@
  *    attention core to drop in a CNN and is the same as none. */
 #include "graph/cnn.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,7 @@ typedef struct {
     int whole;    /* the current activation lives on one device of the group (a top-level layer run whole) */
     int nchw;     /* GraphParams.nchw_transposes */
     int winograd; /* GraphParams.winograd */
+    int dgrad_overlap; /* GraphParams.dgrad_overlap */
 } Walk;
 
 /* ---- small helpers ------------------------------------------------------- */
@@ -339,6 +341,46 @@ static void comm(Walk *w, int bwd, const char *name, Collective coll, double com
 {
     Op op = graph_comm_op(name, coll, comm_bytes);
     add_op(w, bwd, &op);
+}
+
+/* A split layer's input-gradient reduce-scatter where the stack copies it
+ * on a stream of its own (GraphParams.dgrad_overlap; TensorFlow 1.x: its
+ * gradient of a convolution or a matmul creates the input gradient's op
+ * before the weight gradient's, and a tensor bound for another GPU is
+ * copied on the device-to-device stream once the compute stream has made
+ * it): the layer's weight-gradient kernels, which do not wait for it, run
+ * beside it.  dgrad_comm emits the collective; the caller sets est0 to
+ * the walk's estimate where the weight gradient starts, and dgrad_window,
+ * after it, marks the share it covers. */
+typedef struct {
+    int at;        /* the collective's index in w->bwd, -1: not kept */
+    double coll_s; /* its estimated time */
+    double est0;   /* w->est when the weight gradient starts */
+} DgradComm;
+
+static DgradComm dgrad_comm(Walk *w, const char *name, double comm_bytes)
+{
+    DgradComm c = {w->bwd ? w->bwd->n : -1, 0, 0};
+    Op op = graph_comm_op(name, COLL_REDUCESCATTER, comm_bytes);
+    if (w->rated)
+        c.coll_s = est_op(w, &op);
+    add_op(w, 1, &op);
+    return c;
+}
+
+/* After the weight gradient's ops: the share of the collective they cover
+ * (their estimated time over its, at most 1) on a stack that overlaps
+ * them, marked on the kept op (Op.hide) and taken off the estimate.  A
+ * peer copy runs on the copy engines, so the compute loses no SMs to it. */
+static void dgrad_window(Walk *w, const DgradComm *c)
+{
+    const double window = w->est - c->est0;
+    if (!w->dgrad_overlap || !w->rated || !(c->coll_s > 0) || !(window > 0))
+        return;
+    const double share = fmin(1.0, window / c->coll_s);
+    w->est -= share * c->coll_s;
+    if (c->at >= 0 && w->bwd && c->at < w->bwd->n && !w->oom)
+        w->bwd->op[c->at].hide = share;
 }
 
 /* Weight gradient (m x n) = (m x k).(k x n) with k = N·Ho·Wo, tens of
@@ -520,9 +562,10 @@ static int layer_conv(Walk *w, const CnnLayer *L, int in, Shape *s)
             return -1;
     }
     /* backward, last first (the list is reversed at the end) */
+    DgradComm rs = {-1, 0, 0};
     if (grad_in) {
         if (w->tp > 1)
-            comm(w, 1, "conv.dgrad.reducescatter", COLL_REDUCESCATTER, x * e);
+            rs = dgrad_comm(w, "conv.dgrad.reducescatter", x * e);
         if (w->nchw) /* the gradients, in and out (backward lists run last first) */
             nchw_transpose(w, 1, x);
         if (wino)
@@ -536,6 +579,7 @@ static int layer_conv(Walk *w, const CnnLayer *L, int in, Shape *s)
     /* as cuDNN's algorithm search, Winograd only where it does less work once
      * the reduction over c_in (Winograd) or 9 c_in (direct) is padded to a
      * SIMT tile's 32 (perf/gemm.c): never for a first layer of 3 channels */
+    rs.est0 = w->est;
     if (wino && 4 * ceil_div(cin, SIMT_MIN_TILE) < ceil_div(9 * cin, SIMT_MIN_TILE))
         winograd_wgrad(w, "conv.wgrad.winograd", ho, wo, cin, cl, (x + raw) * ei);
     else
@@ -544,6 +588,7 @@ static int layer_conv(Walk *w, const CnnLayer *L, int in, Shape *s)
         nchw_transpose(w, 1, x);
         nchw_transpose(w, 1, raw);
     }
+    dgrad_window(w, &rs);
     if (L->bn)
         membound(w, 1, "bn.bwd", COMP_MEMBOUND, 5.0 * raw * e, FLOPS_BN_BWD * raw);
     if (L->relu)
@@ -615,14 +660,17 @@ static int layer_fc(Walk *w, const CnnLayer *L, int in, Shape *s)
         if ((cur = tensor_new(w, (double)nb * (double)out * e, 1)) < 0)
             return -1;
     }
+    DgradComm rs = {-1, 0, 0};
     if (grad_in) {
         if (w->tp > 1)
-            comm(w, 1, "fc.dgrad.reducescatter", COLL_REDUCESCATTER, (double)nb * (double)f * e);
+            rs = dgrad_comm(w, "fc.dgrad.reducescatter", (double)nb * (double)f * e);
         op = graph_gemm_op("fc.dgrad", COMP_GEMM, 1, nb, f, ol, ei, e);
         add_op(w, 1, &op);
     }
+    rs.est0 = w->est;
     op = graph_gemm_op("fc.wgrad", COMP_GEMM, 1, f, ol, nb, ei, e);
     add_op(w, 1, &op);
+    dgrad_window(w, &rs);
     if (L->relu)
         membound(w, 1, "relu.bwd", COMP_MEMBOUND, 3.0 * y * e, y);
     *s = (Shape){(int)out, 1, 1};
@@ -1209,6 +1257,7 @@ static int plan_make(const Model *m, const GraphParams *p, Plan *pl, Diag *d)
     w->e_in = graph_gemm_elem_bytes(p->precision);
     w->nchw = p->nchw_transposes;
     w->winograd = p->winograd;
+    w->dgrad_overlap = p->dgrad_overlap;
     w->classes = m->classes;
     Shape o;
     if (walk_net(w, m->image_size, m->channels, 0, 0, NULL, NULL, &o))
@@ -1320,7 +1369,8 @@ static int same_op(const Op *a, const Op *b)
 /* Fold the raw ops (one per kernel or collective, in walk order, or reversed
  * for backward) into the list: each folded op repeats once per raw op, with
  * their mean FLOPs and bytes (their sums while folding, divided at the
- * end), so that repeat x one run is the raw ops' total. */
+ * end), so that repeat x one run is the raw ops' total, and a collective's
+ * hidden share their mean weighed by bytes. */
 static void fold_into(OpSink *k, const OpBuf *raw, int reverse)
 {
     const int first = k->list->n;
@@ -1333,16 +1383,19 @@ static void fold_into(OpSink *k, const OpBuf *raw, int reverse)
         if (!hit) {
             Op one = *op;
             one.repeat = 1;
+            one.hide *= one.comm_bytes; /* weighed by bytes while folding */
             graph_emit(k, &one);
             continue;
         }
         hit->repeat++;
         hit->flops += op->flops;
         hit->bytes += op->bytes;
+        hit->hide += op->hide * op->comm_bytes;
         hit->comm_bytes += op->comm_bytes;
     }
     for (int j = first; j < k->list->n; j++) {
         Op *op = &k->list->op[j];
+        op->hide = op->comm_bytes > 0 ? op->hide / op->comm_bytes : 0.0;
         op->flops /= op->repeat;
         op->bytes /= op->repeat;
         op->comm_bytes /= op->repeat;
@@ -1371,6 +1424,7 @@ static int build(const Model *m, const GraphParams *p, const Plan *pl, OpBuf *fw
     w2.e_in = pl->w.e_in;
     w2.nchw = pl->w.nchw;
     w2.winograd = pl->w.winograd;
+    w2.dgrad_overlap = pl->w.dgrad_overlap;
     w2.classes = pl->w.classes;
     Shape o;
     int bad = walk_net(&w2, m->image_size, m->channels, pl->first[heavy], pl->first[heavy + 1], fwd, bwd, &o);

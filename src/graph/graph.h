@@ -62,7 +62,11 @@ typedef struct {
     Collective coll;
     double comm_bytes; /* message size per device (the full buffer, as NCCL counts it) */
     int fanout;        /* COLL_ALLTOALL of tokens: copies of each token in comm_bytes (top-k; 0: 1) */
-    GraphScope scope;  /* what CUDA graphs of a stack capture it (Framework.cuda_graphs) */
+    double hide;      /* OP_COMM: the share of a run's time that its layer's weight-gradient kernels, which do
+                         not wait for it, cover where the stack copies it on a stream of its own
+                         (GraphParams.dgrad_overlap: a split CNN layer's input-gradient reduce-scatter, by
+                         the builder's rough rates); 0: none */
+    GraphScope scope; /* what CUDA graphs of a stack capture it (Framework.cuda_graphs) */
 } Op;
 
 #define GROUP_EP  1
@@ -183,6 +187,7 @@ typedef struct {
     int sequential_experts; /* mixture of experts: one module per local expert, each op dispatched alone */
     int nchw_transposes; /* a CNN in NCHW on tensor cores: each convolution's operands transposed to NHWC */
     int winograd; /* a CNN in NCHW on the vector units: 3x3 stride-1 convolutions as Winograd F(2x2,3x3) */
+    int dgrad_overlap; /* a CNN: a split layer's input-gradient exchange runs beside its weight gradient */
 } GraphParams;
 
 /* Whether a model's attention runs fused: its own choice, else the stack's. */

@@ -328,7 +328,10 @@ static void cost_list(const Ctx *x, const OpList *l, const char *label, int reco
                                                         : &x->tp_group,
                                op->coll, op->comm_bytes, &cc);
             }
-            t = r * cc.time_s;
+            /* a split CNN layer's input-gradient copy under its weight
+             * gradient (Op.hide: the builder marks it where the stack
+             * overlaps them; copy engines, no SMs taken) */
+            t = r * cc.time_s * (1.0 - fmin(1.0, op->hide));
             c->inter_bytes += r * cc.inter_bytes;
             c->intra_bytes += r * cc.intra_bytes;
             e = r * pwr_link_energy(&x->sys->intra, cc.intra_bytes);
@@ -752,8 +755,10 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Work *
         gp.nchw_transposes = matrix;
         gp.winograd = !matrix;
     }
-    if (mdl->kind == MODEL_CNN && tp > 1) /* the one builder that chooses by time (at the nominal clock) */
+    if (mdl->kind == MODEL_CNN && tp > 1) { /* the one builder that chooses by time (at the nominal clock) */
         graph_rates(x->nominal, sc->precision, sys, &x->tp_group, &gp.rates);
+        gp.dgrad_overlap = fw->dgrad_comm_overlap;
+    }
     /* byte for byte on purpose: both were cleared whole (padding too) and
      * copied with memcpy, and a difference can only miss the memo */
     const int same = memo && memo->valid && memo->model == mdl &&
