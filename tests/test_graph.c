@@ -661,6 +661,72 @@ static void test_selective_per_op_moe(void **state)
     free(xm);
 }
 
+/* torchtitan weighs a mixture of experts' routed outputs by their scores in
+ * kernels of its own before the scatter-add (GraphParams.moe_score_apart):
+ * n = tokens x top-k x hidden elements.  Compiled one pass each way (2e,
+ * 3e back); eager an fp32 cast up and down around the multiply (e + 4 and
+ * 8 bytes an element, 8 + 8 for the multiply's two gradients) and the fp32
+ * copy kept for the backward; with DeepEP one 16-bit multiply, before the
+ * unpermute rather than after the combine.  Without the key nothing. */
+static int op_at(const OpList *l, const char *name)
+{
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->op[i].name, name))
+            return i;
+    return -1;
+}
+
+static void test_moe_score_apart(void **state)
+{
+    (void)state;
+    Model m = fine_experts();
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    p.ep = 8;
+    Graph *g0 = build_ok(&m, &p);
+    for (int i = 0; i < g0->layer_fwd.n; i++)
+        assert_null(strstr(g0->layer_fwd.op[i].name, "moe.score"));
+    for (int i = 0; i < g0->layer_bwd.n; i++)
+        assert_null(strstr(g0->layer_bwd.op[i].name, "moe.score"));
+    const double n = 4096.0 * 8 * 2048, e = find_op(&g0->layer_fwd, "moe.unpermute")->bytes / (2.0 * n);
+    assert_true(e == 2.0);
+    p.moe_score_apart = 1;
+    Graph *g = build_ok(&m, &p); /* compiled */
+    const Op *f = find_op(&g->layer_fwd, "moe.score"), *b = find_op(&g->layer_bwd, "moe.score.bwd");
+    assert_rel(f->bytes, 2.0 * e * n, 1e-12);
+    assert_rel(f->flops, n, 1e-12);
+    assert_rel(b->bytes, 3.0 * e * n, 1e-12);
+    assert_true(op_at(&g->layer_fwd, "moe.combine") < op_at(&g->layer_fwd, "moe.score") &&
+                op_at(&g->layer_fwd, "moe.score") < op_at(&g->layer_fwd, "moe.unpermute"));
+    assert_rel(g->act_bytes_per_layer - g0->act_bytes_per_layer, n * e, 1e-9);
+    p.unfused = 1; /* eager */
+    Graph *ge = build_ok(&m, &p);
+    p.moe_score_apart = 0;
+    Graph *ge0 = build_ok(&m, &p);
+    const Op *cast = find_op(&ge->layer_fwd, "moe.score.cast"),
+             *mul = find_op(&ge->layer_fwd, "moe.score.mul");
+    assert_int_equal(op_runs(cast), 2);
+    assert_rel(cast->bytes, n * (e + 4.0), 1e-12);
+    assert_rel(mul->bytes, 8.0 * n, 1e-12);
+    assert_int_equal(op_runs(find_op(&ge->layer_bwd, "moe.score.cast.bwd")), 2);
+    assert_rel(find_op(&ge->layer_bwd, "moe.score.mul.bwd")->bytes, 16.0 * n, 1e-12);
+    assert_rel(ge->act_bytes_per_layer - ge0->act_bytes_per_layer, n * 4.0, 1e-9);
+    p.moe_score_apart = 1;
+    p.fused_dispatch = 1; /* DeepEP, eager */
+    Graph *gd = build_ok(&m, &p);
+    f = find_op(&gd->layer_fwd, "moe.score");
+    assert_int_equal(op_runs(f), 1);
+    assert_rel(f->bytes, 2.0 * e * n, 1e-12);
+    assert_int_equal(op_runs(find_op(&gd->layer_bwd, "moe.score.bwd")), 2);
+    assert_true(op_at(&gd->layer_fwd, "moe.score") < op_at(&gd->layer_fwd, "moe.unpermute") &&
+                op_at(&gd->layer_fwd, "moe.unpermute") < op_at(&gd->layer_fwd, "moe.combine"));
+    assert_null(lookup_op(&gd->layer_fwd, "moe.score.cast"));
+    free(gd);
+    free(ge0);
+    free(ge);
+    free(g);
+    free(g0);
+}
+
 /* Where each op sits for CUDA graphs (Op.scope): a dropless mixture of
  * experts' token path, forward, backward and recomputed, and the embedding,
  * head and loss outside the layers' graphs; the router (and its gradients)
@@ -1378,6 +1444,7 @@ int main(void)
         cmocka_unit_test(test_head_dim),
         cmocka_unit_test(test_selective_per_op),
         cmocka_unit_test(test_selective_per_op_moe),
+        cmocka_unit_test(test_moe_score_apart),
         cmocka_unit_test(test_no_dropout),
         cmocka_unit_test(test_unfused_cross_entropy),
         cmocka_unit_test(test_sliding_window),

@@ -450,6 +450,11 @@ static const ParamDef framework_defs[] = {
        "a convolutional net's activation layout: nhwc (channels last, what tensor-core convolutions read) or "
        "nchw (channels first: cuDNN transposes the operands of every tensor-core convolution, and runs 3x3 "
        "stride-1 convolutions on the vector units as Winograd F(2x2,3x3) transforms)"),
+    PB(Framework, "moe_score_apart", moe_score_apart, 0,
+       "a mixture of experts weights its routed outputs by their routing scores in element-wise kernels of "
+       "their own before the scatter-add that combines them (torchtitan: routed_output.to(torch.float32) * "
+       "scores, .to(x.dtype), then scatter_add; three passes eager, one compiled (fused_elementwise); with "
+       "DeepEP one 16-bit multiply); no: the weighting rides in the unpermute kernel (Megatron-Core)"),
     PB(Framework, "dgrad_comm_overlap", dgrad_comm_overlap, 0,
        "a convolutional net split over devices: each split layer's input-gradient exchange is copied on a "
        "stream of its own while the layer's weight-gradient kernels, which do not wait for it, run "

@@ -337,6 +337,8 @@ typedef struct {
     int comm_sms;           /* SMs the hidden data- and tensor-parallel collectives take from the compute */
     GraphsKind cuda_graphs; /* what runs as CUDA graphs, without a host dispatch per op */
     ConvLayout conv_layout; /* the layout of a CNN's activations: NHWC or NCHW */
+    int moe_score_apart;    /* mixture of experts: the routed outputs weighted by their scores in element-wise
+                               kernels of their own before the scatter-add combine (torchtitan) */
     int dgrad_comm_overlap; /* a split CNN layer's input-gradient exchange copied on a stream of its own,
                                beside the layer's weight-gradient kernels (TensorFlow 1.x) */
     int offload_layers;     /* transformer layers whose activations go to host memory in the forward

@@ -187,7 +187,10 @@ typedef struct {
     int sequential_experts; /* mixture of experts: one module per local expert, each op dispatched alone */
     int nchw_transposes; /* a CNN in NCHW on tensor cores: each convolution's operands transposed to NHWC */
     int winograd; /* a CNN in NCHW on the vector units: 3x3 stride-1 convolutions as Winograd F(2x2,3x3) */
-    int dgrad_overlap; /* a CNN: a split layer's input-gradient exchange runs beside its weight gradient */
+    int dgrad_overlap;   /* a CNN: a split layer's input-gradient exchange runs beside its weight gradient */
+    int moe_score_apart; /* mixture of experts: the routed outputs weighted by their scores in kernels of
+                            their own before the combine (torchtitan), not inside the unpermute
+                            (Megatron-Core) */
 } GraphParams;
 
 /* Whether a model's attention runs fused: its own choice, else the stack's. */

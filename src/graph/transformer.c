@@ -117,6 +117,7 @@ typedef struct {
     int swiglu, rms, rotary, learned, fused;
     int dropless;        /* MoE without a capacity: the tokens per expert go to the host */
     int fused_dispatch;  /* MoE: DeepEP's fused dispatch and combine, not all-to-alls */
+    int score_apart;     /* MoE: the routed outputs weighted in kernels of their own (moe_score) */
     int seq_experts;     /* MoE: one module per local expert (SequentialMLP), each op dispatched alone */
     int per_op;          /* selective recompute as PyTorch's per-op policy (dense layers) */
     int saves_a2a;       /* ... keeping the expert all-to-alls' outputs and their split sizes' copy */
@@ -283,6 +284,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
         const double cap = m->capacity_factor > 0 ? fmin(imb, m->capacity_factor) : imb;
         x->dropless = !(m->capacity_factor > 0);
         x->fused_dispatch = p->fused_dispatch;
+        x->score_apart = p->moe_score_apart;
         x->seq_experts = p->sequential_experts;
         x->m_e = (int64_t)ceil(x->rows_loc * (double)x->etp * (double)x->topk / (double)x->E_l * cap);
         if (x->m_e < 1)
@@ -774,6 +776,45 @@ static int sorts_by_expert(const Dims *x)
     return !x->fused_dispatch && x->E_l > 1 && x->ep > 1;
 }
 
+/* The routed outputs weighted by their routing scores apart from the
+ * combine (Framework.moe_score_apart; torchtitan's MoE.forward at f738a03,
+ * bb308da and 36a4b69: "routed_output = (routed_output.to(torch.float32) *
+ * top_scores_experts_sorted.reshape(-1, 1)).to(x.dtype)", then
+ * "out.scatter_add(dim=0, index=token_indices_experts_sorted,
+ * src=routed_output)", the scatter-add being the unpermute): per element of
+ * the n = tokens x top-k x hidden pairs, eager, a cast up (e + 4 bytes), the
+ * multiply (8) and a cast down (4 + e), and in backward the casts' and the
+ * multiply's gradients (the input's, 8, and the scores', a reduction over
+ * the fp32 copy the multiply saved, 8); compiled (fused_elementwise), one
+ * pass each way (2e, and 3e back).  With DeepEP the rank multiplies the
+ * received outputs in 16 bits before unpermuting them
+ * (torchtitan/distributed/deepep/deepep.py combine_tokens at 36a4b69): 2e,
+ * and 4e back in two kernels eager. */
+static void moe_score(OpSink *k, const Dims *x, int bwd)
+{
+    if (!x->score_apart)
+        return;
+    const double n = x->rows_loc * (double)x->topk * (double)x->h, e = x->e;
+    const int fp32 = !x->fused_dispatch;
+    if (!x->unfused) {
+        membound(k, bwd ? "moe.score.bwd" : "moe.score", COMP_MEMBOUND, n * (bwd ? 3.0 : 2.0) * e,
+                 n * (bwd ? 2.0 : 1.0));
+        return;
+    }
+    if (!fp32) {
+        Op op = graph_membound_op(bwd ? "moe.score.bwd" : "moe.score", COMP_MEMBOUND, n * 2.0 * e, n);
+        op.repeat = bwd ? 2 : 1;
+        graph_emit(k, &op);
+        return;
+    }
+    Op cast =
+        graph_membound_op(bwd ? "moe.score.cast.bwd" : "moe.score.cast", COMP_MEMBOUND, n * (e + 4.0), 0.0);
+    cast.repeat = 2;
+    graph_emit(k, &cast);
+    membound(k, bwd ? "moe.score.mul.bwd" : "moe.score.mul", COMP_MEMBOUND, n * (bwd ? 16.0 : 8.0),
+             n * (bwd ? 2.0 : 1.0));
+}
+
 /* A mixture-of-experts MLP (GShard, Switch; Megatron-Core's all-to-all
  * dispatcher): the router scores the experts; the tokens go to the ranks of
  * their experts (all-to-all over the ep group), each rank runs its E/ep
@@ -845,11 +886,13 @@ static void moe_forward(OpSink *k, const Dims *x)
         membound(k, "moe.unsort", COMP_MEMBOUND, 2.0 * pairs, 0.0);
     }
     if (x->fused_dispatch) { /* DeepEP: back in token order, then its combine */
+        moe_score(k, x, 0);
         membound(k, "moe.unpermute", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
         small_kernels(k, "moe.combine.notify", 1, counts);
         a2a(k, x, "moe.combine");
     } else {
         a2a(k, x, "moe.combine");
+        moe_score(k, x, 0);
         membound(k, "moe.unpermute", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
     }
     k->scope = outer;
@@ -872,8 +915,10 @@ static void moe_backward(OpSink *k, const Dims *x)
         small_kernels(k, "moe.combine.bwd.notify", 1, counts);
         a2a(k, x, "moe.combine.bwd");
         membound(k, "moe.unpermute.bwd", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
+        moe_score(k, x, 1);
     } else {
         membound(k, "moe.unpermute.bwd", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
+        moe_score(k, x, 1);
         a2a(k, x, "moe.combine.bwd");
     }
     if (sort)
@@ -1341,6 +1386,9 @@ static void layer_activations(const Dims *x, double *kept, double *work)
         const double fs = (double)x->f_s_l * ((x->swiglu ? 2.0 : 1.0) * e + e8);
         tp_region +=
             (double)x->E_l * (double)x->m_e * (fw + h * e) + sb * fs + x->rows_loc * (double)x->E * 4.0;
+        /* the weighting's saved input: the fp32 copy eager, the outputs compiled or under DeepEP */
+        if (x->score_apart)
+            tp_region += x->rows_loc * (double)x->topk * h * (x->unfused && !x->fused_dispatch ? 4.0 : e);
     }
     double batch = (double)(x->b * x->a_l);
     double core =

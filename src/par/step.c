@@ -750,6 +750,7 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Work *
     gp.unfused_xent = !fw->fused_xent;
     gp.sequential_experts = !fw->grouped_gemm;
     gp.fused_dispatch = fw->dispatcher == DISPATCH_DEEPEP;
+    gp.moe_score_apart = mdl->kind == MODEL_TRANSFORMER && mdl->experts > 0 && fw->moe_score_apart;
     if (mdl->kind == MODEL_CNN && fw->conv_layout == LAYOUT_NCHW) {
         const int matrix = precision_fallback(x->nominal->matrix_flops, sc->precision) < PREC_COUNT;
         gp.nchw_transposes = matrix;
