@@ -196,6 +196,18 @@ static CnnNet *parse(const char *yaml, Diag *d)
     return net;
 }
 
+/* A net that must parse. */
+static CnnNet *parse_ok(const char *yaml)
+{
+    Diag d;
+    diag_clear(&d);
+    CnnNet *net = parse(yaml, &d);
+    if (!net)
+        print_error("%s\n", d.msg);
+    assert_non_null(net);
+    return net;
+}
+
 static const Op *find(const OpList *l, const char *name)
 {
     for (int i = 0; i < l->n; i++)
@@ -210,14 +222,8 @@ static const Op *find(const OpList *l, const char *name)
 static void test_conv_implicit_gemm(void **state)
 {
     (void)state;
-    Diag d;
-    diag_clear(&d);
-    CnnNet *net = parse("- conv: {out: 64, kernel: 1, bn: yes, relu: yes}\n"
-                        "- conv: {out: 64, kernel: 3, pad: 1, bn: yes, relu: yes}\n",
-                        &d);
-    if (!net)
-        print_error("%s\n", d.msg);
-    assert_non_null(net);
+    CnnNet *net = parse_ok("- conv: {out: 64, kernel: 1, bn: yes, relu: yes}\n"
+                           "- conv: {out: 64, kernel: 3, pad: 1, bn: yes, relu: yes}\n");
     Model m = {.name = "two convs", .kind = MODEL_CNN, .image_size = 56, .channels = 64, .cnn = net};
     GraphParams p = params(1, 1, 8);
     Graph g;
@@ -316,19 +322,13 @@ static int kind_runs(const OpList *l, OpKind kind)
 static void test_branch_placement(void **state)
 {
     (void)state;
-    Diag d;
-    diag_clear(&d);
-    CnnNet *net = parse("- conv: {out: 16, kernel: 3, pad: 1, bn: yes, relu: yes}\n"
-                        "- concat:\n"
-                        "    branches:\n"
-                        "      - [conv: {out: 60, kernel: 1, bn: yes, relu: yes}]\n"
-                        "      - [conv: {out: 40, kernel: 1, bn: yes, relu: yes}]\n"
-                        "      - [conv: {out: 30, kernel: 1, bn: yes, relu: yes}]\n"
-                        "      - [conv: {out: 30, kernel: 1, bn: yes, relu: yes}]\n",
-                        &d);
-    if (!net)
-        print_error("%s\n", d.msg);
-    assert_non_null(net);
+    CnnNet *net = parse_ok("- conv: {out: 16, kernel: 3, pad: 1, bn: yes, relu: yes}\n"
+                           "- concat:\n"
+                           "    branches:\n"
+                           "      - [conv: {out: 60, kernel: 1, bn: yes, relu: yes}]\n"
+                           "      - [conv: {out: 40, kernel: 1, bn: yes, relu: yes}]\n"
+                           "      - [conv: {out: 30, kernel: 1, bn: yes, relu: yes}]\n"
+                           "      - [conv: {out: 30, kernel: 1, bn: yes, relu: yes}]\n");
     Model m = {.name = "module", .kind = MODEL_CNN, .image_size = 16, .channels = 8, .cnn = net};
     m.cnn_split = CNN_SPLIT_BRANCH;
     Graph g1, g;
@@ -486,14 +486,8 @@ static void test_whole_stem(void **state)
 static void test_dgrad_overlap(void **state)
 {
     (void)state;
-    Diag d;
-    diag_clear(&d);
-    CnnNet *net = parse("- conv: {out: 16, kernel: 3, pad: 1, bn: yes, relu: yes}\n"
-                        "- fc: {out: 10}\n",
-                        &d);
-    if (!net)
-        print_error("%s\n", d.msg);
-    assert_non_null(net);
+    CnnNet *net = parse_ok("- conv: {out: 16, kernel: 3, pad: 1, bn: yes, relu: yes}\n"
+                           "- fc: {out: 10}\n");
     Model m = {.name = "two", .kind = MODEL_CNN, .image_size = 16, .channels = 8, .cnn = net};
     m.cnn_split = CNN_SPLIT_KERNEL;
     GraphParams p = params(2, 1, 4);

@@ -670,10 +670,8 @@ static void test_selective_per_op_moe(void **state)
  * unpermute rather than after the combine.  Without the key nothing. */
 static int op_at(const OpList *l, const char *name)
 {
-    for (int i = 0; i < l->n; i++)
-        if (!strcmp(l->op[i].name, name))
-            return i;
-    return -1;
+    const Op *op = lookup_op(l, name);
+    return op ? (int)(op - l->op) : -1;
 }
 
 static void test_moe_score_apart(void **state)

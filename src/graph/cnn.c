@@ -375,7 +375,7 @@ static DgradComm dgrad_comm(Walk *w, const char *name, double comm_bytes)
 static void dgrad_window(Walk *w, const DgradComm *c)
 {
     const double window = w->est - c->est0;
-    if (!w->dgrad_overlap || !w->rated || !(c->coll_s > 0) || !(window > 0))
+    if (!w->dgrad_overlap || !(c->coll_s > 0) || !(window > 0)) /* coll_s: estimated only with rates */
         return;
     const double share = fmin(1.0, window / c->coll_s);
     w->est -= share * c->coll_s;

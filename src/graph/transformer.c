@@ -769,6 +769,13 @@ static void ep_counts(OpSink *k, const Dims *x, double bytes)
     graph_emit(k, &op);
 }
 
+/* The elements of the (token, expert) pairs a rank routes: tokens x top-k
+ * x hidden. */
+static double moe_pair_elems(const Dims *x)
+{
+    return x->rows_loc * (double)x->topk * (double)x->h;
+}
+
 /* The all-to-all dispatcher sorts a rank's received tokens by its several
  * local experts (and back); DeepEP's layout needs no sort. */
 static int sorts_by_expert(const Dims *x)
@@ -794,14 +801,13 @@ static void moe_score(OpSink *k, const Dims *x, int bwd)
 {
     if (!x->score_apart)
         return;
-    const double n = x->rows_loc * (double)x->topk * (double)x->h, e = x->e;
-    const int fp32 = !x->fused_dispatch;
+    const double n = moe_pair_elems(x), e = x->e;
     if (!x->unfused) {
         membound(k, bwd ? "moe.score.bwd" : "moe.score", COMP_MEMBOUND, n * (bwd ? 3.0 : 2.0) * e,
                  n * (bwd ? 2.0 : 1.0));
         return;
     }
-    if (!fp32) {
+    if (x->fused_dispatch) {
         Op op = graph_membound_op(bwd ? "moe.score.bwd" : "moe.score", COMP_MEMBOUND, n * 2.0 * e, n);
         op.repeat = bwd ? 2 : 1;
         graph_emit(k, &op);
@@ -845,7 +851,7 @@ static void moe_forward(OpSink *k, const Dims *x)
     small_kernels(k, "router.aux", MOE_ROUTER_FWD, table);
     /* tokens gathered by expert before the dispatch and scattered back (and
      * weighted) after the combine: each pair read and written once */
-    const double pairs = x->rows_loc * (double)x->topk * (double)x->h * x->e;
+    const double pairs = moe_pair_elems(x) * x->e;
     if (!x->fused_dispatch) {
         small_kernels(k, "moe.counts", MOE_COUNT_KERNELS, counts);
         ep_counts(k, x, counts);
@@ -905,7 +911,7 @@ static void moe_backward(OpSink *k, const Dims *x)
     if (x->shared > 0)
         mlp_backward(k, x, 1, x->rows, x->f_s_l, x->n_up_s, "shared_down.dgrad", "shared_down.wgrad",
                      "shared_up.dgrad", "shared_up.wgrad", 0);
-    const double pairs = x->rows_loc * (double)x->topk * (double)x->h * x->e;
+    const double pairs = moe_pair_elems(x) * x->e;
     const double table = x->rows_loc * (double)x->E * 4.0, counts = (double)(x->E * x->ep) * 8.0;
     const GraphScope outer = k->scope;
     if (x->dropless)
@@ -1388,7 +1394,7 @@ static void layer_activations(const Dims *x, double *kept, double *work)
             (double)x->E_l * (double)x->m_e * (fw + h * e) + sb * fs + x->rows_loc * (double)x->E * 4.0;
         /* the weighting's saved input: the fp32 copy eager, the outputs compiled or under DeepEP */
         if (x->score_apart)
-            tp_region += x->rows_loc * (double)x->topk * h * (x->unfused && !x->fused_dispatch ? 4.0 : e);
+            tp_region += moe_pair_elems(x) * (x->unfused && !x->fused_dispatch ? 4.0 : e);
     }
     double batch = (double)(x->b * x->a_l);
     double core =
