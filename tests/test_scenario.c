@@ -963,7 +963,7 @@ static void test_moe_host_sync(void **state)
 }
 
 /* CUDA graphs (system.framework.cuda_graphs): what a graph replays costs no
- * host dispatch.  router takes the router off the host; partial the whole
+ * host dispatch of its own, one a replay.  router takes the router off the host; partial the whole
  * layer but a dropless mixture of experts' token path (and the embedding,
  * head and loss): less host time each, still some; with a capacity the
  * token path's shapes are fixed and it is captured too.  full leaves the

@@ -861,6 +861,71 @@ static void test_torch_grouped_mm(void **state)
     assert_rel(expert_up_cost(&sc, 0, &r), fp8_half, 1e-12);
 }
 
+/* A CUDA graph replay is a host call (Framework.cuda_graphs): under
+ * per-layer graphs (partial) a dense layer's forward, all of it captured,
+ * costs the host one dispatch, on its first op, where without graphs each
+ * op costs one; a graph of the whole step (full) replays once a step and
+ * costs a layer's list nothing.  The device's work never moves. */
+static void graph_host(const Scenario *sc, const char *list, int *ops, double *first, double *total,
+                       double *device)
+{
+    OpTrace *t = malloc(sizeof *t);
+    assert_non_null(t);
+    Result r;
+    assert_int_equal(step_trace(sc, 1.0, NULL, t, &r), 0);
+    *ops = 0;
+    *first = -1;
+    *total = *device = 0;
+    for (int i = 0; i < t->n; i++) {
+        if (strcmp(t->op[i].list, list))
+            continue;
+        if (*first < 0)
+            *first = t->op[i].host_s;
+        *total += t->op[i].host_s;
+        *device += t->op[i].device_s;
+        ++*ops;
+    }
+    free(t);
+    assert_true(*ops > 5);
+}
+
+static void test_graph_replay_host(void **state)
+{
+    (void)state;
+    const char *kv[] = {"system=dgx-h100",
+                        "system.framework=megatron-core",
+                        "model=llama2-7b",
+                        "devices=8",
+                        "tp=2",
+                        "pp=1",
+                        "microbatch=1",
+                        "global_batch=8",
+                        "recompute=none"};
+    Scenario sc;
+    build_scenario(&sc, kv, 9);
+    Framework *fw = &sc.system.framework;
+    fw->host_op_s = 100e-6;
+    int n_none, n_part, n_full;
+    double first, total_none, total_part, total_full, dev_none, dev_part, dev_full;
+    fw->cuda_graphs = GRAPHS_NONE;
+    graph_host(&sc, "layer forward", &n_none, &first, &total_none, &dev_none);
+    assert_rel(total_none, n_none * 100e-6, 1e-9);
+    fw->cuda_graphs = GRAPHS_PARTIAL;
+    graph_host(&sc, "layer forward", &n_part, &first, &total_part, &dev_part);
+    assert_int_equal(n_part, n_none);
+    assert_rel(first, 100e-6, 1e-12);
+    assert_rel(total_part, 100e-6, 1e-12);
+    fw->cuda_graphs = GRAPHS_FULL;
+    graph_host(&sc, "layer forward", &n_full, &first, &total_full, &dev_full);
+    assert_true(total_full == 0.0);
+    assert_rel(dev_part, dev_none, 1e-12);
+    assert_rel(dev_full, dev_none, 1e-12);
+    /* the backward list replays its own graph */
+    fw->cuda_graphs = GRAPHS_PARTIAL;
+    graph_host(&sc, "layer backward", &n_part, &first, &total_part, &dev_part);
+    assert_rel(total_part, 100e-6, 1e-12);
+}
+
 /* Expert-tensor parallelism apart from tp (Megatron-Core's MoE parallel
  * folding): each rank routes its own s b / tp tokens (no sequence gather
  * before the experts), the all-to-all moves them, an etp group gathers its
@@ -1352,6 +1417,7 @@ int main(void)
         cmocka_unit_test(test_fp8_rowwise),
         cmocka_unit_test(test_step_trace),
         cmocka_unit_test(test_torch_grouped_mm),
+        cmocka_unit_test(test_graph_replay_host),
         cmocka_unit_test(test_fp8_attention_head),
         cmocka_unit_test(test_grad_precision),
         cmocka_unit_test(test_optimizer_state),

@@ -440,8 +440,9 @@ static const ParamDef framework_defs[] = {
        "one pipeline stage, no recompute, fewer than the model's layers, a system.host_link, and room in the "
        "devices' share of system.host_memory (0: none)"),
     PE(Framework, "cuda_graphs", cuda_graphs, graphs_choices, GRAPHS_NONE, 0,
-       "ops replayed as CUDA graphs pay no host dispatch (op_overhead): none; router (Megatron-Core's "
-       "cuda_graph_scope moe_router, moe_preprocess: a mixture of experts' router, its top-k and loss, and "
+       "ops replayed as CUDA graphs pay no host dispatch of their own (op_overhead), one a replay of a "
+       "layer's graph: none; router (Megatron-Core's cuda_graph_scope moe_router, moe_preprocess: a mixture "
+       "of experts' router, its top-k and loss, and "
        "the dispatcher's token counts and permutation); partial (scope attn, mlp, moe_router, "
        "moe_preprocess: each transformer layer's static-shape work, not a dropless mixture of experts' token "
        "path from the counts' host copies to the combine nor the embedding, head and loss); full "

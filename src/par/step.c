@@ -115,6 +115,19 @@ static int op_captured(GraphsKind graphs, const Op *op)
     }
 }
 
+/* The host's time for a captured op: none, except that each run of
+ * captured ops in a list is one graph replay, a host call as an op's
+ * dispatch is (Transformer Engine's graphed callables, Megatron-Core's
+ * per-layer cuda_graph_scope: the captured forward or backward of a layer's
+ * region replays once a microbatch).  A whole-step graph replays once a
+ * step: nothing a list. */
+static double graph_replay_host(GraphsKind graphs, const OpList *l, int i, double host_op)
+{
+    if (graphs == GRAPHS_FULL)
+        return 0.0;
+    return i == 0 || !op_captured(graphs, &l->op[i - 1]) ? host_op : 0.0;
+}
+
 /* A gradient GEMM of the backward pass (its name ends .dgrad or .wgrad). */
 static int gemm_is_grad(const char *name)
 {
@@ -255,7 +268,8 @@ static void trace_op(OpTrace *t, const char *label, const Op *op, Component comp
  * them ahead of the device, so the list takes max(device time, ops x host
  * dispatch time): the excess is charged to COMP_HOST.  Ops the stack
  * replays as CUDA graphs (Framework.cuda_graphs) are not dispatched one by
- * one: they count no host time.  An op that repeats
+ * one: a run of them costs one dispatch, its graph's replay
+ * (graph_replay_host).  An op that repeats
  * r times (Op.repeat) costs r runs: r x its time, energy and link bytes,
  * and r dispatches, or where one host call launches them all from C++ (a
  * grouped GEMM, Op.grouped) one dispatch and a kernel launch
@@ -347,12 +361,14 @@ static void cost_list(const Ctx *x, const OpList *l, const char *label, int reco
         t_op[i] = t + rescale_t;
         /* a grouped GEMM: one dispatch, and the host's launch of each
          * further expert's kernel (one kernel for them all under
-         * torch._grouped_mm; none on a stack without host time) */
-        h_op[i] = op_captured(graphs, op) || host_op <= 0 ? 0.0
-                  : torch_grouped(x, op)                  ? host_op
-                  : op->grouped                           ? host_op + (r - 1.0) * x->nominal->launch_s
-                                                          : r * host_op;
-        if (rescale_t > 0 && h_op[i] > 0)
+         * torch._grouped_mm; none on a stack without host time); a
+         * captured op: its graph's replay, once a run of them */
+        h_op[i] = host_op <= 0              ? 0.0
+                  : op_captured(graphs, op) ? graph_replay_host(graphs, l, i, host_op)
+                  : torch_grouped(x, op)    ? host_op
+                  : op->grouped             ? host_op + (r - 1.0) * x->nominal->launch_s
+                                            : r * host_op;
+        if (rescale_t > 0 && h_op[i] > 0 && !op_captured(graphs, op))
             h_op[i] += r * host_op; /* each rescale's own dispatch */
         host += h_op[i];
         trace_op(trace, label, op, comp, (int)r, t_op[i], h_op[i], bound);
