@@ -962,6 +962,22 @@ static void test_moe_host_sync(void **state)
     assert_rel(sync0.step_time_s, cap0.step_time_s, 5e-3);
 }
 
+/* After a host sync the device starts from an empty queue: it waits for
+ * the host to dispatch the first op, and for each later op until it is
+ * dispatched (a flow shop).  With a host far faster than the device only
+ * the first dispatch after each sync shows: 1 us a layer's forward here
+ * (four layers, one microbatch, the dispatch's sync), nothing without the
+ * sync (a capacity: sizes known). */
+static void test_moe_sync_flow_shop(void **state)
+{
+    Fix *f = *state;
+    Result sync, cap;
+    eval_spec(f, FINE_EXPERTS, "model.capacity_factor=0, system.framework.op_overhead=1 us", &sync);
+    eval_spec(f, FINE_EXPERTS, "model.capacity_factor=1, system.framework.op_overhead=1 us", &cap);
+    assert_rel(sync.comp_time_s[COMP_HOST], 4 * 1e-6, 1e-6);
+    assert_true(cap.comp_time_s[COMP_HOST] == 0.0);
+}
+
 /* CUDA graphs (system.framework.cuda_graphs): what a graph replays costs no
  * host dispatch of its own, one a replay.  router takes the router off the host; partial the whole
  * layer but a dropless mixture of experts' token path (and the embedding,
@@ -1421,6 +1437,7 @@ int main(void)
         cmocka_unit_test(test_attention_flex),
         cmocka_unit_test(test_activation_offload),
         cmocka_unit_test(test_moe_host_sync),
+        cmocka_unit_test(test_moe_sync_flow_shop),
         cmocka_unit_test(test_cuda_graphs),
         cmocka_unit_test(test_gemm_shapes_h100),
         cmocka_unit_test(test_optimizers),

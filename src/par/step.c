@@ -380,19 +380,29 @@ static void cost_list(const Ctx *x, const OpList *l, const char *label, int reco
         device -= hidden;
     }
     if (syncs) {
-        /* the host cannot run ahead past a sync: each segment between them
-         * takes the longer of its device and host times (the hidden TP
-         * share spread over the segments) */
+        /* the host cannot run ahead past a sync: it waits there for the
+         * device to drain, and from the sync on the device waits for each op
+         * until the host has dispatched it (a two-stage flow shop: an op
+         * starts when the device is free and the op dispatched), so a
+         * segment after a sync takes max over its ops k of (host time to
+         * dispatch ops up to k + device time of ops from k), at least its
+         * first op's dispatch more than its device time.  Before a list's
+         * first sync the host comes ahead from the list before: that
+         * segment takes the longer of its device and host times.  The
+         * hidden TP share is spread over the ops. */
         const double f = device_all > 0 ? device / device_all : 1.0;
-        double seg_dev = 0, seg_host = 0, excess = 0;
+        double seg_dev = 0, seg_host = 0, excess = 0, done = 0;
+        int after = 0;
         for (int i = 0; i <= l->n; i++) {
             if (i == l->n || l->op[i].sync) {
-                excess += fmax(0.0, seg_host - seg_dev * f);
-                seg_dev = seg_host = 0;
+                excess += after ? done - seg_dev * f : fmax(0.0, seg_host - seg_dev * f);
+                seg_dev = seg_host = done = 0;
+                after = 1;
             }
             if (i < l->n) {
                 seg_host += h_op[i];
                 seg_dev += t_op[i];
+                done = fmax(done, seg_host) + t_op[i] * f;
             }
         }
         c->t[COMP_HOST] += excess;
