@@ -974,6 +974,49 @@ static void test_eager_elementwise(void **state)
     free(eager);
 }
 
+/* A stack that fuses its norms may run the rotary embedding or the
+ * activation eagerly all the same (eager_rope, eager_act: NeMo AutoModel's
+ * own rotary code beside Transformer Engine's RMSNorm): only that op takes
+ * the eager traffic; with every element-wise op eager they change nothing. */
+static double list_bytes(const OpList *l)
+{
+    double b = 0;
+    for (int i = 0; i < l->n; i++)
+        b += l->op[i].bytes * (l->op[i].repeat > 1 ? l->op[i].repeat : 1);
+    return b;
+}
+
+static void test_eager_rope_activation(void **state)
+{
+    (void)state;
+    Model m = llama2(32, 4096, 32, 8, 14336);
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    Graph *fused = build_ok(&m, &p);
+    p.eager_rope = 1;
+    Graph *rope = build_ok(&m, &p);
+    assert_rel(find_op(&rope->layer_fwd, "rope")->bytes, 5.0 * find_op(&fused->layer_fwd, "rope")->bytes,
+               1e-12);
+    assert_rel(find_op(&rope->layer_fwd, "ln1")->bytes, find_op(&fused->layer_fwd, "ln1")->bytes, 1e-15);
+    assert_rel(find_op(&rope->layer_fwd, "swiglu")->bytes, find_op(&fused->layer_fwd, "swiglu")->bytes,
+               1e-15);
+    p.eager_rope = 0;
+    p.eager_act = 1;
+    Graph *act = build_ok(&m, &p);
+    assert_rel(find_op(&act->layer_fwd, "swiglu")->bytes,
+               find_op(&fused->layer_fwd, "swiglu")->bytes * 10 / 6, 1e-12);
+    assert_rel(find_op(&act->layer_fwd, "rope")->bytes, find_op(&fused->layer_fwd, "rope")->bytes, 1e-15);
+    p.unfused = 1;
+    Graph *all = build_ok(&m, &p);
+    p.eager_act = 0;
+    Graph *eager = build_ok(&m, &p);
+    assert_rel(list_bytes(&all->layer_fwd), list_bytes(&eager->layer_fwd), 1e-15);
+    free(fused);
+    free(rope);
+    free(act);
+    free(all);
+    free(eager);
+}
+
 static void test_vocab_padding(void **state)
 {
     (void)state;
@@ -1453,6 +1496,7 @@ int main(void)
         cmocka_unit_test(test_latent_attention),
         cmocka_unit_test(test_multi_token_prediction),
         cmocka_unit_test(test_eager_elementwise),
+        cmocka_unit_test(test_eager_rope_activation),
         cmocka_unit_test(test_vocab_padding),
         cmocka_unit_test(test_activations_korthikanti),
         cmocka_unit_test(test_fused_attention),

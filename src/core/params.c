@@ -404,6 +404,13 @@ static const ParamDef framework_defs[] = {
        "the "
        "element-wise kernels eager PyTorch runs (9x the HBM traffic of a fused RMSNorm, 5x of a fused rotary "
        "embedding, 1.7x of a fused SwiGLU)"),
+    PB(Framework, "eager_rotary", eager_rotary, 0,
+       "the rotary embedding as the model code's chain of element-wise kernels even where fused_elementwise "
+       "fuses the norms and activations (NeMo AutoModel's _apply_rotary_emb beside Transformer Engine's "
+       "RMSNorm: 5x a fused kernel's traffic)"),
+    PB(Framework, "eager_activation", eager_activation, 0,
+       "the MLP's activation as element-wise kernels even where fused_elementwise fuses the norms (NeMo "
+       "AutoModel's quick_geglu for GPT-OSS under DeepEP: 10/6 of a fused SwiGLU's traffic)"),
     PB(Framework, "fused_cross_entropy", fused_xent, 1,
        "the LM loss as a fused kernel: the 16-bit logits read once, the fp32 softmax written and read (16 "
        "bytes a logit with its gradient); no: op by op on an fp32 copy of the logits (Megatron's "

@@ -328,6 +328,8 @@ typedef struct {
     SelectiveKind selective; /* what recompute: selective keeps and redoes */
     int sel_saves_a2a;       /* per-op selective recompute keeps the expert all-to-alls' outputs */
     int fused_elementwise;   /* norms, rotary and activations fused (TE, torch.compile) or eager kernels */
+    int eager_rotary;        /* ... but the rotary embedding eager even where they are fused */
+    int eager_activation;    /* ... and the MLP's activation eager even where they are fused */
     int fused_xent;          /* the LM loss as one fused pass, or the op-by-op fp32 cross-entropy */
     int grouped_gemm; /* mixture of experts: a rank's experts in one grouped call, or one module each */
     GroupedKernel grouped_kernel; /* the kernel of that grouped call */

@@ -182,6 +182,8 @@ typedef struct {
     int sel_per_op;     /* selective recompute as PyTorch's per-op policy (torchtitan), not Megatron's */
     int sel_saves_a2a;  /* ... keeping the expert all-to-alls' outputs (not redone in recompute) */
     int unfused;        /* eager PyTorch: norms, rotary and activations as separate element-wise kernels */
+    int eager_rope;     /* the rotary embedding as eager kernels, whatever unfused says */
+    int eager_act;      /* the MLP's activation as eager kernels, whatever unfused says */
     int unfused_xent;   /* the LM loss op by op on an fp32 copy of the logits, not one fused kernel */
     int fused_dispatch; /* mixture of experts: a fused token dispatcher (DeepEP) rather than all-to-alls */
     int sequential_experts; /* mixture of experts: one module per local expert, each op dispatched alone */

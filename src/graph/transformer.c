@@ -115,17 +115,18 @@ typedef struct {
     double rows_seq; /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
     int sp;          /* sequence parallelism (only when t > 1) */
     int swiglu, rms, rotary, learned, fused;
-    int dropless;        /* MoE without a capacity: the tokens per expert go to the host */
-    int fused_dispatch;  /* MoE: DeepEP's fused dispatch and combine, not all-to-alls */
-    int score_apart;     /* MoE: the routed outputs weighted in kernels of their own (moe_score) */
-    int seq_experts;     /* MoE: one module per local expert (SequentialMLP), each op dispatched alone */
-    int per_op;          /* selective recompute as PyTorch's per-op policy (dense layers) */
-    int saves_a2a;       /* ... keeping the expert all-to-alls' outputs and their split sizes' copy */
-    int unfused;         /* eager element-wise kernels (eager_traffic) */
-    int dropout;         /* dropout masks on the embedding and the residual branches */
-    int unfused_xent;    /* the loss op by op on an fp32 copy of the logits (xent_bytes) */
-    int64_t window;      /* sliding-window attention (0: none) */
-    double window_share; /* share of the layers with it */
+    int dropless;       /* MoE without a capacity: the tokens per expert go to the host */
+    int fused_dispatch; /* MoE: DeepEP's fused dispatch and combine, not all-to-alls */
+    int score_apart;    /* MoE: the routed outputs weighted in kernels of their own (moe_score) */
+    int seq_experts;    /* MoE: one module per local expert (SequentialMLP), each op dispatched alone */
+    int per_op;         /* selective recompute as PyTorch's per-op policy (dense layers) */
+    int saves_a2a;      /* ... keeping the expert all-to-alls' outputs and their split sizes' copy */
+    int unfused;        /* eager element-wise kernels (eager_traffic) */
+    int eager_rope, eager_act; /* the rotary embedding, the activation eager whatever unfused says */
+    int dropout;               /* dropout masks on the embedding and the residual branches */
+    int unfused_xent;          /* the loss op by op on an fp32 copy of the logits (xent_bytes) */
+    int64_t window;            /* sliding-window attention (0: none) */
+    double window_share;       /* share of the layers with it */
     Recompute recompute;
     double e;          /* activation bytes per element */
     double e_in;       /* GEMM input bytes per element */
@@ -294,6 +295,8 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->per_op = p->sel_per_op;
     x->saves_a2a = p->sel_saves_a2a;
     x->unfused = p->unfused;
+    x->eager_rope = p->eager_rope;
+    x->eager_act = p->eager_act;
     x->unfused_xent = p->unfused_xent;
     x->e = graph_act_elem_bytes(p->precision);
     x->e_in = graph_gemm_elem_bytes(p->precision);
@@ -348,17 +351,19 @@ static void gemm_grads(OpSink *k, const Dims *x, const char *dname, const char *
  * (36 bytes an element against a fused kernel's 4); the rotary embedding
  * multiplies by cos, negates and concatenates the halves, multiplies by sin
  * and adds (20 against 4); SwiGLU's silu and product (10 against 6).  The
- * factor on a fused op's traffic. */
+ * factor on a fused op's traffic.  A stack may fuse its norms and run the
+ * rotary embedding or the activation eagerly all the same (eager_rope,
+ * eager_act: NeMo AutoModel's TE norms beside its own rotary code). */
 static double eager_traffic(const Dims *x, const char *name)
 {
+    if (!strncmp(name, "rope", 4))
+        return x->unfused || x->eager_rope ? 5.0 : 1.0;
+    if (!strncmp(name, "swiglu", 6))
+        return x->unfused || x->eager_act ? 10.0 / 6.0 : 1.0;
     if (!x->unfused)
         return 1.0;
     if (!strncmp(name, "ln", 2) || !strncmp(name, "final_norm", 10))
         return x->rms ? 9.0 : 1.0;
-    if (!strncmp(name, "rope", 4))
-        return 5.0;
-    if (!strncmp(name, "swiglu", 6))
-        return 10.0 / 6.0;
     return 1.0;
 }
 

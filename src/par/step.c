@@ -773,6 +773,8 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Work *
     gp.sel_per_op = fw->selective == SELECTIVE_PER_OP;
     gp.sel_saves_a2a = gp.sel_per_op && fw->sel_saves_a2a;
     gp.unfused = !fw->fused_elementwise;
+    gp.eager_rope = fw->eager_rotary;
+    gp.eager_act = fw->eager_activation;
     gp.unfused_xent = !fw->fused_xent;
     gp.sequential_experts = !fw->grouped_gemm;
     gp.fused_dispatch = fw->dispatcher == DISPATCH_DEEPEP;
