@@ -687,9 +687,8 @@ typedef struct {
     double bytes;           /* one run's memory traffic (a memory-bound op) or message (a collective) */
     double flops;           /* one run's FLOPs */
     double device_s;        /* the device's time for all runs */
-    double host_s; /* the host's dispatch time for all runs (under a CUDA graph: its replay, on a run's first
-                      op) */
-    const char *bound; /* a GEMM's limit (compute, L1, L2, HBM, launch), or memory, or network */
+    double host_s;          /* the host's dispatch time for all runs (a CUDA graph: its replay, on one op) */
+    const char *bound;      /* a GEMM's limit (compute, L1, L2, HBM, launch), or memory, or network */
 } OpCost;
 
 #define OP_TRACE_LISTS 10

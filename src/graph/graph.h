@@ -62,11 +62,8 @@ typedef struct {
     Collective coll;
     double comm_bytes; /* message size per device (the full buffer, as NCCL counts it) */
     int fanout;        /* COLL_ALLTOALL of tokens: copies of each token in comm_bytes (top-k; 0: 1) */
-    double hide;      /* OP_COMM: the share of a run's time that its layer's weight-gradient kernels, which do
-                         not wait for it, cover where the stack copies it on a stream of its own
-                         (GraphParams.dgrad_overlap: a split CNN layer's input-gradient reduce-scatter, by
-                         the builder's rough rates); 0: none */
-    GraphScope scope; /* what CUDA graphs of a stack capture it (Framework.cuda_graphs) */
+    double hide;       /* OP_COMM: the share its layer's weight gradient covers (GraphParams.dgrad_overlap) */
+    GraphScope scope;  /* what CUDA graphs of a stack capture it (Framework.cuda_graphs) */
 } Op;
 
 #define GROUP_EP  1
