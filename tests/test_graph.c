@@ -725,6 +725,67 @@ static void test_moe_score_apart(void **state)
     free(g0);
 }
 
+/* A mixture of experts' token path as PyTorch's indexing runs it
+ * (torchtitan): each gather's gradient and a scatter_add combine are
+ * accumulating scatters (Op.scatter); the padded re-sort by expert for
+ * torch._grouped_mm copies the tokens twice and runs even without expert
+ * parallelism; Megatron-Core's fused kernels and its re-sort by chunks
+ * accumulate nothing. */
+static void test_moe_index_scatters(void **state)
+{
+    (void)state;
+    Model m = fine_experts();
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    p.ep = 8;
+    const double pairs = 4096.0 * 8 * 2048 * 2.0; /* tokens x top-k x hidden, 2 bytes */
+    Graph *g0 = build_ok(&m, &p);                 /* fused, chunks, gather */
+    const char *scattered[] = {"moe.unpermute", "moe.sort.bwd", "moe.permute.bwd"};
+    for (int i = 0; i < 3; i++) {
+        const OpList *l = i ? &g0->layer_bwd : &g0->layer_fwd;
+        assert_int_equal(find_op(l, scattered[i])->scatter, 0);
+    }
+    assert_rel(find_op(&g0->layer_fwd, "moe.sort")->bytes, 2.0 * pairs, 1e-12);
+    p.moe_index_permute = 1;
+    p.moe_scatter_combine = 1;
+    p.moe_sort = SORT_INDEX;
+    Graph *g = build_ok(&m, &p);
+    assert_int_equal(find_op(&g->layer_fwd, "moe.unpermute")->scatter, 1);
+    assert_int_equal(find_op(&g->layer_bwd, "moe.sort.bwd")->scatter, 1);
+    assert_int_equal(find_op(&g->layer_bwd, "moe.permute.bwd")->scatter, 1);
+    assert_rel(find_op(&g->layer_bwd, "moe.permute.bwd")->bytes, 2.0 * pairs, 1e-12);
+    /* the gathers forward and the scatters back to token order without
+     * accumulation are streamed */
+    assert_int_equal(find_op(&g->layer_fwd, "moe.permute")->scatter, 0);
+    assert_int_equal(find_op(&g->layer_fwd, "moe.sort")->scatter, 0);
+    assert_int_equal(find_op(&g->layer_fwd, "moe.unsort")->scatter, 0);
+    assert_int_equal(find_op(&g->layer_bwd, "moe.unpermute.bwd")->scatter, 0);
+    assert_rel(find_op(&g->layer_fwd, "moe.sort")->bytes, 2.0 * pairs, 1e-12);
+    p.moe_sort = SORT_INDEX_PADDED; /* a zero row appended by a copy, then the gather */
+    Graph *gp = build_ok(&m, &p);
+    assert_rel(find_op(&gp->layer_fwd, "moe.sort")->bytes, 4.0 * pairs, 1e-12);
+    assert_int_equal(find_op(&gp->layer_bwd, "moe.sort.bwd")->scatter, 1);
+    p.ep = 1; /* padded even without expert parallelism; the plain sorts only with it */
+    Graph *g1 = build_ok(&m, &p);
+    assert_non_null(lookup_op(&g1->layer_fwd, "moe.sort"));
+    assert_int_equal(find_op(&g1->layer_bwd, "moe.sort.bwd")->scatter, 1);
+    p.moe_sort = SORT_INDEX;
+    Graph *g1i = build_ok(&m, &p);
+    assert_null(lookup_op(&g1i->layer_fwd, "moe.sort"));
+    assert_null(lookup_op(&g1i->layer_bwd, "moe.sort.bwd"));
+    p.ep = 8; /* DeepEP: no re-sort; its permutation's gradient and combine as the stack runs them */
+    p.fused_dispatch = 1;
+    Graph *gd = build_ok(&m, &p);
+    assert_null(lookup_op(&gd->layer_fwd, "moe.sort"));
+    assert_int_equal(find_op(&gd->layer_fwd, "moe.unpermute")->scatter, 1);
+    assert_int_equal(find_op(&gd->layer_bwd, "moe.permute.bwd")->scatter, 1);
+    free(gd);
+    free(g1i);
+    free(g1);
+    free(gp);
+    free(g);
+    free(g0);
+}
+
 /* Where each op sits for CUDA graphs (Op.scope): a dropless mixture of
  * experts' token path, forward, backward and recomputed, and the embedding,
  * head and loss outside the layers' graphs; the router (and its gradients)
@@ -1486,6 +1547,7 @@ int main(void)
         cmocka_unit_test(test_selective_per_op),
         cmocka_unit_test(test_selective_per_op_moe),
         cmocka_unit_test(test_moe_score_apart),
+        cmocka_unit_test(test_moe_index_scatters),
         cmocka_unit_test(test_no_dropout),
         cmocka_unit_test(test_unfused_cross_entropy),
         cmocka_unit_test(test_sliding_window),

@@ -18,6 +18,7 @@
 #include "graph/graph.h"
 #include "io/scenario.h"
 #include "io/template.h"
+#include "par/step.h"
 #include "perf/perf.h"
 
 #define MAX_SET 32
@@ -978,6 +979,66 @@ static void test_moe_sync_flow_shop(void **state)
     assert_true(cap.comp_time_s[COMP_HOST] == 0.0);
 }
 
+/* The device time of op `name` in list `list` of the scenario's op trace. */
+static double traced_device_s(const Scenario *sc, const char *list, const char *name)
+{
+    OpTrace *t = calloc(1, sizeof *t);
+    assert_non_null(t);
+    Result r;
+    assert_int_equal(step_trace(sc, 1.0, NULL, t, &r), 0);
+    double s = -1;
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(t->op[i].list, list) && !strcmp(t->op[i].name, name))
+            s = t->op[i].device_s;
+    free(t);
+    assert_true(s >= 0);
+    return s;
+}
+
+/* PyTorch's accumulating scatters (a mixture of experts' token path on a
+ * stack with moe_permute index, moe_sort index_padded, moe_combine
+ * scatter_add): at the device's scatter_add bytes a clock per SM, the
+ * B200's fitted on pytorch/ao's timing of such a gradient (1.85 ms for
+ * 196,608 rows of 2,048); a device that says none, or a rate above the
+ * memory-bound one, costs them at the memory-bound rate; the fused kernels
+ * never. */
+static void test_moe_accumulating_scatter(void **state)
+{
+    Fix *f = *state;
+    const char *b200 = "system=dgx-b200, model=mixtral-8x7b, model.layers=1, model.hidden=2048, "
+                       "model.heads=16, model.kv_heads=16, model.experts=64, model.experts_per_token=6, "
+                       "model.expert_ffn=1408, model.seq_len=4096, model.expert_imbalance=1, devices=8, "
+                       "tp=1, pp=1, ep=8, microbatch=8, global_batch=64, precision=bf16, recompute=none, "
+                       "system.framework=pytorch-fsdp";
+    build_ok(f, b200);
+    const Device *dev = &f->sc.system.device;
+    assert_rel(dev->scatter_bpc, 3.17, 1e-12);
+    const double rows = 4096.0 * 8 * 6,
+                 bytes = 2.0 * rows * 2048 * 2.0; /* the gradient read, the input's written */
+    const double t = traced_device_s(&f->sc, "layer backward", "moe.sort.bwd");
+    assert_rel(t, bytes / (dev->scatter_bpc * dev->sms * dev->clock_hz), 1e-9);
+    assert_rel(t, 1848e-6, 0.01); /* the measurement it was fitted on (validation/kernels/scatter_add.csv) */
+    const double comb = traced_device_s(&f->sc, "layer forward", "moe.unpermute");
+    assert_rel(comb, bytes / (dev->scatter_bpc * dev->sms * dev->clock_hz), 1e-9);
+    /* at the memory-bound rate where the device has no scatter rate, or a faster one */
+    build_ok(f, b200);
+    f->sc.system.device.scatter_bpc = 0;
+    const double t0 = traced_device_s(&f->sc, "layer backward", "moe.sort.bwd");
+    assert_rel(t0, membound_time(&f->sc.system.device, bytes, 0.0), 1e-9);
+    f->sc.system.device.scatter_bpc = 1e4;
+    assert_rel(traced_device_s(&f->sc, "layer backward", "moe.sort.bwd"), t0, 1e-12);
+    assert_true(t > 5 * t0);
+    /* Megatron-Core's fused kernels and chunked re-sort: no scatter */
+    char spec[1024];
+    snprintf(spec, sizeof spec,
+             "%s, system.framework.moe_permute=fused, system.framework.moe_sort=chunks, "
+             "system.framework.moe_combine=gather",
+             b200);
+    build_ok(f, spec);
+    assert_rel(traced_device_s(&f->sc, "layer backward", "moe.sort.bwd"), t0, 1e-9);
+    assert_rel(traced_device_s(&f->sc, "layer forward", "moe.unpermute"), t0, 1e-9);
+}
+
 /* CUDA graphs (system.framework.cuda_graphs): what a graph replays costs no
  * host dispatch of its own, one a replay.  router takes the router off the host; partial the whole
  * layer but a dropless mixture of experts' token path (and the embedding,
@@ -1438,6 +1499,7 @@ int main(void)
         cmocka_unit_test(test_activation_offload),
         cmocka_unit_test(test_moe_host_sync),
         cmocka_unit_test(test_moe_sync_flow_shop),
+        cmocka_unit_test(test_moe_accumulating_scatter),
         cmocka_unit_test(test_cuda_graphs),
         cmocka_unit_test(test_gemm_shapes_h100),
         cmocka_unit_test(test_optimizers),

@@ -148,6 +148,11 @@ static const ParamDef device_defs[] = {
     PD(Device, "efficiency.grouped_mm", grouped_mm_eff, UNIT_FRACTION, 0.05, 1, 1, 0,
        "PyTorch's grouped GEMM (torch._grouped_mm, CUTLASS) as a fraction of this device's best dense GEMM "
        "at each expert's shape (a stack with grouped_gemm_kernel: torch; 1 where unmeasured)"),
+    PD(Device, "scatter_add", scatter_bpc, UNIT_NUMBER, 0, 1e4, 0, 0,
+       "bytes per clock per SM that PyTorch's accumulating scatter kernels (index_put_ with accumulate, "
+       "index_add_, scatter_add_ in 16 bits) move, at most the memory-bound rate: a mixture of experts' "
+       "token permutation backward and scatter-add combine on a stack with moe_permute: index or "
+       "moe_combine: scatter_add (0: at the memory-bound rate)"),
     PD(Device, "sfu_exp", exp_per_clock, UNIT_NUMBER, 0, 1e4, 0, 0,
        "exponentials (MUFU.EX2) per clock per SM on the special-function units: a fused attention "
        "kernel's softmax takes one per score and runs them beside its MMAs, so the kernel takes the longer "
@@ -283,6 +288,9 @@ static const char *const opt_state_choices[] = {"fp32", "16bit", NULL};
 static const char *const selective_choices[] = {"megatron", "per_op", NULL};
 static const char *const dispatcher_choices[] = {"alltoall", "deepep", NULL};
 static const char *const grouped_kernel_choices[] = {"cublas", "torch", NULL};
+static const char *const permute_choices[] = {"fused", "index", NULL};
+static const char *const combine_choices[] = {"gather", "scatter_add", NULL};
+static const char *const sort_choices[] = {"chunks", "index", "index_padded", NULL};
 static const char *const graphs_choices[] = {"none", "router", "partial", "full", NULL};
 static const char *const layout_choices[] = {"nhwc", "nchw", NULL};
 
@@ -463,6 +471,23 @@ static const ParamDef framework_defs[] = {
        "their own before the scatter-add that combines them (torchtitan: routed_output.to(torch.float32) * "
        "scores, .to(x.dtype), then scatter_add; three passes eager, one compiled (fused_elementwise); with "
        "DeepEP one 16-bit multiply); no: the weighting rides in the unpermute kernel (Megatron-Core)"),
+    PE(Framework, "moe_permute", moe_permute, permute_choices, PERMUTE_FUSED, 0,
+       "mixture of experts: how the tokens are gathered into expert order: fused (Transformer Engine's "
+       "moe_permute, Megatron-Core's moe_permute_fusion, DeepEP's layout: the backward gathers too, at the "
+       "memory-bound rate) or index (PyTorch's indexing, x[indices], gather, index_select: the backward "
+       "accumulates by scatter, index_put_ with accumulate or index_add_, at the device's scatter_add rate)"),
+    PE(Framework, "moe_combine", moe_combine, combine_choices, COMBINE_GATHER, 0,
+       "mixture of experts: how the routed outputs come back to token order: gather (each token gathers its "
+       "top-k outputs: Transformer Engine's moe_unpermute; an index_put_ without accumulation and a batched "
+       "sum) or scatter_add (PyTorch's scatter_add_, an atomic add an element, at the device's scatter_add "
+       "rate)"),
+    PE(Framework, "moe_sort", moe_sort, sort_choices, SORT_CHUNKS, 0,
+       "mixture of experts: how a rank re-sorts the tokens it received by its local experts: chunks (the "
+       "received chunks concatenated in expert order, Megatron-Core's sort_chunks_by_idxs: its backward a "
+       "copy), index (an index gather, torchtitan's x[permuted_indices]: its backward an accumulating "
+       "scatter at the device's scatter_add rate) or index_padded (the same after a copy that appends a zero "
+       "row, and even without expert parallelism, to pad each expert's rows for torch._grouped_mm: "
+       "torchtitan's generate_permute_indices and torch.vstack until early 2026)"),
     PB(Framework, "dgrad_comm_overlap", dgrad_comm_overlap, 0,
        "a convolutional net split over devices: each split layer's input-gradient exchange is copied on a "
        "stream of its own while the layer's weight-gradient kernels, which do not wait for it, run "

@@ -231,6 +231,8 @@ typedef struct {
                               dense GEMM at each group's shape (a stack with grouped_gemm_kernel torch) */
     double exp_per_clock;  /* exponentials (MUFU.EX2) per clock per SM on the special-function units, which a
                               fused attention kernel's softmax runs on beside its MMAs (0: not modelled) */
+    double scatter_bpc;    /* bytes per clock per SM PyTorch's accumulating scatter kernels (index_put_ with
+                              accumulate, index_add_, scatter_add_) move in 16 bits (0: not modelled) */
 } Device;
 
 /* The training stack (templates/frameworks): what the software makes of
@@ -273,6 +275,25 @@ typedef enum { DISPATCH_ALLTOALL, DISPATCH_DEEPEP } DispatchKind;
 /* The kernel a stack's grouped expert GEMMs run: cuBLAS, one GEMM an expert at the dense rate
  * (Transformer Engine's GroupedLinear), or PyTorch's torch._grouped_mm, one kernel for them all */
 typedef enum { GROUPED_CUBLAS, GROUPED_TORCH } GroupedKernel;
+/* How a mixture of experts' tokens are gathered into expert order: fused
+ * kernels whose backward gathers too (Transformer Engine's moe_permute,
+ * Megatron-Core's moe_permute_fusion), or PyTorch's indexing ops, whose
+ * backward accumulates by scatter (index_put_ with accumulate, index_add_,
+ * scatter_add_). */
+typedef enum { PERMUTE_FUSED, PERMUTE_INDEX } PermuteKind;
+/* How the routed outputs come back to token order: each token gathers its
+ * top-k outputs (Transformer Engine's moe_unpermute; an index_put_ without
+ * accumulation and a batched reduction), or each output is added into its
+ * token's row by PyTorch's scatter_add_ (atomic adds). */
+typedef enum { COMBINE_GATHER, COMBINE_SCATTER_ADD } CombineKind;
+/* How a rank re-sorts the tokens it received by its local experts: by
+ * concatenating the received chunks in expert order (Megatron-Core's
+ * sort_chunks_by_idxs: a copy, its backward a copy), or by an index gather
+ * (torchtitan: x[permuted_indices], its backward an accumulating scatter),
+ * which torchtitan until early 2026 also ran without expert parallelism to
+ * pad each expert's rows for torch._grouped_mm, after a copy that appends a
+ * zero row. */
+typedef enum { SORT_CHUNKS, SORT_INDEX, SORT_INDEX_PADDED } SortKind;
 /* What recompute: selective means to the stack: Megatron's (the attention
  * core) or PyTorch's per-op policy (every matmul but every second one and
  * the attention kept; norms, activations and the other matmuls redone). */
@@ -341,10 +362,13 @@ typedef struct {
     ConvLayout conv_layout; /* the layout of a CNN's activations: NHWC or NCHW */
     int moe_score_apart;    /* mixture of experts: the routed outputs weighted by their scores in element-wise
                                kernels of their own before the scatter-add combine (torchtitan) */
-    int dgrad_comm_overlap; /* a split CNN layer's input-gradient exchange copied on a stream of its own,
-                               beside the layer's weight-gradient kernels (TensorFlow 1.x) */
-    int offload_layers;     /* transformer layers whose activations go to host memory in the forward
-                               pass and come back for the backward (Megatron-Core's cpu_offloading) */
+    PermuteKind moe_permute; /* mixture of experts: the token permutation's kernels */
+    CombineKind moe_combine; /* ... and the combine's */
+    SortKind moe_sort;       /* ... and the re-sort by local expert's */
+    int dgrad_comm_overlap;  /* a split CNN layer's input-gradient exchange copied on a stream of its own,
+                                beside the layer's weight-gradient kernels (TensorFlow 1.x) */
+    int offload_layers;      /* transformer layers whose activations go to host memory in the forward
+                                pass and come back for the backward (Megatron-Core's cpu_offloading) */
     Interval single_node, multi_node;
     Interval uncovered;               /* for a row no validation source covers: every source's residuals */
     Interval moe;                     /* mixture-of-experts rows: the published MoE runs' residuals */

@@ -56,6 +56,8 @@ typedef struct {
                       rnn_step_overhead */
     int grouped;   /* the repeat runs are launched by one host call from a C++ loop (a grouped GEMM): one
                       dispatch and a kernel launch for each further run */
+    int scatter;   /* OP_MEMBOUND: an accumulating scatter (index_put_ with accumulate, index_add_,
+                      scatter_add_): at most the device's scatter_add rate */
     /* OP_COMM: */
     int group; /* OP_COMM: 0 the tensor-parallel group, GROUP_EP the expert-parallel one, GROUP_ETP the
                   expert-tensor-parallel one */
@@ -190,6 +192,9 @@ typedef struct {
     int moe_score_apart; /* mixture of experts: the routed outputs weighted by their scores in kernels of
                             their own before the combine (torchtitan), not inside the unpermute
                             (Megatron-Core) */
+    int moe_index_permute;   /* ... the permutation by PyTorch's indexing: its gradient a scatter-add */
+    int moe_scatter_combine; /* ... the combine by scatter_add_ (atomic adds), not a gather */
+    int moe_sort;            /* ... the re-sort by local expert (SortKind): an index gather, padded */
 } GraphParams;
 
 /* Whether a model's attention runs fused: its own choice, else the stack's. */

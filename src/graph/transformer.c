@@ -118,10 +118,13 @@ typedef struct {
     int dropless;       /* MoE without a capacity: the tokens per expert go to the host */
     int fused_dispatch; /* MoE: DeepEP's fused dispatch and combine, not all-to-alls */
     int score_apart;    /* MoE: the routed outputs weighted in kernels of their own (moe_score) */
-    int seq_experts;    /* MoE: one module per local expert (SequentialMLP), each op dispatched alone */
-    int per_op;         /* selective recompute as PyTorch's per-op policy (dense layers) */
-    int saves_a2a;      /* ... keeping the expert all-to-alls' outputs and their split sizes' copy */
-    int unfused;        /* eager element-wise kernels (eager_traffic) */
+    int index_permute;  /* MoE: the permutation by PyTorch's indexing, its backward an accumulating scatter */
+    int scatter_combine; /* MoE: the combine by scatter_add_ (atomic adds) */
+    int sort;            /* MoE: the re-sort by local expert (SortKind): chunks, an index gather, padded */
+    int seq_experts;     /* MoE: one module per local expert (SequentialMLP), each op dispatched alone */
+    int per_op;          /* selective recompute as PyTorch's per-op policy (dense layers) */
+    int saves_a2a;       /* ... keeping the expert all-to-alls' outputs and their split sizes' copy */
+    int unfused;         /* eager element-wise kernels (eager_traffic) */
     int eager_rope, eager_act; /* the rotary embedding, the activation eager whatever unfused says */
     int dropout;               /* dropout masks on the embedding and the residual branches */
     int unfused_xent;          /* the loss op by op on an fp32 copy of the logits (xent_bytes) */
@@ -286,6 +289,9 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
         x->dropless = !(m->capacity_factor > 0);
         x->fused_dispatch = p->fused_dispatch;
         x->score_apart = p->moe_score_apart;
+        x->index_permute = p->moe_index_permute;
+        x->scatter_combine = p->moe_scatter_combine;
+        x->sort = p->moe_sort;
         x->seq_experts = p->sequential_experts;
         x->m_e = (int64_t)ceil(x->rows_loc * (double)x->etp * (double)x->topk / (double)x->E_l * cap);
         if (x->m_e < 1)
@@ -370,6 +376,14 @@ static double eager_traffic(const Dims *x, const char *name)
 static void membound(OpSink *k, const char *name, Component comp, double bytes, double flops)
 {
     Op op = graph_membound_op(name, comp, bytes, flops);
+    graph_emit(k, &op);
+}
+
+/* A memory-bound op that is, where `scatter`, an accumulating scatter (Op.scatter) */
+static void membound_scatter(OpSink *k, const char *name, double bytes, double flops, int scatter)
+{
+    Op op = graph_membound_op(name, COMP_MEMBOUND, bytes, flops);
+    op.scatter = scatter;
     graph_emit(k, &op);
 }
 
@@ -782,10 +796,17 @@ static double moe_pair_elems(const Dims *x)
 }
 
 /* The all-to-all dispatcher sorts a rank's received tokens by its several
- * local experts (and back); DeepEP's layout needs no sort. */
+ * local experts (and back); DeepEP's layout needs no sort.  A stack that
+ * pads each expert's rows for torch._grouped_mm (SORT_INDEX_PADDED: torchtitan's
+ * indices_padding_wrapper, "If EP is not used, we need to pad the indices
+ * to prepare for grouped_mm; otherwise, EP will handle the padding", at
+ * bb308da) re-sorts them even without expert parallelism, copying the
+ * tokens twice: "x = torch.vstack((x, x.new_zeros((x.shape[-1]))))" then
+ * "x = x[permuted_indices, :]" (torchtitan/models/moe/utils.py _permute,
+ * and ExpertParallel's at f738a03). */
 static int sorts_by_expert(const Dims *x)
 {
-    return !x->fused_dispatch && x->E_l > 1 && x->ep > 1;
+    return !x->fused_dispatch && x->E_l > 1 && (x->ep > 1 || x->sort == SORT_INDEX_PADDED);
 }
 
 /* The routed outputs weighted by their routing scores apart from the
@@ -887,7 +908,7 @@ static void moe_forward(OpSink *k, const Dims *x)
     const int sort = sorts_by_expert(x);
     if (sort) { /* the received tokens in expert order */
         small_kernels(k, "moe.sort.map", MOE_SORT_MAP_KERNELS, counts);
-        membound(k, "moe.sort", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+        membound(k, "moe.sort", COMP_MEMBOUND, (x->sort == SORT_INDEX_PADDED ? 4.0 : 2.0) * pairs, 0.0);
     }
     etp_coll(k, x, "moe.etp.allgather", COLL_ALLGATHER);
     mlp_forward(k, x, x->E_l, x->m_e, x->f_e_l, x->n_up_e, "expert_up", "expert_down", 0);
@@ -898,13 +919,13 @@ static void moe_forward(OpSink *k, const Dims *x)
     }
     if (x->fused_dispatch) { /* DeepEP: back in token order, then its combine */
         moe_score(k, x, 0);
-        membound(k, "moe.unpermute", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
+        membound_scatter(k, "moe.unpermute", 2.0 * pairs, pairs / x->e, x->scatter_combine);
         small_kernels(k, "moe.combine.notify", 1, counts);
         a2a(k, x, "moe.combine");
     } else {
         a2a(k, x, "moe.combine");
         moe_score(k, x, 0);
-        membound(k, "moe.unpermute", COMP_MEMBOUND, 2.0 * pairs, pairs / x->e);
+        membound_scatter(k, "moe.unpermute", 2.0 * pairs, pairs / x->e, x->scatter_combine);
     }
     k->scope = outer;
     if (x->shared > 0)
@@ -938,16 +959,18 @@ static void moe_backward(OpSink *k, const Dims *x)
     mlp_backward(k, x, x->E_l, x->m_e, x->f_e_l, x->n_up_e, "expert_down.dgrad", "expert_down.wgrad",
                  "expert_up.dgrad", "expert_up.wgrad", 0);
     etp_coll(k, x, "moe.etp.allgather.bwd", COLL_REDUCESCATTER);
+    /* the gathers' gradients: where they are PyTorch's indexing, each an
+     * accumulating scatter (index_put_ with accumulate, index_add_) */
     if (sort)
-        membound(k, "moe.sort.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+        membound_scatter(k, "moe.sort.bwd", 2.0 * pairs, 0.0, x->sort != SORT_CHUNKS);
     if (x->fused_dispatch) {
-        membound(k, "moe.permute.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+        membound_scatter(k, "moe.permute.bwd", 2.0 * pairs, 0.0, x->index_permute);
         small_kernels(k, "moe.multihot.bwd", 1, table);
         small_kernels(k, "moe.dispatch.bwd.notify", 1, counts);
         a2a(k, x, "moe.dispatch.bwd");
     } else {
         a2a(k, x, "moe.dispatch.bwd");
-        membound(k, "moe.permute.bwd", COMP_MEMBOUND, 2.0 * pairs, 0.0);
+        membound_scatter(k, "moe.permute.bwd", 2.0 * pairs, 0.0, x->index_permute);
     }
     /* the MoE input's gradient: the tokens' path and the router's summed */
     membound(k, "moe.input.bwd", COMP_MEMBOUND, 3.0 * x->rows_loc * (double)x->h * x->e, 0.0);

@@ -467,7 +467,8 @@ int tech_derive_detail(const Technology *t, const Budget *b, Device *out, Networ
     dev.fa2_eff = 1.0; /* no FlashAttention-2 measurement on a derived device: its best attention */
     dev.flex_fwd_eff = dev.flex_bwd_eff = 1.0; /* nor a FlexAttention one */
     dev.grouped_mm_eff = 1.0;                  /* nor a grouped GEMM one */
-    /* exp_per_clock stays 0 (the memset): the generator sizes no special-function units */
+    /* exp_per_clock stays 0 (the memset): the generator sizes no special-function units; scatter_bpc
+     * too: no scatter kernel measured on a derived device (the memory-bound rate) */
     dev.embodied = t->embodied; /* the node's carbon per cm2 of the budget's die */
     dev.embodied.die_mm2 = b->die_area_mm2;
     x->total_w = 0;
@@ -515,6 +516,7 @@ int tech_resolve_device(const Device *dev, Device *out, Network *intra, Network 
     x.flex_bwd_eff = dev->flex_bwd_eff;
     x.grouped_mm_eff = dev->grouped_mm_eff;
     x.exp_per_clock = dev->exp_per_clock;
+    x.scatter_bpc = dev->scatter_bpc;
     /* what a template or a row set explicitly wins over the derivation */
     const ParamTable *t = &param_device_table;
     for (size_t i = 0; i < t->count && i < 64; i++)
