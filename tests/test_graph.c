@@ -889,6 +889,38 @@ static Model deepseek_v3(void)
     return m;
 }
 
+/* FlexAttention stages a head at the next power of two of its width: a
+ * latent attention's 192-wide query-key head computes as 256, its 128-wide
+ * value head as 128; the bytes stay those of the real heads.  The other
+ * fused kernels compute at the real widths. */
+static void test_flex_head_padding(void **state)
+{
+    (void)state;
+    Model m = deepseek_v3();
+    m.layers = 4;
+    m.dense_layers = 1;
+    m.mtp_layers = 0;
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    p.flash = FLASH_YES;
+    Graph *g = build_ok(&m, &p);
+    p.flash = FLASH_FLEX;
+    Graph *gf = build_ok(&m, &p);
+    const char *qk[] = {"attn.qk", "attn.qk.remat", "attn.qk.dgrad_q", "attn.qk.dgrad_k"};
+    for (int i = 0; i < 4; i++) {
+        const OpList *l = i ? &g->layer_bwd : &g->layer_fwd, *lf = i ? &gf->layer_bwd : &gf->layer_fwd;
+        const Op *a = find_op(l, qk[i]), *b = find_op(lf, qk[i]);
+        const int64_t w = i < 2 ? a->k : a->n, wf = i < 2 ? b->k : b->n;
+        assert_int_equal(w, 192);
+        assert_int_equal(wf, 256);
+        assert_rel(b->flops, a->flops * 256.0 / 192.0, 1e-12);
+        assert_rel(b->bytes, a->bytes, 1e-12);
+    }
+    assert_int_equal(find_op(&gf->layer_fwd, "attn.av")->n, 128);
+    assert_rel(find_op(&gf->layer_fwd, "attn.av")->flops, find_op(&g->layer_fwd, "attn.av")->flops, 1e-12);
+    free(gf);
+    free(g);
+}
+
 static void test_deepseek_v3_params(void **state)
 {
     (void)state;
@@ -1548,6 +1580,7 @@ int main(void)
         cmocka_unit_test(test_selective_per_op_moe),
         cmocka_unit_test(test_moe_score_apart),
         cmocka_unit_test(test_moe_index_scatters),
+        cmocka_unit_test(test_flex_head_padding),
         cmocka_unit_test(test_no_dropout),
         cmocka_unit_test(test_unfused_cross_entropy),
         cmocka_unit_test(test_sliding_window),

@@ -105,15 +105,16 @@ typedef struct {
      * width; a query-key pair spans hd_qk, a value hd_v (hd both without) */
     int mla;
     int64_t ql, kvl, rope, hd_qk, hd_v;
-    int64_t s_kv;    /* key length the fused attention kernel runs per query row (causal: ~s/2) */
-    int64_t a_l;     /* query heads on this shard: a/t */
-    int64_t kv_l;    /* kv heads on this shard: kv/t, or 1 replicated when t > kv */
-    int64_t n_qkv;   /* qkv output columns on this shard */
-    int64_t f_l;     /* f/t */
-    int64_t n_up;    /* mlp_up output columns: f/t, 2f/t for SwiGLU (gate and up fused) */
-    int64_t rows;    /* tokens in the microbatch: s*b */
-    double rows_seq; /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
-    int sp;          /* sequence parallelism (only when t > 1) */
+    int64_t s_kv;        /* key length the fused attention kernel runs per query row (causal: ~s/2) */
+    int64_t kd_qk, kd_v; /* the head widths the fused kernel computes at (FlexAttention: a power of two) */
+    int64_t a_l;         /* query heads on this shard: a/t */
+    int64_t kv_l;        /* kv heads on this shard: kv/t, or 1 replicated when t > kv */
+    int64_t n_qkv;       /* qkv output columns on this shard */
+    int64_t f_l;         /* f/t */
+    int64_t n_up;        /* mlp_up output columns: f/t, 2f/t for SwiGLU (gate and up fused) */
+    int64_t rows;        /* tokens in the microbatch: s*b */
+    double rows_seq;     /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
+    int sp;              /* sequence parallelism (only when t > 1) */
     int swiglu, rms, rotary, learned, fused;
     int dropless;       /* MoE without a capacity: the tokens per expert go to the host */
     int fused_dispatch; /* MoE: DeepEP's fused dispatch and combine, not all-to-alls */
@@ -145,6 +146,15 @@ typedef struct {
         diag_set(d, NULL, 0, 0, __VA_ARGS__);                                                                \
         return -1;                                                                                           \
     } while (0)
+
+/* The smallest power of two at least n (n >= 1). */
+static int64_t pow2_ceil(int64_t n)
+{
+    int64_t p = 1;
+    while (p < n)
+        p *= 2;
+    return p;
+}
 
 static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
 {
@@ -224,6 +234,13 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->learned = m->position == POS_LEARNED;
     x->dropout = m->dropout != 0;
     x->fused = graph_attention_fused(m, p);
+    /* FlexAttention's Triton kernels stage a head at the next power of two
+     * of its width ("launching blocks w/ head_dim rounded to the next valid
+     * power", pytorch/pytorch#133495; "head dims round up to a power of two,
+     * so 160, 192, 224 and 256 all stage what 256 does", #198228): a latent
+     * attention's 192-wide query-key head computes as 256 */
+    x->kd_qk = p->flash == FLASH_FLEX ? pow2_ceil(x->hd_qk) : x->hd_qk;
+    x->kd_v = p->flash == FLASH_FLEX ? pow2_ceil(x->hd_v) : x->hd_v;
     x->s_kv = x->s;
     if (x->fused && m->causal) {
         const int64_t blk = 128, nb = (x->s + blk - 1) / blk;
@@ -559,8 +576,8 @@ static void attention_forward(OpSink *k, const Dims *x)
         double kh = (double)(x->b * x->kv_l * x->s * x->hd_qk); /* K elements */
         double vh = (double)(x->b * x->kv_l * x->s * x->hd_v);  /* V elements */
         double stats = (double)batch * (double)x->sq * 4.0;     /* fp32 logsumexp per row */
-        gemm_bytes(k, "attn.qk", batch, x->sq, x->s_kv, x->hd_qk, (q + kh) * x->e_in);
-        gemm_bytes(k, "attn.av", batch, x->sq, x->hd_v, x->s_kv, vh * x->e_in + o * x->e + stats);
+        gemm_bytes(k, "attn.qk", batch, x->sq, x->s_kv, x->kd_qk, (q + kh) * x->e_in);
+        gemm_bytes(k, "attn.av", batch, x->sq, x->kd_v, x->s_kv, vh * x->e_in + o * x->e + stats);
         return;
     }
     double scores = (double)batch * (double)x->s * (double)x->s;
@@ -577,12 +594,12 @@ static void attention_backward(OpSink *k, const Dims *x)
         double kh = (double)(x->b * x->kv_l * x->s * x->hd_qk);
         double vh = (double)(x->b * x->kv_l * x->s * x->hd_v);
         double stats = (double)batch * (double)x->sq * 4.0;
-        gemm_bytes(k, "attn.qk.remat", batch, x->sq, x->s_kv, x->hd_qk, (q + kh) * x->e_in + stats);
-        gemm_bytes(k, "attn.av.dgrad_probs", batch, x->sq, x->s_kv, x->hd_v,
+        gemm_bytes(k, "attn.qk.remat", batch, x->sq, x->s_kv, x->kd_qk, (q + kh) * x->e_in + stats);
+        gemm_bytes(k, "attn.av.dgrad_probs", batch, x->sq, x->s_kv, x->kd_v,
                    o * x->e + vh * x->e_in + o * x->e); /* dO, V, O (rowsum dO*O) */
-        gemm_bytes(k, "attn.av.dgrad_v", batch, x->sq, x->hd_v, x->s_kv, vh * x->e);
-        gemm_bytes(k, "attn.qk.dgrad_q", batch, x->sq, x->hd_qk, x->s_kv, q * x->e);
-        gemm_bytes(k, "attn.qk.dgrad_k", batch, x->sq, x->hd_qk, x->s_kv, kh * x->e);
+        gemm_bytes(k, "attn.av.dgrad_v", batch, x->sq, x->kd_v, x->s_kv, vh * x->e);
+        gemm_bytes(k, "attn.qk.dgrad_q", batch, x->sq, x->kd_qk, x->s_kv, q * x->e);
+        gemm_bytes(k, "attn.qk.dgrad_k", batch, x->sq, x->kd_qk, x->s_kv, kh * x->e);
         return;
     }
     double scores = (double)batch * (double)x->s * (double)x->s;
