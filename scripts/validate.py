@@ -518,11 +518,12 @@ MOE_LAYER_STACKS = {"megatron": "megatron-core", "deepgemm-pt": "pytorch-fsdp-ea
 # with DeepGEMM's own kernel, not torch._grouped_mm
 MOE_LAYER_KERNEL = "system.framework.grouped_gemm_kernel=cublas"
 # their token paths: Megatron's as Megatron-Core's defaults run it (moe_permute_fusion False: moe_utils.py's
-# index_select and scatter_add_); DeepGEMM-pt's "standard PyTorch implementation" of the gather and the expert
+# index_select, and its unpermute's multiply by the probabilities then scatter_add_); DeepGEMM-pt's "standard PyTorch implementation" of the gather and the expert
 # aggregation is not spelt out, and with DeepGEMM's contiguous layout a gather and a weighted sum need no
 # accumulating scatter nor weighting kernels of their own: streamed at the memory-bound rate, the weighting in
 # the sum, not torchtitan's (the eager stack's defaults)
-MOE_LAYER_TOKENS = {"megatron": ["system.framework.moe_permute=index", "system.framework.moe_combine=scatter_add"],
+MOE_LAYER_TOKENS = {"megatron": ["system.framework.moe_permute=index", "system.framework.moe_combine=scatter_add",
+                                 "system.framework.moe_score_apart=yes"],
                     "deepgemm-pt": ["system.framework.moe_permute=fused", "system.framework.moe_combine=gather",
                                     "system.framework.moe_sort=chunks", "system.framework.moe_score_apart=no"]}
 MOE_OPS = ("router", "moe.", "expert_", "swiglu")  # the MoE layer's ops in deepflow's graph
