@@ -892,20 +892,25 @@ def grouped_mm_write(root, fits, rows, write):
         gpus = sorted({x[0]["gpu"].upper() for x in rows if x[0]["generation"] == gen})
         measured, *others = GROUPED_MM_DEVICES[gen]
         for name in (measured, *others):
-            path = os.path.join(root, "templates", "devices", name + ".yaml")
-            with open(path) as fh:
-                lines = fh.readlines()
-            i = next((j for j, ln in enumerate(lines) if ln.startswith("  grouped_mm:")), None)
-            if i is None:
-                raise SystemExit("validate: %s has no grouped_mm line to write" % path)
             how = ("fitted by scripts/validate.py (make validate) on validation/kernels/grouped_mm.csv: "
                    "torch._grouped_mm's bf16 time against this generation's best dense GEMM at each group's "
                    "shape, %d kernel timings on %s, mean |error| %.1f %%" % (n, " and ".join(gpus), 100 * mean))
             if name != measured:
                 how = "the %s's value (%s)" % (measured, how)
-            want = "  grouped_mm: %.2f          # %s\n" % (f, how)
-            stale += set_line(path, lines, i, want, write)
+            stale += device_line_write(root, name, "  grouped_mm:", "  grouped_mm: %.2f          # %s\n" % (f, how),
+                                       write)
     return stale
+
+
+def device_line_write(root, name, prefix, want, write):
+    """A device template's line that starts with prefix made want (set_line)."""
+    path = os.path.join(root, "templates", "devices", name + ".yaml")
+    with open(path) as fh:
+        lines = fh.readlines()
+    i = next((j for j, ln in enumerate(lines) if ln.startswith(prefix)), None)
+    if i is None:
+        raise SystemExit("validate: %s has no %s line to write" % (path, prefix.strip().rstrip(":")))
+    return set_line(path, lines, i, want, write)
 
 
 SCATTER = os.path.join("validation", "kernels", "scatter_add.csv")
@@ -974,20 +979,14 @@ def scatter_write(root, fit, res, write):
     r, _, m = next(x for x in res if x[0]["pass"] == "bwd")
     measured, *others = SCATTER_DEVICES
     for name in (measured, *others):
-        path = os.path.join(root, "templates", "devices", name + ".yaml")
-        with open(path) as fh:
-            lines = fh.readlines()
-        i = next((j for j, ln in enumerate(lines) if ln.startswith("scatter_add:")), None)
-        if i is None:
-            raise SystemExit("validate: %s has no scatter_add line to write" % path)
         how = ("fitted by scripts/validate.py (make validate) on validation/kernels/scatter_add.csv: the "
                "backward of a mixture of experts' padded token gather (index_put_ with accumulate), %s x %s bf16 "
                "rows in %.0f us on %s (pytorch/ao PR 4623)" % (r["rows"], r["cols"], 1e6 * m, r["gpu"].upper()))
         if name != measured:
             how = ("assumption: the %s's rate per SM and clock (PyTorch's accumulating scatters are bound by "
                    "their per-row work, not by HBM; %s)" % (measured.upper(), how))
-        want = "scatter_add: %.2f          # %s\n" % (fit, how)
-        stale += set_line(path, lines, i, want, write)
+        stale += device_line_write(root, name, "scatter_add:", "scatter_add: %.2f          # %s\n" % (fit, how),
+                                   write)
     return stale
 
 

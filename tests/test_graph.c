@@ -889,6 +889,16 @@ static Model deepseek_v3(void)
     return m;
 }
 
+/* DeepSeek-V3's layers, four of them, the first dense, no prediction module. */
+static Model deepseek_v3_short(void)
+{
+    Model m = deepseek_v3();
+    m.layers = 4;
+    m.dense_layers = 1;
+    m.mtp_layers = 0;
+    return m;
+}
+
 /* FlexAttention stages a head at the next power of two of its width: a
  * latent attention's 192-wide query-key head computes as 256, its 128-wide
  * value head as 128; the bytes stay those of the real heads.  The other
@@ -896,10 +906,7 @@ static Model deepseek_v3(void)
 static void test_flex_head_padding(void **state)
 {
     (void)state;
-    Model m = deepseek_v3();
-    m.layers = 4;
-    m.dense_layers = 1;
-    m.mtp_layers = 0;
+    Model m = deepseek_v3_short();
     GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
     p.flash = FLASH_YES;
     Graph *g = build_ok(&m, &p);
@@ -1008,10 +1015,7 @@ static void test_latent_attention(void **state)
 static void test_multi_token_prediction(void **state)
 {
     (void)state;
-    Model m = deepseek_v3();
-    m.layers = 4;
-    m.dense_layers = 1;
-    m.mtp_layers = 0;
+    Model m = deepseek_v3_short();
     GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
     Graph *g0 = build_ok(&m, &p);
     m.layers = 5; /* one MoE layer more: its parameters and FLOPs */
