@@ -157,12 +157,14 @@ static double attention_rate(const Ctx *x, const char *name)
  * B200 the backward of a mixture of experts' token gather takes 1.85 ms for
  * 805 MB of rows, a seventh of the streaming rate: validation/kernels/
  * scatter_add.csv), and are not bound by HBM, so the rate goes with the
- * SMs and their clock. */
-static double scatter_time(const Device *dev, const Op *op)
+ * SMs and their clock.  *scatter_bound: whether that rate set the time. */
+static double scatter_time(const Device *dev, const Op *op, int *scatter_bound)
 {
     const double t = membound_time(dev, op->bytes, op->flops);
     const double rate = dev->scatter_bpc * (double)dev->sms * dev->clock_hz;
-    return op->scatter && rate > 0 ? fmax(t, op->bytes / rate) : t;
+    const double ts = op->scatter && rate > 0 ? op->bytes / rate : 0.0;
+    *scatter_bound = ts > t;
+    return fmax(t, ts);
 }
 
 /* Whether a stack runs a grouped op's runs as one PyTorch grouped-GEMM
@@ -340,8 +342,10 @@ static void cost_list(const Ctx *x, const OpList *l, const char *label, int reco
                 rescale_t = tr;
             }
         } else if (op->kind == OP_MEMBOUND) {
-            t = r * (scatter_time(x->dev, op) + (op->rnn_step ? x->dev->rnn_step_s : 0.0)) * x->pace;
-            if (op->scatter && x->dev->scatter_bpc > 0)
+            int scatter_bound;
+            t = r * (scatter_time(x->dev, op, &scatter_bound) + (op->rnn_step ? x->dev->rnn_step_s : 0.0)) *
+                x->pace;
+            if (scatter_bound)
                 bound = "scatter";
             e = r * pwr_membound_energy(x->dev, op->bytes, op->flops);
         } else {
