@@ -521,11 +521,13 @@ MOE_LAYER_KERNEL = "system.framework.grouped_gemm_kernel=cublas"
 # index_select, and its unpermute's multiply by the probabilities then scatter_add_); DeepGEMM-pt's "standard PyTorch implementation" of the gather and the expert
 # aggregation is not spelt out, and with DeepGEMM's contiguous layout a gather and a weighted sum need no
 # accumulating scatter nor weighting kernels of their own: streamed at the memory-bound rate, the weighting in
-# the sum, not torchtitan's (the eager stack's defaults)
+# the sum, not torchtitan's (the eager stack's defaults); its up projection one grouped GEMM of 2I columns, as the
+# layer's weights are (sonicmoe/moe.py: c_fc, one Experts of gate and up), not torchtitan's w1 and w3
 MOE_LAYER_TOKENS = {"megatron": ["system.framework.moe_permute=index", "system.framework.moe_combine=scatter_add",
                                  "system.framework.moe_score_apart=yes"],
                     "deepgemm-pt": ["system.framework.moe_permute=fused", "system.framework.moe_combine=gather",
-                                    "system.framework.moe_sort=chunks", "system.framework.moe_score_apart=no"]}
+                                    "system.framework.moe_sort=chunks", "system.framework.moe_score_apart=no",
+                                    "system.framework.fused_gate_up=yes"]}
 MOE_OPS = ("router", "moe.", "expert_", "swiglu")  # the MoE layer's ops in deepflow's graph
 
 

@@ -515,6 +515,67 @@ static void test_selective_per_op(void **state)
     free(tf);
 }
 
+/* A SwiGLU's gate and up projections as two GEMMs (torchtitan's w1 and
+ * w3): the same FLOPs in two ops of f columns, each reading the input;
+ * under fp8 eager PyTorch casts the input for each, a compiled stack once;
+ * the two input gradients summed by a kernel of its own in eager PyTorch;
+ * per-op recompute redoes w3 whole and keeps w1 (the same columns as half
+ * of the fused GEMM). */
+static void test_split_gate_up(void **state)
+{
+    (void)state;
+    Model m = llama2(32, 4096, 32, 8, 14336);
+    GraphParams p = params(1, 0, 2, RECOMPUTE_SELECTIVE);
+    p.sel_per_op = 1;
+    Graph *f = build_ok(&m, &p);
+    p.split_gate_up = 1;
+    Graph *g = build_ok(&m, &p);
+    const double rows = 4096.0 * 2, h = 4096;
+    const Op *up = find_op(&f->layer_fwd, "mlp_up");
+    const Op *gate = find_op(&g->layer_fwd, "mlp_gate"), *up2 = find_op(&g->layer_fwd, "mlp_up");
+    assert_int_equal(up->n, 2 * 14336);
+    assert_int_equal(gate->n, 14336);
+    assert_int_equal(up2->n, 14336);
+    assert_rel(gate->flops + up2->flops, up->flops, 1e-12);
+    assert_rel(gate->bytes + up2->bytes - up->bytes, rows * h * 2.0, 1e-12); /* the input read twice */
+    assert_rel(graph_gemm_flops(&g->layer_fwd), graph_gemm_flops(&f->layer_fwd), 1e-12);
+    assert_rel(graph_gemm_flops(&g->layer_bwd), graph_gemm_flops(&f->layer_bwd), 1e-12);
+    assert_non_null(find_op(&g->layer_bwd, "mlp_gate.dgrad"));
+    assert_non_null(find_op(&g->layer_bwd, "mlp_gate.wgrad"));
+    assert_int_equal(find_op(&g->layer_bwd, "mlp_up.wgrad")->n, 14336);
+    assert_false(has_op(&g->layer_bwd, "mlp_up.dgrad.sum")); /* compiled: in the norm's backward */
+    /* per-op recompute: w3 whole (f columns), w1 kept: the fused GEMM's half */
+    assert_false(has_op(&g->layer_recompute, "mlp_gate"));
+    assert_int_equal(find_op(&g->layer_recompute, "mlp_up")->n, 14336);
+    assert_rel(graph_gemm_flops(&g->layer_recompute), graph_gemm_flops(&f->layer_recompute), 1e-12);
+    p.unfused = 1; /* eager: the two input gradients added by a kernel */
+    Graph *e = build_ok(&m, &p);
+    assert_rel(find_op(&e->layer_bwd, "mlp_up.dgrad.sum")->bytes, 3.0 * rows * h * 2.0, 1e-12);
+    /* fp8: eager casts the input for each linear, a compiled stack once */
+    p.recompute = RECOMPUTE_NONE;
+    p.precision = PREC_FP8;
+    p.quant_casts = 1;
+    p.quant_current = 1;
+    Graph *qe = build_ok(&m, &p);
+    p.unfused = 0;
+    Graph *qc = build_ok(&m, &p);
+    p.split_gate_up = 0;
+    Graph *qf = build_ok(&m, &p);
+    const double in = find_op(&qf->layer_fwd, "mlp_up.quant")->bytes;
+    assert_rel(find_op(&qc->layer_fwd, "mlp_up.quant")->bytes, in, 1e-12);
+    assert_false(has_op(&qc->layer_fwd, "mlp_gate.quant"));
+    assert_non_null(find_op(&qe->layer_fwd, "mlp_gate.quant"));
+    assert_rel(find_op(&qc->layer_bwd, "mlp_gate.bwd.quant")->bytes +
+                   find_op(&qc->layer_bwd, "mlp_up.bwd.quant")->bytes,
+               find_op(&qf->layer_bwd, "mlp_up.bwd.quant")->bytes, 1e-12);
+    free(qf);
+    free(qc);
+    free(qe);
+    free(e);
+    free(g);
+    free(f);
+}
+
 /* The loss op by op (Megatron's vocab_parallel_cross_entropy on
  * logits.float(), torchtitan's F.cross_entropy on upcast logits) moves 36 + e
  * bytes a logit forward and 12 + e backward, against the fused kernel's
@@ -1585,6 +1646,7 @@ int main(void)
         cmocka_unit_test(test_moe_score_apart),
         cmocka_unit_test(test_moe_index_scatters),
         cmocka_unit_test(test_flex_head_padding),
+        cmocka_unit_test(test_split_gate_up),
         cmocka_unit_test(test_no_dropout),
         cmocka_unit_test(test_unfused_cross_entropy),
         cmocka_unit_test(test_sliding_window),

@@ -419,6 +419,12 @@ static const ParamDef framework_defs[] = {
     PB(Framework, "eager_activation", eager_activation, 0,
        "the MLP's activation as element-wise kernels even where fused_elementwise fuses the norms (NeMo "
        "AutoModel's quick_geglu for GPT-OSS under DeepEP: 10/6 of a fused SwiGLU's traffic)"),
+    PB(Framework, "fused_gate_up", fused_gate_up, 1,
+       "a gated (SwiGLU) MLP's gate and up projections as one GEMM of twice the width (Megatron-Core's "
+       "linear_fc1, Transformer Engine's LayerNormMLP and GroupedLinear); no: two GEMMs of their own, each "
+       "reading the input (and quantizing it under fp8) and each input gradient summed (torchtitan's "
+       "FeedForward w1 and w3 and its experts' two torch._grouped_mm, OLMo-core's w1 and w3, Hugging Face's "
+       "gate_proj and up_proj)"),
     PB(Framework, "fused_cross_entropy", fused_xent, 1,
        "the LM loss as a fused kernel: the 16-bit logits read once, the fp32 softmax written and read (16 "
        "bytes a logit with its gradient); no: op by op on an fp32 copy of the logits (Megatron's "

@@ -351,6 +351,7 @@ typedef struct {
     int fused_elementwise;   /* norms, rotary and activations fused (TE, torch.compile) or eager kernels */
     int eager_rotary;        /* ... but the rotary embedding eager even where they are fused */
     int eager_activation;    /* ... and the MLP's activation eager even where they are fused */
+    int fused_gate_up;       /* a gated MLP's gate and up projections as one GEMM of twice the width */
     int fused_xent;          /* the LM loss as one fused pass, or the op-by-op fp32 cross-entropy */
     int grouped_gemm; /* mixture of experts: a rank's experts in one grouped call, or one module each */
     GroupedKernel grouped_kernel; /* the kernel of that grouped call */

@@ -183,6 +183,7 @@ typedef struct {
     int unfused;        /* eager PyTorch: norms, rotary and activations as separate element-wise kernels */
     int eager_rope;     /* the rotary embedding as eager kernels, whatever unfused says */
     int eager_act;      /* the MLP's activation as eager kernels, whatever unfused says */
+    int split_gate_up;  /* a gated MLP's gate and up projections as two GEMMs, not one of twice the width */
     int unfused_xent;   /* the LM loss op by op on an fp32 copy of the logits, not one fused kernel */
     int fused_dispatch; /* mixture of experts: a fused token dispatcher (DeepEP) rather than all-to-alls */
     int sequential_experts; /* mixture of experts: one module per local expert, each op dispatched alone */

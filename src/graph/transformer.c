@@ -116,6 +116,7 @@ typedef struct {
     double rows_seq;     /* tokens in the sequence-parallel regions on this shard: s*b/t with SP */
     int sp;              /* sequence parallelism (only when t > 1) */
     int swiglu, rms, rotary, learned, fused;
+    int split;          /* SwiGLU's gate and up projections as two GEMMs (GraphParams.split_gate_up) */
     int dropless;       /* MoE without a capacity: the tokens per expert go to the host */
     int fused_dispatch; /* MoE: DeepEP's fused dispatch and combine, not all-to-alls */
     int score_apart;    /* MoE: the routed outputs weighted in kernels of their own (moe_score) */
@@ -320,6 +321,7 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
     x->unfused = p->unfused;
     x->eager_rope = p->eager_rope;
     x->eager_act = p->eager_act;
+    x->split = x->swiglu && p->split_gate_up;
     x->unfused_xent = p->unfused_xent;
     x->e = graph_act_elem_bytes(p->precision);
     x->e_in = graph_gemm_elem_bytes(p->precision);
@@ -715,8 +717,40 @@ static double rope_flops(const Dims *x)
     return rope_elems(x) * FLOPS_ROPE;
 }
 
+/* Where a stack runs a SwiGLU's gate projection apart from its up
+ * projection (x->split), the gate's op beside the up projection's op name. */
+static const char *gate_op(const char *up)
+{
+    static const char *const pairs[][2] = {
+        {"mlp_up", "mlp_gate"},
+        {"expert_up", "expert_gate"},
+        {"shared_up", "shared_gate"},
+        {"mlp_up.quant", "mlp_gate.quant"},
+        {"expert_up.quant", "expert_gate.quant"},
+        {"mlp_up.bwd.quant", "mlp_gate.bwd.quant"},
+        {"expert_up.bwd.quant", "expert_gate.bwd.quant"},
+        {"mlp_up.dgrad", "mlp_gate.dgrad"},
+        {"mlp_up.wgrad", "mlp_gate.wgrad"},
+        {"expert_up.dgrad", "expert_gate.dgrad"},
+        {"expert_up.wgrad", "expert_gate.wgrad"},
+        {"shared_up.dgrad", "shared_gate.dgrad"},
+        {"shared_up.wgrad", "shared_gate.wgrad"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (!strcmp(up, pairs[i][0]))
+            return pairs[i][1];
+    return up;
+}
+
 /* One MLP (or a batch of experts' MLPs): up projection, activation, down
- * projection, over m tokens each, f_l inner columns on this shard. */
+ * projection, over m tokens each, f_l inner columns on this shard.  A
+ * SwiGLU's gate and up projections are one GEMM of n_up = 2 f_l columns,
+ * or, where the stack runs them apart (x->split: torchtitan's w1 and w3),
+ * two of f_l, each reading the input.  Under fp8 each linear casts its own
+ * input in eager PyTorch; a compiled stack (fused_elementwise) computes the
+ * two identical casts of one tensor once.  In backward each gives an input
+ * gradient that autograd sums: an add kernel of its own in eager PyTorch,
+ * folded into the norm's backward where the stack compiles. */
 static void mlp_forward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int64_t f_l, int64_t n_up,
                         const char *up, const char *down, int dense)
 {
@@ -724,9 +758,18 @@ static void mlp_forward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int6
     const double flops = elems * (x->swiglu ? FLOPS_SWIGLU : FLOPS_GELU);
     /* a dense MLP's input comes from its norm (fused); experts' from the permutation */
     const int64_t ex = dense ? 1 : batch; /* the experts' ops, one per expert under SequentialMLP */
-    quantize_n(k, x, dense ? "mlp_up.quant" : "expert_up.quant", (double)batch * (double)m * (double)x->h,
-               dense, ex);
-    gemm(k, x, up, COMP_GEMM, batch, m, n_up, x->h);
+    const char *quant = dense ? "mlp_up.quant" : "expert_up.quant";
+    const double in = (double)batch * (double)m * (double)x->h;
+    if (x->split) {
+        if (x->unfused)
+            quantize_n(k, x, gate_op(quant), in, dense, ex);
+        gemm(k, x, gate_op(up), COMP_GEMM, batch, m, n_up / 2, x->h);
+        quantize_n(k, x, quant, in, dense, ex);
+        gemm(k, x, up, COMP_GEMM, batch, m, n_up / 2, x->h);
+    } else {
+        quantize_n(k, x, quant, in, dense, ex);
+        gemm(k, x, up, COMP_GEMM, batch, m, n_up, x->h);
+    }
     if (x->swiglu) /* read gate and up, write f/t */
         expert_membound(k, x, "swiglu", elems * 3.0 * e, flops, ex);
     else
@@ -752,8 +795,20 @@ static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int
     else /* read grad and input, write grad */
         expert_membound(k, x, "gelu.bwd", elems * 3.0 * e, 2.0 * flops, ex);
     /* the up projection's output gradient: fused into the activation's backward */
-    quantize_n(k, x, dense ? "mlp_up.bwd.quant" : "expert_up.bwd.quant",
-               (double)batch * (double)m * (double)n_up, 1, ex);
+    const char *quant = dense ? "mlp_up.bwd.quant" : "expert_up.bwd.quant";
+    if (x->split) {
+        const double half = (double)batch * (double)m * (double)(n_up / 2);
+        quantize_n(k, x, gate_op(quant), half, 1, ex);
+        gemm_grads_b(k, x, gate_op(up_d), gate_op(up_w), batch, m, n_up / 2, x->h);
+        quantize_n(k, x, quant, half, 1, ex);
+        gemm_grads_b(k, x, up_d, up_w, batch, m, n_up / 2, x->h);
+        if (x->unfused) { /* the two input gradients summed: read both, write one */
+            const double in = (double)batch * (double)m * (double)x->h;
+            expert_membound(k, x, dense ? "mlp_up.dgrad.sum" : "expert_up.dgrad.sum", 3.0 * in * e, in, ex);
+        }
+        return;
+    }
+    quantize_n(k, x, quant, (double)batch * (double)m * (double)n_up, 1, ex);
     gemm_grads_b(k, x, up_d, up_w, batch, m, n_up, x->h);
 }
 
@@ -1099,7 +1154,7 @@ static double per_op_redo(const Dims *x, const char *name)
     if (!strcmp(name, "q_up") || !strcmp(name, "kv_up"))
         return x->ql > 0 ? 1.0 : 0.0;
     if (!strcmp(name, "mlp_up") || !strcmp(name, "shared_up"))
-        return x->swiglu ? 0.5 : 0.0; /* w3 of w1 | w3 */
+        return x->split ? 1.0 : x->swiglu ? 0.5 : 0.0; /* w3 of w1 | w3, or w3 alone */
     if (!strcmp(name, "mlp_down") || !strcmp(name, "shared_down"))
         return x->swiglu ? 0.0 : 1.0; /* w2 is the 6th matmul without a gate */
     /* the experts' grouped GEMMs are not on the save list (aten.mm is) */

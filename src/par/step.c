@@ -795,6 +795,7 @@ static int build_graph(const Scenario *sc, const Ctx *x, const Layout *L, Work *
     gp.unfused = !fw->fused_elementwise;
     gp.eager_rope = fw->eager_rotary;
     gp.eager_act = fw->eager_activation;
+    gp.split_gate_up = !fw->fused_gate_up;
     gp.unfused_xent = !fw->fused_xent;
     gp.sequential_experts = !fw->grouped_gemm;
     gp.fused_dispatch = fw->dispatcher == DISPATCH_DEEPEP;
