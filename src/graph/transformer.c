@@ -797,7 +797,7 @@ static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int
     /* the up projection's output gradient: fused into the activation's backward */
     const char *quant = dense ? "mlp_up.bwd.quant" : "expert_up.bwd.quant";
     if (x->split) {
-        const double half = (double)batch * (double)m * (double)(n_up / 2);
+        const double half = (double)batch * (double)m * (double)f_l; /* n_up / 2 */
         quantize_n(k, x, gate_op(quant), half, 1, ex);
         gemm_grads_b(k, x, gate_op(up_d), gate_op(up_w), batch, m, n_up / 2, x->h);
         quantize_n(k, x, quant, half, 1, ex);
