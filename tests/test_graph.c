@@ -847,6 +847,34 @@ static void test_moe_index_scatters(void **state)
     free(g0);
 }
 
+/* The routing imbalance loads the busiest expert-parallel rank's experts:
+ * with ep 8 their rows grow by it (at most the capacity); with one rank
+ * holding every expert the rank takes every pair whatever the routing. */
+static void test_expert_imbalance(void **state)
+{
+    (void)state;
+    Model m = fine_experts();
+    m.expert_imbalance = 1.5;
+    GraphParams p = params(1, 0, 1, RECOMPUTE_NONE);
+    p.ep = 8;
+    Graph *g8 = build_ok(&m, &p);
+    assert_int_equal(find_op(&g8->layer_fwd, "expert_up")->m, (int64_t)ceil(4096.0 * 8 / 16 * 1.5));
+    m.capacity_factor = 1.25; /* token dropping caps it */
+    Graph *gc = build_ok(&m, &p);
+    assert_int_equal(find_op(&gc->layer_fwd, "expert_up")->m, (int64_t)ceil(4096.0 * 8 / 16 * 1.25));
+    m.capacity_factor = 0;
+    p.ep = 1;
+    Graph *g1 = build_ok(&m, &p);
+    m.expert_imbalance = 1.0;
+    Graph *b1 = build_ok(&m, &p);
+    assert_int_equal(find_op(&g1->layer_fwd, "expert_up")->m, 4096 * 8 / 128);
+    assert_rel(graph_gemm_flops(&g1->layer_fwd), graph_gemm_flops(&b1->layer_fwd), 1e-12);
+    free(b1);
+    free(g1);
+    free(gc);
+    free(g8);
+}
+
 /* Where each op sits for CUDA graphs (Op.scope): a dropless mixture of
  * experts' token path, forward, backward and recomputed, and the embedding,
  * head and loss outside the layers' graphs; the router (and its gradients)
@@ -1645,6 +1673,7 @@ int main(void)
         cmocka_unit_test(test_selective_per_op_moe),
         cmocka_unit_test(test_moe_score_apart),
         cmocka_unit_test(test_moe_index_scatters),
+        cmocka_unit_test(test_expert_imbalance),
         cmocka_unit_test(test_flex_head_padding),
         cmocka_unit_test(test_split_gate_up),
         cmocka_unit_test(test_no_dropout),

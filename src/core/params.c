@@ -772,7 +772,8 @@ static const ParamDef model_defs[] = {
     PD(Model, "capacity_factor", capacity_factor, UNIT_NUMBER, 0, 1e3, 0, 0,
        "tokens an expert takes at most, over its fair share (0: dropless)"),
     PD(Model, "expert_imbalance", expert_imbalance, UNIT_NUMBER, 1, 1e3, 1, 0,
-       "tokens of the busiest expert over the average (load imbalance after routing)"),
+       "tokens of the busiest expert-parallel rank's experts over their share (load imbalance after "
+       "routing); none without expert parallelism, where one rank takes every token-expert pair"),
     PI(Model, "expert_groups", expert_groups, 0, 1e5, 0, 0, 0,
        "group-limited routing: the experts fall in this many groups of consecutive experts, a token's "
        "from at most groups_per_token of them (DeepSeek-V3: 8; 0: no groups)"),

@@ -300,9 +300,11 @@ static int check_dims(const Model *m, const GraphParams *p, Dims *x, Diag *d)
         /* each rank routes its rows/t tokens; the ep ranks send each other
          * their rows/t x k token-expert pairs, and each etp group gathers
          * its members': a rank's E/ep experts take (rows/t) etp k of them,
-         * the busiest expert its share times the imbalance, at most the
-         * capacity (token dropping) */
-        const double imb = m->expert_imbalance >= 1 ? m->expert_imbalance : 1.0;
+         * the busiest rank its share times the imbalance, at most the
+         * capacity (token dropping).  Without expert parallelism one rank
+         * holds every expert and takes every pair whatever the routing:
+         * no imbalance */
+        const double imb = x->ep > 1 && m->expert_imbalance >= 1 ? m->expert_imbalance : 1.0;
         const double cap = m->capacity_factor > 0 ? fmin(imb, m->capacity_factor) : imb;
         x->dropless = !(m->capacity_factor > 0);
         x->fused_dispatch = p->fused_dispatch;
