@@ -8,7 +8,9 @@ training runs (validation/published/runs.csv) and the mixture-of-experts runs
 (moe_runs.csv, fitted with their stack's family); runs `deepflow run` on each
 family's runs over a grid of its fitted parameters; prints, per source, the
 in-sample and left-out error and coverage, vTrain's group statistics, the
-ranges and the MFU ceilings; fails when a source's left-out error passes its
+ranges and the MFU ceilings; fits the devices' and the mixture-of-experts
+model templates' measured constants on validation/kernels/ and on published
+forced-balance / dropless pairs; fails when a source's left-out error passes its
 gate or a template holds other values than this fit (--write rewrites the
 templates, the README's table and mfu_ceilings.csv).  Standard library only.
 
@@ -1013,7 +1015,7 @@ def imbalance_pairs(root):
 
 
 def evaluate_imbalance(deepflow, root, out):
-    """(fitted imbalance, [(forced id, measured ratio, {imbalance: predicted ratio})]): each pair's dropless run
+    """(fitted imbalance, [(forced id, source, measured ratio, {imbalance: predicted ratio})]): each pair's dropless run
     at every imbalance of the grid against its forced run; the ratio is dropless time / forced time."""
     pairs = imbalance_pairs(root)
     if not pairs:
@@ -1041,17 +1043,17 @@ def evaluate_imbalance(deepflow, root, out):
             p = pred.get(name)
             if j == i and p and p["step_time_s"]:
                 ratios[imb] = float(p["step_time_s"]) / float(pf["step_time_s"])
-        res.append((f["scenario"], meas, ratios))
+        res.append((f["scenario"], f["series"], meas, ratios))
 
     def cost(imb):
-        e = [abs(math.log(r[imb] / m)) for _, m, r in res if imb in r]
+        e = [abs(math.log(r[imb] / m)) for _, _, m, r in res if imb in r]
         return sum(e) / len(e) if len(e) == len(res) else float("inf")
     return min(IMBALANCE_GRID, key=cost), res
 
 
 def imbalance_lines(fit, res):
     lines = ["  %-46s measured %.3f  predicted %.3f at %g, %.3f at 1.1  %+6.1f %%"
-             % (rid, m, r[fit], fit, r.get(1.1, float("nan")), 100 * (r[fit] / m - 1)) for rid, m, r in res]
+             % (rid, m, r[fit], fit, r.get(1.1, float("nan")), 100 * (r[fit] / m - 1)) for rid, _, m, r in res]
     lines.append("  expert_imbalance fitted at %g (the grid %g-%g by 0.05; mean |log error| of the ratios)"
                  % (fit, IMBALANCE_GRID[0], IMBALANCE_GRID[-1]))
     return lines
@@ -1061,10 +1063,11 @@ def imbalance_write(root, fit, res, write):
     """The fitted imbalance into the model templates' `expert_imbalance:` line (write), or those that differ."""
     stale = []
     how = ("fitted by scripts/validate.py (make validate) on the %d forced-balance / dropless pairs of "
-           "validation/published/moe_runs.csv (megatron_moe_modelzoo_2605: Qwen3-235B on 256 H100s, expert "
-           "parallelism 8, one layout measured with the router forced to balance and routing freely, dropless "
-           "over forced %s): the busiest rank's load that reproduces their time ratios"
-           % (len(res), " / ".join("%.3f" % m for _, m, _ in res)))
+           "validation/published/moe_runs.csv (%s: a layout measured with the router forced to balance and "
+           "routing freely, dropless over forced %s): the busiest expert-parallel rank's load that reproduces "
+           "their time ratios"
+           % (len(res), ", ".join(sorted({src for _, src, _, _ in res})),
+              " / ".join("%.3f" % m for _, _, m, _ in res)))
     for name in IMBALANCE_MODELS:
         path = os.path.join(root, "templates", "models", name + ".yaml")
         with open(path) as fh:
