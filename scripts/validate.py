@@ -1001,6 +1001,13 @@ IMBALANCE_GRID = [round(1.0 + 0.05 * i, 2) for i in range(21)]
 IMBALANCE_MODELS = ("mixtral-8x7b", "deepseek-v3")
 
 
+def print_block(title, lines):
+    """A measurement's block of the report: a blank line, its title, its lines."""
+    print("\n" + title)
+    for line in lines:
+        print(line)
+
+
 def imbalance_pairs(root):
     """[(forced row, dropless row)]: the published runs measured twice on one layout, once with the router forced
     to balance its experts (id ..._forcebal, model.expert_imbalance=1 in its overrides) and once routing freely
@@ -2311,24 +2318,20 @@ def main():
     stale_dev = device_fit_line(root, conv_call_text(conv_c, cv, conv_mean), "--write" in args)
     gmm = evaluate_grouped_mm(deepflow, root)
     gmm_fits = grouped_mm_fit(gmm)
-    print("\ntorch._grouped_mm, bf16 (validation/kernels/grouped_mm.csv; one kernel a pass over a rank's experts, "
-          "us; dense: every group's GEMMs at the device's best dense rate; error = predicted / measured time - 1; "
-          "fits each generation's efficiency.grouped_mm, not gated):")
-    for line in grouped_mm_lines(gmm, gmm_fits):
-        print(line)
+    print_block("torch._grouped_mm, bf16 (validation/kernels/grouped_mm.csv; one kernel a pass over a rank's "
+                "experts, us; dense: every group's GEMMs at the device's best dense rate; error = predicted / "
+                "measured time - 1; fits each generation's efficiency.grouped_mm, not gated):",
+                grouped_mm_lines(gmm, gmm_fits))
     stale_dev += grouped_mm_write(root, gmm_fits, gmm, "--write" in args)
     imb_fit, imb = evaluate_imbalance(deepflow, root, out)
-    print("\nrouting imbalance (forced-balance / dropless pairs of validation/published/moe_runs.csv; dropless time "
-          "over forced time; error = predicted / measured ratio - 1; fits the model templates' expert_imbalance, "
-          "not gated):")
-    for line in imbalance_lines(imb_fit, imb):
-        print(line)
+    print_block("routing imbalance (forced-balance / dropless pairs of validation/published/moe_runs.csv; dropless "
+                "time over forced time; error = predicted / measured ratio - 1; fits the model templates' "
+                "expert_imbalance, not gated):", imbalance_lines(imb_fit, imb))
     stale_dev += imbalance_write(root, imb_fit, imb, "--write" in args)
     sc_fit, sc = evaluate_scatter(deepflow, root)
-    print("\nPyTorch's accumulating scatters, bf16 (%s; a mixture of experts' padded token gather and its "
-          "backward, us; error = predicted / measured time - 1; fits the devices' scatter_add, not gated):" % SCATTER)
-    for line in scatter_lines(sc_fit, sc):
-        print(line)
+    print_block("PyTorch's accumulating scatters, bf16 (%s; a mixture of experts' padded token gather and its "
+                "backward, us; error = predicted / measured time - 1; fits the devices' scatter_add, not gated):"
+                % SCATTER, scatter_lines(sc_fit, sc))
     stale_dev += scatter_write(root, sc_fit, sc, "--write" in args)
     steps = evaluate_lstm_v100(deepflow, root)
     rnn_c, rnn_mean = rnn_step_fit(steps)
