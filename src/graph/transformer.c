@@ -762,16 +762,14 @@ static void mlp_forward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int6
     const int64_t ex = dense ? 1 : batch; /* the experts' ops, one per expert under SequentialMLP */
     const char *quant = dense ? "mlp_up.quant" : "expert_up.quant";
     const double in = (double)batch * (double)m * (double)x->h;
+    const int64_t n_each = x->split ? n_up / 2 : n_up; /* each up-side GEMM's columns */
     if (x->split) {
         if (x->unfused)
             quantize_n(k, x, gate_op(quant), in, dense, ex);
-        gemm(k, x, gate_op(up), COMP_GEMM, batch, m, n_up / 2, x->h);
-        quantize_n(k, x, quant, in, dense, ex);
-        gemm(k, x, up, COMP_GEMM, batch, m, n_up / 2, x->h);
-    } else {
-        quantize_n(k, x, quant, in, dense, ex);
-        gemm(k, x, up, COMP_GEMM, batch, m, n_up, x->h);
+        gemm(k, x, gate_op(up), COMP_GEMM, batch, m, n_each, x->h);
     }
+    quantize_n(k, x, quant, in, dense, ex);
+    gemm(k, x, up, COMP_GEMM, batch, m, n_each, x->h);
     if (x->swiglu) /* read gate and up, write f/t */
         expert_membound(k, x, "swiglu", elems * 3.0 * e, flops, ex);
     else
@@ -798,20 +796,18 @@ static void mlp_backward(OpSink *k, const Dims *x, int64_t batch, int64_t m, int
         expert_membound(k, x, "gelu.bwd", elems * 3.0 * e, 2.0 * flops, ex);
     /* the up projection's output gradient: fused into the activation's backward */
     const char *quant = dense ? "mlp_up.bwd.quant" : "expert_up.bwd.quant";
+    const int64_t n_each = x->split ? n_up / 2 : n_up; /* each up-side GEMM's columns */
+    const double grads = (double)batch * (double)m * (double)n_each;
     if (x->split) {
-        const double half = (double)batch * (double)m * (double)f_l; /* n_up / 2 */
-        quantize_n(k, x, gate_op(quant), half, 1, ex);
-        gemm_grads_b(k, x, gate_op(up_d), gate_op(up_w), batch, m, n_up / 2, x->h);
-        quantize_n(k, x, quant, half, 1, ex);
-        gemm_grads_b(k, x, up_d, up_w, batch, m, n_up / 2, x->h);
-        if (x->unfused) { /* the two input gradients summed: read both, write one */
-            const double in = (double)batch * (double)m * (double)x->h;
-            expert_membound(k, x, dense ? "mlp_up.dgrad.sum" : "expert_up.dgrad.sum", 3.0 * in * e, in, ex);
-        }
-        return;
+        quantize_n(k, x, gate_op(quant), grads, 1, ex);
+        gemm_grads_b(k, x, gate_op(up_d), gate_op(up_w), batch, m, n_each, x->h);
     }
-    quantize_n(k, x, quant, (double)batch * (double)m * (double)n_up, 1, ex);
-    gemm_grads_b(k, x, up_d, up_w, batch, m, n_up, x->h);
+    quantize_n(k, x, quant, grads, 1, ex);
+    gemm_grads_b(k, x, up_d, up_w, batch, m, n_each, x->h);
+    if (x->split && x->unfused) { /* the two input gradients summed: read both, write one */
+        const double in = (double)batch * (double)m * (double)x->h;
+        expert_membound(k, x, dense ? "mlp_up.dgrad.sum" : "expert_up.dgrad.sum", 3.0 * in * e, in, ex);
+    }
 }
 
 /* The small kernels of a dropless mixture of experts' routing and token
